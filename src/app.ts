@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
+import type { FakeContext } from './context.js';
+import { controlGuard } from './control/guard.js';
+import { controlHandlers } from './control/handlers.js';
+import { toClientRecord } from './domain/clients.js';
+import { LinkSigner } from './domain/documents.js';
+import type { OperationId, World } from './domain/types.js';
+import { checkWorld } from './domain/world.js';
+import { generateWorld } from '../fixtures/generate.js';
+import { bearerSecurityHandler } from './http/auth/bearer.js';
+import { SigningKeys } from './http/auth/jwt.js';
+import { errorMiddleware, notFoundHandler } from './http/errors.js';
+import { authHandlers } from './http/handlers/auth.js';
+import { catalogHandlers } from './http/handlers/catalog.js';
+import { fileHandlers } from './http/handlers/files.js';
+import { pendingHandlers } from './http/handlers/not-implemented.js';
+import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './http/openapi.js';
+import type { OperationHandlers } from './http/operation-handlers.js';
+import { TenantRegistry } from './store/tenants.js';
+
+const BODY_LIMIT = '1mb';
+
+function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
+  if (options.fixtures === undefined) return generateWorld({ seed: options.seed ?? DEFAULTS.seed });
+  const source = typeof options.fixtures === 'string' ? readFixturesFile(options.fixtures) : options.fixtures;
+  const errors = compileWorldValidator(api.document)(source);
+  if (errors.length === 0) errors.push(...checkWorld(source as World));
+  if (errors.length > 0) {
+    const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
+    throw new Error(`The fixtures are not a valid world (${errors.length} problem(s)):\n${list}`);
+  }
+  return source as World;
+}
+
+/** Everything one instance owns, built from its options. */
+export function createContext(options: FakeOptions = {}): FakeContext {
+  const api = loadApiDocument();
+  const fixtures = loadFixtures(options, api);
+  const clients = (options.clients ?? DEFAULTS.clients).map(toClientRecord);
+  return {
+    options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
+    api,
+    fixtures,
+    tenants: new TenantRegistry(fixtures, clients),
+    keys: new SigningKeys(),
+    linkSigner: new LinkSigner(randomBytes(32)),
+  };
+}
+
+function operationHandlers(ctx: FakeContext): OperationHandlers {
+  return { ...authHandlers(ctx), ...catalogHandlers(ctx), ...fileHandlers(ctx), ...controlHandlers(ctx), ...pendingHandlers() };
+}
+
+/** Fails at startup when the document has an operation without a handler (the type system catches the reverse). */
+function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandlers): void {
+  const missing = operationsOf(ctx.api.document).filter((op) => !(op.operationId in handlers));
+  if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
+}
+
+const swaggerUiDir = (): string => createRequire(import.meta.url)('swagger-ui-dist').getAbsoluteFSPath();
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>investment-api-fake: API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script></body></html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true });`;
+
+/**
+ * The request pipeline, top to bottom: meta routes (spec, docs) → body parsers → control guard →
+ * OpenAPI validator (route, security, request, optionally response) → the handler of the operationId →
+ * one error middleware rendering every failure as a problem.
+ */
+export function buildApp(ctx: FakeContext): Express {
+  const handlers = operationHandlers(ctx);
+  checkEveryOperationHandled(ctx, handlers);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('strict routing', true);
+  app.set('etag', false);
+
+  const specJson = JSON.stringify(ctx.api.document);
+  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(specJson));
+  app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
+  app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
+  app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
+  app.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
+
+  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
+  app.use('/__control', controlGuard(ctx.options.controlToken));
+
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(ctx.api.document) as never,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+      validateResponses: ctx.options.validateResponses ? { allErrors: true } : false,
+      validateSecurity: { handlers: { oauth2: bearerSecurityHandler(ctx), controlToken: () => true } },
+      operationHandlers: {
+        basePath: '/',
+        resolver: (_basePath, route, apiDoc) => {
+          const pathItem = apiDoc.paths![route.openApiRoute] as Record<string, { operationId: OperationId }>;
+          return handlers[pathItem[route.method.toLowerCase()]!.operationId];
+        },
+      },
+    }),
+  );
+  app.use(notFoundHandler);
+  app.use(errorMiddleware());
+  return app;
+}
+
+/** The Express app of a fresh instance, for supertest or mounting; it never listens. */
+export function createApp(options: FakeOptions = {}): Express {
+  return buildApp(createContext(options));
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import type { AddressInfo } from 'node:net';
+import { createContext } from './app.js';
+import { DEFAULTS, optionsFromCli, USAGE } from './config.js';
+import { listen } from './server.js';
+
+const SHUTDOWN_GRACE_MS = 5000;
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = optionsFromCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+
+  const ctx = createContext(options);
+  const server = await listen(ctx, options.port ?? DEFAULTS.port, options.host);
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(
+    `investment-api-fake listening on http://localhost:${port} (seed ${options.seed ?? DEFAULTS.seed}, default client ${ctx.tenants.defaultClientId}); docs at /docs\n`,
+  );
+
+  // On SIGTERM/SIGINT: stop accepting, let requests in flight finish, exit 0 — forcibly after the grace period.
+  const shutdown = (signal: string): void => {
+    process.stdout.write(`${signal} received, shutting down\n`);
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import type { ClientRecord, Tenant, TenantRegistry } from '../store/tenants.js';
+import { API_SCOPES } from './scopes.js';
+import type { Schemas } from './types.js';
+
+export type ClientView = Schemas['Client'];
+export type ClientCreate = Schemas['ClientCreate'];
+export type ClientUpdate = Schemas['ClientUpdate'];
+
+export const DEFAULT_CLIENT: ClientCreate = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+
+export function toClientRecord(input: ClientCreate): ClientRecord {
+  return {
+    client_id: input.client_id,
+    client_secret: input.client_secret,
+    scopes: [...(input.scopes ?? API_SCOPES)],
+    settings: { tax_reporting: false, lei_required: false, ...input.settings },
+  };
+}
+
+export function toClientView({ client_id, scopes, settings }: ClientRecord): ClientView {
+  return { client_id, scopes: [...scopes], settings: { ...settings } };
+}
+
+export function createClient(registry: TenantRegistry, input: ClientCreate): ClientView {
+  return toClientView(registry.add(toClientRecord(input)).client);
+}
+
+export function updateClient(registry: TenantRegistry, clientId: string, changes: ClientUpdate): ClientView {
+  const { client } = registry.get(clientId);
+  if (changes.scopes) client.scopes = [...changes.scopes];
+  if (changes.settings) client.settings = { ...client.settings, ...changes.settings };
+  return toClientView(client);
+}
+
+export function resetTenants(registry: TenantRegistry, clientId?: string): void {
+  const targets: Iterable<Tenant> = clientId === undefined ? registry.all() : [registry.get(clientId)];
+  for (const tenant of targets) tenant.reset();
+}

@@ -1,0 +1,40 @@
+import { DomainError } from './errors.js';
+
+// The range an ISO 8601 timestamp with a four-digit year can show.
+const EARLIEST_MS = Date.UTC(1970, 0, 1);
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/**
+ * A tenant's clock: real time shifted by an offset, so it keeps running after it is set. Everything
+ * time-dependent (token issue and expiry, `created`, document link expiry) reads it.
+ */
+export class Clock {
+  private offsetMs = 0;
+
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+
+  nowSeconds(): number {
+    return Math.floor(this.now().getTime() / 1000);
+  }
+
+  set(to: Date): void {
+    this.offsetMs = Clock.checked(to.getTime()) - Date.now();
+  }
+
+  advance(seconds: number): void {
+    this.offsetMs = Clock.checked(this.now().getTime() + seconds * 1000) - Date.now();
+  }
+
+  reset(): void {
+    this.offsetMs = 0;
+  }
+
+  private static checked(ms: number): number {
+    if (!Number.isFinite(ms) || ms < EARLIEST_MS || ms > LATEST_MS) {
+      throw new DomainError(422, 'invalid_clock', 'The clock must stay between 1970-01-01 and 9999-12-31.');
+    }
+    return ms;
+  }
+}

@@ -1,0 +1,30 @@
+import { paginate } from './paginate.js';
+import type { Order, OrderRecord, QueryOf } from './types.js';
+import type { WorldStore } from '../store/world-store.js';
+
+/** A list item shows the order without the payment details that only the cancel response carries. */
+export function toOrderListItem(record: OrderRecord): Order {
+  const {
+    sender_payment_method_details: _s,
+    recipient_payment_method_details: _r,
+    recipient_wallet_address: _w,
+    ...item
+  } = record;
+  return item;
+}
+
+export function listOrders(store: WorldStore, query: QueryOf<'listOrders'>): Order[] {
+  const accountType = query.account_type;
+  return paginate(
+    store.orders,
+    query,
+    (o) =>
+      (query.side === undefined || o.side === query.side) &&
+      (query.market === undefined || o.market === query.market) &&
+      (query.order_status === undefined || o.status === query.order_status) &&
+      (query.account_id === undefined || o.account_id === query.account_id) &&
+      (query.currency === undefined || o.currency === query.currency) &&
+      (query.isin === undefined || o.isin === query.isin) &&
+      (accountType === undefined || store.accountById.get(o.account_id)?.type === accountType),
+  ).map(toOrderListItem);
+}

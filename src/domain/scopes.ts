@@ -1,0 +1,13 @@
+import type { ApiScope } from './types.js';
+
+export const API_SCOPES: readonly ApiScope[] = [
+  'read:accounts',
+  'write:accounts',
+  'read:orders',
+  'write:orders',
+  'read:assets',
+  'read:documents',
+];
+
+/** Granted to every client on top of its API scopes. */
+export const BASE_SCOPES = ['openid', 'offline'] as const;

@@ -1,0 +1,48 @@
+import { timingSafeEqual } from 'node:crypto';
+import { OAuthError } from './errors.js';
+import { API_SCOPES, BASE_SCOPES } from './scopes.js';
+import type { Schemas } from './types.js';
+import type { Tenant, TenantRegistry } from '../store/tenants.js';
+
+export type TokenRequest = Schemas['TokenRequest'];
+
+export interface GrantedToken {
+  tenant: Tenant;
+  audience: string;
+  scope: string;
+}
+
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * The rules of the client-credentials grant (CONTRACT §2), in the order a real authorization server applies them:
+ * grant type, client authentication, audience, then scope.
+ */
+export function grantClientCredentials(
+  registry: TenantRegistry,
+  request: TokenRequest,
+  acceptedAudiences: readonly string[],
+): GrantedToken {
+  if (request.grant_type !== 'client_credentials') {
+    throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${request.grant_type}" is not supported; use "client_credentials".`);
+  }
+  const tenant = registry.find(request.client_id);
+  if (!tenant || !sameSecret(tenant.client.client_secret, request.client_secret)) {
+    throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.');
+  }
+  if (!acceptedAudiences.includes(request.audience)) {
+    throw new OAuthError(400, 'invalid_request', `audience "${request.audience}" is not this API; use "${acceptedAudiences[0]}".`);
+  }
+  const allowed = new Set<string>([...BASE_SCOPES, ...tenant.client.scopes]);
+  const requested = request.scope.split(' ').filter(Boolean);
+  const refused = requested.filter((s) => !allowed.has(s));
+  if (refused.length > 0) {
+    throw new OAuthError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}.`);
+  }
+  const granted = [...BASE_SCOPES, ...API_SCOPES.filter((s) => tenant.client.scopes.includes(s))];
+  return { tenant, audience: request.audience, scope: granted.join(' ') };
+}

@@ -1,0 +1,80 @@
+import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { DomainError } from '../../domain/errors.js';
+import type { Schemas } from '../../domain/types.js';
+
+export type Jwks = Schemas['Jwks'];
+
+export interface AccessTokenClaims {
+  iss: string;
+  aud: string;
+  sub: string;
+  client_id: string;
+  scope: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+/** The RSA key pair of one server instance: it signs access tokens and is published as a JWKS. */
+export class SigningKeys {
+  readonly kid = randomUUID();
+  private readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+
+  constructor() {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.privateKey = pair.privateKey;
+    this.publicKey = createPublicKey(pair.privateKey);
+  }
+
+  jwks(): Jwks {
+    const { n, e } = this.publicKey.export({ format: 'jwk' });
+    return { keys: [{ kty: 'RSA', kid: this.kid, use: 'sig', alg: 'RS256', n: n!, e: e! }] };
+  }
+
+  sign(claims: AccessTokenClaims): string {
+    return jwt.sign(claims, this.privateKey, { algorithm: 'RS256', keyid: this.kid });
+  }
+}
+
+const invalidToken = (detail: string, code = 'invalid_token'): DomainError =>
+  new DomainError(401, code, detail, undefined, {
+    'WWW-Authenticate': `Bearer error="invalid_token", error_description="${detail.replace(/"/g, "'")}"`,
+  });
+
+export const missingToken = (): DomainError =>
+  new DomainError(401, 'invalid_token', 'An access token is required: send "Authorization: Bearer <token>".', undefined, {
+    'WWW-Authenticate': 'Bearer',
+  });
+
+export interface VerifyExpectations {
+  issuer: string;
+  audiences: readonly string[];
+  /** The current time, in seconds, of the clock of the token's client (undefined when the client is unknown). */
+  nowOf(clientId: string): number | undefined;
+}
+
+/** Verifies signature (RS256 only, our kid), issuer, audience and expiry; throws a 401 problem otherwise. */
+export function verifyAccessToken(keys: SigningKeys, token: string, expect: VerifyExpectations): AccessTokenClaims {
+  const decoded = jwt.decode(token, { complete: true });
+  if (!decoded || typeof decoded.payload !== 'object') throw invalidToken('The access token is not a well-formed JWT.');
+  if (decoded.header.alg !== 'RS256') throw invalidToken(`The access token's algorithm "${decoded.header.alg}" is not accepted.`);
+  if (decoded.header.kid !== keys.kid) throw invalidToken('The access token was not signed by this server.');
+  const clientId = typeof decoded.payload.sub === 'string' ? decoded.payload.sub : '';
+  const now = expect.nowOf(clientId);
+  if (now === undefined) throw invalidToken('The access token names an unknown client.');
+  try {
+    const claims = jwt.verify(token, keys.publicKey, {
+      algorithms: ['RS256'],
+      issuer: expect.issuer,
+      audience: expect.audiences as [string, ...string[]],
+      clockTimestamp: now,
+    });
+    return claims as unknown as AccessTokenClaims;
+  } catch (error) {
+    if (error instanceof jwt.TokenExpiredError) throw invalidToken('The access token has expired.', 'token_expired');
+    const reason = error instanceof Error ? error.message : 'verification failed';
+    throw invalidToken(`The access token is not valid: ${reason}.`);
+  }
+}

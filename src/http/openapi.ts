@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import type { FieldError } from '../domain/errors.js';
+import type { OperationId, World } from '../domain/types.js';
+
+export const OPENAPI_YAML_PATH = fileURLToPath(new URL('../api/openapi.yaml', import.meta.url));
+// Written by the build beside the YAML: parsing JSON is an order of magnitude faster at startup.
+const OPENAPI_JSON_PATH = fileURLToPath(new URL('../api/openapi.json', import.meta.url));
+
+export type ApiDocument = {
+  paths: Record<string, Record<string, { operationId?: string } | unknown>>;
+  components: { schemas: Record<string, unknown> };
+} & Record<string, unknown>;
+
+export interface LoadedDocument {
+  yaml: string;
+  document: ApiDocument;
+}
+
+/** Reads THE contract. Callers get their own copy: the validator annotates the document it is given. */
+export function loadApiDocument(): LoadedDocument {
+  const yaml = readFileSync(OPENAPI_YAML_PATH, 'utf8');
+  const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : undefined;
+  return { yaml, document: (json === undefined ? parse(yaml) : JSON.parse(json)) as ApiDocument };
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+/** Every operation of the document: its id, method and OpenAPI path. */
+export function operationsOf(document: ApiDocument): { operationId: string; method: string; path: string }[] {
+  const operations = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      operations.push({ operationId: (operation as { operationId: string }).operationId, method, path });
+    }
+  }
+  return operations;
+}
+
+const fieldErrorOf = (e: ErrorObject): FieldError => {
+  const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
+  return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: e.message ?? 'is not valid' };
+};
+
+/** A validator of fixtures files against the document's World schema (the same schema PUT /__control/state uses). */
+export function compileWorldValidator(document: ApiDocument): (value: unknown) => FieldError[] {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  ajv.addSchema({ components: document.components }, 'openapi');
+  const validate = ajv.getSchema<World>('openapi#/components/schemas/World')!;
+  return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
+}
+
+export type { OperationId };

@@ -1,0 +1,7 @@
+/** The library API of investment-api-fake. */
+export { startServer, type FakeServer } from './server.js';
+export { createApp } from './app.js';
+export type { FakeOptions } from './config.js';
+export type { ClientCreate, ClientView } from './domain/clients.js';
+export type { World, Schemas } from './domain/types.js';
+export type { components, operations, paths } from './api/schema.js';

@@ -1,0 +1,78 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp, createContext } from './app.js';
+import type { FakeOptions } from './config.js';
+import type { FakeContext } from './context.js';
+import { resetTenants } from './domain/clients.js';
+import type { World } from './domain/types.js';
+
+/** A running fake: where it listens, how to stop it, and helpers that call the same domain functions as the API. */
+export interface FakeServer {
+  /** Base URL, such as `http://127.0.0.1:53211`. */
+  readonly url: string;
+  readonly port: number;
+  /** The default client's id (`sandbox-client` unless `clients` says otherwise). */
+  readonly clientId: string;
+  /** An access token for a client (default: the default client), fetched from the token endpoint like a partner would. */
+  token(clientId?: string): Promise<string>;
+  /** Puts one tenant, or every tenant, back to its fixtures (as `POST /__control/reset`). */
+  reset(clientId?: string): void;
+  /** One tenant's whole world (as `GET /__control/state`). */
+  state(clientId?: string): World;
+  /** Stops accepting, closes every connection; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<Server> {
+  const app = buildApp(ctx);
+  const server = host === undefined ? app.listen(port) : app.listen(port, host);
+  await once(server, 'listening');
+  return server;
+}
+
+/** Starts an independent instance; by default on a free port of 127.0.0.1. */
+export async function startServer(options: FakeOptions = {}): Promise<FakeServer> {
+  const ctx = createContext(options);
+  const host = options.host ?? '127.0.0.1';
+  const server = await listen(ctx, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let stopping: Promise<void> | undefined;
+
+  return {
+    url,
+    port,
+    clientId: ctx.tenants.defaultClientId,
+    async token(clientId = ctx.tenants.defaultClientId) {
+      const { client } = ctx.tenants.get(clientId);
+      const response = await fetch(`${url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'openid offline',
+          client_id: client.client_id,
+          client_secret: client.client_secret,
+          audience: new URL(url).host,
+        }),
+      });
+      const body = (await response.json()) as { access_token?: string; error_description?: string };
+      if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error_description ?? response.status}`);
+      return body.access_token;
+    },
+    reset(clientId?: string) {
+      resetTenants(ctx.tenants, clientId);
+    },
+    state(clientId = ctx.tenants.defaultClientId) {
+      return ctx.tenants.get(clientId).store.snapshot();
+    },
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { Clock } from '../domain/clock.js';
+import { DomainError } from '../domain/errors.js';
+import type { ApiScope, ClientSettings, World } from '../domain/types.js';
+import { WorldStore } from './world-store.js';
+
+export interface ClientRecord {
+  client_id: string;
+  client_secret: string;
+  scopes: ApiScope[];
+  settings: ClientSettings;
+}
+
+/** An OAuth client and the world it sees: its own store and its own clock. */
+export class Tenant {
+  store: WorldStore;
+  readonly clock = new Clock();
+
+  constructor(
+    readonly client: ClientRecord,
+    private readonly fixtures: World,
+  ) {
+    this.store = new WorldStore(fixtures);
+  }
+
+  /** Back to the fixtures byte for byte, the clock back to real time; the client itself stays. */
+  reset(): void {
+    this.store = new WorldStore(this.fixtures);
+    this.clock.reset();
+  }
+
+  replaceWorld(world: World): void {
+    this.store = new WorldStore(world);
+  }
+}
+
+/** Every tenant of one server instance. The first client is the default one for control-plane calls. */
+export class TenantRegistry {
+  private readonly tenants = new Map<string, Tenant>();
+  readonly defaultClientId: string;
+
+  constructor(
+    private readonly fixtures: World,
+    clients: readonly ClientRecord[],
+  ) {
+    if (clients.length === 0) throw new Error('At least one client is needed.');
+    for (const client of clients) this.add(client);
+    this.defaultClientId = clients[0]!.client_id;
+  }
+
+  add(client: ClientRecord): Tenant {
+    if (this.tenants.has(client.client_id)) {
+      throw new DomainError(409, 'client_exists', `A client with client_id "${client.client_id}" already exists.`);
+    }
+    const tenant = new Tenant(client, this.fixtures);
+    this.tenants.set(client.client_id, tenant);
+    return tenant;
+  }
+
+  find(clientId: string): Tenant | undefined {
+    return this.tenants.get(clientId);
+  }
+
+  get(clientId: string): Tenant {
+    const tenant = this.tenants.get(clientId);
+    if (!tenant) throw new DomainError(404, 'client_not_found', `No client has client_id "${clientId}".`);
+    return tenant;
+  }
+
+  all(): IterableIterator<Tenant> {
+    return this.tenants.values();
+  }
+}

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import type { World } from '../../src/domain/types.js';
+import { http, testApp, tokenFor } from '../support/harness.js';
+
+const stateOf = async (app: ReturnType<typeof testApp>, clientId?: string) =>
+  (await http(app).get('/__control/state').set(clientId ? { 'X-Client-Id': clientId } : {})).body as World;
+
+describe('control plane basics', () => {
+  it('GET /__control/health answers {"status":"ok"}', async () => {
+    const response = await http(testApp()).get('/__control/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /__control/state is the fixtures-file shape and reads back equal through PUT', async () => {
+    const app = testApp();
+    const before = await stateOf(app);
+    expect(Object.keys(before).sort()).toEqual(['accounts', 'assets', 'custom_offerings', 'documents', 'feeder_funds', 'orders', 'payment_method_details', 'share_classes', 'wallets']);
+    const changed = structuredClone(before);
+    changed.share_classes[0]!.name = 'Renamed Class';
+    changed.orders = changed.orders.slice(0, 3);
+    await http(app).put('/__control/state').send(changed).expect(204);
+    expect(await stateOf(app)).toEqual(changed);
+    const token = await tokenFor(app);
+    const listed = await http(app).get('/v1/share-classes?name=renamed').set('Authorization', `Bearer ${token}`);
+    expect(listed.body.data).toHaveLength(1);
+    await http(app).put('/__control/state').send(before).expect(204);
+    expect(JSON.stringify(await stateOf(app))).toBe(JSON.stringify(before));
+  });
+
+  it('PUT /__control/state refuses a snapshot with a broken link or duplicate id with 422, changing nothing', async () => {
+    const app = testApp();
+    const before = await stateOf(app);
+    const broken = structuredClone(before);
+    broken.orders[0]!.account_id = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+    broken.assets.push(structuredClone(broken.assets[0]!));
+    const response = await http(app).put('/__control/state').send(broken);
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('invalid_world');
+    expect(response.body.errors).toEqual(expect.arrayContaining([
+      expect.objectContaining({ path: '/orders/0/account_id' }),
+      expect.objectContaining({ path: `/assets/${before.assets.length}/id` }),
+    ]));
+    expect(await stateOf(app)).toEqual(before);
+  });
+
+  it('PUT /__control/state refuses a snapshot that breaks the schema with 422 naming the field', async () => {
+    const app = testApp();
+    const before = await stateOf(app);
+    const broken = structuredClone(before) as unknown as { orders: Record<string, unknown>[] };
+    broken.orders[1]!.status = 'SHIPPED';
+    const response = await http(app).put('/__control/state').send(broken);
+    expect(response.status).toBe(422);
+    expect(response.body.errors[0]).toMatchObject({ location: 'body', path: '/orders/1/status' });
+    expect(await stateOf(app)).toEqual(before);
+  });
+
+  it('POST /__control/reset puts every tenant back to the seeded bytes and the clock to real time', async () => {
+    const app = testApp();
+    const pristine = JSON.stringify(await stateOf(app));
+    await http(app).post('/__control/clients').send({ client_id: 'partner-b', client_secret: 'b' }).expect(201);
+    const emptied = { ...(await stateOf(app)), orders: [] };
+    await http(app).put('/__control/state').send(emptied).expect(204);
+    await http(app).put('/__control/state').set('X-Client-Id', 'partner-b').send(emptied).expect(204);
+    await http(app).post('/__control/clock').send({ advance_seconds: 86_400 }).expect(200);
+    await http(app).post('/__control/reset').expect(204);
+    expect(JSON.stringify(await stateOf(app))).toBe(pristine);
+    expect(JSON.stringify(await stateOf(app, 'partner-b'))).toBe(pristine);
+    const now = new Date((await http(app).get('/__control/clock')).body.now).getTime();
+    expect(Math.abs(now - Date.now())).toBeLessThan(5000);
+  });
+
+  it('POST /__control/reset with client_id resets that tenant only', async () => {
+    const app = testApp();
+    const pristine = await stateOf(app);
+    await http(app).post('/__control/clients').send({ client_id: 'partner-b', client_secret: 'b' }).expect(201);
+    const emptied = { ...pristine, orders: [] };
+    await http(app).put('/__control/state').send(emptied).expect(204);
+    await http(app).put('/__control/state').set('X-Client-Id', 'partner-b').send(emptied).expect(204);
+    await http(app).post('/__control/reset').send({ client_id: 'partner-b' }).expect(204);
+    expect(await stateOf(app, 'partner-b')).toEqual(pristine);
+    expect((await stateOf(app)).orders).toEqual([]);
+    expect((await http(app).post('/__control/reset').send({ client_id: 'nobody' })).status).toBe(404);
+  });
+
+  it('POST /__control/clock moves one tenant’s clock, by seconds or to a time', async () => {
+    const app = testApp();
+    await http(app).post('/__control/clients').send({ client_id: 'partner-b', client_secret: 'b' }).expect(201);
+    const set = await http(app).post('/__control/clock').send({ now: '2030-01-01T00:00:00Z' });
+    expect(set.status).toBe(200);
+    expect(new Date(set.body.now).getTime() - Date.UTC(2030, 0, 1)).toBeLessThan(2000);
+    const advanced = await http(app).post('/__control/clock').send({ advance_seconds: 3600 });
+    expect(new Date(advanced.body.now).getTime() - Date.UTC(2030, 0, 1, 1)).toBeLessThan(2000);
+    const other = await http(app).get('/__control/clock?client_id=partner-b');
+    expect(Math.abs(new Date(other.body.now).getTime() - Date.now())).toBeLessThan(5000);
+  });
+
+  it('POST /__control/clock refuses both or neither field, and times no ISO date can show', async () => {
+    const app = testApp();
+    expect((await http(app).post('/__control/clock').send({})).status).toBe(422);
+    expect((await http(app).post('/__control/clock').send({ now: '2030-01-01T00:00:00Z', advance_seconds: 1 })).status).toBe(422);
+    expect((await http(app).post('/__control/clock').send({ now: 'tomorrow' })).status).toBe(422);
+    const far = await http(app).post('/__control/clock').send({ advance_seconds: 1e15 });
+    expect(far.status).toBe(422);
+    expect(far.body.code).toBe('invalid_clock');
+  });
+
+  it('an unknown X-Client-Id answers 404 client_not_found', async () => {
+    const response = await http(testApp()).get('/__control/state').set('X-Client-Id', 'ghost');
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('client_not_found');
+  });
+});
+
+describe('clients and tenants', () => {
+  it('a client registered through the control plane gets its own seeded world and can get a token', async () => {
+    const app = testApp();
+    const created = await http(app).post('/__control/clients').send({ client_id: 'partner-b', client_secret: 'b-secret', scopes: ['read:assets'], settings: { tax_reporting: true } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ client_id: 'partner-b', scopes: ['read:assets'], settings: { tax_reporting: true, lei_required: false } });
+    expect(created.body).not.toHaveProperty('client_secret');
+    const token = await tokenFor(app, { client_id: 'partner-b', client_secret: 'b-secret' });
+    expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+    expect(await stateOf(app, 'partner-b')).toEqual(await stateOf(app));
+  });
+
+  it('registering an existing client_id answers 409', async () => {
+    const response = await http(testApp()).post('/__control/clients').send({ client_id: 'sandbox-client', client_secret: 'x' });
+    expect(response.status).toBe(409);
+    expect(response.body.code).toBe('client_exists');
+  });
+
+  it('PATCH /__control/clients/{id} changes scopes and settings; new tokens carry the new scopes', async () => {
+    const app = testApp();
+    const patched = await http(app).patch('/__control/clients/sandbox-client').send({ scopes: ['read:orders'], settings: { lei_required: true } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ client_id: 'sandbox-client', scopes: ['read:orders'], settings: { tax_reporting: false, lei_required: true } });
+    const token = await tokenFor(app);
+    expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(403);
+    expect((await http(app).patch('/__control/clients/ghost').send({ scopes: [] })).status).toBe(404);
+    expect((await http(app).patch('/__control/clients/sandbox-client').send({ scopes: ['admin'] })).status).toBe(422);
+  });
+
+  it('a tenant’s changes are invisible to another tenant', async () => {
+    const app = testApp({ clients: [{ client_id: 'a', client_secret: 'a' }, { client_id: 'b', client_secret: 'b' }] });
+    const state = await stateOf(app, 'a');
+    await http(app).put('/__control/state').set('X-Client-Id', 'a').send({ ...state, orders: state.orders.slice(0, 1) }).expect(204);
+    const tokenB = await tokenFor(app, { client_id: 'b', client_secret: 'b' });
+    const orders = await http(app).get('/v1/orders?limit=1000').set('Authorization', `Bearer ${tokenB}`);
+    expect(orders.body.data).toHaveLength(state.orders.length);
+    const tokenA = await tokenFor(app, { client_id: 'a', client_secret: 'a' });
+    expect((await http(app).get('/v1/orders?limit=1000').set('Authorization', `Bearer ${tokenA}`)).body.data).toHaveLength(1);
+  });
+
+  it('control calls act on the default client (the first of CLIENTS) without X-Client-Id', async () => {
+    const app = testApp({ clients: [{ client_id: 'first', client_secret: 'x' }, { client_id: 'second', client_secret: 'y' }] });
+    const state = await stateOf(app);
+    await http(app).put('/__control/state').send({ ...state, orders: [] }).expect(204);
+    expect((await stateOf(app, 'first')).orders).toEqual([]);
+    expect((await stateOf(app, 'second')).orders).toHaveLength(state.orders.length);
+  });
+});
+
+describe('control guard', () => {
+  it('with controlToken set, /__control needs it; health does not; partner tokens never open it', async () => {
+    const app = testApp({ controlToken: 'let-me-in' });
+    expect((await http(app).get('/__control/health')).status).toBe(200);
+    const denied = await http(app).get('/__control/state');
+    expect(denied.status).toBe(401);
+    expect(denied.body.code).toBe('invalid_control_token');
+    const partner = await tokenFor(app);
+    expect((await http(app).get('/__control/state').set('Authorization', `Bearer ${partner}`)).status).toBe(401);
+    expect((await http(app).post('/__control/reset').set('Authorization', 'Bearer let-me-i')).status).toBe(401);
+    expect((await http(app).get('/__control/state').set('Authorization', 'Bearer let-me-in')).status).toBe(200);
+  });
+});

@@ -1,0 +1,52 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import type { FakeOptions } from '../../src/config.js';
+
+/** Every test app validates its responses against the OpenAPI document: a mismatch answers 500 and fails the test. */
+export const HOST = 'fake.test';
+
+export function testApp(options: FakeOptions = {}): Express {
+  return createApp({ validateResponses: true, ...options });
+}
+
+/** A supertest agent that always sends the same Host, so tokens (issuer, audience) stay valid across requests. */
+export function http(app: Express, host = HOST) {
+  return request.agent(app).set('Host', host);
+}
+
+export interface TokenRequestFields {
+  client_id?: string;
+  client_secret?: string;
+  audience?: string;
+  scope?: string;
+  grant_type?: string;
+}
+
+export function requestToken(app: Express, fields: TokenRequestFields = {}, host = HOST) {
+  return http(app, host)
+    .post('/oauth2/token')
+    .type('form')
+    .send({
+      grant_type: 'client_credentials',
+      scope: 'openid offline',
+      client_id: 'sandbox-client',
+      client_secret: 'sandbox-secret',
+      audience: host,
+      ...fields,
+    });
+}
+
+export async function tokenFor(app: Express, fields: TokenRequestFields = {}, host = HOST): Promise<string> {
+  const response = await requestToken(app, fields, host);
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.access_token as string;
+}
+
+/** An app and a bearer-authenticated agent for it. */
+export async function signedIn(options: FakeOptions = {}, fields: TokenRequestFields = {}) {
+  const app = testApp(options);
+  const token = await tokenFor(app, fields);
+  const get = (path: string) => http(app).get(path).set('Authorization', `Bearer ${token}`);
+  return { app, token, get };
+}
