@@ -13,7 +13,7 @@ afterEach(async () => {
 
 const getJson = async (server: FakeServer, path: string, token?: string) => {
   const response = await fetch(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as { data: unknown[] } };
 };
 
 describe('startServer', () => {
