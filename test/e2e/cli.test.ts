@@ -1,45 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist/src/cli.js');
-const children: ChildProcess[] = [];
-// Vite puts BASE_URL=/ into the test process's environment; the CLI would read it as its own.
-const { BASE_URL: _vite, ...cleanEnv } = process.env;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-async function launch(args: string[] = [], env: Record<string, string> = {}) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...cleanEnv, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`CLI exited ${child.exitCode}: ${output}`);
-    const ok = await fetch(`${url}/__control/health`).then((r) => r.ok, () => false);
-    if (ok) return { child, url, port, output: () => output };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`CLI not healthy in time: ${output}`);
-}
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, cleanEnv, exitOf, killLaunched, launch } from '../support/cli.js';
 
 async function catalog(url: string, port: number) {
   const token = await fetch(`${url}/oauth2/token`, {
@@ -52,15 +16,7 @@ async function catalog(url: string, port: number) {
   return Promise.all(paths.map((p) => fetch(`${url}${p}`, { headers }).then((r) => r.text())));
 }
 
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-beforeAll(() => {
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}, 120_000);
-
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(killLaunched);
 
 describe('the CLI', () => {
   it('two processes with the same SEED serve identical catalogs and orders; another seed another world', async () => {

@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { killLaunched, launch, ROOT } from '../support/cli.js';
+
+afterEach(killLaunched);
+
+const snippet = (marker: string): string => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const match = new RegExp(`<!-- readme-test: ${marker} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match) throw new Error(`README has no block marked ${marker}`);
+  return match[1]!;
+};
+
+it('the README curl session runs against a live fake', async () => {
+  const { port } = await launch();
+  const script = snippet('curl-session').replaceAll('localhost:8080', `localhost:${port}`);
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
+  const bodies = output.trim().split('\n').map((line) => JSON.parse(line) as { data?: unknown[] });
+  expect(bodies).toHaveLength(3);
+  for (const body of bodies) expect(body.data!.length).toBeGreaterThan(0);
+});
