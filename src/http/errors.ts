@@ -10,9 +10,11 @@ interface ValidatorError {
   headers?: Record<string, string>;
 }
 
+/** What body-parser and its inflaters throw (http-errors): a client error with a status and maybe a type. */
 interface BodyParserError {
-  type: string;
-  status?: number;
+  type?: string;
+  status: number;
+  expose: true;
   message?: string;
 }
 
@@ -20,7 +22,7 @@ const isValidatorError = (e: unknown): e is ValidatorError =>
   typeof e === 'object' && e !== null && typeof (e as ValidatorError).status === 'number' && Array.isArray((e as ValidatorError).errors);
 
 const isBodyParserError = (e: unknown): e is BodyParserError =>
-  typeof e === 'object' && e !== null && typeof (e as BodyParserError).type === 'string' && 'expose' in e;
+  typeof e === 'object' && e !== null && (e as BodyParserError).expose === true && typeof (e as BodyParserError).status === 'number';
 
 const LOCATIONS: Record<string, FieldError['location']> = {
   body: 'body',
@@ -53,6 +55,9 @@ interface Rendered {
 function fromValidator(error: ValidatorError, req: Request): Rendered {
   switch (error.status) {
     case 400: {
+      if (error.errors!.some((e) => /malformed uri/i.test(e.message ?? ''))) {
+        return { body: problem(400, 'malformed_uri', `The path ${req.originalUrl.split('?')[0]} is not valid percent-encoding.`) };
+      }
       const errors = error.errors!.map(toFieldError);
       const summary = errors.map((e) => `${e.location} ${e.path}: ${e.message}`).join('; ');
       return { body: problem(422, 'validation_error', `The request is not valid: ${summary}.`, errors) };
@@ -92,6 +97,7 @@ function fromBodyParser(error: BodyParserError): Rendered {
     case 'charset.unsupported':
       return { body: problem(415, 'unsupported_media_type', `${error.message}.`) };
     default:
+      // e.g. a Content-Encoding whose data does not inflate
       return { body: problem(400, 'malformed_body', `The request body cannot be read: ${error.message}.`) };
   }
 }

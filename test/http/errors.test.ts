@@ -37,6 +37,15 @@ describe('every error is an application/problem+json of CONTRACT §4', () => {
     expectProblem(response, 400, 'malformed_body');
   });
 
+  it('400 malformed_body for a Content-Encoding whose data does not inflate', async () => {
+    const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{}');
+    expectProblem(response, 400, 'malformed_body');
+  });
+
+  it('400 malformed_uri for a path that is not valid percent-encoding', async () => {
+    expectProblem(await http(app).get('/v1/share-classes/%E0%A4%A').set(auth), 400, 'malformed_uri');
+  });
+
   it('413 payload_too_large over 1 MiB', async () => {
     const big = JSON.stringify({ client_id: 'x', client_secret: 'y'.repeat(1024 * 1024 + 10) });
     const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json').send(big);
