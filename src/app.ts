@@ -6,6 +6,9 @@ import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
 import { controlHandlers } from './control/handlers.js';
+import { harnessHandlers } from './control/harness-handlers.js';
+import { orderControlHandlers } from './control/order-handlers.js';
+import { paymentMethodControlHandlers } from './control/payment-method-handlers.js';
 import { toClientRecord } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
 import type { OperationId, World } from './domain/types.js';
@@ -17,10 +20,15 @@ import { errorMiddleware, notFoundHandler } from './http/errors.js';
 import { authHandlers } from './http/handlers/auth.js';
 import { catalogHandlers } from './http/handlers/catalog.js';
 import { fileHandlers } from './http/handlers/files.js';
-import { pendingHandlers } from './http/handlers/not-implemented.js';
+import { accountHandlers } from './http/handlers/accounts.js';
+import { orderHandlers } from './http/handlers/orders.js';
 import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './http/openapi.js';
 import type { OperationHandlers } from './http/operation-handlers.js';
+import { Journal } from './store/journal.js';
 import { TenantRegistry } from './store/tenants.js';
+import { faultInjector } from './http/faults.js';
+import { requestObserver } from './http/observe.js';
+import { pino } from 'pino';
 
 const BODY_LIMIT = '1mb';
 
@@ -48,11 +56,24 @@ export function createContext(options: FakeOptions = {}): FakeContext {
     tenants: new TenantRegistry(fixtures, clients),
     keys: new SigningKeys(),
     linkSigner: new LinkSigner(randomBytes(32)),
+    journal: new Journal(options.journalSize),
+    // Quiet unless asked: the library runs inside partners' test output.
+    logger: pino({ level: options.logLevel ?? 'silent', base: { service: 'investment-api-fake' } }),
   };
 }
 
 function operationHandlers(ctx: FakeContext): OperationHandlers {
-  return { ...authHandlers(ctx), ...catalogHandlers(ctx), ...fileHandlers(ctx), ...controlHandlers(ctx), ...pendingHandlers() };
+  return {
+    ...authHandlers(ctx),
+    ...catalogHandlers(ctx),
+    ...accountHandlers(ctx),
+    ...orderHandlers(ctx),
+    ...fileHandlers(ctx),
+    ...controlHandlers(ctx),
+    ...paymentMethodControlHandlers(ctx),
+    ...orderControlHandlers(ctx),
+    ...harnessHandlers(ctx),
+  };
 }
 
 /** Fails at startup when the document has an operation without a handler (the type system catches the reverse). */
@@ -72,7 +93,8 @@ const DOCS_PAGE = `<!doctype html>
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true });`;
 
 /**
- * The request pipeline, top to bottom: meta routes (spec, docs) → body parsers → control guard →
+ * The request pipeline, top to bottom: meta routes (spec, docs) → journal and log → body parsers → injected
+ * faults → control guard →
  * OpenAPI validator (route, security, request, optionally response) → the handler of the operationId →
  * one error middleware rendering every failure as a problem.
  */
@@ -92,8 +114,10 @@ export function buildApp(ctx: FakeContext): Express {
   app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
   app.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
 
+  app.use(requestObserver(ctx, ctx.logger));
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
   app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
+  app.use(faultInjector(ctx));
   app.use('/__control', controlGuard(ctx.options.controlToken));
 
   app.use(

@@ -25,6 +25,10 @@ export interface FakeOptions {
   clients?: ClientCreate[];
   /** Validate every response against the OpenAPI document (a 500 problem when one does not match). For tests. */
   validateResponses?: boolean;
+  /** Entries the request journal keeps (a ring buffer); default 1000. */
+  journalSize?: number;
+  /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
 export const DEFAULTS = {
@@ -33,6 +37,8 @@ export const DEFAULTS = {
   tokenTtlSeconds: 3600,
   clients: [DEFAULT_CLIENT],
 } as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 class ConfigError extends Error {
   override name = 'ConfigError';
@@ -82,6 +88,8 @@ Usage: investment-api-fake [options]
   --token-ttl <s>     access token lifetime in seconds (TOKEN_TTL_SECONDS, default 3600)
   --control-token <t> guard /__control with a bearer token (CONTROL_TOKEN)
   --clients <json>    OAuth clients (CLIENTS), default sandbox-client / sandbox-secret
+  --journal-size <n>  entries the request journal keeps (JOURNAL_SIZE, default 1000)
+  --log-level <l>     silent, error, warn, info, debug (LOG_LEVEL, default info)
   -h, --help          this text
 `;
 
@@ -100,6 +108,8 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv):
       'token-ttl': { type: 'string' },
       'control-token': { type: 'string' },
       clients: { type: 'string' },
+      'journal-size': { type: 'string' },
+      'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -114,6 +124,9 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv):
   const ttl = pick(values['token-ttl'], 'TOKEN_TTL_SECONDS');
   const controlToken = pick(values['control-token'], 'CONTROL_TOKEN');
   const clients = pick(values.clients, 'CLIENTS');
+  const journalSize = pick(values['journal-size'], 'JOURNAL_SIZE');
+  const logLevel = pick(values['log-level'], 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel as never)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}".`);
   return {
     port: port === undefined ? DEFAULTS.port : integer('PORT', port, 0),
     ...(host && { host }),
@@ -124,6 +137,8 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv):
     ...(ttl !== undefined && { tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', ttl, 1) }),
     ...(controlToken && { controlToken }),
     ...(clients && { clients: clientsJson(clients) }),
+    ...(journalSize !== undefined && { journalSize: integer('JOURNAL_SIZE', journalSize, 1) }),
+    logLevel: logLevel as FakeOptions['logLevel'],
   };
 }
 

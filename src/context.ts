@@ -3,6 +3,8 @@ import type { LinkSigner } from './domain/documents.js';
 import type { World } from './domain/types.js';
 import type { SigningKeys } from './http/auth/jwt.js';
 import type { LoadedDocument } from './http/openapi.js';
+import type { Logger } from 'pino';
+import type { Journal } from './store/journal.js';
 import type { TenantRegistry } from './store/tenants.js';
 
 /** Everything one server instance owns. Nothing lives at module level, so instances never share state. */
@@ -13,4 +15,6 @@ export interface FakeContext {
   tenants: TenantRegistry;
   keys: SigningKeys;
   linkSigner: LinkSigner;
+  journal: Journal;
+  logger: Logger;
 }

@@ -5,7 +5,9 @@ import { buildApp, createContext } from './app.js';
 import type { FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { resetTenants } from './domain/clients.js';
-import type { World } from './domain/types.js';
+import { advanceOrder, setOrderStatus } from './domain/order-actions.js';
+import { placeOrder } from './domain/order-placement.js';
+import type { Schemas, World } from './domain/types.js';
 
 /** A running fake: where it listens, how to stop it, and helpers that call the same domain functions as the API. */
 export interface FakeServer {
@@ -20,6 +22,16 @@ export interface FakeServer {
   reset(clientId?: string): void;
   /** One tenant's whole world (as `GET /__control/state`). */
   state(clientId?: string): World;
+  /**
+   * Places an order for a tenant (as `POST /__control/orders`), with the same rules; answers the order in
+   * `PLACED` with every field of the cancel response. A broken rule throws an error carrying `status` and `code`
+   * (`not_found`, `asset_not_subscribeable`, `no_primary_wallet`…), and nothing changes.
+   */
+  placeOrder(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
+  /** Moves an order one lifecycle step (as `POST /__control/orders/{id}/advance`); throws `order_not_advanceable` at the end. */
+  advanceOrder(orderId: string, clientId?: string): Schemas['OrderDetails'];
+  /** Forces an order into any status with consistent side-effect fields (as `POST /__control/orders/{id}/status`). */
+  setOrderStatus(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
   /** Stops accepting, closes every connection; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -62,10 +74,19 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       return body.access_token;
     },
     reset(clientId?: string) {
-      resetTenants(ctx.tenants, clientId);
+      resetTenants(ctx.tenants, ctx.journal, clientId);
     },
     state(clientId = ctx.tenants.defaultClientId) {
       return ctx.tenants.get(clientId).store.snapshot();
+    },
+    placeOrder(input, clientId = ctx.tenants.defaultClientId) {
+      return placeOrder(ctx.tenants.get(clientId), input);
+    },
+    advanceOrder(orderId, clientId = ctx.tenants.defaultClientId) {
+      return advanceOrder(ctx.tenants.get(clientId).store, orderId);
+    },
+    setOrderStatus(orderId, status, clientId = ctx.tenants.defaultClientId) {
+      return setOrderStatus(ctx.tenants.get(clientId).store, orderId, status);
     },
     stop() {
       stopping ??= new Promise<void>((resolve) => {

@@ -76,9 +76,13 @@ export interface paths {
          * @description Only `type` is required, plus what the client's settings demand: with `tax_reporting`, `tin` and
          *     `tax_residencies` (individual) or `tax_id` and `tax_residencies` (business); with `lei_required`, `lei`
          *     (business) — else 422 `field_required`. A field of the other account type answers 422
-         *     `field_not_applicable`. `dob_day`, `dob_month` and `dob_year` come together and form a real past date.
-         *     `lei` is checked per ISO 17442 (422 `invalid_lei`). The account and all its `wallets` and
-         *     `payment_methods` are created together or not at all.
+         *     `field_not_applicable`. `dob_day`, `dob_month` and `dob_year` come together and form a real date before
+         *     today, with a four-digit year (422 `invalid_date_of_birth`). `lei` is checked per ISO 17442 (422
+         *     `invalid_lei`). `wallets` follow the rules of registering a wallet (422 `invalid_wallet_address`, 409
+         *     `wallet_already_registered`), `payment_methods` those of payment method details (422 `invalid_iban`); at most
+         *     one of each may be primary (422 `multiple_primary`). The account and all its `wallets` and `payment_methods`
+         *     are created together or not at all. `external_id` need not be unique. Every broken rule is named in
+         *     `errors`, each with its `code`.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -208,7 +212,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                order_id: string;
+                order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
         };
@@ -503,6 +507,247 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/accounts/{account_id}/payment-method-details": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add payment method details to an account
+         * @description The real interface creates payment method details only with an account; tests add more here. SEPA only;
+         *     the IBAN is checked per ISO 13616 (422 `invalid_iban`) and stored without spaces, upper case.
+         *     `is_primary: true` makes them the account's one primary payment method.
+         */
+        post: operations["createPaymentMethodDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/orders": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place an order
+         * @description Placement is not part of the real interface, so tests place orders here. The market rules apply: a primary
+         *     BUY needs a `subscribeable` asset, a primary SELL a `redeemable` one, the secondary market a `tradeable` one
+         *     (else 422 `asset_not_subscribeable` / `asset_not_redeemable` / `asset_not_tradeable`). `amount_of_units` and
+         *     `value` are positive integers; `currency` (default: the asset's) must be the asset's (422
+         *     `currency_mismatch`); a primary BUY is at least the share class's `min_investment` (422
+         *     `below_min_investment`). A BUY needs the account's primary wallet as `recipient_wallet_address` (else 422
+         *     `no_primary_wallet`) and its primary payment method as sender (else 422 `no_primary_payment_method`); a SELL
+         *     pays out to the account's primary payment method when it has one. The platform's own SEPA details fill the
+         *     other side. `custom_offering_id` must be an offering of the asset (422 `custom_offering_mismatch`). An
+         *     unknown account or ISIN answers 404. The order starts `PLACED`.
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/orders/{order_id}/advance": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an order one step along its lifecycle
+         * @description One step of BUY `PLACED → AWAITING_PAYMENT → AWAITING_TOKEN_DELIVERY → COMPLETED` or SELL `PLACED →
+         *     AWAITING_TOKEN_DELIVERY → AWAITING_PAYMENT → COMPLETED`, with the step's side effects. 409
+         *     `order_not_advanceable` at `COMPLETED` or `CANCELLED`.
+         */
+        post: operations["advanceOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/orders/{order_id}/status": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Force an order into any status
+         * @description Sets the status directly, with side-effect fields consistent with it: `payment_transaction_reference` is set
+         *     exactly when the order has left `AWAITING_PAYMENT` on its way there, `settlement_transaction_hash` exactly
+         *     when it has left `AWAITING_TOKEN_DELIVERY` (kept when already set, made up when missing, cleared when the
+         *     status comes before). `CANCELLED` keeps the fields of the status it leaves.
+         */
+        post: operations["setOrderStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/faults": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's active faults */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Inject a fault into the tenant's requests
+         * @description Requests of the tenant's client (identified by its bearer token, or by `client_id` at the token endpoint)
+         *     whose method and path match get the fault instead of, or before, their normal answer: a `status` (as a
+         *     problem; 429 `rate_limited` and 503 `service_unavailable` carry `Retry-After`), a delay of `latency_ms`, or a
+         *     dropped connection (`drop`). `path` matches segment by segment; `*` or `{name}` matches any one segment
+         *     (`/v1/orders/*`, `/v1/orders/{order_id}/`); without `method` or `path` every request matches. With `count` the
+         *     fault fires that many times and is removed; with `probability` each matching request draws from a generator
+         *     seeded by `seed` (default 1), so a run repeats exactly. Several faults may be active: the oldest matching
+         *     one fires. The control plane and the docs are never faulted. Reset removes the tenant's faults.
+         */
+        post: operations["addFault"];
+        /** Remove every fault of the tenant */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/faults/{fault_id}": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                fault_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one fault */
+        delete: operations["removeFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request journal
+         * @description Recent requests to the API (the control plane and the docs are not journaled), newest last, kept in a ring
+         *     buffer of `JOURNAL_SIZE` entries (default 1000) so memory stays flat under load. `Authorization`, client
+         *     secrets and tokens are never stored. Filters: `method` (exact), `path` (the path without its query; `*` or
+         *     `{name}` matches one segment), `client_id` (or `X-Client-Id`): that client's requests only. Reset clears
+         *     the entries of the tenants it resets.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/report": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the tenant's client does that would hurt in production
+         * @description Read from the journal: `token_per_call` (a new token fetched for most calls instead of reusing one until it
+         *     expires), `no_retry_after_throttling` (a 429/503 never retried), `retry_ignored_retry_after` (retried sooner
+         *     than `Retry-After` said), `first_page_only` (a list read only to its first page when more existed),
+         *     `repeated_client_error` (the same request answered the same 4xx three times or more), `cancel_not_cancellable`
+         *     (orders cancelled from a status that cannot be cancelled). Each finding names the journal entries it rests
+         *     on. Empty for a careful client.
+         */
+        get: operations["getReadinessReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -524,6 +769,8 @@ export interface components {
             /** @description JSON pointer into the location, such as `/dob_month`. */
             path: string;
             message: string;
+            /** @description The business rule that failed, such as `invalid_iban`; absent for schema errors. */
+            code?: string;
         };
         TokenRequest: {
             /** @description `client_credentials` */
@@ -673,11 +920,11 @@ export interface components {
              * @default polygon
              * @enum {string}
              */
-            chain: "polygon";
+            chain?: "polygon";
             /** @description `0x` and 40 hex digits, EIP-55 checksummed when mixed case. */
             wallet_address: string;
             /** @default false */
-            is_primary: boolean;
+            is_primary?: boolean;
         };
         WalletList: {
             data: components["schemas"]["Wallet"][];
@@ -705,7 +952,7 @@ export interface components {
             iban: string;
             account_holder_name: string;
             /** @default false */
-            is_primary: boolean;
+            is_primary?: boolean;
         };
         /** @enum {string} */
         OrderSide: "BUY" | "SELL";
@@ -746,11 +993,11 @@ export interface components {
             account_holder_name: string;
         } | null;
         /**
-         * @description An order with its payment and settlement details. For a BUY the account's primary payment method sends and the
+         * @description The cancel-response schema: an order with its payment and settlement details. For a BUY the account's primary payment method sends and the
          *     platform receives, and `recipient_wallet_address` is the account's primary wallet; for a SELL the platform
          *     sends to the account's primary payment method, and `recipient_wallet_address` is null.
          */
-        CancelledOrder: {
+        OrderDetails: {
             /** Format: uuid */
             id: string;
             side: components["schemas"]["OrderSide"];
@@ -771,6 +1018,23 @@ export interface components {
             sender_payment_method_details: components["schemas"]["OrderPaymentMethodDetails"];
             recipient_payment_method_details: components["schemas"]["OrderPaymentMethodDetails"];
             recipient_wallet_address: string | null;
+        };
+        OrderPlacement: {
+            /** Format: uuid */
+            account_id: string;
+            isin: string;
+            side: components["schemas"]["OrderSide"];
+            market: components["schemas"]["OrderMarket"];
+            amount_of_units: number;
+            /** @description In the smallest currency unit (cents). */
+            value: number;
+            /** @description The asset's currency when absent. */
+            currency?: string;
+            /** Format: uuid */
+            custom_offering_id?: string | null;
+        };
+        OrderStatusChange: {
+            status: components["schemas"]["OrderStatus"];
         };
         OrderList: {
             data: components["schemas"]["Order"][];
@@ -908,6 +1172,82 @@ export interface components {
              */
             now?: string;
         };
+        /** @description At least one of `status`, `latency_ms` and `drop`. */
+        FaultCreate: {
+            /** @description HTTP method; any when absent. */
+            method?: string;
+            /** @description Path pattern; `*` or `{name}` matches one segment; any when absent. */
+            path?: string;
+            /** @description The status to answer, as a problem. */
+            status?: number;
+            /** @description `Retry-After` of a 429 or 503 (default 1). */
+            retry_after_seconds?: number;
+            /** @description Delay before answering. */
+            latency_ms?: number;
+            /** @description Close the connection without an answer. */
+            drop?: boolean;
+            /** @description Fire this many times, then disappear; unlimited when absent. */
+            count?: number;
+            /** @description Chance that a matching request is faulted (default 1). */
+            probability?: number;
+            /** @description Seed of the probability draws (default 1). */
+            seed?: number;
+        };
+        Fault: {
+            id: string;
+            method: string | null;
+            path: string | null;
+            status: number | null;
+            retry_after_seconds: number | null;
+            latency_ms: number | null;
+            drop: boolean;
+            /** @description Times it will still fire; null for unlimited. */
+            remaining: number | null;
+            probability: number;
+            seed: number;
+        };
+        FaultList: {
+            data: components["schemas"]["Fault"][];
+        };
+        JournalEntry: {
+            /** @description Also sent as the `X-Request-Id` response header. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived (real time).
+             */
+            time: string;
+            /** @description The client, from its token (or the token request); null when unknown. */
+            client_id: string | null;
+            method: string;
+            path: string;
+            /** @description Query parameters; token-like values redacted. */
+            query: {
+                [key: string]: string;
+            };
+            /** @description 0 when the connection was dropped. */
+            status: number;
+            duration_ms: number;
+            operation_id?: string | null;
+            /** @description The problem's code when the answer was an error. */
+            code?: string | null;
+            /** @description The injected fault that answered, if any. */
+            fault_id?: string | null;
+        };
+        JournalEntryList: {
+            data: components["schemas"]["JournalEntry"][];
+        };
+        ReadinessFinding: {
+            /** @enum {string} */
+            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable";
+            message: string;
+            /** @description Ids of the journal entries the finding rests on. */
+            requests: string[];
+        };
+        ReadinessReport: {
+            client_id: string;
+            findings: components["schemas"]["ReadinessFinding"][];
+        };
         FeederFund: {
             /** Format: uuid */
             id: string;
@@ -982,7 +1322,7 @@ export interface components {
             accounts: components["schemas"]["Account"][];
             wallets: components["schemas"]["Wallet"][];
             payment_method_details: components["schemas"]["PaymentMethodDetails"][];
-            orders: components["schemas"]["CancelledOrder"][];
+            orders: components["schemas"]["OrderDetails"][];
         };
     };
     responses: {
@@ -1069,15 +1409,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description This operation of the interface is not built in this version of the fake yet (`not_implemented`). */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description An RFC 6749 §5.2 error. */
         OAuthError: {
             headers: {
@@ -1094,6 +1425,7 @@ export interface components {
         /** @description Items to answer at most. */
         Limit: number;
         AccountId: string;
+        OrderId: string;
         /** @description The tenant the control call acts on (default the default client). */
         ControlClientHeader: string;
         /** @description The tenant the control call acts on, when the header is not set. */
@@ -1202,7 +1534,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createAccount: {
@@ -1235,7 +1566,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getAccount: {
@@ -1263,7 +1593,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateAccount: {
@@ -1298,7 +1627,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listWallets: {
@@ -1334,7 +1662,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     registerWallet: {
@@ -1370,7 +1697,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateWallet: {
@@ -1406,7 +1732,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getPaymentMethodDetails: {
@@ -1435,7 +1760,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updatePaymentMethodDetails: {
@@ -1471,7 +1795,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listOrders: {
@@ -1516,7 +1839,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                order_id: string;
+                order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
         };
@@ -1528,7 +1851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CancelledOrder"];
+                    "application/json": components["schemas"]["OrderDetails"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1537,7 +1860,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listShareClasses: {
@@ -1956,6 +2278,328 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createPaymentMethodDetails: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodDetailsCreate"];
+            };
+        };
+        responses: {
+            /** @description The payment method details. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPlacement"];
+            };
+        };
+        responses: {
+            /** @description The order, with every field of the cancel response. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    advanceOrder: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order after the step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDetails"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    setOrderStatus: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderStatusChange"];
+            };
+        };
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active faults, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    addFault: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultCreate"];
+            };
+        };
+        responses: {
+            /** @description The fault. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    removeFault: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                fault_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                method?: string;
+                path?: string;
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Journal entries, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getReadinessReport: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessReport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
     };

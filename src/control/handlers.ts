@@ -23,7 +23,7 @@ export function controlHandlers(ctx: FakeContext): Pick<OperationHandlers, Contr
     },
     resetWorld: (req, res) => {
       const body = (req.body ?? {}) as Schemas['ResetRequest'];
-      resetTenants(ctx.tenants, body.client_id);
+      resetTenants(ctx.tenants, ctx.journal, body.client_id);
       res.status(204).end();
     },
     getState: (req, res) => {

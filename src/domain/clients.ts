@@ -1,3 +1,4 @@
+import type { Journal } from '../store/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from '../store/tenants.js';
 import { API_SCOPES } from './scopes.js';
 import type { Schemas } from './types.js';
@@ -32,7 +33,9 @@ export function updateClient(registry: TenantRegistry, clientId: string, changes
   return toClientView(client);
 }
 
-export function resetTenants(registry: TenantRegistry, clientId?: string): void {
+/** The one reset path (control plane and library): worlds, clocks, faults and journal entries of the tenants. */
+export function resetTenants(registry: TenantRegistry, journal: Journal, clientId?: string): void {
   const targets: Iterable<Tenant> = clientId === undefined ? registry.all() : [registry.get(clientId)];
   for (const tenant of targets) tenant.reset();
+  journal.clear(clientId);
 }

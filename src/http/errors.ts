@@ -135,12 +135,14 @@ export function errorMiddleware(): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (res.headersSent) return;
     if (error instanceof OAuthError) {
+      res.locals.problemCode = error.error;
       res.status(error.status).set('Cache-Control', 'no-store').json({ error: error.error, error_description: error.description });
       return;
     }
     const rendered = render(error, req, res.locals.authError);
     const oauth = req.path === '/oauth2/token' ? renderForTokenEndpoint(rendered) : undefined;
     if (oauth) {
+      res.locals.problemCode = oauth.body.error;
       res.status(oauth.status).set('Cache-Control', 'no-store').json(oauth.body);
       return;
     }

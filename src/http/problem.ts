@@ -16,7 +16,6 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
-  501: 'Not Implemented',
   503: 'Service Unavailable',
 };
 
@@ -32,6 +31,7 @@ export function problem(status: number, code: string, detail: string, errors?: F
 }
 
 export function sendProblem(res: Response, body: Problem, headers: Record<string, string> = {}): void {
+  res.locals.problemCode = body.code;
   // res.json, so that response validation (on in tests) checks problems against the document too.
   res.status(body.status).set(headers).type('application/problem+json').json(body);
 }

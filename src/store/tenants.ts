@@ -1,5 +1,6 @@
 import { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
+import { FaultBook } from '../domain/faults.js';
 import type { ApiScope, ClientSettings, World } from '../domain/types.js';
 import { WorldStore } from './world-store.js';
 
@@ -14,6 +15,7 @@ export interface ClientRecord {
 export class Tenant {
   store: WorldStore;
   readonly clock = new Clock();
+  readonly faults = new FaultBook();
 
   constructor(
     readonly client: ClientRecord,
@@ -22,10 +24,11 @@ export class Tenant {
     this.store = new WorldStore(fixtures);
   }
 
-  /** Back to the fixtures byte for byte, the clock back to real time; the client itself stays. */
+  /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
     this.store = new WorldStore(this.fixtures);
     this.clock.reset();
+    this.faults.clear();
   }
 
   replaceWorld(world: World): void {

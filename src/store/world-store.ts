@@ -19,12 +19,15 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | null | undef
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const k = key(item);
-    if (k == null) continue;
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
+    if (k != null) appendTo(groups, k, item);
   }
   return groups;
+}
+
+function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const group = groups.get(key);
+  if (group) group.push(item);
+  else groups.set(key, [item]);
 }
 
 /**
@@ -50,6 +53,12 @@ export class WorldStore {
   readonly documentById: Map<string, DocumentRecord>;
   readonly documentsByOwner: Map<string, DocumentRecord[]>;
   readonly accountById: Map<string, Account>;
+  readonly walletById: Map<string, Wallet>;
+  readonly walletsByAccount: Map<string, Wallet[]>;
+  /** Lower-cased address → wallet: addresses are unique in a tenant, whatever their case. */
+  readonly walletByAddress: Map<string, Wallet>;
+  readonly paymentMethodById: Map<string, PaymentMethodDetails>;
+  readonly paymentMethodsByAccount: Map<string, PaymentMethodDetails[]>;
   readonly orderById: Map<string, OrderRecord>;
 
   constructor(world: World) {
@@ -72,7 +81,37 @@ export class WorldStore {
     this.documentById = byId(this.documents);
     this.documentsByOwner = groupBy(this.documents, (d) => d.feeder_fund_id ?? d.custom_offering_id);
     this.accountById = byId(this.accounts);
+    this.walletById = byId(this.wallets);
+    this.walletsByAccount = groupBy(this.wallets, (w) => w.account_id);
+    this.walletByAddress = new Map(this.wallets.map((w) => [w.wallet_address.toLowerCase(), w]));
+    this.paymentMethodById = byId(this.paymentMethodDetails);
+    this.paymentMethodsByAccount = groupBy(this.paymentMethodDetails, (p) => p.account_id);
     this.orderById = byId(this.orders);
+  }
+
+  // Writers: the domain validates everything first, then writes; items are appended, so lists stay in creation order.
+
+  addAccount(account: Account): void {
+    this.accounts.push(account);
+    this.accountById.set(account.id, account);
+  }
+
+  addWallet(wallet: Wallet): void {
+    this.wallets.push(wallet);
+    this.walletById.set(wallet.id, wallet);
+    appendTo(this.walletsByAccount, wallet.account_id, wallet);
+    this.walletByAddress.set(wallet.wallet_address.toLowerCase(), wallet);
+  }
+
+  addPaymentMethod(details: PaymentMethodDetails): void {
+    this.paymentMethodDetails.push(details);
+    this.paymentMethodById.set(details.id, details);
+    appendTo(this.paymentMethodsByAccount, details.account_id, details);
+  }
+
+  addOrder(order: OrderRecord): void {
+    this.orders.push(order);
+    this.orderById.set(order.id, order);
   }
 
   /** The world as JSON-ready data, in the shape of a fixtures file; a copy the caller may keep. */

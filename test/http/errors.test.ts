@@ -100,9 +100,4 @@ describe('every error is an application/problem+json of CONTRACT §4', () => {
       expect.objectContaining({ location: 'body', path: '/colour' }),
     ]));
   });
-
-  it('501 not_implemented only for the operations built by later issues', async () => {
-    const response = await http(app).get('/v1/accounts').set(auth);
-    expectProblem(response, 501, 'not_implemented');
-  });
 });

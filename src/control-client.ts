@@ -1,0 +1,91 @@
+import type { operations } from './api/schema.js';
+import type { OperationId, Schemas } from './domain/types.js';
+
+type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;
+
+/** A control-plane call answered with an error: its status and problem. */
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Schemas['Problem'] | undefined,
+  ) {
+    super(`control plane answered ${status}${problem ? `: ${problem.code}: ${problem.detail}` : ''}`);
+    this.name = 'ControlError';
+  }
+}
+
+export interface ControlClientOptions {
+  /** Base URL of the fake, such as `http://localhost:8080` or `http://fake:8080` in CI. */
+  url: string;
+  /** The CONTROL_TOKEN the fake runs with, if any. */
+  controlToken?: string;
+  /** The tenant the calls act on; the fake's default client when absent. */
+  clientId?: string;
+}
+
+/**
+ * Typed calls of the control plane (`/__control`), from the OpenAPI document's types. Works against a fake in the
+ * same process and against a remote one (a container) alike: it speaks HTTP.
+ */
+export function createControlClient(options: ControlClientOptions) {
+  const base = options.url.replace(/\/$/, '');
+
+  async function call<R>(method: string, path: string, body?: unknown): Promise<R> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.controlToken) headers.authorization = `Bearer ${options.controlToken}`;
+    if (options.clientId) headers['x-client-id'] = options.clientId;
+    const response = await fetch(`${base}/__control${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    if (!response.ok) throw new ControlError(response.status, (await response.json().catch(() => undefined)) as Schemas['Problem'] | undefined);
+    return (response.status === 204 ? undefined : await response.json()) as R;
+  }
+  const id = encodeURIComponent;
+
+  return {
+    /** The same calls, acting on another tenant. */
+    forClient: (clientId: string) => createControlClient({ ...options, clientId }),
+    health: () => call<JsonResponse<'getHealth', 200>>('GET', '/health'),
+    /** This tenant (when bound by `forClient` or `clientId`) or every tenant back to its fixtures. */
+    reset: () => call<void>('POST', '/reset', options.clientId ? { client_id: options.clientId } : {}),
+    snapshot: () => call<JsonResponse<'getState', 200>>('GET', '/state'),
+    restore: (world: JsonBody<'replaceState'>) => call<void>('PUT', '/state', world),
+    addClient: (client: JsonBody<'createClient'>) => call<JsonResponse<'createClient', 201>>('POST', '/clients', client),
+    updateClient: (clientId: string, changes: JsonBody<'updateClient'>) =>
+      call<JsonResponse<'updateClient', 200>>('PATCH', `/clients/${id(clientId)}`, changes),
+    now: () => call<JsonResponse<'getClock', 200>>('GET', '/clock'),
+    advanceClock: (seconds: number) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { advance_seconds: seconds }),
+    setClock: (now: Date | string) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString() }),
+    addPaymentMethodDetails: (accountId: string, details: JsonBody<'createPaymentMethodDetails'>) =>
+      call<JsonResponse<'createPaymentMethodDetails', 201>>('POST', `/accounts/${id(accountId)}/payment-method-details`, details),
+    placeOrder: (order: JsonBody<'placeOrder'>) => call<JsonResponse<'placeOrder', 201>>('POST', '/orders', order),
+    advanceOrder: (orderId: string) => call<JsonResponse<'advanceOrder', 200>>('POST', `/orders/${id(orderId)}/advance`),
+    setOrderStatus: (orderId: string, status: Schemas['OrderStatus']) =>
+      call<JsonResponse<'setOrderStatus', 200>>('POST', `/orders/${id(orderId)}/status`, { status }),
+    addFault: (fault: JsonBody<'addFault'>) => call<JsonResponse<'addFault', 201>>('POST', '/faults', fault),
+    faults: async () => (await call<JsonResponse<'listFaults', 200>>('GET', '/faults')).data,
+    removeFault: (faultId: string) => call<void>('DELETE', `/faults/${id(faultId)}`),
+    clearFaults: () => call<void>('DELETE', '/faults'),
+    /** Journal entries, oldest first; filters as `GET /__control/requests` (the bound tenant's only, when bound). */
+    requests: async (filter: { method?: string; path?: string } = {}) => {
+      const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
+      return (await call<JsonResponse<'listRequests', 200>>('GET', `/requests${query.size > 0 ? `?${query}` : ''}`)).data;
+    },
+    report: () => call<JsonResponse<'getReadinessReport', 200>>('GET', '/report'),
+  };
+}
+
+export type ControlClient = ReturnType<typeof createControlClient>;
+
+/** A token the way a partner's client gets one: the client-credentials grant, audience = the URL's host. */
+export async function fetchToken(url: string, clientId: string, clientSecret: string): Promise<string> {
+  const base = url.replace(/\/$/, '');
+  const response = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: clientId, client_secret: clientSecret, audience: new URL(base).host }),
+  });
+  const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
+  if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ''}`.trim());
+  return body.access_token;
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Tenant } from '../store/tenants.js';
+import type { WorldStore } from '../store/world-store.js';
+import { findAccount } from './account-lookup.js';
+import { checkDateOfBirth, checkDobComplete, parseBirthdate, type DateOfBirth } from './date-of-birth.js';
+import { FieldErrors, isBlank } from './field-errors.js';
+import { isValidLei } from './identifiers/lei.js';
+import { paginate } from './paginate.js';
+import { checkPaymentMethod, newPaymentMethod, storePaymentMethod } from './payment-methods.js';
+import type { Account, AccountType, ClientSettings, QueryOf, Schemas } from './types.js';
+import { checkWalletAddress, checkWalletsAreNew, newWallet, storeWallet } from './wallets.js';
+
+export type AccountCreate = Schemas['AccountCreate'];
+export type AccountUpdate = Schemas['AccountUpdate'];
+
+/** Every field of an account, in the order responses show them (the compiler checks none is missing). */
+const ACCOUNT_FIELD_ORDER: Record<keyof Account, true> = {
+  id: true, external_id: true, type: true, country: true, city: true, line1: true, line2: true, postal_code: true,
+  state: true, first_name: true, last_name: true, dob_day: true, dob_month: true, dob_year: true, place_of_birth: true,
+  business_name: true, lei: true, tax_id: true, tin: true, tax_residencies: true, created: true,
+};
+const ACCOUNT_FIELDS = Object.keys(ACCOUNT_FIELD_ORDER) as (keyof Account)[];
+
+/** Fields that apply to one account type only; `birthdate` is the update body's form of the `dob_*` fields. */
+const ONLY_FOR: Record<AccountType, readonly string[]> = {
+  individual: ['first_name', 'last_name', 'dob_day', 'dob_month', 'dob_year', 'birthdate', 'place_of_birth', 'tin'],
+  business: ['business_name', 'lei', 'tax_id'],
+};
+const OTHER: Record<AccountType, AccountType> = { individual: 'business', business: 'individual' };
+
+/** What the client's settings make required (CONTRACT §6). */
+export function requiredFields(type: AccountType, settings: ClientSettings): string[] {
+  const required: string[] = [];
+  if (settings.tax_reporting) required.push(type === 'individual' ? 'tin' : 'tax_id', 'tax_residencies');
+  if (settings.lei_required && type === 'business') required.push('lei');
+  return required;
+}
+
+function checkApplicable(type: AccountType, body: object, errors: FieldErrors): void {
+  for (const field of ONLY_FOR[OTHER[type]]) {
+    if (field in body) errors.add('field_not_applicable', `/${field}`, `${field} applies to ${OTHER[type]} accounts only, not to a ${type} account`);
+  }
+}
+
+function checkLei(lei: string | null | undefined, errors: FieldErrors): void {
+  if (typeof lei === 'string' && !isValidLei(lei)) {
+    errors.add('invalid_lei', '/lei', 'lei must be 20 characters A–Z/0–9 with valid ISO 17442 check digits');
+  }
+}
+
+/** The account with its fields in the documented order and unset ones absent. */
+function canonical(fields: Partial<Record<keyof Account, unknown>>): Account {
+  const account: Record<string, unknown> = {};
+  for (const field of ACCOUNT_FIELDS) if (fields[field] !== undefined && fields[field] !== null) account[field] = fields[field];
+  return account as unknown as Account;
+}
+
+const dobPath = (field: keyof DateOfBirth): string => `/${field}`;
+
+export function createAccount(tenant: Tenant, input: AccountCreate): Account {
+  const { store, clock, client } = tenant;
+  const { wallets = [], payment_methods: paymentMethods = [], ...fields } = input;
+  const errors = new FieldErrors();
+
+  checkApplicable(input.type, fields, errors);
+  if (input.type === 'individual' && checkDobComplete(fields, errors)) checkDateOfBirth(fields as DateOfBirth, clock.now(), errors, dobPath);
+  if (input.type === 'business') checkLei(fields.lei, errors);
+  for (const field of requiredFields(input.type, client.settings)) {
+    if (isBlank(fields[field as keyof typeof fields])) errors.add('field_required', `/${field}`, `${field} is required by this client's settings`);
+  }
+  wallets.forEach((wallet, i) => checkWalletAddress(wallet, `/wallets/${i}`, errors));
+  checkOnePrimary(wallets, '/wallets', errors);
+  const ibans = paymentMethods.map((method, i) => checkPaymentMethod(method, `/payment_methods/${i}`, errors));
+  checkOnePrimary(paymentMethods, '/payment_methods', errors);
+  errors.throwIfAny();
+  checkWalletsAreNew(store, wallets);
+
+  // Everything is valid: from here on nothing can fail, so the account and all its parts land together.
+  const created = clock.now().toISOString();
+  const account = canonical({ ...fields, id: randomUUID(), created });
+  store.addAccount(account);
+  for (const input of wallets) storeWallet(store, newWallet(tenant, account.id, input), input.is_primary);
+  paymentMethods.forEach((input, i) => storePaymentMethod(store, newPaymentMethod(account.id, input, ibans[i]!), input.is_primary));
+  return account;
+}
+
+function checkOnePrimary(items: readonly { is_primary?: boolean }[], at: string, errors: FieldErrors): void {
+  const primaries = items.flatMap((item, i) => (item.is_primary ? [i] : []));
+  for (const i of primaries.slice(1)) errors.add('multiple_primary', `${at}/${i}/is_primary`, `only one of ${at.slice(1)} can be primary`);
+}
+
+export function updateAccount(tenant: Tenant, accountId: string, changes: AccountUpdate): Account {
+  const { store, clock, client } = tenant;
+  const account = findAccount(store, accountId);
+  const { birthdate, ...fields } = changes;
+  const errors = new FieldErrors();
+
+  checkApplicable(account.type, changes, errors);
+  if (account.type === 'business') checkLei(fields.lei, errors);
+  const dob = account.type === 'individual' && typeof birthdate === 'string' ? parseBirthdate(birthdate) : undefined;
+  if (dob) checkDateOfBirth(dob, clock.now(), errors, () => '/birthdate');
+  for (const field of requiredFields(account.type, client.settings)) {
+    if (field in fields && isBlank(fields[field as keyof typeof fields])) {
+      errors.add('field_required', `/${field}`, `${field} is required by this client's settings and cannot be cleared`);
+    }
+  }
+  errors.throwIfAny();
+
+  const cleared = birthdate === null ? { dob_day: null, dob_month: null, dob_year: null } : {};
+  const updated = canonical({ ...account, ...fields, ...cleared, ...dob });
+  // In place, so every index that holds the account sees the change.
+  for (const key of Object.keys(account)) delete (account as Record<string, unknown>)[key];
+  Object.assign(account, updated);
+  return account;
+}
+
+export function getAccount(store: WorldStore, accountId: string): Account {
+  return findAccount(store, accountId);
+}
+
+export function listAccounts(store: WorldStore, query: QueryOf<'listAccounts'>): Account[] {
+  return paginate(
+    store.accounts,
+    query,
+    (a) => (query.external_id === undefined || a.external_id === query.external_id) && (query.account_type === undefined || a.type === query.account_type),
+  );
+}

@@ -1,0 +1,79 @@
+import { DomainError } from './errors.js';
+import { compilePathPattern } from './path-pattern.js';
+import type { Schemas } from './types.js';
+
+export type FaultCreate = Schemas['FaultCreate'];
+export type Fault = Schemas['Fault'];
+
+/** mulberry32: a tiny seeded generator, so that probabilistic faults repeat run after run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface ActiveFault {
+  view: Fault;
+  matchesPath: (path: string) => boolean;
+  draw: () => number;
+}
+
+/** One tenant's injected faults, oldest first. */
+export class FaultBook {
+  private faults: ActiveFault[] = [];
+  private nextId = 1;
+
+  add(input: FaultCreate): Fault {
+    if (input.status === undefined && input.latency_ms === undefined && !input.drop) {
+      throw new DomainError(422, 'fault_without_effect', 'A fault needs a status, a latency_ms or drop: true.', [
+        { location: 'body', path: '/status', message: 'one of status, latency_ms, drop is required' },
+      ]);
+    }
+    const view: Fault = {
+      id: `fault-${this.nextId++}`,
+      method: input.method?.toUpperCase() ?? null,
+      path: input.path ?? null,
+      status: input.status ?? null,
+      retry_after_seconds: input.status === 429 || input.status === 503 ? (input.retry_after_seconds ?? 1) : (input.retry_after_seconds ?? null),
+      latency_ms: input.latency_ms ?? null,
+      drop: input.drop ?? false,
+      remaining: input.count ?? null,
+      probability: input.probability ?? 1,
+      seed: input.seed ?? 1,
+    };
+    const matchesPath = view.path === null ? () => true : compilePathPattern(view.path);
+    this.faults.push({ view, matchesPath, draw: seededRandom(view.seed) });
+    return { ...view };
+  }
+
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f.view }));
+  }
+
+  remove(id: string): void {
+    const before = this.faults.length;
+    this.faults = this.faults.filter((f) => f.view.id !== id);
+    if (this.faults.length === before) throw new DomainError(404, 'not_found', `Fault "${id}" was not found.`);
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** The fault a request gets, if any: the oldest that matches and wins its draw; a counted fault is used up. */
+  take(method: string, path: string): Fault | undefined {
+    for (const fault of this.faults) {
+      const { view } = fault;
+      if ((view.method !== null && view.method !== method) || !fault.matchesPath(path)) continue;
+      if (view.probability < 1 && fault.draw() >= view.probability) continue;
+      if (view.remaining !== null && --view.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
+      return { ...view };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,114 @@
+// The order lifecycle as data: every status change of an order (cancel, advance, forced status) is computed here.
+import { randomBytes, randomInt } from 'node:crypto';
+import { DomainError } from './errors.js';
+import type { OrderRecord, OrderSide, OrderStatus } from './types.js';
+
+/** The next status of one lifecycle step, per side; a status without an entry is the end of the road. */
+export const LIFECYCLE: Readonly<Record<OrderSide, Readonly<Partial<Record<OrderStatus, OrderStatus>>>>> = {
+  BUY: { PLACED: 'AWAITING_PAYMENT', AWAITING_PAYMENT: 'AWAITING_TOKEN_DELIVERY', AWAITING_TOKEN_DELIVERY: 'COMPLETED' },
+  SELL: { PLACED: 'AWAITING_TOKEN_DELIVERY', AWAITING_TOKEN_DELIVERY: 'AWAITING_PAYMENT', AWAITING_PAYMENT: 'COMPLETED' },
+};
+
+export const CANCELLABLE_STATUSES: readonly OrderStatus[] = ['PLACED', 'AWAITING_PAYMENT'];
+
+export const ORDER_STATUSES: readonly OrderStatus[] = ['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'];
+
+export type SideEffectField = 'payment_transaction_reference' | 'settlement_transaction_hash';
+
+/** What an order has after a status change: the status and the side-effect fields. */
+export type LifecycleFields = Pick<OrderRecord, 'status' | SideEffectField>;
+
+const ALPHANUMERIC_UPPER = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** A payment reference in the format the fixtures use: `PAY-` and 12 of A–Z, 0–9. */
+export function makePaymentReference(): string {
+  return `PAY-${Array.from({ length: 12 }, () => ALPHANUMERIC_UPPER[randomInt(ALPHANUMERIC_UPPER.length)]).join('')}`;
+}
+
+/** A Polygon transaction hash: `0x` and 64 lower-case hex digits. */
+export function makeSettlementHash(): string {
+  return `0x${randomBytes(32).toString('hex')}`;
+}
+
+export interface SideEffect {
+  /** The lifecycle step out of this status sets `field`. */
+  leaving: OrderStatus;
+  field: SideEffectField;
+  make: () => string;
+}
+
+export const SIDE_EFFECTS: readonly SideEffect[] = [
+  { leaving: 'AWAITING_PAYMENT', field: 'payment_transaction_reference', make: makePaymentReference },
+  { leaving: 'AWAITING_TOKEN_DELIVERY', field: 'settlement_transaction_hash', make: makeSettlementHash },
+];
+
+const fieldsOf = (order: OrderRecord): LifecycleFields => ({
+  status: order.status,
+  payment_transaction_reference: order.payment_transaction_reference,
+  settlement_transaction_hash: order.settlement_transaction_hash,
+});
+
+/** The statuses a `side` order passes through from PLACED to `status`, `status` excluded (null: not on its path). */
+export function statusesLeftOnTheWayTo(side: OrderSide, status: OrderStatus): OrderStatus[] | null {
+  const left: OrderStatus[] = [];
+  for (let at: OrderStatus | undefined = 'PLACED'; at !== undefined; at = LIFECYCLE[side][at]) {
+    if (at === status) return left;
+    left.push(at);
+  }
+  return null;
+}
+
+export function isCancellable(status: OrderStatus): boolean {
+  return CANCELLABLE_STATUSES.includes(status);
+}
+
+/** One lifecycle step, with the side effect of leaving the current status. */
+export function advancedFields(order: OrderRecord): LifecycleFields {
+  const next = LIFECYCLE[order.side][order.status];
+  if (next === undefined) {
+    throw new DomainError(
+      409,
+      'order_not_advanceable',
+      `Order ${order.id} is ${order.status}, the end of its lifecycle; only an order that is not COMPLETED or CANCELLED can advance.`,
+    );
+  }
+  const fields = { ...fieldsOf(order), status: next };
+  const effect = SIDE_EFFECTS.find((e) => e.leaving === order.status);
+  if (effect) fields[effect.field] ??= effect.make();
+  return fields;
+}
+
+/** Cancellation has no side effect: nothing was paid or delivered by cancelling. */
+export function cancelledFields(order: OrderRecord): LifecycleFields {
+  if (!isCancellable(order.status)) {
+    throw new DomainError(
+      409,
+      'order_not_cancellable',
+      `Order ${order.id} is ${order.status}; only an order that is ${CANCELLABLE_STATUSES.join(' or ')} can be cancelled.`,
+    );
+  }
+  return { ...fieldsOf(order), status: 'CANCELLED' };
+}
+
+/**
+ * A status set directly, with side-effect fields as if the order had walked there from PLACED: a field is kept
+ * (or made up) when its status was left on the way, cleared when not. CANCELLED is no step of that walk, so it
+ * keeps the fields of the status it leaves (and an order already CANCELLED keeps its own).
+ */
+export function forcedFields(order: OrderRecord, status: OrderStatus): LifecycleFields {
+  if (!ORDER_STATUSES.includes(status)) {
+    throw new DomainError(422, 'validation_error', `"${String(status)}" is not an order status.`, [
+      { location: 'body', path: '/status', message: `must be one of ${ORDER_STATUSES.join(', ')}` },
+    ]);
+  }
+  if (status === 'CANCELLED') {
+    if (order.status === 'CANCELLED') return fieldsOf(order);
+    return { ...forcedFields(order, order.status), status: 'CANCELLED' };
+  }
+  const left = statusesLeftOnTheWayTo(order.side, status) ?? [];
+  const fields = { ...fieldsOf(order), status };
+  for (const effect of SIDE_EFFECTS) {
+    fields[effect.field] = left.includes(effect.leaving) ? (order[effect.field] ?? effect.make()) : null;
+  }
+  return fields;
+}

@@ -1,0 +1,135 @@
+// Placing an order (control plane and library only: placement is not in the public interface), with its rules.
+import { randomUUID } from 'node:crypto';
+import { findAsset } from './catalog.js';
+import { findAccount } from './account-lookup.js';
+import { DomainError } from './errors.js';
+import { toOrderDetails } from './order-actions.js';
+import { PLATFORM_PAYMENT_DETAILS, type PaymentSide } from './platform.js';
+import type { Account, AssetRecord, OrderMarket, OrderRecord, OrderSide, PaymentMethodDetails, Schemas } from './types.js';
+import type { Tenant } from '../store/tenants.js';
+import type { WorldStore } from '../store/world-store.js';
+
+export type OrderPlacement = Schemas['OrderPlacement'];
+
+type MarketFlag = 'subscribeable' | 'redeemable' | 'tradeable';
+
+/** A 422 naming the body field at fault. */
+const rejected = (code: string, path: string, detail: string): DomainError =>
+  new DomainError(422, code, detail, [{ location: 'body', path, message: detail }]);
+
+/** The market rules of the interface: the asset flag a side needs on a market. */
+export function flagNeeded(side: OrderSide, market: OrderMarket): MarketFlag {
+  if (market === 'SECONDARY') return 'tradeable';
+  return side === 'BUY' ? 'subscribeable' : 'redeemable';
+}
+
+// The schema checks these over HTTP; the library helpers reach the domain without it.
+function checkPositiveIntegers(input: OrderPlacement): void {
+  for (const field of ['amount_of_units', 'value'] as const) {
+    const n = input[field];
+    if (!Number.isSafeInteger(n) || n < 1) {
+      throw rejected('validation_error', `/${field}`, `${field} must be a positive integer, got ${JSON.stringify(n)}.`);
+    }
+  }
+}
+
+function checkMarketRule(asset: AssetRecord, side: OrderSide, market: OrderMarket): void {
+  const flag = flagNeeded(side, market);
+  if (!asset[flag]) {
+    throw rejected(`asset_not_${flag}`, '/isin', `A ${market} ${side} needs a ${flag} asset; ${asset.isin} is not ${flag}.`);
+  }
+}
+
+function currencyOf(asset: AssetRecord, requested: string | undefined): string {
+  if (requested !== undefined && requested !== asset.currency) {
+    throw rejected('currency_mismatch', '/currency', `${asset.isin} trades in ${asset.currency}, not ${requested}.`);
+  }
+  return asset.currency;
+}
+
+function customOfferingOf(store: WorldStore, asset: AssetRecord, offeringId: string | null | undefined): string | null {
+  if (offeringId == null) return null;
+  if (store.customOfferingById.get(offeringId)?.asset_id !== asset.id) {
+    throw rejected('custom_offering_mismatch', '/custom_offering_id', `${asset.isin} has no custom offering with id "${offeringId}".`);
+  }
+  return offeringId;
+}
+
+function checkMinInvestment(store: WorldStore, asset: AssetRecord, input: OrderPlacement): void {
+  if (input.side !== 'BUY' || input.market !== 'PRIMARY') return;
+  const minimum = store.shareClassById.get(asset.share_class_id)?.min_investment ?? null;
+  if (minimum !== null && input.value < minimum) {
+    throw rejected(
+      'below_min_investment',
+      '/value',
+      `A primary BUY of ${asset.isin} is at least its share class's min_investment of ${minimum} (smallest currency unit); value is ${input.value}.`,
+    );
+  }
+}
+
+const toPaymentSide = ({ type, iban, account_holder_name }: PaymentMethodDetails): PaymentSide => ({ type, iban, account_holder_name });
+
+type PaymentParties = Pick<OrderRecord, 'sender_payment_method_details' | 'recipient_payment_method_details' | 'recipient_wallet_address'>;
+
+/** A BUY pays from the account's primary payment method and delivers to its primary wallet; a SELL pays out to it. */
+function paymentParties(store: WorldStore, account: Account, side: OrderSide): PaymentParties {
+  const primaryPaymentMethod = store.paymentMethodsByAccount.get(account.id)?.find((p) => p.is_primary);
+  if (side === 'SELL') {
+    return {
+      sender_payment_method_details: { ...PLATFORM_PAYMENT_DETAILS },
+      recipient_payment_method_details: primaryPaymentMethod ? toPaymentSide(primaryPaymentMethod) : null,
+      recipient_wallet_address: null,
+    };
+  }
+  const primaryWallet = store.walletsByAccount.get(account.id)?.find((w) => w.is_primary);
+  if (!primaryWallet) {
+    throw rejected('no_primary_wallet', '/account_id', `A BUY delivers to the account's primary wallet; account ${account.id} has none.`);
+  }
+  if (!primaryPaymentMethod) {
+    throw rejected(
+      'no_primary_payment_method',
+      '/account_id',
+      `A BUY is paid from the account's primary payment method; account ${account.id} has none.`,
+    );
+  }
+  return {
+    sender_payment_method_details: toPaymentSide(primaryPaymentMethod),
+    recipient_payment_method_details: { ...PLATFORM_PAYMENT_DETAILS },
+    recipient_wallet_address: primaryWallet.wallet_address,
+  };
+}
+
+/**
+ * Places an order in PLACED status, after every rule: positive integers, unknown account or ISIN (404), market
+ * rule, currency, custom offering, minimum investment, primary wallet and payment method (422). Nothing is
+ * written unless every rule holds.
+ */
+export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, input: OrderPlacement): OrderRecord {
+  checkPositiveIntegers(input);
+  const account = findAccount(store, input.account_id);
+  const asset = findAsset(store, input.isin);
+  checkMarketRule(asset, input.side, input.market);
+  const currency = currencyOf(asset, input.currency);
+  const customOfferingId = customOfferingOf(store, asset, input.custom_offering_id);
+  checkMinInvestment(store, asset, input);
+  const parties = paymentParties(store, account, input.side);
+
+  const order: OrderRecord = {
+    id: randomUUID(),
+    side: input.side,
+    market: input.market,
+    status: 'PLACED',
+    amount_of_units: input.amount_of_units,
+    value: input.value,
+    currency,
+    isin: asset.isin,
+    account_id: account.id,
+    created: clock.now().toISOString(),
+    settlement_transaction_hash: null,
+    payment_transaction_reference: null,
+    custom_offering_id: customOfferingId,
+    ...parties,
+  };
+  store.addOrder(order);
+  return toOrderDetails(order);
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
+import type { Logger } from 'pino';
+import type { FakeContext } from '../context.js';
+import type { Tenant } from '../store/tenants.js';
+
+/** The control plane, the spec and the docs are the fake's own: never journaled, logged or faulted. */
+export const isOwnPath = (path: string): boolean =>
+  path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml';
+
+const SECRET_KEY = /token|secret|signature|password|authorization/i;
+
+/** The client a request claims to be, before (or without) verification: for journal attribution and faults. */
+export function claimedClientId(req: Request): string | undefined {
+  if (req.path === '/oauth2/token') return typeof req.body?.client_id === 'string' ? req.body.client_id : undefined;
+  const match = /^Bearer +([^\s]+)/i.exec(req.get('authorization') ?? '');
+  const payload = match ? jwt.decode(match[1]!) : null;
+  return payload && typeof payload === 'object' && typeof payload.sub === 'string' ? payload.sub : undefined;
+}
+
+function redactedQuery(req: Request): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of new URL(req.originalUrl, 'http://x').searchParams) {
+    query[key] = SECRET_KEY.test(key) ? '[redacted]' : key in query ? `${query[key]},${value}` : value;
+  }
+  return query;
+}
+
+function bodyHash(req: Request): string | null {
+  if (req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0)) return null;
+  return createHash('sha256').update(JSON.stringify(req.body)).digest('hex');
+}
+
+/**
+ * One journal entry and one log line per request, with a request id (also the `X-Request-Id` header). First in the
+ * pipeline, so even unparseable bodies are journaled; records on `close`, so dropped connections are too (status 0).
+ */
+export function requestObserver(ctx: FakeContext, logger: Logger): RequestHandler {
+  let counter = 0;
+  return (req, res, next) => {
+    if (isOwnPath(req.path)) return next();
+    const id = String(++counter);
+    const at = Date.now();
+    const started = performance.now();
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+
+    let itemCount: number | null = null;
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const data = (body as { data?: unknown } | null)?.data;
+      if (Array.isArray(data)) itemCount = data.length;
+      return json(body);
+    };
+
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 0;
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      const tenant = res.locals.tenant as Tenant | undefined;
+      // the verified client when authentication passed, else the one the request claimed (say, with an expired token)
+      const clientId = tenant?.client.client_id ?? claimedClientId(req) ?? null;
+      const retryAfter = res.getHeader('retry-after');
+      ctx.journal.record({
+        entry: {
+          id,
+          time: new Date(at).toISOString(),
+          client_id: clientId,
+          method: req.method,
+          path: req.path,
+          query: redactedQuery(req),
+          status,
+          duration_ms: durationMs,
+          operation_id: (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ?? null,
+          code: (res.locals.problemCode as string | undefined) ?? null,
+          fault_id: (res.locals.faultId as string | undefined) ?? null,
+        },
+        evidence: { at, retryAfter: retryAfter === undefined ? null : Number(retryAfter), bodyHash: bodyHash(req), itemCount },
+      });
+      logger.info({ reqId: id, method: req.method, path: req.path, status, durationMs, clientId }, 'request');
+    });
+    next();
+  };
+}
+

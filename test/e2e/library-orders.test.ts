@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type FakeServer, type Schemas, type World } from '../../src/index.js';
+
+type OrderPlacement = Schemas['OrderPlacement'];
+
+const started: FakeServer[] = [];
+const start = async (...args: Parameters<typeof startServer>) => {
+  const server = await startServer(...args);
+  started.push(server);
+  return server;
+};
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.stop()));
+});
+
+/** A BUY any seeded world accepts: an account with a primary wallet and payment method, a subscribeable asset at its minimum. */
+function buyIn(world: World): OrderPlacement {
+  const account = world.accounts.find(
+    (a) => world.wallets.some((w) => w.account_id === a.id && w.is_primary) && world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+  )!;
+  const asset = world.assets.find((a) => a.subscribeable)!;
+  const minimum = world.share_classes.find((s) => s.id === asset.share_class_id)!.min_investment;
+  return { account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 2, value: minimum ?? 100_000 };
+}
+
+async function listedOrder(server: FakeServer, orderId: string, clientId?: string) {
+  const response = await fetch(`${server.url}/v1/orders?limit=1000`, { headers: { authorization: `Bearer ${await server.token(clientId)}` } });
+  const body = (await response.json()) as { data: Schemas['Order'][] };
+  return body.data.find((o) => o.id === orderId);
+}
+
+function thrown(action: () => unknown): { status?: number; code?: string } {
+  try {
+    action();
+  } catch (error) {
+    return error as { status?: number; code?: string };
+  }
+  throw new Error('expected the helper to throw');
+}
+
+describe('FakeServer order helpers', () => {
+  it('placeOrder and advanceOrder drive a BUY to COMPLETED, which the API shows at every step', async () => {
+    const server = await start();
+    const order = server.placeOrder(buyIn(server.state()));
+    expect(order).toMatchObject({ status: 'PLACED', payment_transaction_reference: null, settlement_transaction_hash: null });
+    expect(await listedOrder(server, order.id)).toMatchObject({ status: 'PLACED' });
+
+    const statuses = [];
+    for (let step = 0; step < 3; step++) {
+      const advanced = server.advanceOrder(order.id);
+      expect((await listedOrder(server, order.id))?.status).toBe(advanced.status);
+      statuses.push(advanced.status);
+    }
+    expect(statuses).toEqual(['AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED']);
+    expect(await listedOrder(server, order.id)).toMatchObject({
+      payment_transaction_reference: expect.stringMatching(/^PAY-[A-Z0-9]{12}$/),
+      settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    expect(thrown(() => server.advanceOrder(order.id))).toMatchObject({ status: 409, code: 'order_not_advanceable' });
+  });
+
+  it('setOrderStatus forces a status with consistent fields', async () => {
+    const server = await start();
+    const order = server.placeOrder(buyIn(server.state()));
+    expect(server.setOrderStatus(order.id, 'AWAITING_TOKEN_DELIVERY')).toMatchObject({
+      status: 'AWAITING_TOKEN_DELIVERY',
+      payment_transaction_reference: expect.stringMatching(/^PAY-/),
+      settlement_transaction_hash: null,
+    });
+    expect(server.setOrderStatus(order.id, 'PLACED')).toMatchObject({ status: 'PLACED', payment_transaction_reference: null });
+  });
+
+  it('a broken rule throws an error with its status and code, and changes nothing', async () => {
+    const server = await start();
+    const before = JSON.stringify(server.state());
+    const world = server.state();
+    const walletless = world.accounts.find((a) => !world.wallets.some((w) => w.account_id === a.id && w.is_primary))!;
+    expect(thrown(() => server.placeOrder({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({ status: 422, code: 'no_primary_wallet' });
+    expect(thrown(() => server.placeOrder({ ...buyIn(world), amount_of_units: 0 }))).toMatchObject({ status: 422, code: 'validation_error' });
+    expect(thrown(() => server.placeOrder({ ...buyIn(world), isin: 'XX0000000000' }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(JSON.stringify(server.state())).toBe(before);
+  });
+
+  it('clientId picks the tenant: the order is that client’s only', async () => {
+    const server = await start({
+      clients: [
+        { client_id: 'partner-a', client_secret: 'secret-a' },
+        { client_id: 'partner-b', client_secret: 'secret-b' },
+      ],
+    });
+    const order = server.placeOrder(buyIn(server.state('partner-b')), 'partner-b');
+    expect(await listedOrder(server, order.id, 'partner-b')).toBeDefined();
+    expect(await listedOrder(server, order.id, 'partner-a')).toBeUndefined();
+    expect(thrown(() => server.advanceOrder(order.id))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(server.advanceOrder(order.id, 'partner-b').status).toBe('AWAITING_PAYMENT');
+    expect(server.setOrderStatus(order.id, 'COMPLETED', 'partner-b').status).toBe('COMPLETED');
+    expect(thrown(() => server.placeOrder(buyIn(server.state()), 'nobody'))).toMatchObject({ status: 404, code: 'client_not_found' });
+  });
+
+  it('the order returned is a copy: changing it changes nothing in the server', async () => {
+    const server = await start();
+    const order = server.placeOrder(buyIn(server.state()));
+    order.status = 'COMPLETED';
+    expect(server.state().orders.find((o) => o.id === order.id)?.status).toBe('PLACED');
+  });
+});
