@@ -7,9 +7,11 @@ export default defineConfig({
     alias: { 'investment-api-fake': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
   },
   test: {
-    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'fake', include: ['test/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] } },
+      { extends: true, test: { name: 'examples', include: ['examples/**/*.test.ts'], globalSetup: ['examples/vitest/global-setup.ts'] } },
+    ],
   },
 });

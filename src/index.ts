@@ -1,6 +1,7 @@
 /** The library API of investment-api-fake. */
 export { startServer, type FakeServer } from './server.js';
 export { createApp } from './app.js';
+export { createControlClient, fetchToken, ControlError, type ControlClient, type ControlClientOptions } from './control-client.js';
 export type { FakeOptions } from './config.js';
 export type { ClientCreate, ClientView } from './domain/clients.js';
 export type { World, Schemas } from './domain/types.js';
