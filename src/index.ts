@@ -3,6 +3,7 @@ export { startServer, type FakeServer } from './server.js';
 export { createApp } from './app.js';
 export { createControlClient, fetchToken, ControlError, type ControlClient, type ControlClientOptions } from './control-client.js';
 export type { FakeOptions } from './config.js';
+export { DomainError } from './domain/errors.js';
 export type { ClientCreate, ClientView } from './domain/clients.js';
 export type { World, Schemas } from './domain/types.js';
 export type { components, operations, paths } from './api/schema.js';

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, createContext } from './app.js';
 import type { FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
+import { createControlClient, fetchToken, type ControlClient } from './control-client.js';
 import { resetTenants } from './domain/clients.js';
 import { advanceOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
@@ -32,6 +33,11 @@ export interface FakeServer {
   advanceOrder(orderId: string, clientId?: string): Schemas['OrderDetails'];
   /** Forces an order into any status with consistent side-effect fields (as `POST /__control/orders/{id}/status`). */
   setOrderStatus(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
+  /**
+   * The typed control plane over HTTP (`fake.control.addFault(...)`, `.requests()`, `.report()`…); with
+   * `.forClient(id)` for another tenant. `createControlClient({ url })` gives the same for a fake in a container.
+   */
+  readonly control: ControlClient;
   /** Stops accepting, closes every connection; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -58,21 +64,9 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     clientId: ctx.tenants.defaultClientId,
     async token(clientId = ctx.tenants.defaultClientId) {
       const { client } = ctx.tenants.get(clientId);
-      const response = await fetch(`${url}/oauth2/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          scope: 'openid offline',
-          client_id: client.client_id,
-          client_secret: client.client_secret,
-          audience: new URL(url).host,
-        }),
-      });
-      const body = (await response.json()) as { access_token?: string; error_description?: string };
-      if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error_description ?? response.status}`);
-      return body.access_token;
+      return fetchToken(url, client.client_id, client.client_secret);
     },
+    control: createControlClient({ url, ...(options.controlToken !== undefined && { controlToken: options.controlToken }) }),
     reset(clientId?: string) {
       resetTenants(ctx.tenants, ctx.journal, clientId);
     },

@@ -223,7 +223,7 @@ export interface paths {
          * Cancel an order
          * @description Note the trailing slash, as in the real interface; without it the path is unknown (404). Accepted from
          *     `PLACED` and `AWAITING_PAYMENT` only; from any other status 409 `order_not_cancellable`, the order unchanged.
-         *     An unknown id or another tenant's order answers 404.
+         *     Cancelling sets no side-effect field. An unknown id or another tenant's order answers 404.
          */
         delete: operations["cancelOrder"];
         options?: never;
@@ -562,8 +562,10 @@ export interface paths {
          *     `below_min_investment`). A BUY needs the account's primary wallet as `recipient_wallet_address` (else 422
          *     `no_primary_wallet`) and its primary payment method as sender (else 422 `no_primary_payment_method`); a SELL
          *     pays out to the account's primary payment method when it has one. The platform's own SEPA details fill the
-         *     other side. `custom_offering_id` must be an offering of the asset (422 `custom_offering_mismatch`). An
-         *     unknown account or ISIN answers 404. The order starts `PLACED`.
+         *     other side. `custom_offering_id` must be an offering of the asset (422 `custom_offering_mismatch`, also for
+         *     an unknown offering). An unknown account or ISIN answers 404. The rules are checked in this order and the
+         *     first broken one answers, naming its field in `errors` (`/isin`, `/currency`, `/custom_offering_id`,
+         *     `/value`, `/account_id`). The order starts `PLACED`, `created` by the tenant's clock.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -592,8 +594,8 @@ export interface paths {
         /**
          * Move an order one step along its lifecycle
          * @description One step of BUY `PLACED → AWAITING_PAYMENT → AWAITING_TOKEN_DELIVERY → COMPLETED` or SELL `PLACED →
-         *     AWAITING_TOKEN_DELIVERY → AWAITING_PAYMENT → COMPLETED`, with the step's side effects. 409
-         *     `order_not_advanceable` at `COMPLETED` or `CANCELLED`.
+         *     AWAITING_TOKEN_DELIVERY → AWAITING_PAYMENT → COMPLETED`, with the step's side effects (a value already set,
+         *     say by a loaded snapshot, is kept). 409 `order_not_advanceable` at `COMPLETED` or `CANCELLED`.
          */
         post: operations["advanceOrder"];
         delete?: never;

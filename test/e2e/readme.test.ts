@@ -21,3 +21,13 @@ it('the README curl session runs against a live fake', async () => {
   expect(bodies).toHaveLength(3);
   for (const body of bodies) expect(body.data!.length).toBeGreaterThan(0);
 });
+
+it('the README order lifecycle runs against a live fake', async () => {
+  const { port } = await launch();
+  const script = snippet('order-lifecycle').replaceAll('localhost:8080', `localhost:${port}`);
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
+  const lines = output.trim().split('\n').map((line) => JSON.parse(line));
+  expect(lines.slice(0, 3).map((o) => o.status)).toEqual(['AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED']);
+  expect(lines[3]).toMatchObject({ status: 'COMPLETED', payment_transaction_reference: expect.stringMatching(/^PAY-[A-Z0-9]{12}$/), settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+  expect(lines[4]).toMatchObject({ status: 409, code: 'order_not_cancellable' });
+});
