@@ -68,6 +68,21 @@ describe('the CLI', () => {
     expect((await fetch(`${url}/__control/state`, { headers: { authorization: 'Bearer ops' } })).status).toBe(200);
   });
 
+  it('logs one JSON line per request with its request id', async () => {
+    const fake = await launch([], { LOG_LEVEL: 'info' });
+    const response = await fetch(`${fake.url}/.well-known/jwks.json`);
+    const requestId = response.headers.get('x-request-id');
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = fake.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', reqId: requestId, method: 'GET', path: '/.well-known/jwks.json', status: 200 }));
+  });
+
+  it('the library is quiet unless asked', () => {
+    const script = `const { startServer } = await import(${JSON.stringify(new URL('../../dist/src/index.js', import.meta.url).href)});
+      const fake = await startServer(); await fetch(fake.url + '/.well-known/jwks.json'); await fake.stop();`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: cleanEnv }).toString()).toBe('');
+  });
+
   it('prints usage for --help', () => {
     const text = execFileSync(process.execPath, [CLI, '--help']).toString();
     expect(text).toContain('--seed');
