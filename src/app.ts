@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
@@ -33,7 +34,9 @@ import { pino } from 'pino';
 const BODY_LIMIT = '1mb';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
-  if (options.fixtures === undefined) return generateWorld({ seed: options.seed ?? DEFAULTS.seed });
+  if (options.fixtures === undefined) {
+    return generateWorld({ seed: options.seed ?? DEFAULTS.seed, ...(options.fixtureScale && { scale: options.fixtureScale }) });
+  }
   const source = typeof options.fixtures === 'string' ? readFixturesFile(options.fixtures) : options.fixtures;
   const errors = compileWorldValidator(api.document)(source);
   if (errors.length === 0) errors.push(...checkWorld(source as World));
@@ -82,7 +85,8 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
-const swaggerUiDir = (): string => createRequire(import.meta.url)('swagger-ui-dist').getAbsoluteFSPath();
+// Resolve the folder without loading the package: its main module evaluates the whole 1 MB UI bundle.
+const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>investment-api-fake: API reference</title>
@@ -123,6 +127,9 @@ export function buildApp(ctx: FakeContext): Express {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(ctx.api.document) as never,
+      // Checking the document against the OpenAPI meta-schema costs ~300 ms per instance: done in tests (and in
+      // the contract test), where response validation is on too.
+      validateApiSpec: ctx.options.validateResponses ?? false,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
       validateResponses: ctx.options.validateResponses ? { allErrors: true } : false,
       validateSecurity: { handlers: { oauth2: bearerSecurityHandler(ctx), controlToken: () => true } },

@@ -15,6 +15,8 @@ export interface FakeOptions {
   docsUrl?: string;
   /** Seed of the generated fixtures; default 1. */
   seed?: number;
+  /** Size of the generated world: accounts (default 10) and orders (default 30), for load tests. */
+  fixtureScale?: { accounts?: number; orders?: number };
   /** Own fixtures: a world object, or the path of a JSON file holding one. Replaces the generated world. */
   fixtures?: World | string;
   /** Lifetime of access tokens in seconds; default 3600. */
@@ -85,6 +87,8 @@ Usage: investment-api-fake [options]
   --docs-url <url>    base of document links (DOCS_URL, default <base_url>/files)
   --seed <n>          seed of the generated fixtures (SEED, default 1)
   --fixtures <file>   JSON world replacing the generated one (FIXTURES)
+  --fixture-accounts <n>  accounts of the generated world (FIXTURE_ACCOUNTS, default 10)
+  --fixture-orders <n>    orders of the generated world (FIXTURE_ORDERS, default 30)
   --token-ttl <s>     access token lifetime in seconds (TOKEN_TTL_SECONDS, default 3600)
   --control-token <t> guard /__control with a bearer token (CONTROL_TOKEN)
   --clients <json>    OAuth clients (CLIENTS), default sandbox-client / sandbox-secret
@@ -105,6 +109,8 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv):
       'docs-url': { type: 'string' },
       seed: { type: 'string' },
       fixtures: { type: 'string' },
+      'fixture-accounts': { type: 'string' },
+      'fixture-orders': { type: 'string' },
       'token-ttl': { type: 'string' },
       'control-token': { type: 'string' },
       clients: { type: 'string' },
@@ -121,6 +127,8 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv):
   const docsUrl = pick(values['docs-url'], 'DOCS_URL');
   const seed = pick(values.seed, 'SEED');
   const fixtures = pick(values.fixtures, 'FIXTURES');
+  const fixtureAccounts = pick(values['fixture-accounts'], 'FIXTURE_ACCOUNTS');
+  const fixtureOrders = pick(values['fixture-orders'], 'FIXTURE_ORDERS');
   const ttl = pick(values['token-ttl'], 'TOKEN_TTL_SECONDS');
   const controlToken = pick(values['control-token'], 'CONTROL_TOKEN');
   const clients = pick(values.clients, 'CLIENTS');
@@ -134,6 +142,12 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv):
     ...(docsUrl && { docsUrl: url('DOCS_URL', docsUrl) }),
     ...(seed !== undefined && { seed: integer('SEED', seed, 0) }),
     ...(fixtures && { fixtures }),
+    ...((fixtureAccounts !== undefined || fixtureOrders !== undefined) && {
+      fixtureScale: {
+        ...(fixtureAccounts !== undefined && { accounts: integer('FIXTURE_ACCOUNTS', fixtureAccounts, 1) }),
+        ...(fixtureOrders !== undefined && { orders: integer('FIXTURE_ORDERS', fixtureOrders, 0) }),
+      },
+    }),
     ...(ttl !== undefined && { tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', ttl, 1) }),
     ...(controlToken && { controlToken }),
     ...(clients && { clients: clientsJson(clients) }),

@@ -16,16 +16,29 @@ export interface AccessTokenClaims {
   jti: string;
 }
 
-/** The RSA key pair of one server instance: it signs access tokens and is published as a JWKS. */
+let processKeyPair: { privateKey: KeyObject; publicKey: KeyObject } | undefined;
+
+/**
+ * The one RSA key pair of the process, made on first use. Generating a 2048-bit key costs 100–400 ms, which every
+ * instance a test suite starts would pay. Sharing it keeps instances independent: each has its own `kid`, signed
+ * into every token's header, and refuses tokens with another.
+ */
+function rsaKeyPair(): { privateKey: KeyObject; publicKey: KeyObject } {
+  if (!processKeyPair) {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    processKeyPair = { privateKey, publicKey: createPublicKey(privateKey) };
+  }
+  return processKeyPair;
+}
+
+/** The signing key of one server instance: it signs access tokens and is published as a JWKS under its own kid. */
 export class SigningKeys {
   readonly kid = randomUUID();
   private readonly privateKey: KeyObject;
   readonly publicKey: KeyObject;
 
   constructor() {
-    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    this.privateKey = pair.privateKey;
-    this.publicKey = createPublicKey(pair.privateKey);
+    ({ privateKey: this.privateKey, publicKey: this.publicKey } = rsaKeyPair());
   }
 
   jwks(): Jwks {
