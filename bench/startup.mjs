@@ -1,65 +1,63 @@
-// Startup figures: startServer() → first authenticated 200 (first instance in a fresh process, and another
-// instance in a process that already has one), and CLI spawn → healthy. Medians of RUNS runs. Needs `npm run build`.
-import { spawn, execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
-import { performance } from 'node:perf_hooks';
+// Startup figures, medians of `runs` fresh processes each:
+//   - import of the library, first startServer() → first authenticated 200 in a fresh process, and a second
+//     instance in the same process (modules loaded);
+//   - reset() of the default world (on that second instance);
+//   - CLI spawn → GET /__control/health answering 200.
+// Run alone: `node bench/startup.mjs` (after `npm run build`).
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { benchConfig, DIST_INDEX, median, progress, requireBuild, startCli, summary } from './lib.mjs';
 
-const RUNS = Number(process.env.RUNS ?? 10);
-const root = new URL('..', import.meta.url);
-const dist = new URL('dist/src/index.js', root).href;
-const cli = new URL('dist/src/cli.js', root).pathname;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const CHILD = fileURLToPath(new URL('./servers/startup-child.mjs', import.meta.url));
+const RESETS_PER_PROCESS = 20;
 
-/** In a child process, so that "first instance" really is the first in a fresh process. */
-const IN_PROCESS = `
-const t0 = performance.now();
-const { startServer } = await import(${JSON.stringify(dist)});
-const firstOk = async () => {
-  const start = performance.now();
-  const fake = await startServer();
-  const token = await fake.token();
-  const response = await fetch(fake.url + '/v1/share-classes', { headers: { authorization: 'Bearer ' + token } });
-  if (response.status !== 200) throw new Error('status ' + response.status);
-  const ms = performance.now() - start;
-  return { fake, ms };
-};
-const first = await firstOk();
-const second = await firstOk();
-console.log(JSON.stringify({ importMs: first.ms === 0 ? 0 : performance.now() - t0 - first.ms - second.ms, first: first.ms, second: second.ms }));
-await first.fake.stop(); await second.fake.stop();
-`;
+function libraryRun() {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [CHILD, DIST_INDEX, String(RESETS_PER_PROCESS)], { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`startup child failed: ${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
+    });
+  });
+}
 
-const freePort = () => new Promise((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => { const { port } = probe.address(); probe.close(() => resolve(port)); });
-});
+async function cliRun() {
+  const cli = await startCli({ timeoutMs: 30_000 });
+  await cli.stop();
+  return cli.startupMs;
+}
 
-async function cliToHealthy() {
-  const port = await freePort();
-  const start = performance.now();
-  const child = spawn(process.execPath, [cli], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/__control/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 5));
+export async function measureStartup(config = benchConfig()) {
+  requireBuild();
+  const lib = [];
+  const cli = [];
+  // Interleaved, so a burst of noise on the shared machine hits both kinds of run alike.
+  for (let i = 0; i < config.startupRuns; i++) {
+    lib.push(await libraryRun());
+    cli.push(await cliRun());
+    progress(`startup ${i + 1}/${config.startupRuns}: second startServer ${lib.at(-1).secondMs.toFixed(1)} ms, CLI ${cli.at(-1).toFixed(0)} ms`);
   }
-  const ms = performance.now() - start;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  return ms;
+  return {
+    runs: config.startupRuns,
+    importMs: summary(lib.map((r) => r.importMs)),
+    firstMs: summary(lib.map((r) => r.firstMs)),
+    firstListeningMs: summary(lib.map((r) => r.firstListeningMs)),
+    secondMs: summary(lib.map((r) => r.secondMs)),
+    secondListeningMs: summary(lib.map((r) => r.secondListeningMs)),
+    cliMs: summary(cli),
+    // per process: the median of its warm resets; across processes: their median
+    resetMs: summary(lib.map((r) => median(r.resetsMs))),
+    resetColdMs: summary(lib.map((r) => r.resetColdMs)),
+  };
 }
 
-const lib = [];
-for (let i = 0; i < RUNS; i++) {
-  lib.push(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', IN_PROCESS]).toString()));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = await measureStartup();
+  const line = (name, s) => console.log(`${name.padEnd(64)} ${s.median.toFixed(2).padStart(9)} ms  (${s.min.toFixed(1)}–${s.max.toFixed(1)})`);
+  console.log(`startup, medians of ${result.runs} fresh processes (Node ${process.version})`);
+  line('import of the library (fresh process)', result.importMs);
+  line('first startServer() → first authenticated 200', result.firstMs);
+  line('second startServer() in the same process → first authenticated 200', result.secondMs);
+  line('CLI spawn → healthy', result.cliMs);
+  line('reset() of the default world (warm)', result.resetMs);
+  line('reset() of the default world (first call)', result.resetColdMs);
 }
-const cliRuns = [];
-for (let i = 0; i < RUNS; i++) cliRuns.push(await cliToHealthy());
-
-const rows = [
-  ['import of the library (fresh process)', median(lib.map((r) => r.importMs))],
-  ['first startServer() → first authenticated 200', median(lib.map((r) => r.first))],
-  ['second startServer() in the same process → first authenticated 200', median(lib.map((r) => r.second))],
-  ['CLI spawn → healthy', median(cliRuns)],
-];
-console.log(`startup, median of ${RUNS} runs (Node ${process.version}, ${new Date().toISOString()})`);
-for (const [name, ms] of rows) console.log(`${name.padEnd(72)} ${ms.toFixed(0).padStart(6)} ms`);

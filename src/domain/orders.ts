@@ -13,10 +13,17 @@ export function toOrderListItem(record: OrderRecord): Order {
   return item;
 }
 
+/** The fewest orders that can match: an index for the selective, immutable filters, else every order. */
+function candidates(store: WorldStore, query: QueryOf<'listOrders'>): readonly OrderRecord[] {
+  if (query.account_id !== undefined) return store.ordersByAccount.get(query.account_id) ?? [];
+  if (query.isin !== undefined) return store.ordersByIsin.get(query.isin) ?? [];
+  return store.orders;
+}
+
 export function listOrders(store: WorldStore, query: QueryOf<'listOrders'>): Order[] {
   const accountType = query.account_type;
   return paginate(
-    store.orders,
+    candidates(store, query),
     query,
     (o) =>
       (query.side === undefined || o.side === query.side) &&

@@ -60,6 +60,9 @@ export class WorldStore {
   readonly paymentMethodById: Map<string, PaymentMethodDetails>;
   readonly paymentMethodsByAccount: Map<string, PaymentMethodDetails[]>;
   readonly orderById: Map<string, OrderRecord>;
+  /** By the order fields that never change and are selective: the candidates of a filtered list. */
+  readonly ordersByAccount: Map<string, OrderRecord[]>;
+  readonly ordersByIsin: Map<string, OrderRecord[]>;
 
   constructor(world: World) {
     const own = structuredClone(world);
@@ -87,6 +90,8 @@ export class WorldStore {
     this.paymentMethodById = byId(this.paymentMethodDetails);
     this.paymentMethodsByAccount = groupBy(this.paymentMethodDetails, (p) => p.account_id);
     this.orderById = byId(this.orders);
+    this.ordersByAccount = groupBy(this.orders, (o) => o.account_id);
+    this.ordersByIsin = groupBy(this.orders, (o) => o.isin);
   }
 
   // Writers: the domain validates everything first, then writes; items are appended, so lists stay in creation order.
@@ -112,6 +117,8 @@ export class WorldStore {
   addOrder(order: OrderRecord): void {
     this.orders.push(order);
     this.orderById.set(order.id, order);
+    appendTo(this.ordersByAccount, order.account_id, order);
+    appendTo(this.ordersByIsin, order.isin, order);
   }
 
   /** The world as JSON-ready data, in the shape of a fixtures file; a copy the caller may keep. */

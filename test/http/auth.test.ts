@@ -165,6 +165,16 @@ describe('bearer verification', () => {
     expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
   });
 
+  it('answers 401 token_expired for a token already used (verified once, expiry checked every time)', async () => {
+    const local = testApp();
+    const used = await tokenFor(local);
+    expect((await http(local).get('/v1/assets').set(bearer(used))).status).toBe(200);
+    await http(local).post('/__control/clock').send({ advance_seconds: 3600 }).expect(200);
+    const response = await http(local).get('/v1/assets').set(bearer(used));
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBe('token_expired');
+  });
+
   it('answers 401 for a token whose audience is another host', async () => {
     await expectInvalid(`Bearer ${token}`, 'invalid_token', 'other.test');
   });

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { FakeContext } from '../../context.js';
 import { DomainError } from '../../domain/errors.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
-import { missingToken, verifyAccessToken } from './jwt.js';
+import { missingToken, VerifiedTokens } from './jwt.js';
 
 /**
  * The validator's handler of the `oauth2` security scheme: verifies the bearer token and the operation's scopes,
@@ -10,13 +10,14 @@ import { missingToken, verifyAccessToken } from './jwt.js';
  * re-wraps thrown errors and would lose the problem's code and headers.
  */
 export function bearerSecurityHandler(ctx: FakeContext) {
+  const tokens = new VerifiedTokens(ctx.keys);
   return (req: Request, scopes: string[]): true => {
     const locals = req.res!.locals;
     try {
       const match = /^Bearer +([^\s]+) *$/i.exec(req.get('authorization') ?? '');
       if (!match) throw missingToken();
       const baseUrl = baseUrlOf(req, ctx);
-      const claims = verifyAccessToken(ctx.keys, match[1]!, {
+      const claims = tokens.verify(match[1]!, {
         issuer: baseUrl,
         audiences: audiencesOf(baseUrl),
         nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds(),

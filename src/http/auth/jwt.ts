@@ -68,6 +68,35 @@ export interface VerifyExpectations {
   nowOf(clientId: string): number | undefined;
 }
 
+const VERIFIED_CACHE_SIZE = 1000;
+
+/**
+ * Tokens whose signature one server instance has verified. An RSA verification costs far more than the rest of a
+ * request, and clients reuse a token for an hour, so the signature is checked once per token; issuer, audience and
+ * expiry are checked on every request, as they depend on the request's host and the tenant's clock.
+ */
+export class VerifiedTokens {
+  private readonly claims = new Map<string, AccessTokenClaims>();
+
+  constructor(private readonly keys: SigningKeys) {}
+
+  verify(token: string, expect: VerifyExpectations): AccessTokenClaims {
+    const known = this.claims.get(token);
+    if (!known) {
+      const claims = verifyAccessToken(this.keys, token, expect);
+      if (this.claims.size >= VERIFIED_CACHE_SIZE) this.claims.delete(this.claims.keys().next().value!);
+      this.claims.set(token, claims);
+      return claims;
+    }
+    if (known.iss !== expect.issuer) throw invalidToken(`The access token is not valid: jwt issuer invalid. expected: ${expect.issuer}.`);
+    if (!expect.audiences.includes(known.aud)) throw invalidToken(`The access token is not valid: jwt audience invalid. expected: ${expect.audiences.join(' or ')}.`);
+    const now = expect.nowOf(known.sub);
+    if (now === undefined) throw invalidToken('The access token names an unknown client.');
+    if (now >= known.exp) throw invalidToken('The access token has expired.', 'token_expired');
+    return known;
+  }
+}
+
 /** Verifies signature (RS256 only, our kid), issuer, audience and expiry; throws a 401 problem otherwise. */
 export function verifyAccessToken(keys: SigningKeys, token: string, expect: VerifyExpectations): AccessTokenClaims {
   const decoded = jwt.decode(token, { complete: true });

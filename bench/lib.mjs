@@ -1,0 +1,229 @@
+// Shared helpers of the benchmark suite: configuration knobs, statistics, child servers, tokens, RSS.
+// Plain ESM on purpose: it runs against dist/ (so `npm run build` first) and needs no compiler.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST_INDEX = new URL('../dist/src/index.js', import.meta.url).href;
+export const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
+export const OPENAPI_JSON = fileURLToPath(new URL('../dist/src/api/openapi.json', import.meta.url));
+
+/** Fails early, with the fix, when dist/ is missing. */
+export function requireBuild() {
+  for (const file of [fileURLToPath(DIST_INDEX), CLI, OPENAPI_JSON]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Knobs. BENCH_QUICK=1 (or --quick) gives a smoke run of about two minutes; every knob can be set on its own.
+
+const env = process.env;
+const num = (name, fallback) => {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${value}"`);
+  return n;
+};
+
+export function benchConfig(argv = process.argv.slice(2)) {
+  const quick = argv.includes('--quick') || env.BENCH_QUICK === '1';
+  const onlyArg = argv.find((a) => a.startsWith('--only='));
+  const only = (onlyArg ? onlyArg.slice('--only='.length) : env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+  return {
+    quick,
+    only, // subset of: startup, throughput, scale, memory
+    writeResults: argv.includes('--write-results'),
+    /** startup: runs of each startup figure (medians of them). */
+    startupRuns: num('BENCH_STARTUP_RUNS', quick ? 5 : 15),
+    /** throughput: seconds per measured autocannon run, seconds of warm-up, rounds (median over them). */
+    duration: num('BENCH_DURATION', quick ? 2 : 10),
+    warmup: num('BENCH_WARMUP', quick ? 1 : 3),
+    rounds: num('BENCH_ROUNDS', quick ? 1 : 3),
+    connections: num('BENCH_CONNECTIONS', 10),
+    /** scale: world size and requests per query shape. */
+    scaleOrders: num('BENCH_SCALE_ORDERS', quick ? 20_000 : 100_000),
+    scaleAccounts: num('BENCH_SCALE_ACCOUNTS', quick ? 4_000 : 20_000),
+    scaleRequests: num('BENCH_SCALE_REQUESTS', quick ? 60 : 300),
+    /** memory: seconds of the soak. */
+    soak: num('BENCH_SOAK', quick ? 8 : 60),
+    /** Prism: off with BENCH_PRISM=0; BENCH_PRISM_DIR is where it is installed (once) on demand. */
+    prism: env.BENCH_PRISM !== '0',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Statistics
+
+export const sorted = (xs) => [...xs].sort((a, b) => a - b);
+/** Nearest-rank percentile (p in 0..100) of a sample. */
+export function percentile(xs, p) {
+  if (xs.length === 0) return NaN;
+  const s = sorted(xs);
+  const rank = Math.ceil((p / 100) * s.length);
+  return s[Math.min(s.length - 1, Math.max(0, rank - 1))];
+}
+export function median(xs) {
+  if (xs.length === 0) return NaN;
+  const s = sorted(xs);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+/** Median with its spread, for the noise notes. */
+export function summary(xs) {
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length, values: xs };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Progress goes to stderr, so stdout holds just the report.
+
+export const progress = (...parts) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${parts.join(' ')}\n`);
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ports, child servers, health
+
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** One GET over a fresh connection; resolves to the status, or 0 when nothing answers. Never throws. */
+export function probe(url, timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(0));
+  });
+}
+
+/** Polls `url` every `everyMs` until it answers 2xx; bounded by `timeoutMs`. Resolves to the ms it took. */
+export async function waitUntilUp(url, { timeoutMs = 60_000, everyMs = 5, child } = {}) {
+  const start = performance.now();
+  const deadline = start + timeoutMs;
+  while (performance.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode} before answering`);
+    const status = await probe(url, 2000);
+    if (status >= 200 && status < 300) return performance.now() - start;
+    await sleep(everyMs);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * Spawns a Node child process; `stop()` sends SIGTERM (SIGKILL after a grace period) and waits for its exit.
+ * Each child is tracked, so an interrupted run still ends every server it started.
+ */
+const children = new Set();
+export function spawnNode(args, { env: extraEnv = {}, stdio = 'ignore', cwd = ROOT } = {}) {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...extraEnv }, stdio });
+  children.add(child);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  exited.then(() => children.delete(child));
+  return {
+    child,
+    pid: child.pid,
+    exited,
+    async stop(graceMs = 8000) {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+export function killAllChildren() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    killAllChildren();
+    process.exit(130);
+  });
+}
+process.once('exit', killAllChildren);
+
+/**
+ * The fake as users run it: `node dist/src/cli.js` in its own process, with the CLI's defaults (log level `info`,
+ * one JSON line per request, here to /dev/null) unless `env` says otherwise.
+ */
+export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000 } = {}) {
+  const port = await freePort();
+  const proc = spawnNode([...nodeArgs, CLI], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv } });
+  const url = `http://127.0.0.1:${port}`;
+  const startupMs = await waitUntilUp(`${url}/__control/health`, { timeoutMs, child: proc.child });
+  return { ...proc, port, url, startupMs };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// HTTP
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** A request over one keep-alive connection: { status, headers, body (Buffer), ms }. */
+export function request(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = http.request(url, { method, headers, agent, timeout: 60_000 }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.once('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - start }));
+      res.once('error', reject);
+    });
+    req.once('timeout', () => req.destroy(new Error(`${method} ${url}: timed out`)));
+    req.once('error', reject);
+    if (body !== undefined) req.end(body);
+    else req.end();
+  });
+}
+
+export const json = (response) => JSON.parse(response.body.toString('utf8'));
+
+/** An access token of the default client, from the token endpoint (the audience is the URL's host:port). */
+export async function fetchToken(url, { clientId = 'sandbox-client', clientSecret = 'sandbox-secret' } = {}) {
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'openid offline',
+    client_id: clientId,
+    client_secret: clientSecret,
+    audience: new URL(url).host,
+  }).toString();
+  const response = await request(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) },
+    body: form,
+  });
+  if (response.status !== 200) throw new Error(`token endpoint answered ${response.status}: ${response.body}`);
+  return json(response).access_token;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memory of a child process
+
+/** Resident set size of a process in MB (VmRSS; VmHWM is the peak). Linux /proc, else `ps`. */
+export function rssOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    const kb = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim());
+    return { rss: kb / 1024, peak: NaN };
+  }
+}
