@@ -1,23 +1,48 @@
 // Shared helpers of the benchmark suite: configuration knobs, statistics, child servers, tokens, RSS.
 // Plain ESM on purpose: it runs against dist/ (so `npm run build` first) and needs no compiler.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DIST_INDEX = new URL('../dist/src/index.js', import.meta.url).href;
-export const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
-export const OPENAPI_JSON = fileURLToPath(new URL('../dist/src/api/openapi.json', import.meta.url));
+
+// What is measured: dist/ as built by `npm run build`, or a snapshot of it (see snapshotDist).
+let distRoot = join(ROOT, 'dist');
+export const dist = {
+  get root() { return distRoot; },
+  /** file URL of the library's entry, for import() */
+  get index() { return pathToFileURL(join(distRoot, 'src', 'index.js')).href; },
+  get cli() { return join(distRoot, 'src', 'cli.js'); },
+  get openapi() { return join(distRoot, 'src', 'api', 'openapi.json'); },
+};
 
 /** Fails early, with the fix, when dist/ is missing. */
 export function requireBuild() {
-  for (const file of [fileURLToPath(DIST_INDEX), CLI, OPENAPI_JSON]) {
+  for (const file of [fileURLToPath(dist.index), dist.cli, dist.openapi]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
   }
+}
+
+/**
+ * Copies dist/ aside for the length of the run, so that a `npm run build` in the middle of it (someone working on
+ * src/ meanwhile) neither mixes two versions in one report nor restarts Prism (which watches its document). The
+ * copy lives in node_modules/.cache, where bare imports still resolve to the project's node_modules.
+ */
+export function snapshotDist() {
+  requireBuild();
+  const dir = join(ROOT, 'node_modules', '.cache', 'investment-api-fake-bench', `dist-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(join(ROOT, 'dist'), dir, { recursive: true });
+  // below node_modules the package scope of /package.json is not seen: say again that .js is ESM
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  distRoot = dir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -165,7 +190,7 @@ process.once('exit', killAllChildren);
  */
 export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000 } = {}) {
   const port = await freePort();
-  const proc = spawnNode([...nodeArgs, CLI], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv } });
+  const proc = spawnNode([...nodeArgs, dist.cli], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv } });
   const url = `http://127.0.0.1:${port}`;
   const startupMs = await waitUntilUp(`${url}/__control/health`, { timeoutMs, child: proc.child });
   return { ...proc, port, url, startupMs };
@@ -226,4 +251,30 @@ export function rssOf(pid) {
     const kb = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim());
     return { rss: kb / 1024, peak: NaN };
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Load: autocannon, in this process (so on 2 cores the load generator takes one and the server the other)
+
+import autocannon from 'autocannon';
+
+/** One autocannon run; resolves to the figures the report uses (req/s counts 2xx answers only). */
+export function cannon({ url, method = 'GET', headers = {}, body, duration, connections = 10 }) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, method, headers, body, duration, connections, timeout: 10 }, (error, result) => {
+      if (error) return reject(error);
+      const ok = result['2xx'] ?? 0;
+      resolve({
+        rps: ok / result.duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        mean: result.latency.average,
+        ok,
+        non2xx: result.non2xx ?? 0,
+        errors: result.errors ?? 0,
+        timeouts: result.timeouts ?? 0,
+        duration: result.duration,
+      });
+    });
+  });
 }

@@ -6,14 +6,14 @@
 // Run alone: `node bench/startup.mjs` (after `npm run build`).
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { benchConfig, DIST_INDEX, median, progress, requireBuild, startCli, summary } from './lib.mjs';
+import { benchConfig, dist, median, progress, requireBuild, startCli, summary } from './lib.mjs';
 
 const CHILD = fileURLToPath(new URL('./servers/startup-child.mjs', import.meta.url));
 const RESETS_PER_PROCESS = 20;
 
 function libraryRun() {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CHILD, DIST_INDEX, String(RESETS_PER_PROCESS)], { timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CHILD, dist.index, String(RESETS_PER_PROCESS)], { timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`startup child failed: ${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
     });

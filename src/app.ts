@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { type Express } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
@@ -12,7 +11,7 @@ import { orderControlHandlers } from './control/order-handlers.js';
 import { paymentMethodControlHandlers } from './control/payment-method-handlers.js';
 import { toClientRecord } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
-import type { OperationId, World } from './domain/types.js';
+import type { World } from './domain/types.js';
 import { checkWorld } from './domain/world.js';
 import { generateWorld } from '../fixtures/generate.js';
 import { bearerSecurityHandler } from './http/auth/bearer.js';
@@ -25,6 +24,7 @@ import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
 import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './http/openapi.js';
 import type { OperationHandlers } from './http/operation-handlers.js';
+import { apiValidator, type AppOperations } from './http/validator.js';
 import { Journal } from './store/journal.js';
 import { TenantRegistry } from './store/tenants.js';
 import { faultInjector } from './http/faults.js';
@@ -124,24 +124,9 @@ export function buildApp(ctx: FakeContext): Express {
   app.use(faultInjector(ctx));
   app.use('/__control', controlGuard(ctx.options.controlToken));
 
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(ctx.api.document) as never,
-      // Checking the document against the OpenAPI meta-schema costs ~300 ms per instance: done in tests (and in
-      // the contract test), where response validation is on too.
-      validateApiSpec: ctx.options.validateResponses ?? false,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
-      validateResponses: ctx.options.validateResponses ? { allErrors: true } : false,
-      validateSecurity: { handlers: { oauth2: bearerSecurityHandler(ctx), controlToken: () => true } },
-      operationHandlers: {
-        basePath: '/',
-        resolver: (_basePath, route, apiDoc) => {
-          const pathItem = apiDoc.paths![route.openApiRoute] as Record<string, { operationId: OperationId }>;
-          return handlers[pathItem[route.method.toLowerCase()]!.operationId];
-        },
-      },
-    }),
-  );
+  const operations: AppOperations = { handlers, authenticate: bearerSecurityHandler(ctx) };
+  app.locals.operations = operations;
+  app.use(apiValidator(ctx.api.document, ctx.options.validateResponses ?? false));
   app.use(notFoundHandler);
   app.use(errorMiddleware());
   return app;

@@ -1,0 +1,74 @@
+// Memory of the default world in the CLI process: idle RSS after startup and a few requests, then RSS through a
+// `soak`-second load (autocannon, GET /v1/orders?limit=100, /v1/share-classes and /v1/accounts in turn on each
+// connection; read-only, so the world does not grow and only the bounded journal churns), sampled every few seconds.
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { benchConfig, fetchToken, median, progress, request, requireBuild, rssOf, sleep, startCli } from './lib.mjs';
+
+export async function measureMemory(config = benchConfig()) {
+  requireBuild();
+  const fake = await startCli();
+  try {
+    const token = await fetchToken(fake.url);
+    const headers = { authorization: `Bearer ${token}` };
+    const paths = ['/v1/orders?limit=100', '/v1/share-classes', '/v1/accounts', '/v1/assets'];
+    for (const path of paths) {
+      const r = await request(fake.url + path, { headers });
+      if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}`);
+    }
+    // idle: three readings a second apart, their median
+    const idle = [];
+    for (let i = 0; i < 3; i++) {
+      await sleep(1000);
+      idle.push(rssOf(fake.pid).rss);
+    }
+    const idleRss = median(idle);
+    progress(`memory: idle RSS ${idleRss.toFixed(1)} MB; ${config.soak} s load…`);
+
+    const samples = [{ s: 0, rss: idleRss }];
+    const started = Date.now();
+    const every = Math.max(1, Math.round(config.soak / 12)) * 1000;
+    const timer = setInterval(() => samples.push({ s: (Date.now() - started) / 1000, rss: rssOf(fake.pid).rss }), every);
+    const result = await new Promise((resolve, reject) => {
+      autocannon(
+        {
+          url: fake.url,
+          connections: config.connections,
+          duration: config.soak,
+          headers,
+          requests: paths.slice(0, 3).map((path) => ({ method: 'GET', path })),
+          timeout: 10,
+        },
+        (error, r) => (error ? reject(error) : resolve(r)),
+      );
+    });
+    clearInterval(timer);
+    const endRss = rssOf(fake.pid);
+    samples.push({ s: (Date.now() - started) / 1000, rss: endRss.rss });
+    await sleep(3000);
+    const settledRss = rssOf(fake.pid).rss;
+    // "flat": growth over the last two thirds of the load (the first third is heap and JIT warming up)
+    const third = samples.find((x) => x.s >= config.soak / 3) ?? samples[1];
+    const lateGrowth = endRss.rss - third.rss;
+    progress(`memory: after the load ${endRss.rss.toFixed(1)} MB (peak ${endRss.peak.toFixed(1)}), ${settledRss.toFixed(1)} MB 3 s later`);
+    return {
+      idleRss,
+      samples,
+      endRss: endRss.rss,
+      peakRss: endRss.peak,
+      settledRss,
+      lateGrowth,
+      lateFrom: third,
+      requests: result['2xx'],
+      non2xx: result.non2xx,
+      errors: result.errors,
+      soak: config.soak,
+    };
+  } finally {
+    await fake.stop();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(await measureMemory(), null, 2));
+}

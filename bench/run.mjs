@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// The benchmark suite of issue #6: the fake beside bare Express and Prism, in one run, one table.
+//
+//   npm run build && node bench/run.mjs                   full run (~10 min: ≥ 10 s per autocannon run, 60 s soak)
+//   node bench/run.mjs --quick    (or BENCH_QUICK=1)      smoke run, < 2 min; figures not comparable to the targets
+//   node bench/run.mjs --write-results                    also writes bench/RESULTS.md
+//   node bench/run.mjs --only=startup,throughput          a subset: startup, throughput, scale, memory
+//   node bench/profile.mjs <scenario>                     where the time goes (see that file)
+//
+// Knobs (environment): BENCH_STARTUP_RUNS, BENCH_DURATION, BENCH_WARMUP, BENCH_ROUNDS, BENCH_CONNECTIONS,
+// BENCH_SCALE_ORDERS, BENCH_SCALE_ACCOUNTS, BENCH_SCALE_REQUESTS, BENCH_SOAK, BENCH_PRISM=0, BENCH_PRISM_DIR,
+// BENCH_PRISM_BIN, BENCH_SNAPSHOT=0 (measure dist/ in place instead of a copy taken at the start).
+//
+// Every server under test runs in a child process; the load generator (autocannon) runs in this one. On a 2-core
+// machine the two compete for the cores anyway: absolute req/s are of this machine, the ratios are the point.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { benchConfig, progress, requireBuild, ROOT, snapshotDist } from './lib.mjs';
+import { measureMemory } from './memory.mjs';
+import { measureScale } from './scale.mjs';
+import { measureStartup } from './startup.mjs';
+import { buildRows, machineHeader, noiseNotes, renderTable, summarize } from './table.mjs';
+import { measureThroughput } from './throughput.mjs';
+
+const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+function gitDescription() {
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const head = git('log', '-1', '--format=%h %s');
+    const dirty = git('status', '--porcelain', '--', 'src', 'fixtures', 'scripts').split('\n').filter(Boolean).length;
+    return `${head}${dirty ? ` (+ ${dirty} uncommitted file(s) under src/, fixtures/ or scripts/; dist/ as last built)` : ''}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const config = benchConfig();
+const sections = ['startup', 'throughput', 'scale', 'memory'].filter((s) => config.only.length === 0 || config.only.includes(s));
+requireBuild();
+if (process.env.BENCH_SNAPSHOT !== '0') progress(`measuring a copy of dist/ taken now: ${snapshotDist()}`);
+
+const startedAt = new Date();
+const loadBefore = os.loadavg()[0];
+const git = gitDescription();
+const results = {};
+const failures = [];
+const measure = { startup: measureStartup, throughput: measureThroughput, scale: measureScale, memory: measureMemory };
+for (const section of sections) {
+  progress(`— ${section} —`);
+  try {
+    results[section] = await measure[section](config);
+  } catch (error) {
+    failures.push(`${section}: ${error.stack ?? error}`);
+    progress(`${section} failed: ${error.message}`);
+  }
+}
+const finishedAt = new Date();
+const loadAfter = os.loadavg()[0];
+
+const rows = buildRows(results);
+const { pass, total, missed } = summarize(rows);
+const header = machineHeader({ startedAt, finishedAt, quick: config.quick, loadBefore, loadAfter, git });
+const notes = noiseNotes(results, { loadBefore, loadAfter });
+const report = [
+  header,
+  '',
+  renderTable(rows),
+  '',
+  `Targets: ${pass} of ${total} PASS${missed.length ? `; MISS: ${missed.join('; ')}` : ''}`,
+  ...(failures.length ? ['', 'Sections that failed:', ...failures.map((f) => `  ${f}`)] : []),
+  '',
+  'Noise:',
+  ...notes.map((n) => `- ${n}`),
+].join('\n');
+console.log(report);
+
+if (config.writeResults) {
+  const body = [
+    '# Benchmark results',
+    '',
+    'Written by `node bench/run.mjs --write-results` (after `npm run build`; `npm run bench` builds first). Re-run it to',
+    'refresh this file. Quick runs (`--quick`) are smoke tests, not results.',
+    '',
+    '```text',
+    header,
+    '```',
+    '',
+    renderTable(rows),
+    '',
+    `**Targets: ${pass} of ${total} PASS**${missed.length ? `; MISS: ${missed.join('; ')}` : ''}`,
+    ...(failures.length ? ['', '**Sections that failed:**', '', '```text', ...failures, '```'] : []),
+    '',
+    '## How noisy it was',
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '- The machine is shared: other work on it shows up as spread between rounds and runs. Every server under test runs',
+    '  in its own child process and autocannon in the bench process; on 2 cores they compete, so absolute req/s are',
+    '  low and move with the load of the machine; the ratios, taken within one round, move much less.',
+    '- Latencies of autocannon are whole milliseconds. Scale latencies are client-side times of sequential requests over',
+    '  one keep-alive connection (no competition between client and server), so they include HTTP and JSON on both ends.',
+    '',
+    '## Method',
+    '',
+    '- Startup: each run is a fresh process (`bench/servers/startup-child.mjs`): `import()` of dist/src/index.js, then',
+    '  `startServer()` → `token()` → `GET /v1/share-classes` answering 200, twice (first instance, then a second one in',
+    '  the same process). The client\'s fetch is warmed up before the clock starts. Then 20 × `reset()` of the default',
+    '  world on the second instance. CLI: spawn of `node dist/src/cli.js` until `GET /__control/health` answers 200',
+    '  (polled every 5 ms).',
+    '- Throughput: the fake is the CLI with its defaults (LOG_LEVEL=info; its stdout to /dev/null). The bare Express',
+    '  baseline (`bench/servers/bare-express.mjs`) answers the bytes the fake answered to the same request, with',
+    '  `express.json()` in front; Prism mocks dist/src/api/openapi.json and answers the document\'s examples (one',
+    '  item per list), so its bodies are smaller than ours. All get the same Authorization header (Prism only checks',
+    '  that one is there). The fake\'s world is reset before each run (POST /v1/accounts adds an account per request).',
+    '- Scale: the CLI with FIXTURE_ORDERS / FIXTURE_ACCOUNTS; filter values are drawn (seeded) from the world itself.',
+    '- Memory: RSS (VmRSS of /proc) of the CLI process; the load is read-only GETs, so the world does not grow and only',
+    '  the bounded journal (1000 entries) churns.',
+    '',
+  ].join('\n');
+  writeFileSync(RESULTS_FILE, body);
+  progress(`wrote ${RESULTS_FILE}`);
+}
+process.exitCode = failures.length ? 1 : 0;

@@ -1,0 +1,27 @@
+// The baseline: bare Express answering fixed responses (the fake's own bytes), no auth, no validation, no journal.
+// argv: <routes.json> <mode: bytes | json>. PORT from the environment; listens on 127.0.0.1.
+//   bytes: res.type('application/json').send(<the exact bytes>)   (what "the same JSON bytes" means literally)
+//   json:  res.json(<the parsed value>)                         (a typical handler: serializes on every request)
+// routes.json: [{ "method": "GET", "path": "/v1/orders", "status": 200, "body": "<json text>" }]
+import { readFileSync } from 'node:fs';
+import express from 'express';
+
+const [routesFile, mode = 'bytes'] = process.argv.slice(2);
+const routes = JSON.parse(readFileSync(routesFile, 'utf8'));
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.use(express.json({ limit: '1mb' }));
+for (const route of routes) {
+  const bytes = Buffer.from(route.body, 'utf8');
+  const value = JSON.parse(route.body);
+  const handler =
+    mode === 'json'
+      ? (_req, res) => void res.status(route.status).json(value)
+      : (_req, res) => void res.status(route.status).type('application/json').send(bytes);
+  app[route.method.toLowerCase()](route.path, handler);
+}
+app.get('/__health', (_req, res) => void res.send('ok'));
+app.listen(Number(process.env.PORT), '127.0.0.1');
+process.once('SIGTERM', () => process.exit(0));

@@ -1,0 +1,184 @@
+// Throughput and latency (autocannon, `connections` connections, `duration` s per run after a warm-up) of three
+// authenticated, validated operations of the fake (its CLI, in a child process, with its defaults), beside:
+//   - bare Express answering the same bytes (servers/bare-express.mjs), in a child process;
+//   - Prism mocking our own OpenAPI document (fetched on demand, see prism.mjs).
+// For GET /v1/orders?limit=100 also: the fake with LOG_LEVEL=silent (the cost of the per-request log line), and
+// bare Express serializing the same value on each request (res.json) instead of sending fixed bytes.
+// Runs are round-robin: each round runs every (operation, server) once, the server order rotating, so that the
+// noise of the shared machine spreads over all of them; ratios are taken within a round, then the median of rounds.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchConfig, cannon, fetchToken, freePort, median, progress, request, requireBuild, spawnNode, startCli, summary, waitUntilUp } from './lib.mjs';
+import { ensurePrism, PRISM_VERSION, startPrism } from './prism.mjs';
+
+const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
+
+export const ACCOUNT_BODY = JSON.stringify({
+  type: 'individual',
+  external_id: 'bench-1',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  dob_day: 10,
+  dob_month: 12,
+  dob_year: 1985,
+  country: 'DE',
+  city: 'Berlin',
+  line1: 'Unter den Linden 1',
+  postal_code: '10117',
+});
+
+export const OPERATIONS = [
+  { key: 'orders', label: 'GET /v1/orders?limit=100', method: 'GET', path: '/v1/orders?limit=100', route: '/v1/orders', extras: true },
+  { key: 'shareClasses', label: 'GET /v1/share-classes', method: 'GET', path: '/v1/share-classes', route: '/v1/share-classes' },
+  { key: 'createAccount', label: 'POST /v1/accounts', method: 'POST', path: '/v1/accounts', route: '/v1/accounts', body: ACCOUNT_BODY },
+];
+
+async function startBare(routesFile, mode) {
+  const port = await freePort();
+  const proc = spawnNode([BARE, routesFile, mode], { env: { PORT: String(port) } });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}/__health`, { timeoutMs: 30_000, child: proc.child });
+  return { ...proc, port, url };
+}
+
+const headersFor = (op, authorization) => ({
+  authorization,
+  ...(op.body !== undefined && { 'content-type': 'application/json' }),
+});
+
+export async function measureThroughput(config = benchConfig()) {
+  requireBuild();
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-throughput-'));
+  const started = [];
+  try {
+    const fake = await startCli();
+    started.push(fake);
+    const fakeSilent = await startCli({ env: { LOG_LEVEL: 'silent' } });
+    started.push(fakeSilent);
+    const tokens = new Map([[fake, await fetchToken(fake.url)], [fakeSilent, await fetchToken(fakeSilent.url)]]);
+    const resetFake = async (server) => {
+      const r = await request(`${server.url}/__control/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      if (r.status !== 204) throw new Error(`reset answered ${r.status}`);
+    };
+
+    // The fake's own answers: the bytes the baseline sends.
+    const routes = [];
+    for (const op of OPERATIONS) {
+      const r = await request(fake.url + op.path, { method: op.method, headers: headersFor(op, `Bearer ${tokens.get(fake)}`), body: op.body });
+      if (r.status < 200 || r.status > 299) throw new Error(`${op.label} answered ${r.status} on the fake: ${r.body}`);
+      routes.push({ method: op.method, path: op.route, status: r.status, body: r.body.toString('utf8') });
+    }
+    await resetFake(fake);
+    const routesFile = join(tmp, 'routes.json');
+    writeFileSync(routesFile, JSON.stringify(routes));
+    const bare = await startBare(routesFile, 'bytes');
+    started.push(bare);
+    const bareJson = await startBare(routesFile, 'json');
+    started.push(bareJson);
+
+    let prism;
+    let prismNote;
+    if (config.prism) {
+      const found = await ensurePrism();
+      if (found.bin) {
+        try {
+          prism = await startPrism(found.bin);
+          started.push(prism);
+        } catch (error) {
+          prismNote = `Prism ${PRISM_VERSION} did not start: ${error.message}`;
+        }
+      } else prismNote = `Prism ${PRISM_VERSION} could not be fetched: ${found.error}`;
+    } else prismNote = 'Prism skipped (BENCH_PRISM=0)';
+    if (prismNote) progress(prismNote);
+
+    // Prism only checks that an Authorization header is there; the others get the real token too (same request).
+    const servers = [
+      { key: 'fake', label: 'fake (CLI, LOG_LEVEL=info)', server: fake, auth: `Bearer ${tokens.get(fake)}`, reset: true },
+      { key: 'bare', label: 'bare Express, same bytes', server: bare, auth: `Bearer ${tokens.get(fake)}` },
+      ...(prism ? [{ key: 'prism', label: `Prism ${PRISM_VERSION} mock`, server: prism, auth: 'Bearer bench' }] : []),
+      { key: 'fakeSilent', label: 'fake (CLI, LOG_LEVEL=silent)', server: fakeSilent, auth: `Bearer ${tokens.get(fakeSilent)}`, reset: true, extra: true },
+      { key: 'bareJson', label: 'bare Express, res.json(value)', server: bareJson, auth: `Bearer ${tokens.get(fake)}`, extra: true },
+    ];
+    const pairs = OPERATIONS.flatMap((op) => servers.filter((s) => !s.extra || op.extras).map((s) => ({ op, s })));
+
+    // One request each: status and body size (Prism answers its examples, so its bodies are not ours).
+    const sample = {};
+    for (const { op, s } of pairs) {
+      const r = await request(s.server.url + op.path, { method: op.method, headers: headersFor(op, s.auth), body: op.body });
+      (sample[op.key] ??= {})[s.key] = { status: r.status, bytes: r.body.length };
+      if (s.key.startsWith('bare') && s.key !== 'bareJson' && r.body.toString('utf8') !== routes[OPERATIONS.indexOf(op)].body) {
+        throw new Error(`bare Express did not answer the fake's bytes for ${op.label}`);
+      }
+    }
+
+    const run = async ({ op, s }, duration) => {
+      if (s.reset) await resetFake(s.server);
+      return cannon({ url: s.server.url + op.path, method: op.method, headers: headersFor(op, s.auth), body: op.body, duration, connections: config.connections });
+    };
+
+    if (config.warmup > 0) {
+      for (const pair of pairs) {
+        progress(`warm-up ${config.warmup} s: ${pair.op.label} on ${pair.s.label}`);
+        await run(pair, config.warmup);
+      }
+    }
+    const runs = {}; // runs[op][server] = [result per round]
+    for (let round = 0; round < config.rounds; round++) {
+      for (const op of OPERATIONS) {
+        const here = pairs.filter((p) => p.op === op);
+        const rotated = here.map((_, i) => here[(i + round) % here.length]);
+        for (const pair of rotated) {
+          const result = await run(pair, config.duration);
+          ((runs[op.key] ??= {})[pair.s.key] ??= []).push(result);
+          progress(
+            `round ${round + 1}/${config.rounds} ${op.label} on ${pair.s.label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms` +
+              (result.non2xx || result.errors ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : ''),
+          );
+        }
+      }
+    }
+    await resetFake(fake);
+
+    const results = {};
+    for (const op of OPERATIONS) {
+      const byServer = {};
+      for (const s of servers) {
+        const list = runs[op.key]?.[s.key];
+        if (!list) continue;
+        byServer[s.key] = {
+          label: s.label,
+          rps: summary(list.map((r) => r.rps)),
+          p50: median(list.map((r) => r.p50)),
+          p99: median(list.map((r) => r.p99)),
+          non2xx: list.reduce((n, r) => n + r.non2xx, 0),
+          errors: list.reduce((n, r) => n + r.errors, 0),
+          ...sample[op.key][s.key],
+        };
+      }
+      // ratio within each round, then the median over rounds
+      const ratio = (a, b) => {
+        const xs = runs[op.key]?.[a];
+        const ys = runs[op.key]?.[b];
+        return xs && ys ? summary(xs.map((x, i) => x.rps / ys[i].rps)) : undefined;
+      };
+      results[op.key] = {
+        label: op.label,
+        servers: byServer,
+        fakeOverBare: ratio('fake', 'bare'),
+        fakeOverPrism: ratio('fake', 'prism'),
+        fakeOverBareJson: ratio('fake', 'bareJson'),
+        silentOverInfo: ratio('fakeSilent', 'fake'),
+      };
+    }
+    return { config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections }, prismNote, results };
+  } finally {
+    for (const s of started.reverse()) await s.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(await measureThroughput(), (k, v) => (k === 'values' ? undefined : v), 2));
+}
