@@ -55,7 +55,6 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   return {
     options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
     api,
-    fixtures,
     tenants: new TenantRegistry(fixtures, clients),
     keys: new SigningKeys(),
     linkSigner: new LinkSigner(randomBytes(32)),

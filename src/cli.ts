@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 import type { AddressInfo } from 'node:net';
-import { createContext } from './app.js';
-import { DEFAULTS, optionsFromCli, USAGE } from './config.js';
-import { listen } from './server.js';
+import { prepareRsaKeyPair } from './http/auth/key-pair.js';
+
+// The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
+const keyPair = prepareRsaKeyPair();
+const { createContext } = await import('./app.js');
+const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
+const { listen } = await import('./server.js');
 
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -19,6 +23,7 @@ async function main(): Promise<void> {
     return;
   }
 
+  await keyPair;
   const ctx = createContext(options);
   const server = await listen(ctx, options.port ?? DEFAULTS.port, options.host);
   const { port } = server.address() as AddressInfo;

@@ -1,17 +1,15 @@
 import type { FakeOptions } from './config.js';
 import type { LinkSigner } from './domain/documents.js';
-import type { World } from './domain/types.js';
 import type { SigningKeys } from './http/auth/jwt.js';
 import type { LoadedDocument } from './http/openapi.js';
 import type { Logger } from 'pino';
 import type { Journal } from './store/journal.js';
 import type { TenantRegistry } from './store/tenants.js';
 
-/** Everything one server instance owns. Nothing lives at module level, so instances never share state. */
+/** Everything one server instance owns, so instances never share state (only immutable, compiled things are per process). */
 export interface FakeContext {
   options: FakeOptions & { tokenTtlSeconds: number };
   api: LoadedDocument;
-  fixtures: World;
   tenants: TenantRegistry;
   keys: SigningKeys;
   linkSigner: LinkSigner;

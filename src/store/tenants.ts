@@ -11,6 +11,22 @@ export interface ClientRecord {
   settings: ClientSettings;
 }
 
+/**
+ * The fixtures every tenant starts from, kept as JSON: a string costs a fraction of the objects' memory in a big
+ * world, and parsing it is the fastest deep copy (a reset of the default world takes well under a millisecond).
+ */
+export class Fixtures {
+  private readonly json: string;
+
+  constructor(world: World) {
+    this.json = JSON.stringify(world);
+  }
+
+  freshCopy(): World {
+    return JSON.parse(this.json) as World;
+  }
+}
+
 /** An OAuth client and the world it sees: its own store and its own clock. */
 export class Tenant {
   store: WorldStore;
@@ -19,18 +35,19 @@ export class Tenant {
 
   constructor(
     readonly client: ClientRecord,
-    private readonly fixtures: World,
+    private readonly fixtures: Fixtures,
   ) {
-    this.store = new WorldStore(fixtures);
+    this.store = new WorldStore(fixtures.freshCopy());
   }
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.store = new WorldStore(this.fixtures);
+    this.store = new WorldStore(this.fixtures.freshCopy());
     this.clock.reset();
     this.faults.clear();
   }
 
+  /** Loads a world the caller hands over (and no longer uses). */
   replaceWorld(world: World): void {
     this.store = new WorldStore(world);
   }
@@ -41,10 +58,10 @@ export class TenantRegistry {
   private readonly tenants = new Map<string, Tenant>();
   readonly defaultClientId: string;
 
-  constructor(
-    private readonly fixtures: World,
-    clients: readonly ClientRecord[],
-  ) {
+  private readonly fixtures: Fixtures;
+
+  constructor(fixtures: World, clients: readonly ClientRecord[]) {
+    this.fixtures = new Fixtures(fixtures);
     if (clients.length === 0) throw new Error('At least one client is needed.');
     for (const client of clients) this.add(client);
     this.defaultClientId = clients[0]!.client_id;

@@ -32,7 +32,7 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
 
 /**
  * One tenant's world: the collections in creation order, plus the lookups the operations need.
- * It owns its data (a deep copy of what it was built from), so tenants never share objects.
+ * It takes ownership of the world it is given (callers pass a fresh copy), so tenants never share objects.
  */
 export class WorldStore {
   readonly feederFunds: FeederFund[];
@@ -64,8 +64,7 @@ export class WorldStore {
   readonly ordersByAccount: Map<string, OrderRecord[]>;
   readonly ordersByIsin: Map<string, OrderRecord[]>;
 
-  constructor(world: World) {
-    const own = structuredClone(world);
+  constructor(own: World) {
     this.feederFunds = own.feeder_funds;
     this.shareClasses = own.share_classes;
     this.assets = own.assets;

@@ -1,11 +1,11 @@
 import { generateWorld } from '../../fixtures/generate.js';
 import { toClientRecord } from '../../src/domain/clients.js';
 import type { ClientSettings } from '../../src/domain/types.js';
-import { Tenant } from '../../src/store/tenants.js';
+import { Fixtures, Tenant } from '../../src/store/tenants.js';
 
 /** A tenant over the seed-1 world, for domain tests without HTTP. */
 export function seededTenant(settings: Partial<ClientSettings> = {}): Tenant {
-  return new Tenant(toClientRecord({ client_id: 'unit', client_secret: 'unit', settings }), generateWorld({ seed: 1 }));
+  return new Tenant(toClientRecord({ client_id: 'unit', client_secret: 'unit', settings }), new Fixtures(generateWorld({ seed: 1 })));
 }
 
 /** Runs `action`, expects it to throw a DomainError, and answers it. */

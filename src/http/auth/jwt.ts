@@ -1,6 +1,7 @@
-import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { DomainError } from '../../domain/errors.js';
+import { rsaKeyPair } from './key-pair.js';
 import type { Schemas } from '../../domain/types.js';
 
 export type Jwks = Schemas['Jwks'];
@@ -14,21 +15,6 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   jti: string;
-}
-
-let processKeyPair: { privateKey: KeyObject; publicKey: KeyObject } | undefined;
-
-/**
- * The one RSA key pair of the process, made on first use. Generating a 2048-bit key costs 100–400 ms, which every
- * instance a test suite starts would pay. Sharing it keeps instances independent: each has its own `kid`, signed
- * into every token's header, and refuses tokens with another.
- */
-function rsaKeyPair(): { privateKey: KeyObject; publicKey: KeyObject } {
-  if (!processKeyPair) {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    processKeyPair = { privateKey, publicKey: createPublicKey(privateKey) };
-  }
-  return processKeyPair;
 }
 
 /** The signing key of one server instance: it signs access tokens and is published as a JWKS under its own kid. */
