@@ -38,7 +38,7 @@ export function harnessHandlers(ctx: FakeContext): Pick<OperationHandlers, Harne
     },
     getReadinessReport: (req, res) => {
       const clientId = controlTenant(req, ctx).client.client_id;
-      const records = ctx.journal.records((r) => r.entry.client_id === clientId);
+      const records = ctx.journal.records((r) => r.clientId === clientId);
       res.json({ client_id: clientId, findings: readinessFindings(records, ctx.options.tokenTtlSeconds) });
     },
   };

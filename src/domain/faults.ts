@@ -51,6 +51,10 @@ export class FaultBook {
     return { ...view };
   }
 
+  get size(): number {
+    return this.faults.length;
+  }
+
   list(): Fault[] {
     return this.faults.map((f) => ({ ...f.view }));
   }

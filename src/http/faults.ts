@@ -9,8 +9,9 @@ const CODES: Record<number, string> = { 429: 'rate_limited', 503: 'service_unava
 /** Injected faults of the requesting client's tenant: a delay, an error status, or a dropped connection. */
 export function faultInjector(ctx: FakeContext): RequestHandler {
   return async (req, res, next) => {
+    if (isOwnPath(req.path) || !ctx.tenants.hasFaults()) return next();
     const clientId = claimedClientId(req);
-    if (isOwnPath(req.path) || clientId === undefined) return next();
+    if (clientId === undefined) return next();
     const fault = ctx.tenants.find(clientId)?.faults.take(req.method, req.path);
     if (!fault) return next();
     res.locals.faultId = fault.id;

@@ -3,13 +3,13 @@ import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
 import type { Logger } from 'pino';
 import type { FakeContext } from '../context.js';
+import { JournalRecord } from '../store/journal.js';
 import type { Tenant } from '../store/tenants.js';
 
 /** The control plane, the spec and the docs are the fake's own: never journaled, logged or faulted. */
 export const isOwnPath = (path: string): boolean =>
   path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml';
 
-const SECRET_KEY = /token|secret|signature|password|authorization/i;
 
 /** The client a request claims to be, before (or without) verification: for journal attribution and faults. */
 export function claimedClientId(req: Request): string | undefined {
@@ -17,14 +17,6 @@ export function claimedClientId(req: Request): string | undefined {
   const match = /^Bearer +([^\s]+)/i.exec(req.get('authorization') ?? '');
   const payload = match ? jwt.decode(match[1]!) : null;
   return payload && typeof payload === 'object' && typeof payload.sub === 'string' ? payload.sub : undefined;
-}
-
-function redactedQuery(req: Request): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [key, value] of new URL(req.originalUrl, 'http://x').searchParams) {
-    query[key] = SECRET_KEY.test(key) ? '[redacted]' : key in query ? `${query[key]},${value}` : value;
-  }
-  return query;
 }
 
 function bodyHash(req: Request): string | null {
@@ -61,22 +53,24 @@ export function requestObserver(ctx: FakeContext, logger: Logger): RequestHandle
       // the verified client when authentication passed, else the one the request claimed (say, with an expired token)
       const clientId = tenant?.client.client_id ?? claimedClientId(req) ?? null;
       const retryAfter = res.getHeader('retry-after');
-      ctx.journal.record({
-        entry: {
-          id,
-          time: new Date(at).toISOString(),
-          client_id: clientId,
-          method: req.method,
-          path: req.path,
-          query: redactedQuery(req),
-          status,
-          duration_ms: durationMs,
-          operation_id: (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ?? null,
-          code: (res.locals.problemCode as string | undefined) ?? null,
-          fault_id: (res.locals.faultId as string | undefined) ?? null,
-        },
-        evidence: { at, retryAfter: retryAfter === undefined ? null : Number(retryAfter), bodyHash: bodyHash(req), itemCount },
-      });
+      const queryAt = req.originalUrl.indexOf('?');
+      ctx.journal.record(
+        new JournalRecord(
+          {
+            id,
+            client_id: clientId,
+            method: req.method,
+            path: req.path,
+            rawQuery: queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1),
+            status,
+            duration_ms: durationMs,
+            operation_id: (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ?? null,
+            code: (res.locals.problemCode as string | undefined) ?? null,
+            fault_id: (res.locals.faultId as string | undefined) ?? null,
+          },
+          { at, retryAfter: retryAfter === undefined ? null : Number(retryAfter), bodyHash: bodyHash(req), itemCount },
+        ),
+      );
       logger.info({ reqId: id, method: req.method, path: req.path, status, durationMs, clientId }, 'request');
     });
     next();

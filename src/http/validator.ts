@@ -3,6 +3,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { OperationId } from '../domain/types.js';
 import type { ApiDocument } from './openapi.js';
 import type { OperationHandlers } from './operation-handlers.js';
+import { cacheRouteRegexps } from './route-regexp-cache.js';
 
 /** What each app gives the shared validator: its own handlers and its own bearer check. */
 export interface AppOperations {
@@ -24,6 +25,7 @@ export function apiValidator(document: ApiDocument, validateResponses: boolean):
   const key = validateResponses ? 'requests+responses' : 'requests';
   let middleware = compiled.get(key);
   if (!middleware) {
+    cacheRouteRegexps();
     middleware = OpenApiValidator.middleware({
       apiSpec: structuredClone(document) as never,
       // The meta-schema check of the document runs in tests, where responses are validated too.

@@ -14,9 +14,42 @@ export interface JournalEvidence {
   itemCount: number | null;
 }
 
-export interface JournalRecord {
-  entry: JournalEntry;
-  evidence: JournalEvidence;
+/** What the request path records, as cheaply as it can: the journal's view is made only when someone reads it. */
+export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
+  /** The query string, without `?`. */
+  rawQuery: string;
+}
+
+const SECRET_KEY = /token|secret|signature|password|authorization/i;
+
+function redactedQuery(rawQuery: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(rawQuery)) {
+    query[key] = SECRET_KEY.test(key) ? '[redacted]' : key in query ? `${query[key]},${value}` : value;
+  }
+  return query;
+}
+
+export class JournalRecord {
+  private view: JournalEntry | undefined;
+
+  constructor(
+    private readonly raw: RawRequest,
+    readonly evidence: JournalEvidence,
+  ) {}
+
+  /** The entry as `GET /__control/requests` shows it; token-like query values redacted. */
+  get entry(): JournalEntry {
+    if (!this.view) {
+      const { rawQuery, ...fields } = this.raw;
+      this.view = { ...fields, time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery) };
+    }
+    return this.view;
+  }
+
+  get clientId(): string | null {
+    return this.raw.client_id;
+  }
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -53,7 +86,7 @@ export class Journal {
 
   /** Forgets one client's entries (or all): kept entries stay in order. */
   clear(clientId?: string): void {
-    const kept = clientId === undefined ? [] : this.records((r) => r.entry.client_id !== clientId);
+    const kept = clientId === undefined ? [] : this.records((r) => r.clientId !== clientId);
     this.ring.fill(undefined);
     this.next = 0;
     this.count = 0;

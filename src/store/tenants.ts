@@ -86,6 +86,12 @@ export class TenantRegistry {
     return tenant;
   }
 
+  /** Whether any tenant has a fault to inject: most requests of most runs need not look further. */
+  hasFaults(): boolean {
+    for (const tenant of this.tenants.values()) if (tenant.faults.size > 0) return true;
+    return false;
+  }
+
   all(): IterableIterator<Tenant> {
     return this.tenants.values();
   }
