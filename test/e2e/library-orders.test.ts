@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type FakeServer, type Schemas, type World } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeServer, Schemas, World } from '../../src/index.js';
+import { stoppedAfterEachTest } from '../support/servers.js';
 
 type OrderPlacement = Schemas['OrderPlacement'];
 
-const started: FakeServer[] = [];
-const start = async (...args: Parameters<typeof startServer>) => {
-  const server = await startServer(...args);
-  started.push(server);
-  return server;
-};
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.stop()));
-});
+const start = stoppedAfterEachTest();
 
 /** A BUY any seeded world accepts: an account with a primary wallet and payment method, a subscribeable asset at its minimum. */
 function buyIn(world: World): OrderPlacement {

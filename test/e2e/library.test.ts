@@ -1,15 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
+import { stoppedAfterEachTest } from '../support/servers.js';
 
-const started: FakeServer[] = [];
-const start = async (...args: Parameters<typeof startServer>) => {
-  const server = await startServer(...args);
-  started.push(server);
-  return server;
-};
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.stop()));
-});
+const start = stoppedAfterEachTest();
 
 const getJson = async (server: FakeServer, path: string, token?: string) => {
   const response = await fetch(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });

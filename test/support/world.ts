@@ -1,5 +1,6 @@
 import { generateWorld } from '../../fixtures/generate.js';
 import { toClientRecord } from '../../src/domain/clients.js';
+import { DomainError } from '../../src/domain/errors.js';
 import type { ClientSettings } from '../../src/domain/types.js';
 import { Fixtures, Tenant } from '../../src/store/tenants.js';
 
@@ -9,13 +10,14 @@ export function seededTenant(settings: Partial<ClientSettings> = {}): Tenant {
 }
 
 /** Runs `action`, expects it to throw a DomainError, and answers it. */
-export function failure(action: () => unknown): { status: number; code: string; errors?: { path: string; code?: string }[] } {
+export function failure(action: () => unknown): DomainError {
   try {
     action();
   } catch (error) {
-    return error as never;
+    if (error instanceof DomainError) return error;
+    throw error;
   }
-  throw new Error('expected the action to fail');
+  throw new Error('expected a DomainError');
 }
 
 export const VALID = {

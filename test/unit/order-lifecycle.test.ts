@@ -11,6 +11,7 @@ import {
 } from '../../src/domain/order-lifecycle.js';
 import type { OrderRecord, OrderSide, OrderStatus } from '../../src/domain/types.js';
 import { WorldStore } from '../../src/store/world-store.js';
+import { failure } from '../support/world.js';
 
 const REFERENCE = /^PAY-[A-Z0-9]{12}$/;
 const HASH = /^0x[0-9a-f]{64}$/;
@@ -38,15 +39,6 @@ function order(side: OrderSide, status: OrderStatus, fields: Partial<OrderRecord
   };
 }
 
-function failure(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 /** Advances until the end of the lifecycle; answers every state the order went through, with its fields. */
 function walk(side: OrderSide): OrderRecord[] {

@@ -6,6 +6,7 @@ import { placeOrder, type OrderPlacement } from '../../src/domain/order-placemen
 import { PLATFORM_PAYMENT_DETAILS } from '../../src/domain/platform.js';
 import type { Account, AssetRecord } from '../../src/domain/types.js';
 import { WorldStore } from '../../src/store/world-store.js';
+import { failure } from '../support/world.js';
 
 const NOW = '2026-03-04T05:06:07.000Z';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -26,15 +27,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function failure(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const minInvestmentOf = (asset: AssetRecord) => store.shareClassById.get(asset.share_class_id)!.min_investment;
 const primaryWalletOf = (account: Account) => store.walletsByAccount.get(account.id)?.find((w) => w.is_primary);
