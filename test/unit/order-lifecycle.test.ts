@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
-import { DomainError } from '../../src/domain/errors.js';
 import { advanceOrder, cancelOrder, setOrderStatus } from '../../src/domain/order-actions.js';
 import {
   advancedFields,

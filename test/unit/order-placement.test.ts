@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
 import { Clock } from '../../src/domain/clock.js';
-import { DomainError } from '../../src/domain/errors.js';
 import { placeOrder, type OrderPlacement } from '../../src/domain/order-placement.js';
 import { PLATFORM_PAYMENT_DETAILS } from '../../src/domain/platform.js';
 import type { Account, AssetRecord } from '../../src/domain/types.js';
