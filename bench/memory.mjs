@@ -1,9 +1,61 @@
 // Memory of the default world in the CLI process: idle RSS after startup and a few requests, then RSS through a
 // `soak`-second load (autocannon, GET /v1/orders?limit=100, /v1/share-classes and /v1/accounts in turn on each
 // connection; read-only, so the world does not grow and only the bounded journal churns), sampled every few seconds.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { benchConfig, fetchToken, median, progress, request, requireBuild, rssOf, sleep, startCli } from './lib.mjs';
+import { benchConfig, fetchToken, freePort, median, progress, request, requireBuild, rssOf, sleep, spawnNode, startCli, waitUntilUp } from './lib.mjs';
+import { ensurePrism, startPrism } from './prism.mjs';
+
+const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
+
+/** Median of three RSS readings a second apart. */
+async function idleRssOf(pid) {
+  const readings = [];
+  for (let i = 0; i < 3; i++) {
+    await sleep(1000);
+    readings.push(rssOf(pid).rss);
+  }
+  return median(readings);
+}
+
+/** Idle RSS of the baselines after a few requests: bare Express (one route) and Prism (our document). */
+async function baselineRss(config, headers, paths) {
+  const out = {};
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-memory-'));
+  try {
+    const routesFile = join(tmp, 'routes.json');
+    writeFileSync(routesFile, JSON.stringify([{ method: 'GET', path: '/v1/orders', status: 200, body: '{"data":[]}' }]));
+    const port = await freePort();
+    const bare = spawnNode([BARE, routesFile, 'bytes'], { env: { PORT: String(port) } });
+    try {
+      await waitUntilUp(`http://127.0.0.1:${port}/__health`, { child: bare.child });
+      for (let i = 0; i < 4; i++) await request(`http://127.0.0.1:${port}/v1/orders`, { headers });
+      out.bare = await idleRssOf(bare.pid);
+    } finally {
+      await bare.stop();
+    }
+    if (config.prism) {
+      const found = await ensurePrism();
+      if (found.bin) {
+        const prism = await startPrism(found.bin);
+        try {
+          for (const path of paths) await request(prism.url + path, { headers });
+          out.prism = await idleRssOf(prism.pid);
+        } finally {
+          await prism.stop();
+        }
+      }
+    }
+  } catch (error) {
+    progress(`memory: a baseline failed: ${error.message}`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
+}
 
 export async function measureMemory(config = benchConfig()) {
   requireBuild();
@@ -16,13 +68,7 @@ export async function measureMemory(config = benchConfig()) {
       const r = await request(fake.url + path, { headers });
       if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}`);
     }
-    // idle: three readings a second apart, their median
-    const idle = [];
-    for (let i = 0; i < 3; i++) {
-      await sleep(1000);
-      idle.push(rssOf(fake.pid).rss);
-    }
-    const idleRss = median(idle);
+    const idleRss = await idleRssOf(fake.pid);
     progress(`memory: idle RSS ${idleRss.toFixed(1)} MB; ${config.soak} s load…`);
 
     const samples = [{ s: 0, rss: idleRss }];
@@ -51,8 +97,11 @@ export async function measureMemory(config = benchConfig()) {
     const third = samples.find((x) => x.s >= config.soak / 3) ?? samples[1];
     const lateGrowth = endRss.rss - third.rss;
     progress(`memory: after the load ${endRss.rss.toFixed(1)} MB (peak ${endRss.peak.toFixed(1)}), ${settledRss.toFixed(1)} MB 3 s later`);
+    await fake.stop();
+    const baselines = await baselineRss(config, headers, paths);
     return {
       idleRss,
+      baselines,
       samples,
       endRss: endRss.rss,
       peakRss: endRss.peak,

@@ -29,23 +29,27 @@ const atLeast = (x, min) => (Number.isFinite(x) ? x >= min : false);
 /** Rows: { section } or { figure, value, baseline, ratio, target, result }. */
 export function buildRows({ startup, throughput, scale, memory }) {
   const rows = [];
-  const row = (figure, value, { baseline = '', ratio: r = '', target = '', ok } = {}) =>
-    rows.push({ figure, value, baseline, ratio: r, target, result: verdict(ok) });
+  // `name`: how the summary line calls a judged row
+  const row = (figure, value, { baseline = '', ratio: r = '', target = '', ok, name } = {}) =>
+    rows.push({ figure, value, baseline, ratio: r, target, result: verdict(ok), name: name ?? figure });
 
   if (startup) {
     rows.push({ section: `Startup: medians of ${startup.runs} fresh processes (min–max)` });
     row('import of the library (fresh process)', ms(startup.importMs.median) + spread(startup.importMs));
     row('first startServer() → first authenticated 200 (fresh process, modules already imported)', ms(startup.firstMs.median) + spread(startup.firstMs));
     row('second startServer() in the same process → first authenticated 200', ms(startup.secondMs.median) + spread(startup.secondMs), {
+      name: 'second startServer()',
       target: TARGETS.secondStart.text,
       ok: atMost(startup.secondMs.median, TARGETS.secondStart.max),
     });
     row('  of which startServer() until listening', ms(startup.secondListeningMs.median) + spread(startup.secondListeningMs));
     row('CLI spawn → healthy (`node dist/src/cli.js`, GET /__control/health 200)', ms(startup.cliMs.median) + spread(startup.cliMs), {
+      name: 'CLI spawn → healthy',
       target: TARGETS.cliHealthy.text,
       ok: atMost(startup.cliMs.median, TARGETS.cliHealthy.max),
     });
     row('reset() of the default world (warm; median per process, then of processes)', ms(startup.resetMs.median) + spread(startup.resetMs), {
+      name: 'reset()',
       target: TARGETS.reset.text,
       ok: atMost(startup.resetMs.median, TARGETS.reset.max),
     });
@@ -64,13 +68,13 @@ export function buildRows({ startup, throughput, scale, memory }) {
       row(`${op.label}: fake${bytes(fake)}`, rps(fake.rps.median) + spread(fake.rps), {
         baseline: s.bare ? `bare Express ${rps(s.bare.rps.median)}${spread(s.bare.rps)}` : '',
         ratio: op.fakeOverBare ? ratio(op.fakeOverBare.median) + spread(op.fakeOverBare) : '',
-        ...(isOrders && { target: TARGETS.ordersVsBare.text, ok: atLeast(op.fakeOverBare?.median, TARGETS.ordersVsBare.min) }),
+        ...(isOrders && { name: 'orders req/s vs bare Express', target: TARGETS.ordersVsBare.text, ok: atLeast(op.fakeOverBare?.median, TARGETS.ordersVsBare.min) }),
       });
       if (s.prism) {
         row(`${op.label}: fake vs Prism (Prism answers its own example${bytes(s.prism)})`, rps(fake.rps.median), {
           baseline: `Prism ${rps(s.prism.rps.median)}${spread(s.prism.rps)}${s.prism.errors || s.prism.non2xx ? ` [errors ${s.prism.errors}, non-2xx ${s.prism.non2xx}]` : ''}`,
           ratio: ratio(op.fakeOverPrism.median) + spread(op.fakeOverPrism),
-          ...(isOrders && { target: TARGETS.ordersVsPrism.text, ok: atLeast(op.fakeOverPrism?.median, TARGETS.ordersVsPrism.min) }),
+          ...(isOrders && { name: 'orders req/s vs Prism', target: TARGETS.ordersVsPrism.text, ok: atLeast(op.fakeOverPrism?.median, TARGETS.ordersVsPrism.min) }),
         });
       } else if (isOrders) {
         row(`${op.label}: fake vs Prism`, rps(fake.rps.median), { baseline: 'Prism not run', target: TARGETS.ordersVsPrism.text });
@@ -102,6 +106,7 @@ export function buildRows({ startup, throughput, scale, memory }) {
       const value = `${ms(shape.p50)} / ${ms(shape.p99)}`;
       row(`GET /v1/orders ${shape.label}: p50 / p99 (${shape.avgItems.toFixed(0)} items/answer)`, value, {
         ...(shape.target && {
+          name: `scale ${shape.label}`,
           target: `≤ ${TARGETS.scaleP50.max} ms / ≤ ${TARGETS.scaleP99.max} ms`,
           ok: atMost(shape.p50, TARGETS.scaleP50.max) && atMost(shape.p99, TARGETS.scaleP99.max),
         }),
@@ -110,11 +115,13 @@ export function buildRows({ startup, throughput, scale, memory }) {
     const worstP50 = Math.max(...scale.shapes.filter((s) => s.target).map((s) => s.p50));
     const worstP99 = Math.max(...scale.shapes.filter((s) => s.target).map((s) => s.p99));
     row('filtered lists and deep skip, worst of the above: p50 / p99', `${ms(worstP50)} / ${ms(worstP99)}`, {
+      name: 'scale, worst query',
       target: `≤ ${TARGETS.scaleP50.max} ms / ≤ ${TARGETS.scaleP99.max} ms`,
       ok: atMost(worstP50, TARGETS.scaleP50.max) && atMost(worstP99, TARGETS.scaleP99.max),
     });
     row('RSS with this world (after the queries; peak in brackets)', `${mb(scale.rssAfterQueries.rss)} (${mb(scale.rssAfterQueries.peak)})`, {
       baseline: `after startup ${mb(scale.rssAfterStart.rss)}`,
+      name: 'RSS with the scale world',
       target: TARGETS.scaleRss.text,
       ok: atMost(scale.rssAfterQueries.rss, TARGETS.scaleRss.max),
     });
@@ -122,14 +129,23 @@ export function buildRows({ startup, throughput, scale, memory }) {
 
   if (memory) {
     rows.push({ section: `Memory: the default world in the CLI; ${memory.soak} s load (${memory.requests} requests, autocannon -c 10)` });
-    row('idle RSS (after startup and a few requests)', mb(memory.idleRss), { target: TARGETS.idleRss.text, ok: atMost(memory.idleRss, TARGETS.idleRss.max) });
+    const b = memory.baselines ?? {};
+    row('idle RSS (after startup and a few requests)', mb(memory.idleRss), {
+      baseline: [b.bare !== undefined && `bare Express ${mb(b.bare)}`, b.prism !== undefined && `Prism ${mb(b.prism)}`].filter(Boolean).join('; '),
+      name: 'idle RSS',
+      target: TARGETS.idleRss.text,
+      ok: atMost(memory.idleRss, TARGETS.idleRss.max),
+    });
     row('RSS before → after the load (3 s later in brackets)', `${mb(memory.idleRss)} → ${mb(memory.endRss)} (${mb(memory.settledRss)})`, {
       baseline: `at ${memory.lateFrom.s.toFixed(0)} s: ${mb(memory.lateFrom.rss)}`,
       ratio: `${memory.lateGrowth >= 0 ? '+' : ''}${fixed(memory.lateGrowth, 1)} MB`,
+      name: 'RSS flat under load',
       target: TARGETS.soakGrowth.text,
       ok: atMost(memory.lateGrowth, TARGETS.soakGrowth.max),
     });
-    row('RSS during the load (s: MB)', memory.samples.map((x) => `${x.s.toFixed(0)}: ${x.rss.toFixed(0)}`).join(', '));
+    const step = Math.max(1, Math.ceil(memory.samples.length / 8));
+    const shown = memory.samples.filter((_, i) => i % step === 0 || i === memory.samples.length - 1);
+    row('RSS during the load (s: MB)', shown.map((x) => `${x.s.toFixed(0)}: ${x.rss.toFixed(0)}`).join(', '));
   }
   return rows;
 }
@@ -166,7 +182,7 @@ export function machineHeader({ startedAt, finishedAt, quick, loadBefore, loadAf
 export function summarize(rows) {
   const judged = rows.filter((r) => r.result);
   const missed = judged.filter((r) => r.result === 'MISS');
-  return { pass: judged.length - missed.length, total: judged.length, missed: missed.map((r) => r.figure) };
+  return { pass: judged.length - missed.length, total: judged.length, missed: missed.map((r) => r.name) };
 }
 
 /** Notes on how noisy the run was: spreads of repeated measurements, relative to their median. */

@@ -22,16 +22,16 @@ function candidates(store: WorldStore, query: QueryOf<'listOrders'>): readonly O
 
 export function listOrders(store: WorldStore, query: QueryOf<'listOrders'>): Order[] {
   const accountType = query.account_type;
-  return paginate(
-    candidates(store, query),
-    query,
-    (o) =>
-      (query.side === undefined || o.side === query.side) &&
-      (query.market === undefined || o.market === query.market) &&
-      (query.order_status === undefined || o.status === query.order_status) &&
-      (query.account_id === undefined || o.account_id === query.account_id) &&
-      (query.currency === undefined || o.currency === query.currency) &&
-      (query.isin === undefined || o.isin === query.isin) &&
-      (accountType === undefined || store.accountById.get(o.account_id)?.type === accountType),
-  ).map(toOrderListItem);
+  const filtered = FILTERS.some((name) => query[name] !== undefined);
+  const keep = (o: OrderRecord): boolean =>
+    (query.side === undefined || o.side === query.side) &&
+    (query.market === undefined || o.market === query.market) &&
+    (query.order_status === undefined || o.status === query.order_status) &&
+    (query.account_id === undefined || o.account_id === query.account_id) &&
+    (query.currency === undefined || o.currency === query.currency) &&
+    (query.isin === undefined || o.isin === query.isin) &&
+    (accountType === undefined || store.accountById.get(o.account_id)?.type === accountType);
+  return paginate(candidates(store, query), query, filtered ? keep : undefined).map(toOrderListItem);
 }
+
+const FILTERS = ['side', 'market', 'order_status', 'account_id', 'currency', 'isin', 'account_type'] as const;
