@@ -26,7 +26,7 @@ import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocume
 import type { OperationHandlers } from './http/operation-handlers.js';
 import { apiValidator, type AppOperations } from './http/validator.js';
 import { Journal } from './store/journal.js';
-import { TenantRegistry } from './store/tenants.js';
+import { Fixtures, TenantRegistry } from './store/tenants.js';
 import { faultInjector } from './http/faults.js';
 import { requestObserver } from './http/observe.js';
 import { pino } from 'pino';
@@ -50,7 +50,7 @@ function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
 /** Everything one instance owns, built from its options. */
 export function createContext(options: FakeOptions = {}): FakeContext {
   const api = loadApiDocument();
-  const fixtures = loadFixtures(options, api);
+  const fixtures = new Fixtures(loadFixtures(options, api));
   const clients = (options.clients ?? DEFAULTS.clients).map(toClientRecord);
   return {
     options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
