@@ -8,6 +8,7 @@
 //   node bench/profile.mjs second-start      CPU profile of startServer() → first 200 in a process that has one
 //   node bench/profile.mjs scale             CPU profile of the 100k-order CLI answering the filtered lists
 //   node bench/profile.mjs memory            RSS and heap after each module and step of the CLI's startup
+//                                            (--orders=100000 --accounts=20000: also the parts of a big world)
 //
 // Options: --seconds=N (load, default 10), --top=N (rows, default 25), --keep=<dir> (keep the .cpuprofile files,
 // to open in Chrome DevTools), --interval=µs (sampling, default 200). LOG_LEVEL etc. pass through to the CLI.
@@ -260,7 +261,7 @@ const SCENARIOS = {
 
   async memory() {
     const steps = await new Promise((resolveRun, reject) =>
-      execFile(process.execPath, ['--expose-gc', MEMORY_ATTRIBUTION, dist.root], { timeout: 120_000, cwd: ROOT }, (e, stdout, stderr) =>
+      execFile(process.execPath, ['--expose-gc', MEMORY_ATTRIBUTION, dist.root, option('orders', '0'), option('accounts', '0')], { timeout: 600_000, cwd: ROOT, maxBuffer: 1 << 24 }, (e, stdout, stderr) =>
         e ? reject(new Error(`${e.message}\n${stderr}`)) : resolveRun(JSON.parse(stdout.trim().split('\n').at(-1))),
       ),
     );

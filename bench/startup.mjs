@@ -5,10 +5,37 @@
 //   - CLI spawn → GET /__control/health answering 200.
 // Run alone: `node bench/startup.mjs` (after `npm run build`).
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchConfig, dist, median, progress, requireBuild, startCli, summary } from './lib.mjs';
+import { benchConfig, dist, freePort, median, progress, requireBuild, spawnNode, startCli, summary, waitUntilUp } from './lib.mjs';
 
 const CHILD = fileURLToPath(new URL('./servers/startup-child.mjs', import.meta.url));
+const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
+
+/** The baseline of "spawn → healthy": a bare Express process (one route) until it answers. */
+async function bareRun(routesFile) {
+  const port = await freePort();
+  const proc = spawnNode([BARE, routesFile, 'bytes'], { env: { PORT: String(port) } });
+  try {
+    return await waitUntilUp(`http://127.0.0.1:${port}/__health`, { timeoutMs: 30_000, child: proc.child });
+  } finally {
+    await proc.stop();
+  }
+}
+
+/** The floor: a Node process with a node:http server, until it answers (Node's own startup, on this machine). */
+const NODE_HTTP = "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
+async function nodeRun() {
+  const port = await freePort();
+  const proc = spawnNode(['-e', NODE_HTTP], { env: { PORT: String(port) } });
+  try {
+    return await waitUntilUp(`http://127.0.0.1:${port}/`, { timeoutMs: 30_000, child: proc.child });
+  } finally {
+    await proc.stop();
+  }
+}
 const RESETS_PER_PROCESS = 20;
 
 function libraryRun() {
@@ -30,11 +57,22 @@ export async function measureStartup(config = benchConfig()) {
   requireBuild();
   const lib = [];
   const cli = [];
-  // Interleaved, so a burst of noise on the shared machine hits both kinds of run alike.
-  for (let i = 0; i < config.startupRuns; i++) {
-    lib.push(await libraryRun());
-    cli.push(await cliRun());
-    progress(`startup ${i + 1}/${config.startupRuns}: second startServer ${lib.at(-1).secondMs.toFixed(1)} ms, CLI ${cli.at(-1).toFixed(0)} ms`);
+  const bare = [];
+  const node = [];
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-startup-'));
+  const routesFile = join(tmp, 'routes.json');
+  writeFileSync(routesFile, '[]');
+  try {
+    // Interleaved, so a burst of noise on the shared machine hits every kind of run alike.
+    for (let i = 0; i < config.startupRuns; i++) {
+      lib.push(await libraryRun());
+      cli.push(await cliRun());
+      bare.push(await bareRun(routesFile));
+      node.push(await nodeRun());
+      progress(`startup ${i + 1}/${config.startupRuns}: second startServer ${lib.at(-1).secondMs.toFixed(1)} ms, CLI ${cli.at(-1).toFixed(0)} ms, bare Express ${bare.at(-1).toFixed(0)} ms`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
   return {
     runs: config.startupRuns,
@@ -44,6 +82,8 @@ export async function measureStartup(config = benchConfig()) {
     secondMs: summary(lib.map((r) => r.secondMs)),
     secondListeningMs: summary(lib.map((r) => r.secondListeningMs)),
     cliMs: summary(cli),
+    bareSpawnMs: summary(bare),
+    nodeSpawnMs: summary(node),
     // per process: the median of its warm resets; across processes: their median
     resetMs: summary(lib.map((r) => median(r.resetsMs))),
     resetColdMs: summary(lib.map((r) => r.resetColdMs)),
@@ -58,6 +98,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   line('first startServer() → first authenticated 200', result.firstMs);
   line('second startServer() in the same process → first authenticated 200', result.secondMs);
   line('CLI spawn → healthy', result.cliMs);
+  line('bare Express spawn → healthy (baseline)', result.bareSpawnMs);
+  line('node:http spawn → healthy (floor)', result.nodeSpawnMs);
   line('reset() of the default world (warm)', result.resetMs);
   line('reset() of the default world (first call)', result.resetColdMs);
 }

@@ -44,6 +44,10 @@ export function buildRows({ startup, throughput, scale, memory }) {
     });
     row('  of which startServer() until listening', ms(startup.secondListeningMs.median) + spread(startup.secondListeningMs));
     row('CLI spawn → healthy (`node dist/src/cli.js`, GET /__control/health 200)', ms(startup.cliMs.median) + spread(startup.cliMs), {
+      baseline: startup.bareSpawnMs
+        ? `bare Express process ${ms(startup.bareSpawnMs.median)}${spread(startup.bareSpawnMs)}; node:http ${ms(startup.nodeSpawnMs.median)}`
+        : '',
+      ratio: startup.bareSpawnMs ? ratio(startup.cliMs.median / startup.bareSpawnMs.median) : '',
       name: 'CLI spawn → healthy',
       target: TARGETS.cliHealthy.text,
       ok: atMost(startup.cliMs.median, TARGETS.cliHealthy.max),

@@ -1,5 +1,5 @@
 // Where the idle RSS of the CLI comes from: the modules it loads, one step at a time, then the instance and a few
-// requests. Run with --expose-gc. argv: <dist root>. Prints one JSON line: [{ step, rss, heapUsed, external }] in MB.
+// requests. Run with --expose-gc. argv: <dist root> [orders accounts] (a big world: its parts, step by step). Prints one JSON line: [{ step, rss, heapUsed, external }] in MB.
 import http from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -61,6 +61,28 @@ for (const path of ['/v1/orders?limit=100', '/v1/share-classes', '/v1/accounts',
   if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
 }
 mark('+ first requests of four operations (their validators compiled on first use)');
-console.log(JSON.stringify(steps));
 server.close();
 server.closeAllConnections();
+
+const [orders, accounts] = process.argv.slice(3).map(Number);
+if (orders > 0) {
+  const scale = { orders, accounts };
+  const { generateWorld } = await import(distUrl('fixtures/generate.js'));
+  const tenants = await import(distUrl('src/store/tenants.js'));
+  const { WorldStore } = await import(distUrl('src/store/world-store.js'));
+  let world = generateWorld({ seed: 1, scale });
+  mark(`big world: + generateWorld(${orders} orders, ${accounts} accounts), as objects`);
+  const json = JSON.stringify(world);
+  mark(`big world: + the same as one JSON string (${(json.length / 2 ** 20).toFixed(1)} MB of text)`);
+  const store = new WorldStore(JSON.parse(json));
+  mark('big world: + a WorldStore of a parsed copy (a tenant: objects and indexes)');
+  world = undefined;
+  mark('big world: − the generated objects (dropped)');
+  let big = tenants.Fixtures ? new tenants.Fixtures(generateWorld({ seed: 1, scale })) : undefined;
+  mark('big world: + a Fixtures of another generated world (what an instance keeps besides its tenants)');
+  big = undefined;
+  const ctx2 = createContext({ logLevel: 'silent', fixtureScale: scale });
+  mark('big world: + createContext({ fixtureScale }) (the whole instance, for comparison)');
+  globalThis.keep = [store, json, big, ctx2];
+}
+console.log(JSON.stringify(steps));
