@@ -1,7 +1,7 @@
 import type { OrderPaymentMethodDetails } from './types.js';
 
-/** The bank details on one side of an order's payment (the generated alias also admits null, for the order fields). */
-export type PaymentSide = NonNullable<OrderPaymentMethodDetails>;
+/** The bank details on one side of an order's payment. */
+export type PaymentSide = OrderPaymentMethodDetails;
 
 /** The platform's own custody account: the recipient of every BUY payment and the sender of every SELL payout. */
 export const PLATFORM_PAYMENT_DETAILS: Readonly<PaymentSide> = Object.freeze({
