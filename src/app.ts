@@ -110,14 +110,13 @@ export function buildApp(ctx: FakeContext): Express {
   app.set('strict routing', true);
   app.set('etag', false);
 
-  const specJson = JSON.stringify(ctx.api.document);
-  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(specJson));
+  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
   app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
   app.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
 
-  app.use(requestObserver(ctx, ctx.logger));
+  app.use(requestObserver(ctx));
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
   app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
   app.use(faultInjector(ctx));

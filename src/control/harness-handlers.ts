@@ -3,7 +3,7 @@ import type { FaultCreate } from '../domain/faults.js';
 import { compilePathPattern } from '../domain/path-pattern.js';
 import { readinessFindings } from '../domain/readiness-report.js';
 import { param, queryOf, type OperationHandlers } from '../http/operation-handlers.js';
-import { controlTenant } from './tenant.js';
+import { controlTenant, namedClientId } from './tenant.js';
 
 type HarnessOperations = 'listFaults' | 'addFault' | 'clearFaults' | 'removeFault' | 'listRequests' | 'getReadinessReport';
 
@@ -25,8 +25,8 @@ export function harnessHandlers(ctx: FakeContext): Pick<OperationHandlers, Harne
       res.status(204).end();
     },
     listRequests: (req, res) => {
-      const { method, path, client_id: clientQuery } = queryOf<{ method?: string; path?: string; client_id?: string }>(req);
-      const clientId = req.get('x-client-id') ?? clientQuery;
+      const { method, path } = queryOf<{ method?: string; path?: string }>(req);
+      const clientId = namedClientId(req);
       const matchesPath = path === undefined ? () => true : compilePathPattern(path);
       const records = ctx.journal.records(
         ({ entry }) =>

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
-import type { Logger } from 'pino';
 import type { FakeContext } from '../context.js';
 import { JournalRecord } from '../store/journal.js';
 import type { Tenant } from '../store/tenants.js';
@@ -9,7 +8,6 @@ import type { Tenant } from '../store/tenants.js';
 /** The control plane, the spec and the docs are the fake's own: never journaled, logged or faulted. */
 export const isOwnPath = (path: string): boolean =>
   path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml';
-
 
 /** The client a request claims to be, before (or without) verification: for journal attribution and faults. */
 export function claimedClientId(req: Request): string | undefined {
@@ -28,7 +26,7 @@ function bodyHash(req: Request): string | null {
  * One journal entry and one log line per request, with a request id (also the `X-Request-Id` header). First in the
  * pipeline, so even unparseable bodies are journaled; records on `close`, so dropped connections are too (status 0).
  */
-export function requestObserver(ctx: FakeContext, logger: Logger): RequestHandler {
+export function requestObserver(ctx: FakeContext): RequestHandler {
   let counter = 0;
   return (req, res, next) => {
     if (isOwnPath(req.path)) return next();
@@ -68,10 +66,16 @@ export function requestObserver(ctx: FakeContext, logger: Logger): RequestHandle
             code: (res.locals.problemCode as string | undefined) ?? null,
             fault_id: (res.locals.faultId as string | undefined) ?? null,
           },
-          { at, retryAfter: retryAfter === undefined ? null : Number(retryAfter), bodyHash: bodyHash(req), itemCount },
+          {
+            at,
+            retryAfter: retryAfter === undefined ? null : Number(retryAfter),
+            // only the readiness report reads it, and only for 4xx answers: no hashing on the success path
+            bodyHash: status >= 400 && status < 500 ? bodyHash(req) : null,
+            itemCount,
+          },
         ),
       );
-      logger.info({ reqId: id, method: req.method, path: req.path, status, durationMs, clientId }, 'request');
+      ctx.logger.info({ reqId: id, method: req.method, path: req.path, status, durationMs, clientId }, 'request');
     });
     next();
   };

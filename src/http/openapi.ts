@@ -17,16 +17,18 @@ export type ApiDocument = {
 
 export interface LoadedDocument {
   yaml: string;
+  /** The document as JSON text, as served at /openapi.json. */
+  json: string;
   document: ApiDocument;
 }
 
 /** Reads THE contract. Callers get their own copy: the validator annotates the document it is given. */
 export function loadApiDocument(): LoadedDocument {
   const yaml = readFileSync(OPENAPI_YAML_PATH, 'utf8');
-  const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : undefined;
   // yaml is loaded only without the built JSON (tests running from source): it costs ~50 ms of startup.
-  const parseYaml = (): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml);
-  return { yaml, document: (json === undefined ? parseYaml() : JSON.parse(json)) as ApiDocument };
+  const fromYaml = (): string => JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml));
+  const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : fromYaml();
+  return { yaml, json, document: JSON.parse(json) as ApiDocument };
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
