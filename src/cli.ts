@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import type { AddressInfo } from 'node:net';
-import { prepareRsaKeyPair } from './http/auth/key-pair.js';
+import { prepareRsaKeyPair } from './auth/key-pair.js';
 
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();

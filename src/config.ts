@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CLIENT, type ClientCreate } from './domain/clients.js';
-import type { World } from './domain/types.js';
+import type { World } from './api/types.js';
 
 /** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
 export interface FakeOptions {

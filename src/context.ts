@@ -1,10 +1,10 @@
 import type { FakeOptions } from './config.js';
 import type { LinkSigner } from './domain/documents.js';
-import type { SigningKeys } from './http/auth/jwt.js';
-import type { LoadedDocument } from './http/openapi.js';
+import type { SigningKeys } from './auth/jwt.js';
+import type { LoadedDocument } from './api/document.js';
 import type { Logger } from 'pino';
-import type { Journal } from './store/journal.js';
-import type { TenantRegistry } from './store/tenants.js';
+import type { Journal } from './harness/journal.js';
+import type { TenantRegistry } from './domain/tenants.js';
 
 /** Everything one server instance owns, so instances never share state (only immutable, compiled things are per process). */
 export interface FakeContext {

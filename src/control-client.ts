@@ -1,5 +1,5 @@
 import type { operations } from './api/schema.js';
-import type { OperationId, Schemas } from './domain/types.js';
+import type { OperationId, Schemas } from './api/types.js';
 
 type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;

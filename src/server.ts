@@ -8,7 +8,7 @@ import { createControlClient, fetchToken, type ControlClient } from './control-c
 import { resetTenants } from './domain/clients.js';
 import { advanceOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
-import type { Schemas, World } from './domain/types.js';
+import type { Schemas, World } from './api/types.js';
 
 /** A running fake: where it listens, how to stop it, and helpers that call the same domain functions as the API. */
 export interface FakeServer {

@@ -68,7 +68,7 @@ const [orders, accounts] = process.argv.slice(3).map(Number);
 if (orders > 0) {
   const scale = { orders, accounts };
   const { generateWorld } = await import(distUrl('fixtures/generate.js'));
-  const tenants = await import(distUrl('src/store/tenants.js'));
+  const tenants = await import(distUrl('src/domain/tenants.js'));
   const { WorldStore } = await import(distUrl('src/store/world-store.js'));
   let world = generateWorld({ seed: 1, scale });
   mark(`big world: + generateWorld(${orders} orders, ${accounts} accounts), as objects`);

@@ -1,7 +1,7 @@
 import type { FakeContext } from '../context.js';
 import { createClient, resetTenants, updateClient, type ClientCreate, type ClientUpdate } from '../domain/clients.js';
-import { DomainError } from '../domain/errors.js';
-import type { Schemas, World } from '../domain/types.js';
+import { DomainError } from '../api/errors.js';
+import type { Schemas, World } from '../api/types.js';
 import { checkWorld } from '../domain/world.js';
 import { param, type OperationHandlers } from '../http/operation-handlers.js';
 import { controlTenant } from './tenant.js';

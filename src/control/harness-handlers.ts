@@ -1,7 +1,7 @@
 import type { FakeContext } from '../context.js';
-import type { FaultCreate } from '../domain/faults.js';
-import { compilePathPattern } from '../domain/path-pattern.js';
-import { readinessFindings } from '../domain/readiness-report.js';
+import type { FaultCreate } from '../harness/faults.js';
+import { compilePathPattern } from '../harness/path-pattern.js';
+import { readinessFindings } from '../harness/readiness-report.js';
 import { param, queryOf, type OperationHandlers } from '../http/operation-handlers.js';
 import { controlTenant, namedClientId } from './tenant.js';
 

@@ -1,7 +1,7 @@
 import type { FakeContext } from '../context.js';
 import { advanceOrder, setOrderStatus } from '../domain/order-actions.js';
 import { placeOrder, type OrderPlacement } from '../domain/order-placement.js';
-import type { Schemas } from '../domain/types.js';
+import type { Schemas } from '../api/types.js';
 import { param, type OperationHandlers } from '../http/operation-handlers.js';
 import { controlTenant } from './tenant.js';
 

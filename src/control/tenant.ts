@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { FakeContext } from '../context.js';
-import type { Tenant } from '../store/tenants.js';
+import type { Tenant } from '../domain/tenants.js';
 
 /** The client a control call names: `X-Client-Id`, else `?client_id=`. */
 export function namedClientId(req: Request): string | undefined {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tenant } from '../store/tenants.js';
+import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
 import { findAccount } from './account-lookup.js';
 import { checkDateOfBirth, checkDobComplete, parseBirthdate, type DateOfBirth } from './date-of-birth.js';
@@ -7,7 +7,7 @@ import { FieldErrors, isBlank } from './field-errors.js';
 import { isValidLei } from './identifiers/lei.js';
 import { paginate } from './paginate.js';
 import { checkPaymentMethod, newPaymentMethod, storePaymentMethod } from './payment-methods.js';
-import type { Account, AccountType, ClientSettings, QueryOf, Schemas } from './types.js';
+import type { Account, AccountType, ClientSettings, QueryOf, Schemas } from '../api/types.js';
 import { checkWalletAddress, checkWalletsAreNew, newWallet, storeWallet } from './wallets.js';
 
 export type AccountCreate = Schemas['AccountCreate'];

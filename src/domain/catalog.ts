@@ -1,6 +1,6 @@
-import { notFound } from './errors.js';
+import { notFound } from '../api/errors.js';
 import { paginate } from './paginate.js';
-import type { Asset, AssetRecord, QueryOf, ShareClass, ShareClassListItem, ShareClassRecord } from './types.js';
+import type { Asset, AssetRecord, QueryOf, ShareClass, ShareClassListItem, ShareClassRecord } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export function toShareClassListItem(record: ShareClassRecord): ShareClassListItem {

@@ -1,7 +1,7 @@
-import type { Journal } from '../store/journal.js';
-import type { ClientRecord, Tenant, TenantRegistry } from '../store/tenants.js';
+import type { Journal } from '../harness/journal.js';
+import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
-import type { Schemas } from './types.js';
+import type { Schemas } from '../api/types.js';
 
 export type ClientView = Schemas['Client'];
 export type ClientCreate = Schemas['ClientCreate'];

@@ -1,4 +1,4 @@
-import { DomainError } from './errors.js';
+import { DomainError } from '../api/errors.js';
 
 // The range an ISO 8601 timestamp with a four-digit year can show.
 const EARLIEST_MS = Date.UTC(1970, 0, 1);

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from './clock.js';
-import { DomainError, notFound } from './errors.js';
+import { DomainError, notFound } from '../api/errors.js';
 import { findAsset } from './catalog.js';
 import { renderPdf } from './pdf.js';
-import type { Document, DocumentRecord } from './types.js';
+import type { Document, DocumentRecord } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export const LINK_LIFETIME_SECONDS = 15 * 60;

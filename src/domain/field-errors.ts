@@ -1,4 +1,4 @@
-import { DomainError, type FieldError } from './errors.js';
+import { DomainError, type FieldError } from '../api/errors.js';
 
 /**
  * Collects every broken business rule of one request, so the answer names all of them at once. The problem's

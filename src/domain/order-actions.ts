@@ -1,7 +1,7 @@
 // Status changes of an existing order; each goes through the lifecycle table (order-lifecycle.ts).
-import { notFound } from './errors.js';
+import { notFound } from '../api/errors.js';
 import { advancedFields, cancelledFields, forcedFields, type LifecycleFields } from './order-lifecycle.js';
-import type { OrderRecord, OrderStatus } from './types.js';
+import type { OrderRecord, OrderStatus } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export function findOrder(store: WorldStore, orderId: string): OrderRecord {

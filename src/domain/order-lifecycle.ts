@@ -1,7 +1,7 @@
 // The order lifecycle as data: every status change of an order (cancel, advance, forced status) is computed here.
 import { randomBytes, randomInt } from 'node:crypto';
-import { DomainError } from './errors.js';
-import type { OrderRecord, OrderSide, OrderStatus } from './types.js';
+import { DomainError } from '../api/errors.js';
+import type { OrderRecord, OrderSide, OrderStatus } from '../api/types.js';
 
 /** The next status of one lifecycle step, per side; a status without an entry is the end of the road. */
 export const LIFECYCLE: Readonly<Record<OrderSide, Readonly<Partial<Record<OrderStatus, OrderStatus>>>>> = {

@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { findAsset } from './catalog.js';
 import { findAccount } from './account-lookup.js';
-import { DomainError } from './errors.js';
+import { DomainError } from '../api/errors.js';
 import { toOrderDetails } from './order-actions.js';
 import { PLATFORM_PAYMENT_DETAILS, type PaymentSide } from './platform.js';
-import type { Account, AssetRecord, OrderMarket, OrderRecord, OrderSide, PaymentMethodDetails, Schemas } from './types.js';
-import type { Tenant } from '../store/tenants.js';
+import type { Account, AssetRecord, OrderMarket, OrderRecord, OrderSide, PaymentMethodDetails, Schemas } from '../api/types.js';
+import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export type OrderPlacement = Schemas['OrderPlacement'];

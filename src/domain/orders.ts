@@ -1,5 +1,5 @@
 import { paginate } from './paginate.js';
-import type { Order, OrderRecord, QueryOf } from './types.js';
+import type { Order, OrderRecord, QueryOf } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
 /** A list item shows the order without the payment details that only the cancel response carries. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { WorldStore } from '../store/world-store.js';
 import { findAccount } from './account-lookup.js';
-import { notFound } from './errors.js';
+import { notFound } from '../api/errors.js';
 import { FieldErrors, isBlank } from './field-errors.js';
 import { validateIban } from './identifiers/iban.js';
 import { applyPrimaryFlag } from './primary-flag.js';
-import type { PaymentMethodDetails, Schemas } from './types.js';
+import type { PaymentMethodDetails, Schemas } from '../api/types.js';
 
 export type PaymentMethodDetailsCreate = Schemas['PaymentMethodDetailsCreate'];
 

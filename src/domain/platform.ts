@@ -1,4 +1,4 @@
-import type { OrderPaymentMethodDetails } from './types.js';
+import type { OrderPaymentMethodDetails } from '../api/types.js';
 
 /** The bank details on one side of an order's payment. */
 export type PaymentSide = OrderPaymentMethodDetails;

@@ -1,4 +1,4 @@
-import type { ApiScope } from './types.js';
+import type { ApiScope } from '../api/types.js';
 
 export const API_SCOPES: readonly ApiScope[] = [
   'read:accounts',

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { OAuthError } from './errors.js';
+import { OAuthError } from '../api/errors.js';
 import { API_SCOPES, BASE_SCOPES } from './scopes.js';
-import type { Schemas } from './types.js';
-import type { Tenant, TenantRegistry } from '../store/tenants.js';
+import type { Schemas } from '../api/types.js';
+import type { Tenant, TenantRegistry } from './tenants.js';
 
 export type TokenRequest = Schemas['TokenRequest'];
 

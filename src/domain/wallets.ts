@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Tenant } from '../store/tenants.js';
+import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
 import { findAccount } from './account-lookup.js';
-import { DomainError, notFound } from './errors.js';
+import { DomainError, notFound } from '../api/errors.js';
 import { FieldErrors } from './field-errors.js';
 import { validateWalletAddress } from './identifiers/wallet-address.js';
 import { paginate } from './paginate.js';
 import { applyPrimaryFlag } from './primary-flag.js';
-import type { QueryOf, Schemas, Wallet } from './types.js';
+import type { QueryOf, Schemas, Wallet } from '../api/types.js';
 
 export type WalletRegister = Schemas['WalletRegister'];
 export type PrimaryFlagUpdate = Schemas['PrimaryFlagUpdate'];

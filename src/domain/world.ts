@@ -1,5 +1,5 @@
-import type { FieldError } from './errors.js';
-import type { World } from './types.js';
+import type { FieldError } from '../api/errors.js';
+import type { World } from '../api/types.js';
 
 type Collection = keyof World;
 

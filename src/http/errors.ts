@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { DomainError, OAuthError, type FieldError } from '../domain/errors.js';
+import { DomainError, OAuthError, type FieldError } from '../api/errors.js';
 import { problem, sendProblem, type Problem } from './problem.js';
 
 interface ValidatorError {

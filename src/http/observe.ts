@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
 import type { FakeContext } from '../context.js';
-import { JournalRecord } from '../store/journal.js';
-import type { Tenant } from '../store/tenants.js';
+import { JournalRecord } from '../harness/journal.js';
+import type { Tenant } from '../domain/tenants.js';
 
 /** The control plane, the spec and the docs are the fake's own: never journaled, logged or faulted. */
 export const isOwnPath = (path: string): boolean =>

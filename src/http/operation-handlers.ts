@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { OperationId } from '../domain/types.js';
+import type { OperationId } from '../api/types.js';
 
 export type OperationHandler = (req: Request, res: Response) => void | Promise<void>;
 

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import type { FieldError } from '../domain/errors.js';
-import type { Schemas } from '../domain/types.js';
+import type { FieldError } from '../api/errors.js';
+import type { Schemas } from '../api/types.js';
 
 export type Problem = Schemas['Problem'];
 

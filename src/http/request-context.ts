@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { FakeContext } from '../context.js';
 import type { LinkContext } from '../domain/documents.js';
-import type { Tenant } from '../store/tenants.js';
+import type { Tenant } from '../domain/tenants.js';
 
 /** The public base URL of a request: BASE_URL when configured, else the request's own scheme and Host. */
 export function baseUrlOf(req: Request, ctx: FakeContext): string {

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { OperationId } from '../domain/types.js';
-import type { ApiDocument } from './openapi.js';
+import type { OperationId } from '../api/types.js';
+import type { ApiDocument } from '../api/document.js';
 import type { OperationHandlers } from './operation-handlers.js';
 import { cacheRouteRegexps } from './route-regexp-cache.js';
 

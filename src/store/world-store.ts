@@ -9,7 +9,7 @@ import type {
   ShareClassRecord,
   Wallet,
   World,
-} from '../domain/types.js';
+} from '../api/types.js';
 
 function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { loadApiDocument, operationsOf } from '../../src/http/openapi.js';
+import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import type { World } from '../../src/domain/types.js';
+import type { World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
 import { VALID } from '../support/world.js';
 

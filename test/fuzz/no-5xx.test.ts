@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { loadApiDocument, operationsOf } from '../../src/http/openapi.js';
+import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
 
 /**

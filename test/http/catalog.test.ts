@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import type { World } from '../../src/domain/types.js';
+import type { World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
 
 let app: Express;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { World } from '../../src/domain/types.js';
+import type { World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
 
 const stateOf = async (app: ReturnType<typeof testApp>, clientId?: string) =>
@@ -163,7 +163,7 @@ describe('clients and tenants', () => {
 
 describe('control guard', () => {
   it('with controlToken set, no control operation of the document but health answers without it', async () => {
-    const { loadApiDocument, operationsOf } = await import('../../src/http/openapi.js');
+    const { loadApiDocument, operationsOf } = await import('../../src/api/document.js');
     const app = testApp({ controlToken: 'let-me-in' });
     const control = operationsOf(loadApiDocument().document).filter((op) => op.path.startsWith('/__control'));
     expect(control.length).toBeGreaterThanOrEqual(15);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import type { World } from '../../src/domain/types.js';
+import type { World } from '../../src/api/types.js';
 import { http, requestToken, testApp, tokenFor } from '../support/harness.js';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Order, OrderRecord, OrderStatus, World } from '../../src/domain/types.js';
+import type { Order, OrderRecord, OrderStatus, World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
 
 // One app; every test gets a tenant of its own (a new client seeded from the fixtures), which is much faster than an app.

@@ -1,8 +1,8 @@
 import { generateWorld } from '../../fixtures/generate.js';
 import { toClientRecord } from '../../src/domain/clients.js';
-import { DomainError } from '../../src/domain/errors.js';
-import type { ClientSettings } from '../../src/domain/types.js';
-import { Fixtures, Tenant } from '../../src/store/tenants.js';
+import { DomainError } from '../../src/api/errors.js';
+import type { ClientSettings } from '../../src/api/types.js';
+import { Fixtures, Tenant } from '../../src/domain/tenants.js';
 
 /** A tenant over the seed-1 world, for domain tests without HTTP. */
 export function seededTenant(settings: Partial<ClientSettings> = {}): Tenant {

@@ -5,7 +5,7 @@ import { isValidIsin } from '../../src/domain/identifiers/isin.js';
 import { isValidLei } from '../../src/domain/identifiers/lei.js';
 import { toChecksumAddress, validateWalletAddress } from '../../src/domain/identifiers/wallet-address.js';
 import { PLATFORM_PAYMENT_DETAILS } from '../../src/domain/platform.js';
-import type { Account, OrderRecord, World } from '../../src/domain/types.js';
+import type { Account, OrderRecord, World } from '../../src/api/types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/; // version 4
 const REF_MS = Date.parse(REFERENCE_DATE);

@@ -8,7 +8,7 @@ import {
   makePaymentReference,
   makeSettlementHash,
 } from '../../src/domain/order-lifecycle.js';
-import type { OrderRecord, OrderSide, OrderStatus } from '../../src/domain/types.js';
+import type { OrderRecord, OrderSide, OrderStatus } from '../../src/api/types.js';
 import { WorldStore } from '../../src/store/world-store.js';
 import { failure } from '../support/world.js';
 

@@ -3,7 +3,7 @@ import { generateWorld } from '../../fixtures/generate.js';
 import { Clock } from '../../src/domain/clock.js';
 import { placeOrder, type OrderPlacement } from '../../src/domain/order-placement.js';
 import { PLATFORM_PAYMENT_DETAILS } from '../../src/domain/platform.js';
-import type { Account, AssetRecord } from '../../src/domain/types.js';
+import type { Account, AssetRecord } from '../../src/api/types.js';
 import { WorldStore } from '../../src/store/world-store.js';
 import { failure } from '../support/world.js';
 

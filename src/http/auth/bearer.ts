@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import type { FakeContext } from '../../context.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../../api/errors.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
-import { missingToken, VerifiedTokens } from './jwt.js';
+import { missingToken, VerifiedTokens } from '../../auth/jwt.js';
 
 /**
  * The validator's handler of the `oauth2` security scheme: verifies the bearer token and the operation's scopes,

@@ -1,7 +1,7 @@
 import type { FakeContext } from '../../context.js';
 import { createAccount, getAccount, listAccounts, updateAccount, type AccountCreate, type AccountUpdate } from '../../domain/accounts.js';
 import { getPaymentMethodDetails, updatePaymentMethodDetails } from '../../domain/payment-methods.js';
-import type { QueryOf } from '../../domain/types.js';
+import type { QueryOf } from '../../api/types.js';
 import { listWallets, registerWallet, updateWallet, type PrimaryFlagUpdate, type WalletRegister } from '../../domain/wallets.js';
 import { param, queryOf, type OperationHandlers } from '../operation-handlers.js';
 import { tenantOf } from '../request-context.js';

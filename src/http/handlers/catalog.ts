@@ -2,7 +2,7 @@ import type { FakeContext } from '../../context.js';
 import { getShareClass, listAssets, listShareClasses } from '../../domain/catalog.js';
 import { listCustomOfferingDocuments, listFundDocuments } from '../../domain/documents.js';
 import { listOrders } from '../../domain/orders.js';
-import type { QueryOf } from '../../domain/types.js';
+import type { QueryOf } from '../../api/types.js';
 import { param, queryOf, type OperationHandlers } from '../operation-handlers.js';
 import { linkContextOf, tenantOf } from '../request-context.js';
 

@@ -1,6 +1,6 @@
 import type { FakeContext } from '../../context.js';
 import { downloadDocument } from '../../domain/documents.js';
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../api/errors.js';
 import { param, queryOf, type OperationHandlers } from '../operation-handlers.js';
 import { linkContextOf } from '../request-context.js';
 

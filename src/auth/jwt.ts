@@ -1,8 +1,8 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../api/errors.js';
 import { rsaKeyPair } from './key-pair.js';
-import type { Schemas } from '../../domain/types.js';
+import type { Schemas } from '../api/types.js';
 
 export type Jwks = Schemas['Jwks'];
 

@@ -1,4 +1,4 @@
-import type { Schemas } from '../domain/types.js';
+import type { Schemas } from '../api/types.js';
 
 export type JournalEntry = Schemas['JournalEntry'];
 

@@ -1,8 +1,8 @@
-import { Clock } from '../domain/clock.js';
-import { DomainError } from '../domain/errors.js';
-import { FaultBook } from '../domain/faults.js';
-import type { ApiScope, ClientSettings, World } from '../domain/types.js';
-import { WorldStore } from './world-store.js';
+import { Clock } from './clock.js';
+import { DomainError } from '../api/errors.js';
+import { FaultBook } from '../harness/faults.js';
+import type { ApiScope, ClientSettings, World } from '../api/types.js';
+import { WorldStore } from '../store/world-store.js';
 
 export interface ClientRecord {
   client_id: string;

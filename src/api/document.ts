@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { createRequire } from 'node:module';
-import type { FieldError } from '../domain/errors.js';
-import type { OperationId, World } from '../domain/types.js';
+import type { FieldError } from './errors.js';
+import type { OperationId, World } from './types.js';
 
-export const OPENAPI_YAML_PATH = fileURLToPath(new URL('../api/openapi.yaml', import.meta.url));
+export const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 // Written by the build beside the YAML: parsing JSON is an order of magnitude faster at startup.
-const OPENAPI_JSON_PATH = fileURLToPath(new URL('../api/openapi.json', import.meta.url));
+const OPENAPI_JSON_PATH = fileURLToPath(new URL('./openapi.json', import.meta.url));
 
 export type ApiDocument = {
   paths: Record<string, Record<string, { operationId?: string } | unknown>>;

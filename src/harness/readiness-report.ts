@@ -1,5 +1,5 @@
-import type { JournalRecord } from '../store/journal.js';
-import type { Schemas } from './types.js';
+import type { JournalRecord } from './journal.js';
+import type { Schemas } from '../api/types.js';
 
 export type ReadinessFinding = Schemas['ReadinessFinding'];
 

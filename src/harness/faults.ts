@@ -1,6 +1,6 @@
-import { DomainError } from './errors.js';
+import { DomainError } from '../api/errors.js';
 import { compilePathPattern } from './path-pattern.js';
-import type { Schemas } from './types.js';
+import type { Schemas } from '../api/types.js';
 
 export type FaultCreate = Schemas['FaultCreate'];
 export type Fault = Schemas['Fault'];

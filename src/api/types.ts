@@ -1,5 +1,5 @@
 // Every resource type comes from the OpenAPI document (src/api/schema.d.ts, generated); none is written by hand.
-import type { components, operations } from '../api/schema.js';
+import type { components, operations } from './schema.js';
 
 export type Schemas = components['schemas'];
 export type OperationId = keyof operations;
