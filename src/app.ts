@@ -8,30 +8,29 @@ import { controlGuard } from './control/guard.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { orderControlHandlers } from './control/order-handlers.js';
-import { paymentMethodControlHandlers } from './control/payment-method-handlers.js';
 import { toClientRecord } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
 import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
 import { generateWorld } from '../fixtures/generate.js';
-import { bearerSecurityHandler } from './http/auth/bearer.js';
 import { SigningKeys } from './auth/jwt.js';
-import { errorMiddleware, notFoundHandler } from './http/errors.js';
+import { errorMiddleware, routeNotFound } from './http/errors.js';
+import { authenticateBearer, authenticateTokenRequest } from './http/authenticate.js';
+import { bodyParsers } from './http/body.js';
+import { dispatch } from './http/dispatch.js';
+import { recordOperation } from './http/route.js';
 import { authHandlers } from './http/handlers/auth.js';
 import { catalogHandlers } from './http/handlers/catalog.js';
 import { fileHandlers } from './http/handlers/files.js';
 import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
 import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
-import type { OperationHandlers } from './http/operation-handlers.js';
-import { apiValidator, type AppOperations } from './http/validator.js';
+import type { OperationHandlers } from './http/operation.js';
+import { validatorSteps } from './http/validator.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
-import { faultInjector } from './http/faults.js';
 import { requestObserver } from './http/observe.js';
 import { pino } from 'pino';
-
-const BODY_LIMIT = '1mb';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   if (options.fixtures === undefined) {
@@ -68,11 +67,10 @@ function operationHandlers(ctx: FakeContext): OperationHandlers {
   return {
     ...authHandlers(ctx),
     ...catalogHandlers(ctx),
-    ...accountHandlers(ctx),
-    ...orderHandlers(ctx),
+    ...accountHandlers,
+    ...orderHandlers,
     ...fileHandlers(ctx),
     ...controlHandlers(ctx),
-    ...paymentMethodControlHandlers(ctx),
     ...orderControlHandlers(ctx),
     ...harnessHandlers(ctx),
   };
@@ -96,14 +94,14 @@ const DOCS_PAGE = `<!doctype html>
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true });`;
 
 /**
- * The request pipeline, top to bottom: meta routes (spec, docs) → journal and log → body parsers → injected
- * faults → control guard →
- * OpenAPI validator (route, security, request, optionally response) → the handler of the operationId →
- * one error middleware rendering every failure as a problem.
+ * The request pipeline, top to bottom: meta routes (spec, docs) → request state, journal and log → control guard →
+ * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
+ * token request's client (and its faults) → validate → the operation's handler → one error middleware.
  */
 export function buildApp(ctx: FakeContext): Express {
   const handlers = operationHandlers(ctx);
   checkEveryOperationHandled(ctx, handlers);
+  const validator = validatorSteps(ctx.api.document, ctx.options.validateResponses ?? false);
 
   const app = express();
   app.disable('x-powered-by');
@@ -117,16 +115,17 @@ export function buildApp(ctx: FakeContext): Express {
   app.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
 
   app.use(requestObserver(ctx));
-  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
-  app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
-  app.use(faultInjector(ctx));
   app.use('/__control', controlGuard(ctx.options.controlToken));
-
-  const operations: AppOperations = { handlers, authenticate: bearerSecurityHandler(ctx) };
-  app.locals.operations = operations;
-  app.use(apiValidator(ctx.api.document, ctx.options.validateResponses ?? false));
-  app.use(notFoundHandler);
-  app.use(errorMiddleware());
+  app.use(validator.route, recordOperation);
+  app.use(authenticateBearer(ctx));
+  app.use(bodyParsers());
+  app.use(authenticateTokenRequest(ctx));
+  app.use(validator.validate);
+  app.use(dispatch(ctx, handlers));
+  app.use((req) => {
+    throw routeNotFound(req);
+  });
+  app.use(errorMiddleware(ctx.logger));
   return app;
 }
 

@@ -443,7 +443,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the OAuth clients (the tenants), with their secrets
+         * @description Every client, the default one first (`default: true`). Secrets are shown, because the control plane is the operator's own (the sandbox console's "Connect your client" panel reads them here): guard it with `CONTROL_TOKEN` wherever others can reach the port.
+         */
+        get: operations["listClients"];
         put?: never;
         /**
          * Register an OAuth client (a new tenant)
@@ -763,7 +767,10 @@ export interface components {
             detail: string;
             /** @description A stable snake_case word. */
             code: string;
+            /** @description Every field that broke a rule, at most 50 (a problem stays under 64 KB whatever the request); `errors_omitted` counts the rest. */
             errors?: components["schemas"]["FieldError"][];
+            /** @description How many more fields broke a rule than `errors` lists. */
+            errors_omitted?: number;
         };
         FieldError: {
             /** @enum {string} */
@@ -1148,6 +1155,19 @@ export interface components {
                 tax_reporting: boolean;
                 lei_required: boolean;
             };
+        };
+        ClientList: {
+            data: {
+                client_id: string;
+                client_secret: string;
+                /** @description The client control calls act on when they name none. */
+                default: boolean;
+                scopes: components["schemas"]["ApiScope"][];
+                settings: {
+                    tax_reporting: boolean;
+                    lei_required: boolean;
+                };
+            }[];
         };
         ClientCreate: {
             client_id: string;
@@ -2157,6 +2177,27 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clients. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     createClient: {

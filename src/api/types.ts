@@ -27,7 +27,32 @@ export type OrderPaymentMethodDetails = NonNullable<Schemas['OrderPaymentMethodD
 export type ApiScope = Schemas['ApiScope'];
 export type ClientSettings = Required<Schemas['ClientSettings']>;
 
+// Every operation's input and answer, typed from the document: a handler never casts what it reads.
+
+type Parameters<Op extends OperationId> = operations[Op]['parameters'];
+type Present<T> = [NonNullable<T>] extends [never] ? Record<string, never> : NonNullable<T>;
+
+export type PathOf<Op extends OperationId> = Present<Parameters<Op>['path']>;
 /** Query parameters of an operation, as the validator hands them over (coerced, defaults applied). */
-export type QueryOf<Op extends OperationId> = operations[Op] extends { parameters: { query?: infer Q } }
-  ? NonNullable<Q>
-  : never;
+export type QueryOf<Op extends OperationId> = Present<Parameters<Op>['query']>;
+
+export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBody: { content: infer C } }
+  ? C[keyof C]
+  : operations[Op] extends { requestBody?: { content: infer C } }
+    ? C[keyof C] | undefined
+    : undefined;
+
+type Responses<Op extends OperationId> = operations[Op]['responses'];
+type SuccessStatus<Op extends OperationId> = Extract<keyof Responses<Op>, 200 | 201 | 202 | 204>;
+type ContentOf<R> = R extends { content: infer C } ? (C extends { 'application/json': infer J } ? J : Buffer) : undefined;
+
+/** What an operation answers when it succeeds: one of its success statuses with that status's body. */
+export type AnswerOf<Op extends OperationId> = {
+  [S in SuccessStatus<Op>]: {
+    status: S;
+    body: ContentOf<Responses<Op>[S]>;
+    headers?: Record<string, string>;
+    /** For bodies other than JSON. */
+    contentType?: string;
+  };
+}[SuccessStatus<Op>];

@@ -56,53 +56,57 @@ export interface VerifyExpectations {
 
 const VERIFIED_CACHE_SIZE = 1000;
 
+/** A token's verification: its claims when valid; else why not, and whose it is when its signature is ours. */
+export type TokenVerdict =
+  | { claims: AccessTokenClaims; signedFor: string; error?: undefined }
+  | { claims?: undefined; signedFor: string | undefined; error: DomainError };
+
 /**
  * Tokens whose signature one server instance has verified. An RSA verification costs far more than the rest of a
  * request, and clients reuse a token for an hour, so the signature is checked once per token; issuer, audience and
  * expiry are checked on every request, as they depend on the request's host and the tenant's clock.
  */
 export class VerifiedTokens {
-  private readonly claims = new Map<string, AccessTokenClaims>();
+  private readonly signed = new Map<string, AccessTokenClaims>();
 
   constructor(private readonly keys: SigningKeys) {}
 
-  verify(token: string, expect: VerifyExpectations): AccessTokenClaims {
-    const known = this.claims.get(token);
-    if (!known) {
-      const claims = verifyAccessToken(this.keys, token, expect);
-      if (this.claims.size >= VERIFIED_CACHE_SIZE) this.claims.delete(this.claims.keys().next().value!);
-      this.claims.set(token, claims);
-      return claims;
+  verify(token: string, expect: VerifyExpectations): TokenVerdict {
+    let claims = this.signed.get(token);
+    if (!claims) {
+      const signature = verifySignature(this.keys, token);
+      if ('error' in signature) return { signedFor: undefined, error: signature.error };
+      claims = signature.claims;
+      if (this.signed.size >= VERIFIED_CACHE_SIZE) this.signed.delete(this.signed.keys().next().value!);
+      this.signed.set(token, claims);
     }
-    if (known.iss !== expect.issuer) throw invalidToken(`The access token is not valid: jwt issuer invalid. expected: ${expect.issuer}.`);
-    if (!expect.audiences.includes(known.aud)) throw invalidToken(`The access token is not valid: jwt audience invalid. expected: ${expect.audiences.join(' or ')}.`);
-    const now = expect.nowOf(known.sub);
-    if (now === undefined) throw invalidToken('The access token names an unknown client.');
-    if (now >= known.exp) throw invalidToken('The access token has expired.', 'token_expired');
-    return known;
+    const error = checkClaims(claims, expect);
+    return error ? { signedFor: claims.sub, error } : { claims, signedFor: claims.sub };
   }
 }
 
-/** Verifies signature (RS256 only, our kid), issuer, audience and expiry; throws a 401 problem otherwise. */
-export function verifyAccessToken(keys: SigningKeys, token: string, expect: VerifyExpectations): AccessTokenClaims {
+/** Only RS256 under this instance's kid, with a valid signature: then the token is ours and names its client. */
+function verifySignature(keys: SigningKeys, token: string): { claims: AccessTokenClaims } | { error: DomainError } {
   const decoded = jwt.decode(token, { complete: true });
-  if (!decoded || typeof decoded.payload !== 'object') throw invalidToken('The access token is not a well-formed JWT.');
-  if (decoded.header.alg !== 'RS256') throw invalidToken(`The access token's algorithm "${decoded.header.alg}" is not accepted.`);
-  if (decoded.header.kid !== keys.kid) throw invalidToken('The access token was not signed by this server.');
-  const clientId = typeof decoded.payload.sub === 'string' ? decoded.payload.sub : '';
-  const now = expect.nowOf(clientId);
-  if (now === undefined) throw invalidToken('The access token names an unknown client.');
+  if (!decoded || typeof decoded.payload !== 'object') return { error: invalidToken('The access token is not a well-formed JWT.') };
+  if (decoded.header.alg !== 'RS256') return { error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`) };
+  if (decoded.header.kid !== keys.kid) return { error: invalidToken('The access token was not signed by this server.') };
   try {
-    const claims = jwt.verify(token, keys.publicKey, {
-      algorithms: ['RS256'],
-      issuer: expect.issuer,
-      audience: expect.audiences as [string, ...string[]],
-      clockTimestamp: now,
-    });
-    return claims as unknown as AccessTokenClaims;
+    // Time, issuer and audience are checked against each request (checkClaims), not here.
+    const claims = jwt.verify(token, keys.publicKey, { algorithms: ['RS256'], ignoreExpiration: true, ignoreNotBefore: true });
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string') return { error: invalidToken('The access token names no client.') };
+    return { claims: claims as unknown as AccessTokenClaims };
   } catch (error) {
-    if (error instanceof jwt.TokenExpiredError) throw invalidToken('The access token has expired.', 'token_expired');
     const reason = error instanceof Error ? error.message : 'verification failed';
-    throw invalidToken(`The access token is not valid: ${reason}.`);
+    return { error: invalidToken(`The access token is not valid: ${reason}.`) };
   }
+}
+
+function checkClaims(claims: AccessTokenClaims, expect: VerifyExpectations): DomainError | undefined {
+  if (claims.iss !== expect.issuer) return invalidToken(`The access token is not valid: jwt issuer invalid. expected: ${expect.issuer}.`);
+  if (!expect.audiences.includes(claims.aud)) return invalidToken(`The access token is not valid: jwt audience invalid. expected: ${expect.audiences.join(' or ')}.`);
+  const now = expect.nowOf(claims.sub);
+  if (now === undefined) return invalidToken('The access token names an unknown client.');
+  if (now >= claims.exp) return invalidToken('The access token has expired.', 'token_expired');
+  return undefined;
 }

@@ -1,45 +1,29 @@
 import type { FakeContext } from '../context.js';
-import type { FaultCreate } from '../harness/faults.js';
-import { compilePathPattern } from '../harness/path-pattern.js';
 import { readinessFindings } from '../harness/readiness-report.js';
-import { param, queryOf, type OperationHandlers } from '../http/operation-handlers.js';
+import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { controlTenant, namedClientId } from './tenant.js';
 
-type HarnessOperations = 'listFaults' | 'addFault' | 'clearFaults' | 'removeFault' | 'listRequests' | 'getReadinessReport';
-
 /** The partner test harness: injected faults, the request journal and the readiness report built on it. */
-export function harnessHandlers(ctx: FakeContext): Pick<OperationHandlers, HarnessOperations> {
+export function harnessHandlers(ctx: FakeContext) {
   return {
-    listFaults: (req, res) => {
-      res.json({ data: controlTenant(req, ctx).faults.list() });
+    listFaults: (call) => ok({ data: controlTenant(ctx, call).faults.list() }),
+    addFault: (call) => created(controlTenant(ctx, call).faults.add(call.body)),
+    clearFaults: (call) => {
+      controlTenant(ctx, call).faults.clear();
+      return noContent();
     },
-    addFault: (req, res) => {
-      res.status(201).json(controlTenant(req, ctx).faults.add(req.body as FaultCreate));
+    removeFault: (call) => {
+      controlTenant(ctx, call).faults.remove(call.path.fault_id);
+      return noContent();
     },
-    clearFaults: (req, res) => {
-      controlTenant(req, ctx).faults.clear();
-      res.status(204).end();
+    listRequests: (call) => {
+      const { method, path } = call.query;
+      return ok({ data: ctx.journal.entries({ method, path, clientId: namedClientId(call) }) });
     },
-    removeFault: (req, res) => {
-      controlTenant(req, ctx).faults.remove(param(req, 'fault_id'));
-      res.status(204).end();
-    },
-    listRequests: (req, res) => {
-      const { method, path } = queryOf<{ method?: string; path?: string }>(req);
-      const clientId = namedClientId(req);
-      const matchesPath = path === undefined ? () => true : compilePathPattern(path);
-      const records = ctx.journal.records(
-        ({ entry }) =>
-          (method === undefined || entry.method === method.toUpperCase()) &&
-          matchesPath(entry.path) &&
-          (clientId === undefined || entry.client_id === clientId),
-      );
-      res.json({ data: records.map((r) => r.entry) });
-    },
-    getReadinessReport: (req, res) => {
-      const clientId = controlTenant(req, ctx).client.client_id;
+    getReadinessReport: (call) => {
+      const clientId = controlTenant(ctx, call).client.client_id;
       const records = ctx.journal.records((r) => r.clientId === clientId);
-      res.json({ client_id: clientId, findings: readinessFindings(records, ctx.options.tokenTtlSeconds) });
+      return ok({ client_id: clientId, findings: readinessFindings(records, ctx.options.tokenTtlSeconds) });
     },
-  };
+  } satisfies Partial<OperationHandlers>;
 }

@@ -1,21 +1,17 @@
 import type { FakeContext } from '../context.js';
 import { advanceOrder, setOrderStatus } from '../domain/order-actions.js';
-import { placeOrder, type OrderPlacement } from '../domain/order-placement.js';
-import type { Schemas } from '../api/types.js';
-import { param, type OperationHandlers } from '../http/operation-handlers.js';
+import { placeOrder } from '../domain/order-placement.js';
+import { createPaymentMethodDetails } from '../domain/payment-methods.js';
+import { created, ok, type OperationHandlers } from '../http/operation.js';
 import { controlTenant } from './tenant.js';
 
-export function orderControlHandlers(ctx: FakeContext): Pick<OperationHandlers, 'placeOrder' | 'advanceOrder' | 'setOrderStatus'> {
+/** What partners cannot do through the API but their tests need: place orders, move them, add payment methods. */
+export function orderControlHandlers(ctx: FakeContext) {
   return {
-    placeOrder: (req, res) => {
-      res.status(201).json(placeOrder(controlTenant(req, ctx), req.body as OrderPlacement));
-    },
-    advanceOrder: (req, res) => {
-      res.json(advanceOrder(controlTenant(req, ctx).store, param(req, 'order_id')));
-    },
-    setOrderStatus: (req, res) => {
-      const { status } = req.body as Schemas['OrderStatusChange'];
-      res.json(setOrderStatus(controlTenant(req, ctx).store, param(req, 'order_id'), status));
-    },
-  };
+    placeOrder: (call) => created(placeOrder(controlTenant(ctx, call), call.body)),
+    advanceOrder: (call) => ok(advanceOrder(controlTenant(ctx, call).store, call.path.order_id)),
+    setOrderStatus: (call) => ok(setOrderStatus(controlTenant(ctx, call).store, call.path.order_id, call.body.status)),
+    createPaymentMethodDetails: (call) =>
+      created(createPaymentMethodDetails(controlTenant(ctx, call).store, call.path.account_id, call.body)),
+  } satisfies Partial<OperationHandlers>;
 }

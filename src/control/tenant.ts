@@ -1,13 +1,14 @@
-import type { Request } from 'express';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 
-/** The client a control call names: `X-Client-Id`, else `?client_id=`. */
-export function namedClientId(req: Request): string | undefined {
-  return req.get('x-client-id') ?? (typeof req.query.client_id === 'string' ? req.query.client_id : undefined);
+/** What a control call carries to name a tenant: `X-Client-Id`, else `?client_id=`. */
+export interface TenantNaming {
+  header(name: string): string | undefined;
+  readonly query: { client_id?: string };
 }
 
+export const namedClientId = (call: TenantNaming): string | undefined => call.header('x-client-id') ?? call.query.client_id;
+
 /** The tenant a control call acts on: the one it names, else the default client's. */
-export function controlTenant(req: Request, ctx: FakeContext): Tenant {
-  return ctx.tenants.get(namedClientId(req) ?? ctx.tenants.defaultClientId);
-}
+export const controlTenant = (ctx: FakeContext, call: TenantNaming): Tenant =>
+  ctx.tenants.get(namedClientId(call) ?? ctx.tenants.defaultClientId);

@@ -22,6 +22,16 @@ export function toClientView({ client_id, scopes, settings }: ClientRecord): Cli
   return { client_id, scopes: [...scopes], settings: { ...settings } };
 }
 
+export function listClients(registry: TenantRegistry): Schemas['ClientList'] {
+  return {
+    data: [...registry.all()].map(({ client }) => ({
+      ...toClientView(client),
+      client_secret: client.client_secret,
+      default: client.client_id === registry.defaultClientId,
+    })),
+  };
+}
+
 export function createClient(registry: TenantRegistry, input: ClientCreate): ClientView {
   return toClientView(registry.add(toClientRecord(input)).client);
 }

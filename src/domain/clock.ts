@@ -1,4 +1,5 @@
 import { DomainError } from '../api/errors.js';
+import type { Schemas } from '../api/types.js';
 
 // The range an ISO 8601 timestamp with a four-digit year can show.
 const EARLIEST_MS = Date.UTC(1970, 0, 1);
@@ -37,4 +38,11 @@ export class Clock {
     }
     return ms;
   }
+}
+
+/** A control-plane clock change: to a time, or by a number of seconds (the document allows exactly one). */
+export function changeClock(clock: Clock, change: Schemas['ClockChange']): Schemas['Clock'] {
+  if (change.now !== undefined) clock.set(new Date(change.now));
+  else if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
+  return { now: clock.now().toISOString() };
 }

@@ -18,6 +18,13 @@ const sameSecret = (a: string, b: string): boolean => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
+/** The client whose credentials these are, or none (unknown client, wrong secret, or not strings at all). */
+export function authenticateClient(registry: TenantRegistry, clientId: unknown, clientSecret: unknown): Tenant | undefined {
+  if (typeof clientId !== 'string' || typeof clientSecret !== 'string') return undefined;
+  const tenant = registry.find(clientId);
+  return tenant && sameSecret(tenant.client.client_secret, clientSecret) ? tenant : undefined;
+}
+
 /**
  * The rules of the client-credentials grant (CONTRACT §2), in the order a real authorization server applies them:
  * grant type, client authentication, audience, then scope.
@@ -30,8 +37,8 @@ export function grantClientCredentials(
   if (request.grant_type !== 'client_credentials') {
     throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${request.grant_type}" is not supported; use "client_credentials".`);
   }
-  const tenant = registry.find(request.client_id);
-  if (!tenant || !sameSecret(tenant.client.client_secret, request.client_secret)) {
+  const tenant = authenticateClient(registry, request.client_id, request.client_secret);
+  if (!tenant) {
     throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.');
   }
   if (!acceptedAudiences.includes(request.audience)) {

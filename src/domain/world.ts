@@ -1,4 +1,5 @@
-import type { FieldError } from '../api/errors.js';
+import { DomainError, type FieldError } from '../api/errors.js';
+import type { Tenant } from './tenants.js';
 import type { World } from '../api/types.js';
 
 type Collection = keyof World;
@@ -81,4 +82,13 @@ export function checkWorld(world: World): FieldError[] {
   onePrimary('payment_method_details');
 
   return errors;
+}
+
+/** Loads a snapshot into a tenant when it keeps every rule of a world; otherwise changes nothing. */
+export function replaceWorld(tenant: Tenant, world: World): void {
+  const errors = checkWorld(world);
+  if (errors.length > 0) {
+    throw new DomainError(422, 'invalid_world', `The snapshot breaks ${errors.length} rule(s) of a world; nothing was changed.`, errors);
+  }
+  tenant.replaceWorld(world);
 }

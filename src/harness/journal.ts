@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/types.js';
+import { compilePathPattern } from './path-pattern.js';
 
 export type JournalEntry = Schemas['JournalEntry'];
 
@@ -82,6 +83,18 @@ export class Journal {
       if (keep(record)) out.push(record);
     }
     return out;
+  }
+
+  /** The entries `GET /__control/requests` shows: by method, path pattern (`*`, `{name}`) and client, oldest first. */
+  entries(filter: { method?: string; path?: string; clientId?: string }): JournalEntry[] {
+    const { method, path, clientId } = filter;
+    const matchesPath = path === undefined ? () => true : compilePathPattern(path);
+    return this.records(
+      ({ entry }) =>
+        (method === undefined || entry.method === method.toUpperCase()) &&
+        matchesPath(entry.path) &&
+        (clientId === undefined || entry.client_id === clientId),
+    ).map((r) => r.entry);
   }
 
   /** Forgets one client's entries (or all): kept entries stay in order. */

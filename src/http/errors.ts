@@ -1,6 +1,8 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
+import type { Logger } from 'pino';
 import { DomainError, OAuthError, type FieldError } from '../api/errors.js';
-import { problem, sendProblem, type Problem } from './problem.js';
+import { clip, MAX_FIELD_ERRORS, problem, type Problem } from './problem.js';
+import { stateOf } from './request-state.js';
 
 interface ValidatorError {
   status: number;
@@ -47,6 +49,15 @@ function toFieldError(item: { path?: string; message?: string }): FieldError {
   };
 }
 
+/** A detail names the first few fields; `errors` lists up to 50 and counts the rest. */
+function validationProblem(items: readonly { path?: string; message?: string }[], status = 422, code = 'validation_error'): Problem {
+  const errors = items.slice(0, MAX_FIELD_ERRORS).map(toFieldError);
+  const named = errors.slice(0, 3).map((e) => `${e.location} ${e.path}: ${e.message}`).join('; ');
+  const more = items.length > 3 ? ` (and ${items.length - 3} more)` : '';
+  const detail = status === 500 ? `The response does not match the OpenAPI document: ${named}${more}.` : `The request is not valid: ${named}${more}.`;
+  return problem(status, code, detail, errors, items.length);
+}
+
 interface Rendered {
   body: Problem;
   headers?: Record<string, string>;
@@ -56,17 +67,15 @@ function fromValidator(error: ValidatorError, req: Request): Rendered {
   switch (error.status) {
     case 400: {
       if (error.errors!.some((e) => /malformed uri/i.test(e.message ?? ''))) {
-        return { body: problem(400, 'malformed_uri', `The path ${req.originalUrl.split('?')[0]} is not valid percent-encoding.`) };
+        return { body: problem(400, 'malformed_uri', `The path ${clip(req.originalUrl.split('?')[0]!)} is not valid percent-encoding.`) };
       }
-      const errors = error.errors!.map(toFieldError);
-      const summary = errors.map((e) => `${e.location} ${e.path}: ${e.message}`).join('; ');
-      return { body: problem(422, 'validation_error', `The request is not valid: ${summary}.`, errors) };
+      return { body: validationProblem(error.errors!) };
     }
     case 404:
-      return { body: routeNotFound(req) };
+      return { body: fromDomain(routeNotFound(req)) };
     case 405:
       return {
-        body: problem(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${error.headers?.Allow ?? 'none'}.`),
+        body: problem(405, 'method_not_allowed', `${req.method} is not allowed on ${clip(req.path)}; allowed: ${error.headers?.Allow ?? 'none'}.`),
         headers: { Allow: error.headers?.Allow ?? '' },
       };
     case 413:
@@ -74,13 +83,11 @@ function fromValidator(error: ValidatorError, req: Request): Rendered {
     case 415: {
       const content = (req as Request & { openapi?: { schema?: { requestBody?: { content?: object } } } }).openapi?.schema?.requestBody?.content;
       const expected = Object.keys(content ?? { 'application/json': {} }).join(' or ');
-      return { body: problem(415, 'unsupported_media_type', `Content-Type "${req.get('content-type') ?? 'none'}" is not accepted here; send ${expected}.`) };
+      return { body: problem(415, 'unsupported_media_type', `Content-Type "${clip(req.get('content-type') ?? 'none', 100)}" is not accepted here; send ${expected}.`) };
     }
-    case 500: {
+    case 500:
       // Only when response validation is on (tests): the handler answered something the document does not allow.
-      const errors = error.errors!.map(toFieldError);
-      return { body: problem(500, 'response_invalid', `The response does not match the OpenAPI document: ${error.message}`, errors) };
-    }
+      return { body: validationProblem(error.errors!, 500, 'response_invalid') };
     default:
       return { body: problem(error.status, 'request_rejected', error.message ?? 'The request was rejected.') };
   }
@@ -89,63 +96,64 @@ function fromValidator(error: ValidatorError, req: Request): Rendered {
 function fromBodyParser(error: BodyParserError): Rendered {
   switch (error.type) {
     case 'entity.parse.failed':
-      return { body: problem(400, 'malformed_body', `The request body cannot be parsed: ${error.message}.`) };
+    case 'entity.too.deep':
+      return { body: problem(400, 'malformed_body', `The request body cannot be parsed: ${clip(error.message ?? '', 200)}.`) };
     case 'entity.too.large':
     case 'parameters.too.many':
       return { body: problem(413, 'payload_too_large', 'The request body is larger than 1 MiB.') };
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return { body: problem(415, 'unsupported_media_type', `${error.message}.`) };
+      return { body: problem(415, 'unsupported_media_type', `${clip(error.message ?? '', 200)}.`) };
     default:
       // e.g. a Content-Encoding whose data does not inflate
-      return { body: problem(400, 'malformed_body', `The request body cannot be read: ${error.message}.`) };
+      return { body: problem(400, 'malformed_body', `The request body cannot be read: ${clip(error.message ?? '', 200)}.`) };
   }
 }
 
-export function routeNotFound(req: Request): Problem {
-  const hint =
-    req.method === 'DELETE' && /^\/v1\/orders\/[^/]+$/.test(req.path)
-      ? ' Cancelling an order is DELETE /v1/orders/{order_id}/, with the trailing slash.'
+/** The answer for a path the document does not serve; `documented` is the path it has with the other trailing slash. */
+export function routeNotFound(req: Request, documented?: string): DomainError {
+  const cancel = req.method === 'DELETE' && /^\/v1\/orders\/[^/]+$/.test(req.path);
+  const hint = cancel
+    ? ' Cancelling an order is DELETE /v1/orders/{order_id}/, with the trailing slash.'
+    : documented
+      ? ` The document has ${documented}: ${documented.endsWith('/') ? 'with' : 'without'} the trailing slash.`
       : '';
-  return problem(404, 'route_not_found', `No operation at ${req.method} ${req.path}.${hint}`);
+  return new DomainError(404, 'route_not_found', `No operation at ${req.method} ${clip(req.path, 200)}.${hint}`);
 }
 
-/** For paths the document does not manage (so the validator did not answer). */
-export const notFoundHandler: RequestHandler = (req, res) => sendProblem(res, routeNotFound(req));
+const fromDomain = (e: DomainError): Problem => problem(e.status, e.code, e.detail, e.errors);
 
-function render(error: unknown, req: Request, authError: unknown): Rendered {
-  if (authError instanceof DomainError) error = authError;
-  if (error instanceof DomainError) return { body: problem(error.status, error.code, error.detail, error.errors), ...(error.headers && { headers: error.headers }) };
+function render(error: unknown, req: Request, logger: Logger): Rendered {
+  if (error instanceof DomainError) return { body: fromDomain(error), ...(error.headers && { headers: error.headers }) };
   if (isBodyParserError(error)) return fromBodyParser(error);
   if (isValidatorError(error)) return fromValidator(error, req);
-  console.error('Unexpected error', error);
+  logger.error({ err: error, path: req.path }, 'unexpected error');
   return { body: problem(500, 'internal_error', 'The fake failed unexpectedly; this is a bug, please report it.') };
 }
 
 /** RFC 6749 §5.2 for the token endpoint: any request problem there is an `invalid_request`. */
-function renderForTokenEndpoint(rendered: Rendered): { status: number; body: { error: string; error_description: string } } | undefined {
+function asOAuthError(rendered: Rendered): OAuthError | undefined {
   const { status } = rendered.body;
   if (status === 404 || status === 405 || status >= 500) return undefined;
   const fields = rendered.body.errors?.map((e) => `${e.path.slice(1)} ${e.message}`).join('; ');
-  const description = rendered.body.status === 422 && fields ? `Invalid token request: ${fields}.` : rendered.body.detail;
-  return { status: 400, body: { error: 'invalid_request', error_description: description } };
+  return new OAuthError(400, 'invalid_request', rendered.body.status === 422 && fields ? `Invalid token request: ${fields}.` : rendered.body.detail);
 }
 
-export function errorMiddleware(): ErrorRequestHandler {
+/** The one place that writes an error answer: a problem, or an RFC 6749 error at the token endpoint. */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (res.headersSent) return;
-    if (error instanceof OAuthError) {
-      res.locals.problemCode = error.error;
-      res.status(error.status).set('Cache-Control', 'no-store').json({ error: error.error, error_description: error.description });
-      return;
-    }
-    const rendered = render(error, req, res.locals.authError);
-    const oauth = req.path === '/oauth2/token' ? renderForTokenEndpoint(rendered) : undefined;
+    const state = stateOf(req);
+    const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
+    const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!) : undefined;
     if (oauth) {
-      res.locals.problemCode = oauth.body.error;
-      res.status(oauth.status).set('Cache-Control', 'no-store').json(oauth.body);
+      state.code = oauth.error;
+      res.status(oauth.status).set('Cache-Control', 'no-store').json({ error: oauth.error, error_description: oauth.description });
       return;
     }
-    sendProblem(res, rendered.body, rendered.headers);
+    const { body, headers = {} } = rendered!;
+    state.code = body.code;
+    // res.json, so that response validation (on in tests) checks problems against the document too.
+    res.status(body.status).set(headers).type('application/problem+json').json(body);
   };
 }

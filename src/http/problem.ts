@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { FieldError } from '../api/errors.js';
 import type { Schemas } from '../api/types.js';
 
@@ -15,23 +14,28 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
-export function problem(status: number, code: string, detail: string, errors?: FieldError[]): Problem {
+/** A problem lists at most this many field errors, and counts the rest: its size is bounded whatever the request. */
+export const MAX_FIELD_ERRORS = 50;
+const MAX_TEXT = 500;
+
+/** Partners' input can be arbitrarily long; a problem quotes at most a few hundred characters of it. */
+export const clip = (text: string, max = MAX_TEXT): string => (text.length <= max ? text : `${text.slice(0, max)}…`);
+
+/** `total` counts field errors beyond those handed over, when the caller did not build them all. */
+export function problem(status: number, code: string, detail: string, errors: readonly FieldError[] = [], total = errors.length): Problem {
+  const listed = errors.slice(0, MAX_FIELD_ERRORS).map((e) => ({ ...e, path: clip(e.path), message: clip(e.message) }));
   return {
     type: `urn:problem:investment-api-fake:${code}`,
     title: TITLES[status] ?? 'Error',
     status,
-    detail,
+    detail: clip(detail, 2000),
     code,
-    ...(errors && errors.length > 0 && { errors }),
+    ...(listed.length > 0 && { errors: listed }),
+    ...(total > listed.length && { errors_omitted: total - listed.length }),
   };
-}
-
-export function sendProblem(res: Response, body: Problem, headers: Record<string, string> = {}): void {
-  res.locals.problemCode = body.code;
-  // res.json, so that response validation (on in tests) checks problems against the document too.
-  res.status(body.status).set(headers).type('application/problem+json').json(body);
 }

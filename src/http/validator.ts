@@ -1,25 +1,22 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { OperationId } from '../api/types.js';
 import type { ApiDocument } from '../api/document.js';
-import type { OperationHandlers } from './operation-handlers.js';
 import { cacheRouteRegexps } from './route-regexp-cache.js';
 
-/** What each app gives the shared validator: its own handlers and its own bearer check. */
-export interface AppOperations {
-  handlers: OperationHandlers;
-  authenticate(req: Request, scopes: string[]): true;
+/** express-openapi-validator's steps, split where the pipeline puts its own between them. */
+export interface ValidatorSteps {
+  /** Finds the operation of the request (`req.openapi`): 404 and 405 for what the document does not serve. */
+  route: RequestHandler[];
+  /** Checks parameters and body against the operation (and, in tests, the answer against the document). */
+  validate: RequestHandler[];
 }
 
-const operationsOf = (req: Request): AppOperations => req.app.locals.operations as AppOperations;
-
 /**
- * express-openapi-validator compiles the whole document (its meta-schema, every schema of every operation) for
- * each middleware it makes: ~400 ms here. The document is the same for every instance, so the compiled validator
- * is made once per process and shared; it holds nothing of an instance: handlers and the bearer check come from
- * the app serving the request (`app.locals.operations`), so instances stay independent.
+ * express-openapi-validator compiles the whole document for each middleware it makes: ~400 ms here. The document is
+ * the same for every instance and the steps hold nothing of an instance (authentication and handlers are the
+ * pipeline's own), so they are made once per process and shared.
  */
-const compiled = new Map<string, RequestHandler[]>();
+const compiled = new Map<string, ValidatorSteps>();
 
 /**
  * The document without response bodies, for a validator that does not check responses: it would still compile
@@ -37,30 +34,33 @@ function withoutResponseBodies(document: ApiDocument): ApiDocument {
   return copy;
 }
 
-export function apiValidator(document: ApiDocument, validateResponses: boolean): RequestHandler[] {
+const ROUTE_STEPS = new Set(['pathParamsMiddleware', 'metadataMiddleware']);
+const VALIDATE_STEPS = new Set(['requestMiddleware', 'responseMiddleware']);
+
+export function validatorSteps(document: ApiDocument, validateResponses: boolean): ValidatorSteps {
   const key = validateResponses ? 'requests+responses' : 'requests';
-  let middleware = compiled.get(key);
-  if (!middleware) {
+  let steps = compiled.get(key);
+  if (!steps) {
     cacheRouteRegexps();
-    middleware = OpenApiValidator.middleware({
+    const middleware = OpenApiValidator.middleware({
       apiSpec: (validateResponses ? structuredClone(document) : withoutResponseBodies(document)) as never,
       // The meta-schema check of the document runs in tests, where responses are validated too.
       validateApiSpec: validateResponses,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
       validateResponses: validateResponses ? { allErrors: true } : false,
-      validateSecurity: {
-        handlers: { oauth2: (req, scopes) => operationsOf(req).authenticate(req, scopes), controlToken: () => true },
-      },
-      operationHandlers: {
-        basePath: '/',
-        resolver: (_basePath, route, apiDoc) => {
-          const pathItem = apiDoc.paths![route.openApiRoute] as Record<string, { operationId: OperationId }>;
-          const operationId = pathItem[route.method.toLowerCase()]!.operationId;
-          return (req: Request, res: Parameters<RequestHandler>[1]) => operationsOf(req).handlers[operationId](req, res);
-        },
-      },
+      // Authentication and dispatch are the pipeline's own steps (src/http/authenticate.ts, src/http/dispatch.ts).
+      validateSecurity: false,
+      // No operation takes multipart bodies.
+      fileUploader: false,
     }) as RequestHandler[];
-    compiled.set(key, middleware);
+    const named = (names: Set<string>) => middleware.filter((step) => names.has(step.name));
+    steps = { route: named(ROUTE_STEPS), validate: named(VALIDATE_STEPS) };
+    // Its security step is a no-op with validateSecurity off; anything else new would be skipped, so it stops here.
+    const unknown = middleware.filter((step) => !ROUTE_STEPS.has(step.name) && !VALIDATE_STEPS.has(step.name) && step.name !== 'securityMiddleware');
+    if (steps.route.length !== ROUTE_STEPS.size || unknown.length > 0) {
+      throw new Error(`express-openapi-validator's steps are not the expected ones: ${middleware.map((s) => s.name).join(', ')}`);
+    }
+    compiled.set(key, steps);
   }
-  return middleware;
+  return steps;
 }

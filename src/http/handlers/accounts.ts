@@ -1,52 +1,19 @@
-import type { FakeContext } from '../../context.js';
-import { createAccount, getAccount, listAccounts, updateAccount, type AccountCreate, type AccountUpdate } from '../../domain/accounts.js';
+import { createAccount, getAccount, listAccounts, updateAccount } from '../../domain/accounts.js';
 import { getPaymentMethodDetails, updatePaymentMethodDetails } from '../../domain/payment-methods.js';
-import type { QueryOf } from '../../api/types.js';
-import { listWallets, registerWallet, updateWallet, type PrimaryFlagUpdate, type WalletRegister } from '../../domain/wallets.js';
-import { param, queryOf, type OperationHandlers } from '../operation-handlers.js';
-import { tenantOf } from '../request-context.js';
+import { listWallets, registerWallet, updateWallet } from '../../domain/wallets.js';
+import { created, ok, type OperationHandlers } from '../operation.js';
 
-type AccountOperations =
-  | 'listAccounts'
-  | 'createAccount'
-  | 'getAccount'
-  | 'updateAccount'
-  | 'listWallets'
-  | 'registerWallet'
-  | 'updateWallet'
-  | 'getPaymentMethodDetails'
-  | 'updatePaymentMethodDetails';
-
-/** Accounts, their wallets and payment method details: read the request, call the domain, render. */
-export function accountHandlers(_ctx: FakeContext): Pick<OperationHandlers, AccountOperations> {
-  return {
-    listAccounts: (req, res) => {
-      res.json({ data: listAccounts(tenantOf(res).store, queryOf<QueryOf<'listAccounts'>>(req)) });
-    },
-    createAccount: (req, res) => {
-      res.status(201).json(createAccount(tenantOf(res), req.body as AccountCreate));
-    },
-    getAccount: (req, res) => {
-      res.json(getAccount(tenantOf(res).store, param(req, 'account_id')));
-    },
-    updateAccount: (req, res) => {
-      res.json(updateAccount(tenantOf(res), param(req, 'account_id'), req.body as AccountUpdate));
-    },
-    listWallets: (req, res) => {
-      res.json({ data: listWallets(tenantOf(res).store, param(req, 'account_id'), queryOf<QueryOf<'listWallets'>>(req)) });
-    },
-    registerWallet: (req, res) => {
-      res.status(201).json(registerWallet(tenantOf(res), param(req, 'account_id'), req.body as WalletRegister));
-    },
-    updateWallet: (req, res) => {
-      res.json(updateWallet(tenantOf(res).store, param(req, 'account_id'), param(req, 'wallet_id'), req.body as PrimaryFlagUpdate));
-    },
-    getPaymentMethodDetails: (req, res) => {
-      res.json(getPaymentMethodDetails(tenantOf(res).store, param(req, 'account_id'), param(req, 'payment_method_details_id')));
-    },
-    updatePaymentMethodDetails: (req, res) => {
-      const { store } = tenantOf(res);
-      res.json(updatePaymentMethodDetails(store, param(req, 'account_id'), param(req, 'payment_method_details_id'), req.body as PrimaryFlagUpdate));
-    },
-  };
-}
+/** Accounts, their wallets and payment method details: the call's typed input to the domain, its result back. */
+export const accountHandlers = {
+  listAccounts: ({ tenant, query }) => ok({ data: listAccounts(tenant.store, query) }),
+  createAccount: ({ tenant, body }) => created(createAccount(tenant, body)),
+  getAccount: ({ tenant, path }) => ok(getAccount(tenant.store, path.account_id)),
+  updateAccount: ({ tenant, path, body }) => ok(updateAccount(tenant, path.account_id, body)),
+  listWallets: ({ tenant, path, query }) => ok({ data: listWallets(tenant.store, path.account_id, query) }),
+  registerWallet: ({ tenant, path, body }) => created(registerWallet(tenant, path.account_id, body)),
+  updateWallet: ({ tenant, path, body }) => ok(updateWallet(tenant.store, path.account_id, path.wallet_id, body)),
+  getPaymentMethodDetails: ({ tenant, path }) =>
+    ok(getPaymentMethodDetails(tenant.store, path.account_id, path.payment_method_details_id)),
+  updatePaymentMethodDetails: ({ tenant, path, body }) =>
+    ok(updatePaymentMethodDetails(tenant.store, path.account_id, path.payment_method_details_id, body)),
+} satisfies Partial<OperationHandlers>;

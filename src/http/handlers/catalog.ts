@@ -2,40 +2,19 @@ import type { FakeContext } from '../../context.js';
 import { getShareClass, listAssets, listShareClasses } from '../../domain/catalog.js';
 import { listCustomOfferingDocuments, listFundDocuments } from '../../domain/documents.js';
 import { listOrders } from '../../domain/orders.js';
-import type { QueryOf } from '../../api/types.js';
-import { param, queryOf, type OperationHandlers } from '../operation-handlers.js';
-import { linkContextOf, tenantOf } from '../request-context.js';
+import { ok, type OperationHandlers } from '../operation.js';
+import { linkContextOf } from '../request-context.js';
 
-type CatalogOperations =
-  | 'listShareClasses'
-  | 'getShareClass'
-  | 'listAssets'
-  | 'listOrders'
-  | 'listFundDocuments'
-  | 'listCustomOfferingDocuments';
-
-export function catalogHandlers(ctx: FakeContext): Pick<OperationHandlers, CatalogOperations> {
+export function catalogHandlers(ctx: FakeContext) {
   return {
-    listShareClasses: (req, res) => {
-      res.json({ data: listShareClasses(tenantOf(res).store, queryOf<QueryOf<'listShareClasses'>>(req)) });
+    listShareClasses: ({ tenant, query }) => ok({ data: listShareClasses(tenant.store, query) }),
+    getShareClass: ({ tenant, path }) => ok(getShareClass(tenant.store, path.isin)),
+    listAssets: ({ tenant, query }) => ok({ data: listAssets(tenant.store, query) }),
+    listOrders: ({ tenant, query }) => ok({ data: listOrders(tenant.store, query) }),
+    listFundDocuments: (call) => ok({ data: listFundDocuments(call.tenant.store, call.path.abbreviation, linkContextOf(call, ctx, call.tenant)) }),
+    listCustomOfferingDocuments: (call) => {
+      const { tenant, path } = call;
+      return ok({ data: listCustomOfferingDocuments(tenant.store, path.isin, path.custom_offering_id, linkContextOf(call, ctx, tenant)) });
     },
-    getShareClass: (req, res) => {
-      res.json(getShareClass(tenantOf(res).store, param(req, 'isin')));
-    },
-    listAssets: (req, res) => {
-      res.json({ data: listAssets(tenantOf(res).store, queryOf<QueryOf<'listAssets'>>(req)) });
-    },
-    listOrders: (req, res) => {
-      res.json({ data: listOrders(tenantOf(res).store, queryOf<QueryOf<'listOrders'>>(req)) });
-    },
-    listFundDocuments: (req, res) => {
-      const tenant = tenantOf(res);
-      res.json({ data: listFundDocuments(tenant.store, param(req, 'abbreviation'), linkContextOf(req, ctx, tenant)) });
-    },
-    listCustomOfferingDocuments: (req, res) => {
-      const tenant = tenantOf(res);
-      const links = linkContextOf(req, ctx, tenant);
-      res.json({ data: listCustomOfferingDocuments(tenant.store, param(req, 'isin'), param(req, 'custom_offering_id'), links) });
-    },
-  };
+  } satisfies Partial<OperationHandlers>;
 }

@@ -1,21 +1,21 @@
 import type { FakeContext } from '../../context.js';
 import { downloadDocument } from '../../domain/documents.js';
 import { notFound } from '../../api/errors.js';
-import { param, queryOf, type OperationHandlers } from '../operation-handlers.js';
+import type { OperationHandlers } from '../operation.js';
 import { linkContextOf } from '../request-context.js';
 
-export function fileHandlers(ctx: FakeContext): Pick<OperationHandlers, 'downloadDocument'> {
+export function fileHandlers(ctx: FakeContext) {
   return {
-    downloadDocument: (req, res) => {
-      const tenant = ctx.tenants.find(param(req, 'client_id'));
+    // Signed links are the credential here: the tenant is the one the link names, not a token's.
+    downloadDocument: (call) => {
+      const tenant = ctx.tenants.find(call.path.client_id);
       if (!tenant) throw notFound('The document');
-      const { expires, signature } = queryOf<{ expires?: string; signature?: string }>(req);
-      const pdf = downloadDocument(tenant.store, linkContextOf(req, ctx, tenant), {
-        fileName: param(req, 'file_name'),
-        expires,
-        signature,
+      const pdf = downloadDocument(tenant.store, linkContextOf(call, ctx, tenant), {
+        fileName: call.path.file_name,
+        expires: call.query.expires,
+        signature: call.query.signature,
       });
-      res.status(200).type('application/pdf').set('Cache-Control', 'private, max-age=60').send(pdf);
+      return { status: 200, body: pdf, contentType: 'application/pdf', headers: { 'Cache-Control': 'private, max-age=60' } };
     },
-  };
+  } satisfies Partial<OperationHandlers>;
 }

@@ -1,12 +1,6 @@
-import type { FakeContext } from '../../context.js';
 import { cancelOrder } from '../../domain/order-actions.js';
-import { param, type OperationHandlers } from '../operation-handlers.js';
-import { tenantOf } from '../request-context.js';
+import { ok, type OperationHandlers } from '../operation.js';
 
-export function orderHandlers(_ctx: FakeContext): Pick<OperationHandlers, 'cancelOrder'> {
-  return {
-    cancelOrder: (req, res) => {
-      res.json(cancelOrder(tenantOf(res).store, param(req, 'order_id')));
-    },
-  };
-}
+export const orderHandlers = {
+  cancelOrder: ({ tenant, path }) => ok(cancelOrder(tenant.store, path.order_id)),
+} satisfies Partial<OperationHandlers>;

@@ -1,0 +1,73 @@
+import type { Request, RequestHandler } from 'express';
+import { DomainError } from '../api/errors.js';
+import { missingToken, VerifiedTokens } from '../auth/jwt.js';
+import type { FakeContext } from '../context.js';
+import type { Tenant } from '../domain/tenants.js';
+import { authenticateClient } from '../domain/token-request.js';
+import { injectFault } from './faults.js';
+import { audiencesOf, baseUrlOf } from './request-context.js';
+import { stateOf } from './request-state.js';
+import { routeOf } from './route.js';
+
+interface Identified {
+  /** The client the request proved to be: a token we signed, or the token request's own credentials. */
+  tenant?: Tenant;
+  /** Why the request may not go on, answered after its tenant's faults. */
+  refusal?: unknown;
+}
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+const insufficientScope = (missing: string[]): DomainError =>
+  new DomainError(403, 'insufficient_scope', `This operation needs the scope ${missing.join(' ')}, which the token does not carry.`, undefined, {
+    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`,
+  });
+
+/**
+ * Who is calling, proven by a bearer token we signed (even an expired one, or one short of a scope: it still proves
+ * its client). A forged token names no tenant, so it never takes a tenant's faults nor lands in its journal or report.
+ */
+function identifyBearer(ctx: FakeContext, tokens: VerifiedTokens, req: Request): Identified {
+  const scopes = routeOf(req)?.schema?.security?.find((requirement) => 'oauth2' in requirement)?.oauth2;
+  if (!scopes) return {};
+  const match = BEARER.exec(req.get('authorization') ?? '');
+  if (!match) return { refusal: missingToken() };
+  const baseUrl = baseUrlOf(req, ctx);
+  const verdict = tokens.verify(match[1]!, {
+    issuer: baseUrl,
+    audiences: audiencesOf(baseUrl),
+    nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds(),
+  });
+  const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
+  if (verdict.error) return { tenant, refusal: verdict.error };
+  const granted = new Set(verdict.claims.scope.split(' '));
+  const missing = scopes.filter((s) => !granted.has(s));
+  return { tenant, ...(missing.length > 0 && { refusal: insufficientScope(missing) }) };
+}
+
+/** A token request proves its client by its credentials (the grant's other rules are the handler's). */
+function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
+  if (routeOf(req)?.schema?.operationId !== 'createToken') return {};
+  const { client_id, client_secret } = (req.body ?? {}) as Record<string, unknown>;
+  return { tenant: authenticateClient(ctx.tenants, client_id, client_secret) };
+}
+
+/** Attributes the request to the client it proved to be, applies that tenant's injected faults, then refuses or goes on. */
+const admit = (identify: (req: Request) => Identified): RequestHandler => async (req, res, next) => {
+  const { tenant, refusal } = identify(req);
+  if (tenant) {
+    stateOf(req).tenant = tenant;
+    if ((await injectFault(tenant, req, res)) === 'dropped') return;
+  }
+  if (refusal) throw refusal;
+  next();
+};
+
+/** Before the body is read: operations secured by OAuth need a valid token with the operation's scopes. */
+export function authenticateBearer(ctx: FakeContext): RequestHandler {
+  const tokens = new VerifiedTokens(ctx.keys);
+  return admit((req) => identifyBearer(ctx, tokens, req));
+}
+
+/** After the body is read: the token endpoint's client, by the credentials of its form. */
+export const authenticateTokenRequest = (ctx: FakeContext): RequestHandler => admit((req) => identifyTokenRequest(ctx, req));

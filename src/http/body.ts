@@ -1,0 +1,49 @@
+import express, { type RequestHandler } from 'express';
+import { stateOf } from './request-state.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deeper JSON is refused before it is parsed: no document schema nests beyond a few levels. */
+export const MAX_BODY_DEPTH = 64;
+
+const OPEN = new Set([0x5b, 0x7b]); // [ {
+const CLOSE = new Set([0x5d, 0x7d]); // ] }
+
+/** The deepest nesting of a JSON text, counted without recursion (strings skipped, escapes honoured). */
+export function jsonDepth(text: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const byte = text[i]!;
+    if (inString) {
+      if (byte === 0x5c) i++; // backslash: skip the escaped character
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (OPEN.has(byte)) deepest = Math.max(deepest, ++depth);
+    else if (CLOSE.has(byte)) depth--;
+  }
+  return deepest;
+}
+
+class TooDeep extends Error {
+  readonly status = 400;
+  readonly expose = true;
+  readonly type = 'entity.too.deep';
+  constructor(depth: number) {
+    super(`it nests ${depth} levels deep; at most ${MAX_BODY_DEPTH} are accepted`);
+  }
+}
+
+function keepRawBody(req: Parameters<RequestHandler>[0], buffer: Buffer, json: boolean): void {
+  if (json) {
+    const depth = jsonDepth(buffer);
+    if (depth > MAX_BODY_DEPTH) throw new TooDeep(depth);
+  }
+  stateOf(req).rawBody = buffer;
+}
+
+/** JSON (any value, as the validator reports wrong types better than the parser) and form bodies, up to 1 MiB. */
+export const bodyParsers = (): RequestHandler[] => [
+  express.json({ limit: BODY_LIMIT_BYTES, strict: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, true) }),
+  express.urlencoded({ limit: BODY_LIMIT_BYTES, extended: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, false) }),
+];

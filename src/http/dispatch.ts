@@ -1,0 +1,55 @@
+import type { Request, RequestHandler } from 'express';
+import type { OperationId } from '../api/types.js';
+import type { FakeContext } from '../context.js';
+import type { Tenant } from '../domain/tenants.js';
+import type { OperationCall, OperationHandlers } from './operation.js';
+import { baseUrlOf } from './request-context.js';
+import { stateOf } from './request-state.js';
+import { routeOf } from './route.js';
+
+/** Any operation's answer, as the adapter writes it (each handler's own type is checked where it is written). */
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+type AnyHandler = (call: OperationCall<OperationId>) => Answer | Promise<Answer>;
+
+function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): OperationCall<OperationId> {
+  return {
+    // Shaped and coerced by the validator against the operation's schemas, so they are the types the document says.
+    path: (routeOf(req)?.pathParams ?? {}) as never,
+    query: req.query as never,
+    body: req.body as never,
+    get baseUrl() {
+      return baseUrlOf(req, ctx);
+    },
+    get tenant(): Tenant {
+      if (!tenant) throw new Error(`${stateOf(req).operationId} has no authenticated tenant: is it secured by oauth2 in the document?`);
+      return tenant;
+    },
+    header: (name) => req.get(name),
+  };
+}
+
+/**
+ * The one adapter between Express and the handlers: hands the operation's handler its typed call and writes its
+ * typed answer. (Errors are written by the error middleware alone.)
+ */
+export function dispatch(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
+  return async (req, res, next) => {
+    const state = stateOf(req);
+    if (state.operationId === undefined) return next();
+    const handler = handlers[state.operationId] as unknown as AnyHandler;
+    const answer = await handler(callOf(req, ctx, state.tenant));
+    res.status(answer.status);
+    if (answer.headers) res.set(answer.headers);
+    const { body } = answer;
+    if (body === undefined) return void res.end();
+    if (Buffer.isBuffer(body)) return void res.type(answer.contentType ?? 'application/octet-stream').send(body);
+    const data = (body as { data?: unknown }).data;
+    if (Array.isArray(data)) state.itemCount = data.length;
+    res.json(body);
+  };
+}

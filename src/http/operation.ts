@@ -1,0 +1,23 @@
+import type { AnswerOf, BodyOf, OperationId, PathOf, QueryOf } from '../api/types.js';
+import type { Tenant } from '../domain/tenants.js';
+
+/** One call of an operation, as its handler sees it. */
+export interface OperationCall<Op extends OperationId> {
+  readonly path: PathOf<Op>;
+  readonly query: QueryOf<Op>;
+  readonly body: BodyOf<Op>;
+  /** The public base URL of the request: `BASE_URL`, else its scheme and `Host`. */
+  readonly baseUrl: string;
+  /** The tenant of the verified access token; only operations secured by OAuth have one (others throw). */
+  readonly tenant: Tenant;
+  header(name: string): string | undefined;
+}
+
+export type OperationHandler<Op extends OperationId> = (call: OperationCall<Op>) => AnswerOf<Op> | Promise<AnswerOf<Op>>;
+
+/** One handler per operationId of the document: a missing one is a compile error (and a startup error). */
+export type OperationHandlers = { [Op in OperationId]: OperationHandler<Op> };
+
+export const ok = <B>(body: B) => ({ status: 200 as const, body });
+export const created = <B>(body: B) => ({ status: 201 as const, body });
+export const noContent = () => ({ status: 204 as const, body: undefined });

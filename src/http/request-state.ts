@@ -1,0 +1,36 @@
+import type { Request } from 'express';
+import type { OperationId } from '../api/types.js';
+import type { Tenant } from '../domain/tenants.js';
+
+/**
+ * What the pipeline learns about one request, written by the step that learns it and read by the ones after: the
+ * observer (journal, log), faults, the handler adapter and the error renderer. Built once, first in the pipeline.
+ */
+export interface RequestState {
+  /** Also the `X-Request-Id` header; absent on the fake's own paths (control plane, docs), which are not journaled. */
+  readonly id: string | undefined;
+  /** The operation the document routes the request to. */
+  operationId?: OperationId;
+  /** The client whose token, or whose token request's credentials, verified: never a client a request merely names. */
+  tenant?: Tenant;
+  /** The raw request body, kept for the readiness report's repeated-request check. */
+  rawBody?: Buffer;
+  /** Items of a list answer. */
+  itemCount?: number;
+  /** The problem or OAuth error code answered. */
+  code?: string;
+  faultId?: string;
+}
+
+const STATE = Symbol('investment-api-fake.request-state');
+
+type WithState = Request & { [STATE]?: RequestState };
+
+export function beginRequestState(req: Request, id: string | undefined): RequestState {
+  const state: RequestState = { id };
+  (req as WithState)[STATE] = state;
+  return state;
+}
+
+/** The request's state; a request that arrived before the first step (never in practice) gets an empty one. */
+export const stateOf = (req: Request): RequestState => (req as WithState)[STATE] ?? beginRequestState(req, undefined);
