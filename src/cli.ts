@@ -7,6 +7,7 @@ const keyPair = prepareRsaKeyPair();
 const { createContext } = await import('./app.js');
 const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
 const { listen } = await import('./server.js');
+const { keepProcessAlive } = await import('./process-guard.js');
 
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
 
   await keyPair;
   const ctx = createContext(options);
+  keepProcessAlive(ctx.logger);
   const server = await listen(ctx, options.port ?? DEFAULTS.port, options.host);
   const { port } = server.address() as AddressInfo;
   process.stdout.write(

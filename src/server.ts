@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp, createContext } from './app.js';
+import { answerClientError } from './http/client-error.js';
 import type { FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { createControlClient, fetchToken, type ControlClient } from './control-client.js';
@@ -45,6 +46,7 @@ export interface FakeServer {
 export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<Server> {
   const app = buildApp(ctx);
   const server = host === undefined ? app.listen(port) : app.listen(port, host);
+  server.on('clientError', answerClientError);
   await once(server, 'listening');
   return server;
 }
