@@ -59,4 +59,3 @@ export function compileWorldValidator(document: ApiDocument): (value: unknown) =
   return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
 }
 
-export type { OperationId };

@@ -11,10 +11,6 @@ export class FieldErrors {
     this.errors.push({ location: 'body', path, message, code });
   }
 
-  get size(): number {
-    return this.errors.length;
-  }
-
   throwIfAny(): void {
     if (this.errors.length === 0) return;
     const codes = new Set(this.errors.map((e) => e.code));
