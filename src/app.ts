@@ -29,6 +29,7 @@ import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { faultInjector } from './http/faults.js';
 import { requestObserver } from './http/observe.js';
+import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { pino } from 'pino';
 
 const BODY_LIMIT = '1mb';
@@ -110,6 +111,7 @@ export function buildApp(ctx: FakeContext): Express {
   app.set('strict routing', true);
   app.set('etag', false);
 
+  app.use(hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])));
   app.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
   app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
@@ -120,7 +122,7 @@ export function buildApp(ctx: FakeContext): Express {
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
   app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false }));
   app.use(faultInjector(ctx));
-  app.use('/__control', controlGuard(ctx.options.controlToken));
+  app.use('/__control', controlGuard({ controlToken: ctx.options.controlToken, baseUrl: ctx.options.baseUrl }));
 
   const operations: AppOperations = { handlers, authenticate: bearerSecurityHandler(ctx) };
   app.locals.operations = operations;
