@@ -15,10 +15,16 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (client credentials)
-         * @description All five form fields are required. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a
-         *     problem): `invalid_request` 400 (a missing field, a wrong audience, a body that is not form-encoded),
+         * @description The five fields of the real service: `grant_type`, `scope`, `client_id`, `client_secret`, `audience`. The
+         *     client authenticates either in the form body (`client_secret_post`) or, as RFC 6749 §2.3.1 requires of
+         *     every authorization server, with HTTP Basic (`client_secret_basic`: `Authorization: Basic
+         *     base64(urlencode(client_id) ":" urlencode(client_secret))`, both form-urlencoded first); then the body may
+         *     leave them out. Both at once with different values is two authentications: `invalid_request`. Secrets are
+         *     compared in constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error",
+         *     "error_description"}`, not a problem): `invalid_request` 400 (a missing field, a missing or empty `scope`,
+         *     a wrong audience, a body that is not form-encoded, an undecodable Basic header, conflicting credentials),
          *     `unsupported_grant_type` 400, `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401
-         *     (unknown client or wrong secret).
+         *     (unknown client or wrong secret; with `WWW-Authenticate: Basic` when the client used Basic).
          */
         post: operations["createToken"];
         delete?: never;
@@ -774,13 +780,20 @@ export interface components {
             /** @description The business rule that failed, such as `invalid_iban`; absent for schema errors. */
             code?: string;
         };
+        /**
+         * @description `client_id` and `client_secret` are required here unless the client authenticates with HTTP Basic
+         *     (`client_secret_basic`); beside Basic, a body `client_id` may name the same client and a body
+         *     `client_secret` may repeat the same secret, any other value answers `invalid_request`.
+         */
         TokenRequest: {
             /** @description `client_credentials` */
             grant_type: string;
-            /** @description Space-separated; `openid offline`. */
+            /** @description Space-separated; `openid offline`. Missing or empty answers `invalid_request`. */
             scope: string;
-            client_id: string;
-            client_secret: string;
+            /** @description Required unless sent as HTTP Basic credentials. */
+            client_id?: string;
+            /** @description Required unless sent as HTTP Basic credentials. */
+            client_secret?: string;
             /** @description The host part of the base URL. */
             audience: string;
         };
@@ -813,6 +826,7 @@ export interface components {
             grant_types_supported: string[];
             scopes_supported: string[];
             response_types_supported?: string[];
+            /** @description `client_secret_basic` and `client_secret_post`. */
             token_endpoint_auth_methods_supported?: string[];
             id_token_signing_alg_values_supported?: string[];
             subject_types_supported?: string[];
@@ -1466,7 +1480,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["OAuthError"];
-            401: components["responses"]["OAuthError"];
+            /** @description An RFC 6749 §5.2 `invalid_client` error. */
+            401: {
+                headers: {
+                    /** @description `Basic realm="oauth2"` when the client used HTTP Basic. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
         };
     };
     getJwks: {

@@ -136,7 +136,7 @@ export function errorMiddleware(): ErrorRequestHandler {
     if (res.headersSent) return;
     if (error instanceof OAuthError) {
       res.locals.problemCode = error.error;
-      res.status(error.status).set('Cache-Control', 'no-store').json({ error: error.error, error_description: error.description });
+      res.status(error.status).set({ ...error.headers, 'Cache-Control': 'no-store' }).json({ error: error.error, error_description: error.description });
       return;
     }
     const rendered = render(error, req, res.locals.authError);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FakeContext } from '../../context.js';
 import { BASE_SCOPES, API_SCOPES } from '../../domain/scopes.js';
 import { grantClientCredentials, type TokenRequest } from '../../domain/token-request.js';
+import { basicCredentials } from '../../auth/basic-credentials.js';
 import type { OperationHandlers } from '../operation-handlers.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
 
@@ -9,7 +10,8 @@ export function authHandlers(ctx: FakeContext): Pick<OperationHandlers, 'createT
   return {
     createToken: (req, res) => {
       const baseUrl = baseUrlOf(req, ctx);
-      const { tenant, audience, scope } = grantClientCredentials(ctx.tenants, req.body as TokenRequest, audiencesOf(baseUrl));
+      const basic = basicCredentials(req.get('authorization'));
+      const { tenant, audience, scope } = grantClientCredentials(ctx.tenants, req.body as TokenRequest, audiencesOf(baseUrl), basic);
       const iat = tenant.clock.nowSeconds();
       const ttl = ctx.options.tokenTtlSeconds;
       const clientId = tenant.client.client_id;
@@ -38,7 +40,7 @@ export function authHandlers(ctx: FakeContext): Pick<OperationHandlers, 'createT
         grant_types_supported: ['client_credentials'],
         scopes_supported: [...BASE_SCOPES, ...API_SCOPES],
         response_types_supported: ['token'],
-        token_endpoint_auth_methods_supported: ['client_secret_post'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         id_token_signing_alg_values_supported: ['RS256'],
         subject_types_supported: ['public'],
       });
