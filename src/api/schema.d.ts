@@ -306,7 +306,7 @@ export interface paths {
         };
         /**
          * List documents of a custom offering
-         * @description 404 when no asset has the ISIN or the offering is not that asset's.
+         * @description 404 when no asset has the ISIN or the offering is not that asset's. Pages like every list.
          */
         get: operations["listCustomOfferingDocuments"];
         put?: never;
@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * List documents of a feeder fund
-         * @description 404 when no feeder fund has the abbreviation.
+         * @description 404 when no feeder fund has the abbreviation. Pages like every list.
          */
         get: operations["listFundDocuments"];
         put?: never;
@@ -1072,7 +1072,11 @@ export interface components {
             min_investment: number | null;
             /** @description Lock-up in months. */
             lock_up: number;
-            /** @description A word such as `quarterly` or `monthly`. */
+            /**
+             * @description A word such as `quarterly` or `monthly`: the same schedule as `redemption_cycle` and `next_redemption_date`
+             *     of the get-by-ISIN representation (`semi-annually` has no cycle of the enum: there `redemption_cycle` is
+             *     null; `none` is a closed class).
+             */
             redemption_window: string;
             /** Format: uuid */
             feeder_fund_id: string;
@@ -1098,7 +1102,14 @@ export interface components {
             /** @description Textual, such as `12 months`. */
             lock_up_duration?: string | null;
             redemption_cycle?: components["schemas"]["RedemptionCycle"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Computed on every read from the tenant's clock and the redemption schedule (`redemption_window`, else
+             *     `redemption_cycle`): the first redemption strictly after now, at 00:00 UTC: the next day (`daily`), the
+             *     next Monday (`weekly`), the first day of the next month, quarter (Jan/Apr/Jul/Oct), half-year (Jan/Jul)
+             *     or year. Never in the past of the tenant's clock; it moves when the clock moves. Null for a closed class
+             *     (`none`) or an unknown schedule. A date stored in a world (fixtures, `PUT /__control/state`) is not shown.
+             */
             next_redemption_date?: string | null;
             /** Format: uuid */
             feeder_fund_id: string;
@@ -1989,7 +2000,12 @@ export interface operations {
     };
     listCustomOfferingDocuments: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items to skip. */
+                skip?: components["parameters"]["Skip"];
+                /** @description Items to answer at most. */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: never;
             path: {
                 isin: string;
@@ -1999,7 +2015,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The offering's documents, with signed links. */
+            /** @description The offering's documents, with signed links, in creation order. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2017,7 +2033,12 @@ export interface operations {
     };
     listFundDocuments: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items to skip. */
+                skip?: components["parameters"]["Skip"];
+                /** @description Items to answer at most. */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: never;
             path: {
                 /** @description Unique abbreviation of the feeder fund. */
@@ -2027,7 +2048,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The fund's documents, with signed links. */
+            /** @description The fund's documents, with signed links, in creation order. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2039,6 +2060,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };

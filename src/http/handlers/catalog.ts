@@ -20,7 +20,8 @@ export function catalogHandlers(ctx: FakeContext): Pick<OperationHandlers, Catal
       res.json({ data: listShareClasses(tenantOf(res).store, queryOf<QueryOf<'listShareClasses'>>(req)) });
     },
     getShareClass: (req, res) => {
-      res.json(getShareClass(tenantOf(res).store, param(req, 'isin')));
+      const tenant = tenantOf(res);
+      res.json(getShareClass(tenant.store, param(req, 'isin'), tenant.clock.now()));
     },
     listAssets: (req, res) => {
       res.json({ data: listAssets(tenantOf(res).store, queryOf<QueryOf<'listAssets'>>(req)) });
@@ -30,12 +31,13 @@ export function catalogHandlers(ctx: FakeContext): Pick<OperationHandlers, Catal
     },
     listFundDocuments: (req, res) => {
       const tenant = tenantOf(res);
-      res.json({ data: listFundDocuments(tenant.store, param(req, 'abbreviation'), linkContextOf(req, ctx, tenant)) });
+      res.json({ data: listFundDocuments(tenant.store, param(req, 'abbreviation'), linkContextOf(req, ctx, tenant), queryOf<QueryOf<'listFundDocuments'>>(req)) });
     },
     listCustomOfferingDocuments: (req, res) => {
       const tenant = tenantOf(res);
       const links = linkContextOf(req, ctx, tenant);
-      res.json({ data: listCustomOfferingDocuments(tenant.store, param(req, 'isin'), param(req, 'custom_offering_id'), links) });
+      const page = queryOf<QueryOf<'listCustomOfferingDocuments'>>(req);
+      res.json({ data: listCustomOfferingDocuments(tenant.store, param(req, 'isin'), param(req, 'custom_offering_id'), links, page) });
     },
   };
 }
