@@ -56,7 +56,10 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   return {
     options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
     api,
-    tenants: new TenantRegistry(fixtures, clients),
+    tenants: new TenantRegistry(fixtures, clients, {
+      maxTenants: options.maxTenants ?? DEFAULTS.maxTenants,
+      maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant,
+    }),
     keys: new SigningKeys(),
     linkSigner: new LinkSigner(randomBytes(32)),
     journal: new Journal(options.journalSize),
