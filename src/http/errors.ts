@@ -125,7 +125,8 @@ function render(error: unknown, req: Request, authError: unknown): Rendered {
 /** RFC 6749 §5.2 for the token endpoint: any request problem there is an `invalid_request`. */
 function renderForTokenEndpoint(rendered: Rendered): { status: number; body: { error: string; error_description: string } } | undefined {
   const { status } = rendered.body;
-  if (status === 404 || status === 405 || status >= 500) return undefined;
+  // a refused Host is the server's answer to any path, not a token request's problem
+  if (status === 404 || status === 405 || status >= 500 || rendered.body.code === 'host_not_allowed') return undefined;
   const fields = rendered.body.errors?.map((e) => `${e.path.slice(1)} ${e.message}`).join('; ');
   const description = rendered.body.status === 422 && fields ? `Invalid token request: ${fields}.` : rendered.body.detail;
   return { status: 400, body: { error: 'invalid_request', error_description: description } };

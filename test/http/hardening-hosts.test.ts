@@ -40,6 +40,12 @@ describe('the host guard', () => {
     }
   });
 
+  it('the token endpoint answers a foreign Host with the same 403 problem', async () => {
+    const response = await http(testApp({ allowedHosts: [] }), 'rebind.attacker.example').post('/oauth2/token').type('form').send({ grant_type: 'client_credentials' });
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('host_not_allowed');
+  });
+
   it('a POST /__control/reset through a rebound name changes nothing', async () => {
     const app = testApp({ allowedHosts: [] });
     await http(app, 'localhost').post('/__control/clock').send({ advance_seconds: 3600 }).expect(200);
