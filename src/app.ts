@@ -30,6 +30,7 @@ import { validatorSteps } from './http/validator.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
+import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { pino } from 'pino';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
@@ -54,7 +55,10 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   return {
     options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
     api,
-    tenants: new TenantRegistry(fixtures, clients),
+    tenants: new TenantRegistry(fixtures, clients, {
+      maxTenants: options.maxTenants ?? DEFAULTS.maxTenants,
+      maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant,
+    }),
     keys: new SigningKeys(),
     linkSigner: new LinkSigner(randomBytes(32)),
     journal: new Journal(options.journalSize),
@@ -108,6 +112,7 @@ export function buildApp(ctx: FakeContext): Express {
   app.set('strict routing', true);
   app.set('etag', false);
 
+  app.use(hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])));
   app.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
   app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
@@ -115,7 +120,7 @@ export function buildApp(ctx: FakeContext): Express {
   app.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
 
   app.use(requestObserver(ctx));
-  app.use('/__control', controlGuard(ctx.options.controlToken));
+  app.use('/__control', controlGuard({ controlToken: ctx.options.controlToken, baseUrl: ctx.options.baseUrl }));
   app.use(validator.route, recordOperation);
   app.use(authenticateBearer(ctx));
   app.use(bodyParsers());

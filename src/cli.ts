@@ -6,10 +6,8 @@ import { prepareRsaKeyPair } from './auth/key-pair.js';
 const keyPair = prepareRsaKeyPair();
 const { createContext } = await import('./app.js');
 const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
-const { listen } = await import('./server.js');
+const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
-
-const SHUTDOWN_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
   let options;
@@ -33,12 +31,10 @@ async function main(): Promise<void> {
     `investment-api-fake listening on http://localhost:${port} (seed ${options.seed ?? DEFAULTS.seed}, default client ${ctx.tenants.defaultClientId}); docs at /docs\n`,
   );
 
-  // On SIGTERM/SIGINT: stop accepting, let requests in flight finish, exit 0 — forcibly after the grace period.
+  // On SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, finish requests in flight, exit 0.
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal} received, shutting down\n`);
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
+    void server.drain(SHUTDOWN_GRACE_MS).then(() => process.exit(0));
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

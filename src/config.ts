@@ -31,6 +31,15 @@ export interface FakeOptions {
   journalSize?: number;
   /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * `Host` names answered besides localhost names, IP literals, single-label names and the `baseUrl` host:
+   * `fake.example.com`, `.example.com` (the domain and its subdomains), `*` (any host: no DNS-rebinding guard).
+   */
+  allowedHosts?: string[];
+  /** Tenants (OAuth clients) an instance holds at most; default 1,000. */
+  maxTenants?: number;
+  /** Accounts + wallets + payment method details + orders a tenant can grow to; default 100,000. */
+  maxRecordsPerTenant?: number;
 }
 
 export const DEFAULTS = {
@@ -38,6 +47,8 @@ export const DEFAULTS = {
   seed: 1,
   tokenTtlSeconds: 3600,
   clients: [DEFAULT_CLIENT],
+  maxTenants: 1_000,
+  maxRecordsPerTenant: 100_000,
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -95,7 +106,22 @@ Usage: investment-api-fake [options]
   --journal-size <n>  entries the request journal keeps (JOURNAL_SIZE, default 1000)
   --log-level <l>     silent, error, warn, info, debug (LOG_LEVEL, default info)
   -h, --help          this text
+
+Environment only:
+  ALLOWED_HOSTS            more Host names to answer, comma-separated (".example.com": domain and subdomains; "*": any)
+  MAX_TENANTS              OAuth clients (tenants) at most (default 1000)
+  MAX_RECORDS_PER_TENANT   accounts+wallets+payment methods+orders per tenant at most (default 100000)
 `;
+
+/** The settings read from the environment only: Host names and memory caps. */
+function guardsFromEnv(env: NodeJS.ProcessEnv): Pick<FakeOptions, 'allowedHosts' | 'maxTenants' | 'maxRecordsPerTenant'> {
+  const hosts = env.ALLOWED_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean);
+  return {
+    ...(hosts?.length && { allowedHosts: hosts }),
+    ...(env.MAX_TENANTS && { maxTenants: integer('MAX_TENANTS', env.MAX_TENANTS, 1) }),
+    ...(env.MAX_RECORDS_PER_TENANT && { maxRecordsPerTenant: integer('MAX_RECORDS_PER_TENANT', env.MAX_RECORDS_PER_TENANT, 1) }),
+  };
+}
 
 /** CLI flags win over environment variables; both fall back to the defaults of CONTRACT §1. */
 export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv): FakeOptions | 'help' {
@@ -153,6 +179,7 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv):
     ...(clients && { clients: clientsJson(clients) }),
     ...(journalSize !== undefined && { journalSize: integer('JOURNAL_SIZE', journalSize, 1) }),
     logLevel: logLevel as FakeOptions['logLevel'],
+    ...guardsFromEnv(env),
   };
 }
 

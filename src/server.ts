@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp, createContext } from './app.js';
 import { answerClientError } from './http/client-error.js';
@@ -9,6 +8,7 @@ import { createControlClient, fetchToken, type ControlClient } from './control-c
 import { resetTenants } from './domain/clients.js';
 import { advanceOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
+import { drainable, type DrainableServer } from './drain.js';
 import type { Schemas, World } from './api/types.js';
 
 /** A running fake: where it listens, how to stop it, and helpers that call the same domain functions as the API. */
@@ -39,13 +39,19 @@ export interface FakeServer {
    * `.forClient(id)` for another tenant. `createControlClient({ url })` gives the same for a fake in a container.
    */
   readonly control: ControlClient;
-  /** Stops accepting, closes every connection; safe to call twice. */
+  /**
+   * Stops accepting, closes idle keep-alive connections at once, answers the requests in flight (with
+   * `Connection: close`), and resolves when every connection is closed (after 5 s at most); safe to call twice.
+   */
   stop(): Promise<void>;
 }
 
-export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<Server> {
+/** How long stop() and SIGTERM let requests in flight finish before closing their connections. */
+export const SHUTDOWN_GRACE_MS = 5000;
+
+export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<DrainableServer> {
   const app = buildApp(ctx);
-  const server = host === undefined ? app.listen(port) : app.listen(port, host);
+  const server = drainable(host === undefined ? app.listen(port) : app.listen(port, host));
   server.on('clientError', answerClientError);
   await once(server, 'listening');
   return server;
@@ -58,7 +64,6 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const server = await listen(ctx, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let stopping: Promise<void> | undefined;
 
   return {
     url,
@@ -85,11 +90,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       return setOrderStatus(ctx.tenants.get(clientId).store, orderId, status);
     },
     stop() {
-      stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return stopping;
+      return server.drain(SHUTDOWN_GRACE_MS);
     },
   };
 }

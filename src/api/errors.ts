@@ -26,6 +26,7 @@ export class OAuthError extends Error {
     readonly status: 400 | 401,
     readonly error: OAuthErrorCode,
     readonly description: string,
+    readonly headers?: Record<string, string>,
   ) {
     super(description);
     this.name = 'OAuthError';

@@ -15,10 +15,16 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (client credentials)
-         * @description All five form fields are required. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a
-         *     problem): `invalid_request` 400 (a missing field, a wrong audience, a body that is not form-encoded),
+         * @description The five fields of the real service: `grant_type`, `scope`, `client_id`, `client_secret`, `audience`. The
+         *     client authenticates either in the form body (`client_secret_post`) or, as RFC 6749 §2.3.1 requires of
+         *     every authorization server, with HTTP Basic (`client_secret_basic`: `Authorization: Basic
+         *     base64(urlencode(client_id) ":" urlencode(client_secret))`, both form-urlencoded first); then the body may
+         *     leave them out. Both at once with different values is two authentications: `invalid_request`. Secrets are
+         *     compared in constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error",
+         *     "error_description"}`, not a problem): `invalid_request` 400 (a missing field, a missing or empty `scope`,
+         *     a wrong audience, a body that is not form-encoded, an undecodable Basic header, conflicting credentials),
          *     `unsupported_grant_type` 400, `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401
-         *     (unknown client or wrong secret).
+         *     (unknown client or wrong secret; with `WWW-Authenticate: Basic` when the client used Basic).
          */
         post: operations["createToken"];
         delete?: never;
@@ -300,7 +306,7 @@ export interface paths {
         };
         /**
          * List documents of a custom offering
-         * @description 404 when no asset has the ISIN or the offering is not that asset's.
+         * @description 404 when no asset has the ISIN or the offering is not that asset's. Pages like every list.
          */
         get: operations["listCustomOfferingDocuments"];
         put?: never;
@@ -323,7 +329,7 @@ export interface paths {
         };
         /**
          * List documents of a feeder fund
-         * @description 404 when no feeder fund has the abbreviation.
+         * @description 404 when no feeder fund has the abbreviation. Pages like every list.
          */
         get: operations["listFundDocuments"];
         put?: never;
@@ -781,13 +787,20 @@ export interface components {
             /** @description The business rule that failed, such as `invalid_iban`; absent for schema errors. */
             code?: string;
         };
+        /**
+         * @description `client_id` and `client_secret` are required here unless the client authenticates with HTTP Basic
+         *     (`client_secret_basic`); beside Basic, a body `client_id` may name the same client and a body
+         *     `client_secret` may repeat the same secret, any other value answers `invalid_request`.
+         */
         TokenRequest: {
             /** @description `client_credentials` */
             grant_type: string;
-            /** @description Space-separated; `openid offline`. */
+            /** @description Space-separated; `openid offline`. Missing or empty answers `invalid_request`. */
             scope: string;
-            client_id: string;
-            client_secret: string;
+            /** @description Required unless sent as HTTP Basic credentials. */
+            client_id?: string;
+            /** @description Required unless sent as HTTP Basic credentials. */
+            client_secret?: string;
             /** @description The host part of the base URL. */
             audience: string;
         };
@@ -820,6 +833,7 @@ export interface components {
             grant_types_supported: string[];
             scopes_supported: string[];
             response_types_supported?: string[];
+            /** @description `client_secret_basic` and `client_secret_post`. */
             token_endpoint_auth_methods_supported?: string[];
             id_token_signing_alg_values_supported?: string[];
             subject_types_supported?: string[];
@@ -1065,7 +1079,11 @@ export interface components {
             min_investment: number | null;
             /** @description Lock-up in months. */
             lock_up: number;
-            /** @description A word such as `quarterly` or `monthly`. */
+            /**
+             * @description A word such as `quarterly` or `monthly`: the same schedule as `redemption_cycle` and `next_redemption_date`
+             *     of the get-by-ISIN representation (`semi-annually` has no cycle of the enum: there `redemption_cycle` is
+             *     null; `none` is a closed class).
+             */
             redemption_window: string;
             /** Format: uuid */
             feeder_fund_id: string;
@@ -1091,7 +1109,14 @@ export interface components {
             /** @description Textual, such as `12 months`. */
             lock_up_duration?: string | null;
             redemption_cycle?: components["schemas"]["RedemptionCycle"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Computed on every read from the tenant's clock and the redemption schedule (`redemption_window`, else
+             *     `redemption_cycle`): the first redemption strictly after now, at 00:00 UTC: the next day (`daily`), the
+             *     next Monday (`weekly`), the first day of the next month, quarter (Jan/Apr/Jul/Oct), half-year (Jan/Jul)
+             *     or year. Never in the past of the tenant's clock; it moves when the clock moves. Null for a closed class
+             *     (`none`) or an unknown schedule. A date stored in a world (fixtures, `PUT /__control/state`) is not shown.
+             */
             next_redemption_date?: string | null;
             /** Format: uuid */
             feeder_fund_id: string;
@@ -1367,7 +1392,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token lacks the operation's scope (`insufficient_scope`). */
+        /**
+         * @description The token lacks the operation's scope (`insufficient_scope`); a `Host` the fake does not answer to
+         *     (`host_not_allowed`, any operation); a control call from another web origin (`cross_origin_refused`).
+         */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1385,7 +1413,13 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A business conflict. */
+        /**
+         * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+         *     accounts + wallets + payment method details + orders (default 100,000), or a new client past `MAX_TENANTS`
+         *     (default 1,000). 409 because the request is valid and would succeed in another state of the fake (after a
+         *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+         *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+         */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1483,7 +1517,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["OAuthError"];
-            401: components["responses"]["OAuthError"];
+            /** @description An RFC 6749 §5.2 `invalid_client` error. */
+            401: {
+                headers: {
+                    /** @description `Basic realm="oauth2"` when the client used HTTP Basic. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
         };
     };
     getJwks: {
@@ -1982,7 +2026,12 @@ export interface operations {
     };
     listCustomOfferingDocuments: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items to skip. */
+                skip?: components["parameters"]["Skip"];
+                /** @description Items to answer at most. */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: never;
             path: {
                 isin: string;
@@ -1992,7 +2041,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The offering's documents, with signed links. */
+            /** @description The offering's documents, with signed links, in creation order. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2010,7 +2059,12 @@ export interface operations {
     };
     listFundDocuments: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items to skip. */
+                skip?: components["parameters"]["Skip"];
+                /** @description Items to answer at most. */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: never;
             path: {
                 /** @description Unique abbreviation of the feeder fund. */
@@ -2020,7 +2074,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The fund's documents, with signed links. */
+            /** @description The fund's documents, with signed links, in creation order. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2032,6 +2086,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2111,6 +2166,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2141,6 +2197,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -2173,7 +2230,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2224,6 +2283,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2255,6 +2315,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2285,6 +2346,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -2319,6 +2381,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2356,7 +2419,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2392,7 +2457,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2425,6 +2492,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2462,6 +2530,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2492,6 +2561,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -2526,6 +2596,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2554,6 +2625,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -2583,6 +2655,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -2614,6 +2687,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
         };
     };
@@ -2642,6 +2716,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };

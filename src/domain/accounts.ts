@@ -5,6 +5,7 @@ import { findAccount } from './account-lookup.js';
 import { checkDateOfBirth, checkDobComplete, parseBirthdate, type DateOfBirth } from './date-of-birth.js';
 import { FieldErrors, isBlank } from './field-errors.js';
 import { isValidLei } from './identifiers/lei.js';
+import { ensureRoomFor } from './limits.js';
 import { paginate } from './paginate.js';
 import { checkPaymentMethod, newPaymentMethod, storePaymentMethod } from './payment-methods.js';
 import type { Account, AccountType, ClientSettings, QueryOf, Schemas } from '../api/types.js';
@@ -74,6 +75,7 @@ export function createAccount(tenant: Tenant, input: AccountCreate): Account {
   checkOnePrimary(paymentMethods, '/payment_methods', errors);
   errors.throwIfAny();
   checkWalletsAreNew(store, wallets);
+  ensureRoomFor(store, 1 + wallets.length + paymentMethods.length);
 
   // Everything is valid: from here on nothing can fail, so the account and all its parts land together.
   const created = clock.now().toISOString();

@@ -1,5 +1,6 @@
 import { notFound } from '../api/errors.js';
 import { paginate } from './paginate.js';
+import { nextRedemptionDate } from './redemption.js';
 import type { Asset, AssetRecord, QueryOf, ShareClass, ShareClassListItem, ShareClassRecord } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
@@ -8,9 +9,10 @@ export function toShareClassListItem(record: ShareClassRecord): ShareClassListIt
   return listItem;
 }
 
-export function toShareClass(record: ShareClassRecord): ShareClass {
+/** The get-by-ISIN representation; its `next_redemption_date` is computed from the tenant's clock, not stored. */
+export function toShareClass(record: ShareClassRecord, now: Date): ShareClass {
   const { lock_up: _l, redemption_window: _w, ...byIsin } = record;
-  return byIsin;
+  return { ...byIsin, next_redemption_date: nextRedemptionDate(record, now) };
 }
 
 export function toAsset(store: WorldStore, record: AssetRecord): Asset {
@@ -37,11 +39,11 @@ export function findAsset(store: WorldStore, isin: string): AssetRecord {
   return asset;
 }
 
-export function getShareClass(store: WorldStore, isin: string): ShareClass {
+export function getShareClass(store: WorldStore, isin: string, now: Date): ShareClass {
   const asset = findAsset(store, isin);
   const shareClass = store.shareClassById.get(asset.share_class_id);
   if (!shareClass) throw notFound(`The share class of ISIN "${isin}"`);
-  return toShareClass(shareClass);
+  return toShareClass(shareClass, now);
 }
 
 export function listAssets(store: WorldStore, query: QueryOf<'listAssets'>): Asset[] {

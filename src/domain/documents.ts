@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { DomainError, notFound } from '../api/errors.js';
 import { findAsset } from './catalog.js';
+import { paginate, type Page } from './paginate.js';
 import { renderPdf } from './pdf.js';
 import type { Document, DocumentRecord } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
@@ -40,10 +41,10 @@ function toDocument(record: DocumentRecord, links: LinkContext): Document {
   return { id: record.id, url: `${links.docsUrl}/${path}?expires=${expires}&signature=${signature}`, type: record.type };
 }
 
-export function listFundDocuments(store: WorldStore, abbreviation: string, links: LinkContext): Document[] {
+export function listFundDocuments(store: WorldStore, abbreviation: string, links: LinkContext, page: Page = {}): Document[] {
   const fund = store.feederFundByAbbreviation.get(abbreviation);
   if (!fund) throw notFound(`A feeder fund with abbreviation "${abbreviation}"`);
-  return (store.documentsByOwner.get(fund.id) ?? []).map((d) => toDocument(d, links));
+  return paginate(store.documentsByOwner.get(fund.id) ?? [], page).map((d) => toDocument(d, links));
 }
 
 export function listCustomOfferingDocuments(
@@ -51,13 +52,14 @@ export function listCustomOfferingDocuments(
   isin: string,
   customOfferingId: string,
   links: LinkContext,
+  page: Page = {},
 ): Document[] {
   const asset = findAsset(store, isin);
   const offering = store.customOfferingById.get(customOfferingId);
   if (!offering || offering.asset_id !== asset.id) {
     throw notFound(`Custom offering "${customOfferingId}" of asset "${isin}"`);
   }
-  return (store.documentsByOwner.get(offering.id) ?? []).map((d) => toDocument(d, links));
+  return paginate(store.documentsByOwner.get(offering.id) ?? [], page).map((d) => toDocument(d, links));
 }
 
 export interface DownloadRequest {

@@ -1,4 +1,5 @@
 // Placing an order (control plane and library only: placement is not in the public interface), with its rules.
+import { ensureRoomFor } from './limits.js';
 import { randomUUID } from 'node:crypto';
 import { findAsset } from './catalog.js';
 import { findAccount } from './account-lookup.js';
@@ -113,6 +114,7 @@ export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, in
   const customOfferingId = customOfferingOf(store, asset, input.custom_offering_id);
   checkMinInvestment(store, asset, input);
   const parties = paymentParties(store, account, input.side);
+  ensureRoomFor(store, 1);
 
   const order: OrderRecord = {
     id: randomUUID(),

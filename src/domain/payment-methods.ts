@@ -1,3 +1,4 @@
+import { ensureRoomFor } from './limits.js';
 import { randomUUID } from 'node:crypto';
 import type { WorldStore } from '../store/world-store.js';
 import { findAccount } from './account-lookup.js';
@@ -45,6 +46,7 @@ export function createPaymentMethodDetails(store: WorldStore, accountId: string,
   const errors = new FieldErrors();
   const iban = checkPaymentMethod(input, '', errors);
   errors.throwIfAny();
+  ensureRoomFor(store, 1);
   const details = newPaymentMethod(accountId, input, iban!);
   storePaymentMethod(store, details, input.is_primary);
   return details;

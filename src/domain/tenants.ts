@@ -3,6 +3,7 @@ import { DomainError } from '../api/errors.js';
 import { FaultBook } from '../harness/faults.js';
 import type { ApiScope, ClientSettings, World } from '../api/types.js';
 import { WorldStore } from '../store/world-store.js';
+import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
 
 export interface ClientRecord {
   client_id: string;
@@ -33,20 +34,24 @@ export class Tenant {
   constructor(
     readonly client: ClientRecord,
     private readonly fixtures: Fixtures,
+    private readonly maxRecords = Number.POSITIVE_INFINITY,
   ) {
-    this.store = new WorldStore(fixtures.freshCopy());
+    // The fixtures are the operator's choice and may start above the cap: it bounds what requests add.
+    this.store = new WorldStore(fixtures.freshCopy(), maxRecords);
   }
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.store = new WorldStore(this.fixtures.freshCopy());
+    this.store = new WorldStore(this.fixtures.freshCopy(), this.maxRecords);
     this.clock.reset();
     this.faults.clear();
   }
 
-  /** Loads a world the caller hands over (and no longer uses). */
+  /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT is refused. */
   replaceWorld(world: World): void {
-    this.store = new WorldStore(world);
+    const next = new WorldStore(world, this.maxRecords);
+    ensureWorldFits(next.recordCount, this.maxRecords);
+    this.store = next;
   }
 }
 
@@ -58,8 +63,10 @@ export class TenantRegistry {
   constructor(
     private readonly fixtures: Fixtures,
     clients: readonly ClientRecord[],
+    private readonly limits: Limits = { maxTenants: Number.POSITIVE_INFINITY, maxRecordsPerTenant: Number.POSITIVE_INFINITY },
   ) {
     if (clients.length === 0) throw new Error('At least one client is needed.');
+    if (clients.length > limits.maxTenants) throw new Error(`${clients.length} clients are configured, more than MAX_TENANTS (${limits.maxTenants}) allows.`);
     for (const client of clients) this.add(client);
     this.defaultClientId = clients[0]!.client_id;
   }
@@ -68,7 +75,8 @@ export class TenantRegistry {
     if (this.tenants.has(client.client_id)) {
       throw new DomainError(409, 'client_exists', `A client with client_id "${client.client_id}" already exists.`);
     }
-    const tenant = new Tenant(client, this.fixtures);
+    if (this.tenants.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
+    const tenant = new Tenant(client, this.fixtures, this.limits.maxRecordsPerTenant);
     this.tenants.set(client.client_id, tenant);
     return tenant;
   }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { OAuthError } from '../api/errors.js';
 import { API_SCOPES, BASE_SCOPES } from './scopes.js';
 import type { Schemas } from '../api/types.js';
@@ -6,23 +6,60 @@ import type { Tenant, TenantRegistry } from './tenants.js';
 
 export type TokenRequest = Schemas['TokenRequest'];
 
+/** Client credentials from an `Authorization: Basic` header (`client_secret_basic`), already decoded. */
+export interface BasicCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
 export interface GrantedToken {
   tenant: Tenant;
   audience: string;
   scope: string;
 }
 
-const sameSecret = (a: string, b: string): boolean => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** Compares fixed-size digests: the time taken shows neither where the secrets differ nor how long they are. */
+const sameSecret = (expected: string, sent: string): boolean => timingSafeEqual(digest(expected), digest(sent));
+
+// An unknown client is compared too, so its answer takes as long as a wrong secret's.
+const NO_SECRET = '\u0000no client';
+
+interface Authentication {
+  clientId: string;
+  clientSecret: string;
+  method: 'client_secret_basic' | 'client_secret_post';
+}
+
+/**
+ * The client's credentials, from exactly one method (RFC 6749 §2.3): Basic, or the form body. A body `client_id`
+ * beside Basic may name the same client (§3.2.1 allows it), and a body `client_secret` may repeat the same secret;
+ * any other value beside Basic is a second, conflicting authentication: `invalid_request`.
+ */
+function authenticationOf(request: TokenRequest, basic: BasicCredentials | undefined): Authentication {
+  if (basic) {
+    if (request.client_id !== undefined && request.client_id !== basic.clientId) {
+      throw new OAuthError(400, 'invalid_request', 'client_id in the body differs from the client of the Authorization header; authenticate one way.');
+    }
+    if (request.client_secret !== undefined && request.client_secret !== basic.clientSecret) {
+      throw new OAuthError(400, 'invalid_request', 'client_secret in the body differs from the Authorization header; authenticate one way.');
+    }
+    return { clientId: basic.clientId, clientSecret: basic.clientSecret, method: 'client_secret_basic' };
+  }
+  for (const field of ['client_id', 'client_secret'] as const) {
+    if (request[field] === undefined) {
+      throw new OAuthError(400, 'invalid_request', `Invalid token request: ${field} is required, in the form body or as HTTP Basic credentials.`);
+    }
+  }
+  return { clientId: request.client_id!, clientSecret: request.client_secret!, method: 'client_secret_post' };
+}
 
 /** The client whose credentials these are, or none (unknown client, wrong secret, or not strings at all). */
 export function authenticateClient(registry: TenantRegistry, clientId: unknown, clientSecret: unknown): Tenant | undefined {
   if (typeof clientId !== 'string' || typeof clientSecret !== 'string') return undefined;
   const tenant = registry.find(clientId);
-  return tenant && sameSecret(tenant.client.client_secret, clientSecret) ? tenant : undefined;
+  return sameSecret(tenant?.client.client_secret ?? NO_SECRET, clientSecret) ? tenant : undefined;
 }
 
 /**
@@ -33,19 +70,27 @@ export function grantClientCredentials(
   registry: TenantRegistry,
   request: TokenRequest,
   acceptedAudiences: readonly string[],
+  basic?: BasicCredentials,
 ): GrantedToken {
   if (request.grant_type !== 'client_credentials') {
     throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${request.grant_type}" is not supported; use "client_credentials".`);
   }
-  const tenant = authenticateClient(registry, request.client_id, request.client_secret);
-  if (!tenant) {
-    throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.');
+  const { clientId, clientSecret, method } = authenticationOf(request, basic);
+  const tenant = registry.find(clientId);
+  const secretMatches = sameSecret(tenant?.client.client_secret ?? NO_SECRET, clientSecret);
+  if (!tenant || !secretMatches) {
+    // RFC 6749 §5.2: a client that tried Basic is answered with the Basic challenge.
+    const headers = method === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
+    throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.', headers);
   }
   if (!acceptedAudiences.includes(request.audience)) {
     throw new OAuthError(400, 'invalid_request', `audience "${request.audience}" is not this API; use "${acceptedAudiences[0]}".`);
   }
-  const allowed = new Set<string>([...BASE_SCOPES, ...tenant.client.scopes]);
   const requested = request.scope.split(' ').filter(Boolean);
+  if (requested.length === 0) {
+    throw new OAuthError(400, 'invalid_request', 'Invalid token request: scope is required and must name at least one scope, such as "openid offline".');
+  }
+  const allowed = new Set<string>([...BASE_SCOPES, ...tenant.client.scopes]);
   const refused = requested.filter((s) => !allowed.has(s));
   if (refused.length > 0) {
     throw new OAuthError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}.`);

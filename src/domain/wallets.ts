@@ -1,3 +1,4 @@
+import { ensureRoomFor } from './limits.js';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
@@ -66,6 +67,7 @@ export function registerWallet(tenant: Tenant, accountId: string, input: WalletR
   checkWalletAddress(input, '', errors);
   errors.throwIfAny();
   checkWalletsAreNew(store, [input]);
+  ensureRoomFor(store, 1);
   const wallet = newWallet(tenant, accountId, input);
   storeWallet(store, wallet, input.is_primary);
   return wallet;

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { DomainError } from '../api/errors.js';
+import { basicCredentials } from '../auth/basic-credentials.js';
 import { missingToken, VerifiedTokens } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
@@ -45,11 +46,17 @@ function identifyBearer(ctx: FakeContext, tokens: VerifiedTokens, req: Request):
   return { tenant, ...(missing.length > 0 && { refusal: insufficientScope(missing) }) };
 }
 
-/** A token request proves its client by its credentials (the grant's other rules are the handler's). */
+/** A token request proves its client by its credentials, Basic or in the form (the grant's rules are the handler's). */
 function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
   if (routeOf(req)?.schema?.operationId !== 'createToken') return {};
+  let basic;
+  try {
+    basic = basicCredentials(req.get('authorization'));
+  } catch {
+    return {}; // malformed Basic credentials prove nobody; the handler says what is wrong with them
+  }
   const { client_id, client_secret } = (req.body ?? {}) as Record<string, unknown>;
-  return { tenant: authenticateClient(ctx.tenants, client_id, client_secret) };
+  return { tenant: basic ? authenticateClient(ctx.tenants, basic.clientId, basic.clientSecret) : authenticateClient(ctx.tenants, client_id, client_secret) };
 }
 
 /** Attributes the request to the client it proved to be, applies that tenant's injected faults, then refuses or goes on. */

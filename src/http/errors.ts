@@ -134,7 +134,8 @@ function render(error: unknown, req: Request, logger: Logger): Rendered {
 /** RFC 6749 §5.2 for the token endpoint: any request problem there is an `invalid_request`. */
 function asOAuthError(rendered: Rendered): OAuthError | undefined {
   const { status } = rendered.body;
-  if (status === 404 || status === 405 || status >= 500) return undefined;
+  // a refused Host is the server's answer to any path, not a token request's problem
+  if (status === 404 || status === 405 || status >= 500 || rendered.body.code === 'host_not_allowed') return undefined;
   const fields = rendered.body.errors?.map((e) => `${e.path.slice(1)} ${e.message}`).join('; ');
   return new OAuthError(400, 'invalid_request', rendered.body.status === 422 && fields ? `Invalid token request: ${fields}.` : rendered.body.detail);
 }
@@ -148,7 +149,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!) : undefined;
     if (oauth) {
       state.code = oauth.error;
-      res.status(oauth.status).set('Cache-Control', 'no-store').json({ error: oauth.error, error_description: oauth.description });
+      res.status(oauth.status).set({ ...oauth.headers, 'Cache-Control': 'no-store' }).json({ error: oauth.error, error_description: oauth.description });
       return;
     }
     const { body, headers = {} } = rendered!;

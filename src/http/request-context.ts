@@ -21,7 +21,7 @@ function isValidHost(host: string): boolean {
 export function baseUrlOf(req: Request, ctx: FakeContext): string {
   if (ctx.options.baseUrl !== undefined) return ctx.options.baseUrl;
   const host = req.get('host') ?? 'localhost';
-  if (!isValidHost(host)) throw new DomainError(400, 'invalid_host', `The Host header "${host.slice(0, 100)}" is not a valid host[:port].`);
+  if (!isValidHost(host)) throw new DomainError(400, 'malformed_host', `The Host header "${host.slice(0, 100)}" is not a valid host[:port].`);
   return `${req.protocol}://${host}`;
 }
 

@@ -64,7 +64,11 @@ export class WorldStore {
   readonly ordersByAccount: Map<string, OrderRecord[]>;
   readonly ordersByIsin: Map<string, OrderRecord[]>;
 
-  constructor(own: World) {
+  /** Accounts + wallets + payment method details + orders it may grow to (see domain/limits.ts). */
+  readonly maxRecords: number;
+
+  constructor(own: World, maxRecords = Number.POSITIVE_INFINITY) {
+    this.maxRecords = maxRecords;
     this.feederFunds = own.feeder_funds;
     this.shareClasses = own.share_classes;
     this.assets = own.assets;
@@ -91,6 +95,11 @@ export class WorldStore {
     this.orderById = byId(this.orders);
     this.ordersByAccount = groupBy(this.orders, (o) => o.account_id);
     this.ordersByIsin = groupBy(this.orders, (o) => o.isin);
+  }
+
+  /** What a tenant's client can create: the records MAX_RECORDS_PER_TENANT counts. */
+  get recordCount(): number {
+    return this.accounts.length + this.wallets.length + this.paymentMethodDetails.length + this.orders.length;
   }
 
   // Writers: the domain validates everything first, then writes; items are appended, so lists stay in creation order.

@@ -19,3 +19,16 @@ it('a standard OAuth client library discovers the server and gets a token with c
   const response = await fetch(`${server.url}/v1/share-classes`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
   expect(response.status).toBe(200);
 });
+
+it('the same library gets a token with client_secret_basic, its default, with a secret that needs encoding', async () => {
+  const fake = await startServer({ clients: [{ client_id: 'partner:one', client_secret: 'p+ss w%rd:é' }] });
+  try {
+    const config = await oauth.discovery(new URL(fake.url), 'partner:one', undefined, oauth.ClientSecretBasic('p+ss w%rd:é'), {
+      execute: [oauth.allowInsecureRequests],
+    });
+    const tokens = await oauth.clientCredentialsGrant(config, { scope: 'openid offline', audience: new URL(fake.url).host });
+    expect(tokens.scope).toContain('read:orders');
+  } finally {
+    await fake.stop();
+  }
+});

@@ -79,7 +79,7 @@ describe('discovery', () => {
       token_endpoint: `http://${HOST}/oauth2/token`,
       jwks_uri: `http://${HOST}/.well-known/jwks.json`,
       grant_types_supported: ['client_credentials'],
-      token_endpoint_auth_methods_supported: ['client_secret_post'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     });
     expect(response.body.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline', 'read:orders', 'write:orders']));
   });

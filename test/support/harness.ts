@@ -7,7 +7,8 @@ import type { FakeOptions } from '../../src/config.js';
 export const HOST = 'fake.test';
 
 export function testApp(options: FakeOptions = {}): Express {
-  return createApp({ validateResponses: true, ...options });
+  // `.test` names are not localhost names: the tests' hosts are allowed like a partner's ALLOWED_HOSTS would.
+  return createApp({ validateResponses: true, allowedHosts: ['.test'], ...options });
 }
 
 /** A supertest agent that always sends the same Host, so tokens (issuer, audience) stay valid across requests. */

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { FakeContext } from '../../context.js';
 import { BASE_SCOPES, API_SCOPES } from '../../domain/scopes.js';
+import { basicCredentials } from '../../auth/basic-credentials.js';
 import { grantClientCredentials } from '../../domain/token-request.js';
 import { ok, type OperationHandlers } from '../operation.js';
 import { audiencesOf } from '../request-context.js';
 
 export function authHandlers(ctx: FakeContext) {
   return {
-    createToken: ({ body, baseUrl }) => {
-      const { tenant, audience, scope } = grantClientCredentials(ctx.tenants, body, audiencesOf(baseUrl));
+    createToken: ({ body, baseUrl, header }) => {
+      const basic = basicCredentials(header('authorization'));
+      const { tenant, audience, scope } = grantClientCredentials(ctx.tenants, body, audiencesOf(baseUrl), basic);
       const iat = tenant.clock.nowSeconds();
       const ttl = ctx.options.tokenTtlSeconds;
       const clientId = tenant.client.client_id;
@@ -28,7 +30,7 @@ export function authHandlers(ctx: FakeContext) {
         grant_types_supported: ['client_credentials'],
         scopes_supported: [...BASE_SCOPES, ...API_SCOPES],
         response_types_supported: ['token'],
-        token_endpoint_auth_methods_supported: ['client_secret_post'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         id_token_signing_alg_values_supported: ['RS256'],
         subject_types_supported: ['public'],
       }),

@@ -8,13 +8,14 @@ import { linkContextOf } from '../request-context.js';
 export function catalogHandlers(ctx: FakeContext) {
   return {
     listShareClasses: ({ tenant, query }) => ok({ data: listShareClasses(tenant.store, query) }),
-    getShareClass: ({ tenant, path }) => ok(getShareClass(tenant.store, path.isin)),
+    getShareClass: ({ tenant, path }) => ok(getShareClass(tenant.store, path.isin, tenant.clock.now())),
     listAssets: ({ tenant, query }) => ok({ data: listAssets(tenant.store, query) }),
     listOrders: ({ tenant, query }) => ok({ data: listOrders(tenant.store, query) }),
-    listFundDocuments: (call) => ok({ data: listFundDocuments(call.tenant.store, call.path.abbreviation, linkContextOf(call, ctx, call.tenant)) }),
+    listFundDocuments: (call) =>
+      ok({ data: listFundDocuments(call.tenant.store, call.path.abbreviation, linkContextOf(call, ctx, call.tenant), call.query) }),
     listCustomOfferingDocuments: (call) => {
       const { tenant, path } = call;
-      return ok({ data: listCustomOfferingDocuments(tenant.store, path.isin, path.custom_offering_id, linkContextOf(call, ctx, tenant)) });
+      return ok({ data: listCustomOfferingDocuments(tenant.store, path.isin, path.custom_offering_id, linkContextOf(call, ctx, tenant), call.query) });
     },
   } satisfies Partial<OperationHandlers>;
 }

@@ -1,0 +1,37 @@
+import { OAuthError } from '../api/errors.js';
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** application/x-www-form-urlencoded decoding, as RFC 6749 §2.3.1 has the id and secret encoded before Basic. */
+function formDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+const malformed = (): OAuthError =>
+  new OAuthError(400, 'invalid_request', 'The Authorization header is not HTTP Basic credentials: send "Basic base64(urlencode(client_id):urlencode(client_secret))".');
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1, RFC 7617): the client credentials of an `Authorization: Basic` header,
+ * undefined without one (another scheme is not client authentication here).
+ */
+export function basicCredentials(authorization: string | undefined): ClientCredentials | undefined {
+  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(authorization ?? '');
+  if (!match) {
+    if (/^Basic(?: |$)/i.test(authorization ?? '')) throw malformed();
+    return undefined;
+  }
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw malformed();
+  const clientId = formDecode(decoded.slice(0, colon));
+  const clientSecret = formDecode(decoded.slice(colon + 1));
+  if (clientId === undefined || clientSecret === undefined) throw malformed();
+  return { clientId, clientSecret };
+}

@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Express } from 'express';
+import { basicCredentials } from '../../src/auth/basic-credentials.js';
+import { OAuthError } from '../../src/api/errors.js';
+import { HOST, http, testApp } from '../support/harness.js';
+
+/** RFC 6749 §2.3.1: each part form-urlencoded, then RFC 7617 Basic. */
+const basic = (id: string, secret: string) => {
+  const encode = (v: string) => encodeURIComponent(v).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
+};
+
+const form = (fields: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries({ grant_type: 'client_credentials', scope: 'openid offline', audience: HOST, ...fields }).filter(([, v]) => v !== undefined));
+
+describe('client authentication at the token endpoint', () => {
+  let app: Express;
+  beforeAll(() => {
+    app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'odd id:é', client_secret: 'p@ss w:rd+%' }] });
+  });
+  const token = (fields: Record<string, string | undefined>, authorization?: string) => {
+    const request = http(app).post('/oauth2/token').type('form');
+    if (authorization) request.set('Authorization', authorization);
+    return request.send(form(fields));
+  };
+
+  it('the discovery document advertises client_secret_basic and client_secret_post', async () => {
+    const response = await http(app).get('/.well-known/openid-configuration');
+    expect(response.body.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
+  });
+
+  it('HTTP Basic credentials alone grant a token (client_secret_basic)', async () => {
+    const response = await token({}, basic('sandbox-client', 'sandbox-secret'));
+    expect(response.status).toBe(200);
+    expect(response.body.token_type).toBe('Bearer');
+  });
+
+  it('Basic credentials are form-urlencoded before base64, as RFC 6749 §2.3.1 says (colons, spaces, +, % and UTF-8)', async () => {
+    expect((await token({}, basic('odd id:é', 'p@ss w:rd+%'))).status).toBe(200);
+    // unencoded, the colon of the id would cut it short
+    const raw = `Basic ${Buffer.from('odd id:é:p@ss w:rd+%').toString('base64')}`;
+    expect((await token({}, raw)).status).not.toBe(200);
+  });
+
+  it('the "Basic" scheme is case-insensitive', async () => {
+    expect((await token({}, basic('sandbox-client', 'sandbox-secret').replace('Basic', 'bAsIc'))).status).toBe(200);
+  });
+
+  it('a wrong Basic secret answers 401 invalid_client with a Basic challenge', async () => {
+    const response = await token({}, basic('sandbox-client', 'guess'));
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+    expect(response.headers['www-authenticate']).toMatch(/^Basic realm=/);
+  });
+
+  it('Basic beside the same client_id in the body is fine (RFC 6749 §3.2.1); beside another one is invalid_request', async () => {
+    expect((await token({ client_id: 'sandbox-client' }, basic('sandbox-client', 'sandbox-secret'))).status).toBe(200);
+    const conflicting = await token({ client_id: 'odd id:é', client_secret: 'p@ss w:rd+%' }, basic('sandbox-client', 'sandbox-secret'));
+    expect(conflicting.status).toBe(400);
+    expect(conflicting.body.error).toBe('invalid_request');
+    const otherSecret = await token({ client_secret: 'another' }, basic('sandbox-client', 'sandbox-secret'));
+    expect(otherSecret.status).toBe(400);
+    expect(otherSecret.body.error).toBe('invalid_request');
+  });
+
+  it('without Basic, a missing client_id or client_secret in the body is invalid_request', async () => {
+    for (const missing of ['client_id', 'client_secret']) {
+      const response = await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret', [missing]: undefined });
+      expect(response.status, missing).toBe(400);
+      expect(response.body.error).toBe('invalid_request');
+      expect(response.body.error_description).toContain(missing);
+    }
+  });
+
+  it.each(['Basic', 'Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from('bad%zz:x').toString('base64')}`])(
+    'an undecodable Basic header (%s) is invalid_request',
+    async (authorization) => {
+      const response = await token({}, authorization);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('invalid_request');
+    },
+  );
+
+  it('another Authorization scheme is not client authentication: the body credentials count', async () => {
+    expect((await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, 'Bearer abc')).status).toBe(200);
+  });
+});
+
+describe('scope at the token endpoint', () => {
+  it.each([['missing', undefined], ['empty', ''], ['blank', '   ']])('a %s scope answers invalid_request', async (_name, scope) => {
+    const response = await http(testApp()).post('/oauth2/token').type('form').send(form({ client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope }));
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_request');
+    expect(response.body.error_description).toMatch(/scope/);
+  });
+});
+
+describe('secret comparison', () => {
+  it('a wrong secret of any length, a prefix or an extension of the right one, all answer invalid_client', async () => {
+    const app = testApp();
+    for (const secret of ['', 's', 'sandbox-secre', 'sandbox-secret ', 'sandbox-secretx', 'x'.repeat(5000)]) {
+      const response = await http(app).post('/oauth2/token').type('form').send(form({ client_id: 'sandbox-client', client_secret: secret }));
+      expect(response.status, secret.slice(0, 20)).toBe(401);
+      expect(response.body.error).toBe('invalid_client');
+    }
+  });
+});
+
+describe('the Basic header parser', () => {
+  it('decodes form-urlencoded parts, + as a space', () => {
+    expect(basicCredentials(`Basic ${Buffer.from('a%3Ab:c+d%25').toString('base64')}`)).toEqual({ clientId: 'a:b', clientSecret: 'c d%' });
+  });
+
+  it('splits at the first colon: the secret may hold more', () => {
+    expect(basicCredentials(`Basic ${Buffer.from('id:se:cret').toString('base64')}`)).toEqual({ clientId: 'id', clientSecret: 'se:cret' });
+  });
+
+  it('answers undefined without a Basic header, and throws an OAuth invalid_request for a broken one', () => {
+    expect(basicCredentials(undefined)).toBeUndefined();
+    expect(basicCredentials('Bearer x')).toBeUndefined();
+    expect(() => basicCredentials('Basic')).toThrow(OAuthError);
+  });
+});
