@@ -58,6 +58,15 @@ export function statusesLeftOnTheWayTo(side: OrderSide, status: OrderStatus): Or
   return null;
 }
 
+/**
+ * The side-effect fields a `side` order has once it walked from PLACED to `status`: those set on leaving a status
+ * on the way. None for CANCELLED, which is no step of that walk.
+ */
+export function fieldsSetOnTheWayTo(side: OrderSide, status: OrderStatus): SideEffectField[] {
+  const left = statusesLeftOnTheWayTo(side, status) ?? [];
+  return SIDE_EFFECTS.filter((effect) => left.includes(effect.leaving)).map((effect) => effect.field);
+}
+
 export function isCancellable(status: OrderStatus): boolean {
   return CANCELLABLE_STATUSES.includes(status);
 }
@@ -105,10 +114,10 @@ export function forcedFields(order: OrderRecord, status: OrderStatus): Lifecycle
     if (order.status === 'CANCELLED') return fieldsOf(order);
     return { ...forcedFields(order, order.status), status: 'CANCELLED' };
   }
-  const left = statusesLeftOnTheWayTo(order.side, status) ?? [];
+  const reached = fieldsSetOnTheWayTo(order.side, status);
   const fields = { ...fieldsOf(order), status };
   for (const effect of SIDE_EFFECTS) {
-    fields[effect.field] = left.includes(effect.leaving) ? (order[effect.field] ?? effect.make()) : null;
+    fields[effect.field] = reached.includes(effect.field) ? (order[effect.field] ?? effect.make()) : null;
   }
   return fields;
 }

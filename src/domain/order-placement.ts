@@ -5,8 +5,8 @@ import { findAsset } from './catalog.js';
 import { findAccount } from './account-lookup.js';
 import { DomainError } from '../api/errors.js';
 import { toOrderDetails } from './order-actions.js';
-import { PLATFORM_PAYMENT_DETAILS, type PaymentSide } from './platform.js';
-import type { Account, AssetRecord, OrderMarket, OrderRecord, OrderSide, PaymentMethodDetails, Schemas } from '../api/types.js';
+import { PLATFORM_PAYMENT_DETAILS, toPaymentSide } from './platform.js';
+import type { Account, AssetRecord, OrderMarket, OrderRecord, OrderSide, Schemas } from '../api/types.js';
 import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
 
@@ -67,8 +67,6 @@ function checkMinInvestment(store: WorldStore, asset: AssetRecord, input: OrderP
     );
   }
 }
-
-const toPaymentSide = ({ type, iban, account_holder_name }: PaymentMethodDetails): PaymentSide => ({ type, iban, account_holder_name });
 
 type PaymentParties = Pick<OrderRecord, 'sender_payment_method_details' | 'recipient_payment_method_details' | 'recipient_wallet_address'>;
 

@@ -1,4 +1,4 @@
-import type { OrderPaymentMethodDetails } from '../api/types.js';
+import type { OrderPaymentMethodDetails, PaymentMethodDetails } from '../api/types.js';
 
 /** The bank details on one side of an order's payment. */
 export type PaymentSide = OrderPaymentMethodDetails;
@@ -9,3 +9,6 @@ export const PLATFORM_PAYMENT_DETAILS: Readonly<PaymentSide> = Object.freeze({
   iban: 'DE12500105170648489890',
   account_holder_name: 'Investment Platform Custody GmbH',
 });
+
+/** An account's payment method as one side of an order's payment: only the bank details, not its id or flags. */
+export const toPaymentSide = ({ type, iban, account_holder_name }: PaymentMethodDetails): PaymentSide => ({ type, iban, account_holder_name });

@@ -4,6 +4,7 @@ import { advanceOrder, cancelOrder, setOrderStatus } from '../../src/domain/orde
 import {
   advancedFields,
   cancelledFields,
+  fieldsSetOnTheWayTo,
   forcedFields,
   makePaymentReference,
   makeSettlementHash,
@@ -101,6 +102,35 @@ describe('the lifecycle table', () => {
   it('makes up distinct random values', () => {
     expect(makePaymentReference()).not.toBe(makePaymentReference());
     expect(makeSettlementHash()).not.toBe(makeSettlementHash());
+  });
+});
+
+describe('the fields set on the way to a status', () => {
+  it.each([
+    ['BUY', 'PLACED', []],
+    ['BUY', 'AWAITING_PAYMENT', []],
+    ['BUY', 'AWAITING_TOKEN_DELIVERY', ['payment_transaction_reference']],
+    ['BUY', 'COMPLETED', ['payment_transaction_reference', 'settlement_transaction_hash']],
+    ['SELL', 'PLACED', []],
+    ['SELL', 'AWAITING_TOKEN_DELIVERY', []],
+    ['SELL', 'AWAITING_PAYMENT', ['settlement_transaction_hash']],
+    ['SELL', 'COMPLETED', ['payment_transaction_reference', 'settlement_transaction_hash']],
+  ] as [OrderSide, OrderStatus, string[]][])('a %s that reached %s has %j', (side, status, fields) => {
+    expect(fieldsSetOnTheWayTo(side, status)).toEqual(fields);
+  });
+
+  it('are none for CANCELLED, which is no step of the walk, on either side', () => {
+    expect(fieldsSetOnTheWayTo('BUY', 'CANCELLED')).toEqual([]);
+    expect(fieldsSetOnTheWayTo('SELL', 'CANCELLED')).toEqual([]);
+  });
+
+  it('are the fields a walk of lifecycle steps from PLACED has set', () => {
+    for (const side of ['BUY', 'SELL'] as const) {
+      for (const state of walk(side)) {
+        const set = (['payment_transaction_reference', 'settlement_transaction_hash'] as const).filter((field) => state[field] !== null);
+        expect(fieldsSetOnTheWayTo(side, state.status).sort()).toEqual(set);
+      }
+    }
   });
 });
 
