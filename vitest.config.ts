@@ -26,6 +26,7 @@ export default defineConfig({
           name: 'fast',
           include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
           isolate: false,
+          setupFiles: ['test/support/close-servers.ts'],
         },
       },
       {
