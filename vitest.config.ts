@@ -1,5 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// vitest's default is one worker fewer than the cores: a single worker on a 2-core CI runner. Use every core.
+const WORKERS = Math.max(2, availableParallelism());
 
 export default defineConfig({
   resolve: {
@@ -9,9 +13,37 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    maxWorkers: WORKERS,
+    // `npm run coverage`: every project, line and branch coverage of the source.
+    coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'text', 'json-summary', 'html'] },
     projects: [
-      { extends: true, test: { name: 'fake', include: ['test/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] } },
-      { extends: true, test: { name: 'examples', include: ['examples/**/*.test.ts'], globalSetup: ['examples/vitest/global-setup.ts'] } },
+      {
+        // `npm test`: Node alone, no processes spawned, no installs. Test files share their worker's module
+        // graph (isolate: false), so the compiled OpenAPI validator and the RSA key pair, both process-wide and
+        // immutable, are made once per worker instead of once per file. Every test builds its own app or tenant.
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
+          isolate: false,
+          setupFiles: ['test/support/close-servers.ts'],
+        },
+      },
+      {
+        // `npm run test:e2e`: the built CLI as a process, the README session, the Dockerfile's steps (two npm ci),
+        // the package as a partner installs it. test/browser and test/container have their own configs.
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts', 'test/docker/**/*.test.ts', 'test/package/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        // A partner's suite, run by `npm run test:e2e` and, against a CLI process, by test/e2e/examples.test.ts.
+        extends: true,
+        test: { name: 'examples', include: ['examples/**/*.test.ts'], globalSetup: ['examples/vitest/global-setup.ts'] },
+      },
     ],
   },
 });

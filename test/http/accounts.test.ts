@@ -1,21 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http } from '../support/harness.js';
+import { appPerFile } from '../support/tenants.js';
 import { VALID } from '../support/world.js';
 
 const UNKNOWN = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
-async function partner(options: Parameters<typeof testApp>[0] = {}) {
-  const app = testApp(options);
-  const token = await tokenFor(app);
+const file = appPerFile();
+
+/** A tenant of its own on the file's app, and helpers acting as it. */
+async function partner(client: Parameters<typeof file.tenant>[0] = {}) {
+  const { app, clientId, token } = await file.tenant(client);
   const as = (t: string) => ({ Authorization: `Bearer ${t}` });
   const api = {
     app,
+    clientId,
     get: (path: string, t = token) => http(app).get(path).set(as(t)),
     post: (path: string, body: object, t = token) => http(app).post(path).set(as(t)).send(body),
     patch: (path: string, body: object, t = token) => http(app).patch(path).set(as(t)).send(body),
-    state: async (clientId?: string) => (await http(app).get('/__control/state').set(clientId ? { 'X-Client-Id': clientId } : {})).body as World,
+    /** The control plane, acting on this tenant. */
+    control: (method: 'get' | 'post' | 'patch', path: string) => http(app)[method](path).set('X-Client-Id', clientId),
+    state: async () => (await http(app).get('/__control/state').set('X-Client-Id', clientId)).body as World,
   };
   return api;
 }
@@ -93,7 +99,7 @@ describe('accounts over HTTP', () => {
 
   it('POST with tax_reporting requires tin and tax_residencies; lei_required requires lei (422 field_required)', async () => {
     const api = await partner();
-    await http(api.app).patch('/__control/clients/sandbox-client').send({ settings: { tax_reporting: true, lei_required: true } }).expect(200);
+    await http(api.app).patch(`/__control/clients/${api.clientId}`).send({ settings: { tax_reporting: true, lei_required: true } }).expect(200);
     const individual = await api.post('/v1/accounts', { type: 'individual' });
     expect(individual.status).toBe(422);
     expect(individual.body.code).toBe('field_required');
@@ -134,7 +140,7 @@ describe('accounts over HTTP', () => {
   });
 
   it('PATCH refuses to clear a field the settings require', async () => {
-    const api = await partner({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret', settings: { tax_reporting: true } }] });
+    const api = await partner({ settings: { tax_reporting: true } });
     const created = (await api.post('/v1/accounts', { type: 'business', tax_id: 'T', tax_residencies: 'DE' })).body;
     const response = await api.patch(`/v1/accounts/${created.id}`, { tax_id: null });
     expect(response.status).toBe(422);
@@ -153,8 +159,7 @@ describe('accounts over HTTP', () => {
 
   it('GET of an unknown or another tenant’s account answers 404', async () => {
     const api = await partner();
-    await http(api.app).post('/__control/clients').send({ client_id: 'other', client_secret: 'o' }).expect(201);
-    const otherToken = await tokenFor(api.app, { client_id: 'other', client_secret: 'o' });
+    const otherToken = (await file.tenant()).token;
     const theirs = (await api.post('/v1/accounts', { type: 'individual' }, otherToken)).body;
     expect((await api.get(`/v1/accounts/${theirs.id}`)).status).toBe(404);
     expect((await api.get(`/v1/accounts/${UNKNOWN}`)).status).toBe(404);
@@ -164,8 +169,7 @@ describe('accounts over HTTP', () => {
 
   it('reading needs read:accounts and writing write:accounts', async () => {
     const api = await partner();
-    await http(api.app).post('/__control/clients').send({ client_id: 'reader', client_secret: 'r', scopes: ['read:accounts'] }).expect(201);
-    const reader = await tokenFor(api.app, { client_id: 'reader', client_secret: 'r' });
+    const reader = (await file.tenant({ scopes: ['read:accounts'] })).token;
     expect((await api.get('/v1/accounts', reader)).status).toBe(200);
     const denied = await api.post('/v1/accounts', { type: 'individual' }, reader);
     expect(denied.status).toBe(403);
@@ -254,15 +258,18 @@ describe('payment method details over HTTP', () => {
   it('POST /__control/accounts/{id}/payment-method-details adds details (201), 422 invalid_iban, 404 unknown account, per X-Client-Id', async () => {
     const api = await partner();
     const account = (await api.post('/v1/accounts', { type: 'individual' })).body;
-    const created = await http(api.app).post(`/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: 'fr14 2004 1010 0505 0001 3m02 606', account_holder_name: 'Ann', is_primary: true });
+    const created = await api.control('post', `/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: 'fr14 2004 1010 0505 0001 3m02 606', account_holder_name: 'Ann', is_primary: true });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ account_id: account.id, iban: 'FR1420041010050500013M02606', is_primary: true });
-    const bad = await http(api.app).post(`/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: 'FR1420041010050500013M02607', account_holder_name: 'Ann' });
+    const bad = await api.control('post', `/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: 'FR1420041010050500013M02607', account_holder_name: 'Ann' });
     expect(bad.status).toBe(422);
     expect(bad.body.code).toBe('invalid_iban');
-    expect((await http(api.app).post(`/__control/accounts/${UNKNOWN}/payment-method-details`).send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' })).status).toBe(404);
-    await http(api.app).post('/__control/clients').send({ client_id: 'other', client_secret: 'o' }).expect(201);
-    const elsewhere = await http(api.app).post(`/__control/accounts/${account.id}/payment-method-details`).set('X-Client-Id', 'other').send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' });
+    expect((await api.control('post', `/__control/accounts/${UNKNOWN}/payment-method-details`).send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' })).status).toBe(404);
+    const other = await file.tenant();
+    const elsewhere = await http(api.app).post(`/__control/accounts/${account.id}/payment-method-details`).set('X-Client-Id', other.clientId).send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' });
     expect(elsewhere.status).toBe(404);
+    // Without the header it acts on the default client, which does not have this account either.
+    const byDefault = await http(api.app).post(`/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' });
+    expect(byDefault.status).toBe(404);
   });
 });

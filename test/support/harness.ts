@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../src/app.js';
@@ -11,9 +12,35 @@ export function testApp(options: FakeOptions = {}): Express {
   return createApp({ validateResponses: true, allowedHosts: ['.test'], ...options });
 }
 
+/**
+ * Each app listens once, on a loopback port, until its test file ends (test/support/close-servers.ts): given the bare
+ * app, supertest would open and close a server for every request, which cost more than most requests here.
+ */
+const listening = new Map<Express, Server>();
+
+function serverOf(app: Express): Server {
+  let server = listening.get(app);
+  if (!server) {
+    // listen() binds synchronously, so supertest finds the address and does not listen again.
+    server = createServer(app).listen(0, '127.0.0.1');
+    listening.set(app, server);
+  }
+  return server;
+}
+
+/** Stops every server serverOf started. */
+export async function closeListeningServers(): Promise<void> {
+  const servers = [...listening.values()];
+  listening.clear();
+  await Promise.all(servers.map((server) => new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(resolve);
+  })));
+}
+
 /** A supertest agent that always sends the same Host, so tokens (issuer, audience) stay valid across requests. */
 export function http(app: Express, host = HOST) {
-  return request.agent(app).set('Host', host);
+  return request.agent(serverOf(app)).set('Host', host);
 }
 
 export interface TokenRequestFields {
