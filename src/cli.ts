@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 
@@ -7,36 +8,41 @@ const keyPair = prepareRsaKeyPair();
 const { createContext } = await import('./app.js');
 const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
 const { listen } = await import('./server.js');
+const { banner, exposureWarning } = await import('./banner.js');
+const { cliLogger } = await import('./log-format.js');
 
 const SHUTDOWN_GRACE_MS = 5000;
+const version = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<void> {
   let options;
   try {
-    options = optionsFromCli(process.argv.slice(2), process.env);
+    options = optionsFromCli(process.argv.slice(2), process.env, process.stdout.isTTY === true);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`investment-api-fake: ${(error as Error).message}\nSee investment-api-fake --help for every option.\n`);
     process.exit(2);
   }
-  if (options === 'help') {
-    process.stdout.write(USAGE);
-    return;
-  }
+  if (options === 'help') return void process.stdout.write(USAGE);
+  if (options === 'version') return void process.stdout.write(`${version()}\n`);
 
   await keyPair;
   const ctx = createContext(options);
-  const server = await listen(ctx, options.port ?? DEFAULTS.port, options.host);
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(
-    `investment-api-fake listening on http://localhost:${port} (seed ${options.seed ?? DEFAULTS.seed}, default client ${ctx.tenants.defaultClientId}); docs at /docs\n`,
-  );
+  ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
+  const server = await listen(ctx, options.port, options.host);
+  const address = server.address() as AddressInfo;
+  const defaultClient = (options.clients ?? DEFAULTS.clients)[0]!;
+  process.stdout.write(banner({ version: version(), address, options, defaultClient, clientCount: (options.clients ?? DEFAULTS.clients).length }));
+  const warning = exposureWarning(address, options);
+  if (warning) process.stderr.write(warning);
 
-  // On SIGTERM/SIGINT: stop accepting, let requests in flight finish, exit 0 — forcibly after the grace period.
+  // On SIGTERM/SIGINT: stop accepting, answer the requests in flight, exit 0 — forcibly after the grace period.
+  // Keep-alive connections become idle as their answers finish: close them then, not at the end of the grace.
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal} received, shutting down\n`);
     setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
     server.close(() => process.exit(0));
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 20).unref();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
