@@ -11,7 +11,7 @@ export default function buildImage(): void {
   } catch {
     throw new Error('No Docker engine answers `docker info`. Start one with ../shared/tools/docker-engine.sh (it also provides the node base images).');
   }
-  if (process.env.FAKE_IMAGE) return; // an image built elsewhere, such as a release candidate
+  if (process.env.FAKE_IMAGE) return void process.stdout.write(`using ${process.env.FAKE_IMAGE}, built elsewhere\n`);
   const version = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
   const revision = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
   const started = performance.now();
