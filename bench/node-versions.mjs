@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 5);
-const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts }).trim();
+const sh = (cmd, args, opts = {}) => (execFileSync(cmd, args, { encoding: 'utf8', ...opts }) ?? '').trim();
 const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const healthy = async (url, deadline = Date.now() + 30_000) => {
