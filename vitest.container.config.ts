@@ -9,7 +9,8 @@ export default defineConfig({
     alias: { 'investment-api-fake': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
   },
   test: {
-    include: ['test/container/**/*.test.ts', 'examples/testcontainers/**/*.spec.ts'],
+    // *.spec.ts: the main config's projects take test/**/*.test.ts and examples/**/*.test.ts, which need Node alone.
+    include: ['test/container/**/*.spec.ts', 'examples/testcontainers/**/*.spec.ts'],
     // This engine has no bridge network (../shared/tools/docker-engine.sh): the example shares the host's network,
     // Testcontainers is told the host (it would look for the bridge network's gateway), and its reaper (Ryuk),
     // which needs a mapped port, is off: the example stops what it starts.
