@@ -5,17 +5,21 @@
 #   docker build -t investment-api-fake .
 #   docker run --rm -p 8080:8080 investment-api-fake
 #
+# Node 24 LTS. HOST=0.0.0.0: inside a container the fake must listen on every interface (the CLI's own default
+# is 127.0.0.1); set CONTROL_TOKEN when the port is reachable by others.
+#
 # Stages:
 #   build  - full install (dev dependencies included), compiles TypeScript to dist/
 #   deps   - production-only node_modules
 #   (final) - dist/ + production node_modules + package.json, runs as `node`
 #
-# `npm ci` runs with --ignore-scripts everywhere: the package's `prepare` script
-# would otherwise try to build before the sources are copied (and would need
-# dev dependencies in the deps stage). The only dependency install script in
+# `npm ci` runs with --ignore-scripts everywhere: no lifecycle script of ours is
+# needed before the sources are copied, and the only dependency install script in
 # the lockfile is @scarf/scarf's telemetry, which is not needed.
+#
+# The release workflow passes VERSION, REVISION and SOURCE for the OCI labels.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -25,16 +29,22 @@ COPY fixtures ./fixtures
 COPY src ./src
 RUN npm run build
 
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
+ARG VERSION=0.0.0-dev
+ARG REVISION=unknown
+ARG SOURCE=https://github.com/investment-platform/investment-api-fake
 LABEL org.opencontainers.image.title="investment-api-fake" \
       org.opencontainers.image.description="An in-memory fake of the investment platform API for partner CI pipelines, test suites and demos" \
-      org.opencontainers.image.source="https://example.invalid/investment-api-fake"
-ENV NODE_ENV=production PORT=8080
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 WORKDIR /app
 # Application files stay owned by root: the runtime user can read them but not modify them.
 COPY --from=deps /app/node_modules ./node_modules
@@ -42,7 +52,7 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/__control/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
 # Exec form: node is PID 1 and receives SIGTERM directly (it drains and exits 0).

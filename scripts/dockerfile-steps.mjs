@@ -179,6 +179,8 @@ export async function runDockerfile({ dockerfile, context, workRoot, env, log = 
       case 'RUN': await run(stage, ins, baseEnv, log); break;
       case 'USER': stage.user = args; break;
       case 'EXPOSE': stage.exposed.push(...words(args)); break;
+      // Build arguments only feed the labels here; their defaults are enough to run the image's steps.
+      case 'ARG': break;
       case 'LABEL': for (const [k, v = ''] of words(args).map((w) => w.split(/=(.*)/s))) stage.labels[k] = v; break;
       case 'STOPSIGNAL': stage.stopSignal = args; break;
       case 'HEALTHCHECK': {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 
@@ -8,28 +9,32 @@ const { createContext } = await import('./app.js');
 const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
+const { banner, exposureWarning } = await import('./banner.js');
+const { cliLogger } = await import('./log-format.js');
+
+const version = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<void> {
   let options;
   try {
-    options = optionsFromCli(process.argv.slice(2), process.env);
+    options = optionsFromCli(process.argv.slice(2), process.env, process.stdout.isTTY === true);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`investment-api-fake: ${(error as Error).message}\nSee investment-api-fake --help for every option.\n`);
     process.exit(2);
   }
-  if (options === 'help') {
-    process.stdout.write(USAGE);
-    return;
-  }
+  if (options === 'help') return void process.stdout.write(USAGE);
+  if (options === 'version') return void process.stdout.write(`${version()}\n`);
 
   await keyPair;
   const ctx = createContext(options);
+  ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   keepProcessAlive(ctx.logger);
-  const server = await listen(ctx, options.port ?? DEFAULTS.port, options.host);
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(
-    `investment-api-fake listening on http://localhost:${port} (seed ${options.seed ?? DEFAULTS.seed}, default client ${ctx.tenants.defaultClientId}); docs at /docs\n`,
-  );
+  const server = await listen(ctx, options.port, options.host);
+  const address = server.address() as AddressInfo;
+  const defaultClient = (options.clients ?? DEFAULTS.clients)[0]!;
+  process.stdout.write(banner({ version: version(), address, options, defaultClient, clientCount: (options.clients ?? DEFAULTS.clients).length }));
+  const warning = exposureWarning(address, options);
+  if (warning) process.stderr.write(warning);
 
   // On SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, finish requests in flight, exit 0.
   const shutdown = (signal: string): void => {

@@ -7,7 +7,7 @@ import type { World } from './api/types.js';
 export interface FakeOptions {
   /** TCP port; 0 (the library's default) picks a free one. The CLI defaults to 8080. */
   port?: number;
-  /** Interface to listen on; default all interfaces. */
+  /** Interface to listen on; default 127.0.0.1 (the Docker image sets `0.0.0.0`). */
   host?: string;
   /** Public base URL; default: taken from each request's Host header. */
   baseUrl?: string;
@@ -44,6 +44,7 @@ export interface FakeOptions {
 
 export const DEFAULTS = {
   port: 8080,
+  host: '127.0.0.1',
   seed: 1,
   tokenTtlSeconds: 3600,
   clients: [DEFAULT_CLIENT],
@@ -52,6 +53,8 @@ export const DEFAULTS = {
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 class ConfigError extends Error {
   override name = 'ConfigError';
@@ -59,7 +62,7 @@ class ConfigError extends Error {
 
 function integer(name: string, value: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${value}".`);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${value}".`);
   return n;
 }
 
@@ -71,115 +74,118 @@ function url(name: string, value: string): string {
   }
 }
 
-function clientsJson(value: string): ClientCreate[] {
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}".`);
+  return value as T;
+}
+
+function clientsJson(name: string, value: string): ClientCreate[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new ConfigError('CLIENTS must be JSON: [{"client_id": "...", "client_secret": "...", "scopes"?: [...], "settings"?: {...}}].');
+    throw new ConfigError(`${name} must be JSON: [{"client_id": "...", "client_secret": "...", "scopes"?: [...], "settings"?: {...}}].`);
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
   for (const c of list) {
     if (typeof c?.client_id !== 'string' || typeof c?.client_secret !== 'string' || !c.client_id || !c.client_secret) {
-      throw new ConfigError('Every client in CLIENTS needs a non-empty "client_id" and "client_secret".');
+      throw new ConfigError(`Every client in ${name} needs a non-empty "client_id" and "client_secret".`);
     }
   }
-  if (list.length === 0) throw new ConfigError('CLIENTS must name at least one client.');
+  if (list.length === 0) throw new ConfigError(`${name} must name at least one client.`);
   return list as ClientCreate[];
 }
 
+/** What the CLI runs with: the library's options plus how it logs. */
+export interface CliOptions extends FakeOptions {
+  port: number;
+  host: string;
+  /** `pretty` (one readable line per request, the default on a terminal) or `json` (pino lines, the default otherwise). */
+  logFormat: LogFormat;
+}
+
+/**
+ * Every setting of the CLI, once: its flag, its environment variable, its help line and how its text is read. A
+ * flag wins over the variable; an error names whichever of the two the bad value came from. The README's
+ * configuration table lists every `env` here (a test checks).
+ */
+const SETTINGS = [
+  { flag: 'port', env: 'PORT', arg: '<n>', help: 'port to listen on (default 8080)', read: (n: string, v: string) => ({ port: integer(n, v, 0) }) },
+  { flag: 'host', env: 'HOST', arg: '<addr>', help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 for all)', read: (_n: string, v: string) => ({ host: v }) },
+  { flag: 'base-url', env: 'BASE_URL', arg: '<url>', help: "public base URL (default: from each request's Host)", read: (n: string, v: string) => ({ baseUrl: url(n, v) }) },
+  { flag: 'docs-url', env: 'DOCS_URL', arg: '<url>', help: 'base of document links (default <base_url>/files)', read: (n: string, v: string) => ({ docsUrl: url(n, v) }) },
+  { flag: 'seed', env: 'SEED', arg: '<n>', help: 'seed of the generated world (default 1)', read: (n: string, v: string) => ({ seed: integer(n, v, 0) }) },
+  { flag: 'fixtures', env: 'FIXTURES', arg: '<file>', help: 'JSON world replacing the generated one', read: (_n: string, v: string) => ({ fixtures: v }) },
+  { flag: 'fixture-accounts', env: 'FIXTURE_ACCOUNTS', arg: '<n>', help: 'accounts of the generated world (default 10)', read: (n: string, v: string) => ({ fixtureAccounts: integer(n, v, 1) }) },
+  { flag: 'fixture-orders', env: 'FIXTURE_ORDERS', arg: '<n>', help: 'orders of the generated world (default 30)', read: (n: string, v: string) => ({ fixtureOrders: integer(n, v, 0) }) },
+  { flag: 'token-ttl', env: 'TOKEN_TTL_SECONDS', arg: '<s>', help: 'access token lifetime in seconds (default 3600)', read: (n: string, v: string) => ({ tokenTtlSeconds: integer(n, v, 1) }) },
+  { flag: 'control-token', env: 'CONTROL_TOKEN', arg: '<t>', help: 'guard /__control with this bearer token (default: open)', read: (_n: string, v: string) => ({ controlToken: v }) },
+  { flag: 'clients', env: 'CLIENTS', arg: '<json>', help: 'OAuth clients (default sandbox-client / sandbox-secret)', read: (n: string, v: string) => ({ clients: clientsJson(n, v) }) },
+  { flag: 'journal-size', env: 'JOURNAL_SIZE', arg: '<n>', help: 'entries the request journal keeps (default 1000)', read: (n: string, v: string) => ({ journalSize: integer(n, v, 1) }) },
+  { flag: 'log-level', env: 'LOG_LEVEL', arg: '<l>', help: `${LOG_LEVELS.join(', ')} (default info)`, read: (n: string, v: string) => ({ logLevel: oneOf(n, v, LOG_LEVELS) }) },
+  { flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', arg: '<list>', help: 'more Host names to answer, comma-separated (".example.com": a domain and its subdomains; "*": any)', read: (_n: string, v: string) => ({ allowedHosts: v.split(',').map((h) => h.trim()).filter(Boolean) }) },
+  { flag: 'max-tenants', env: 'MAX_TENANTS', arg: '<n>', help: 'OAuth clients (tenants) at most (default 1000)', read: (n: string, v: string) => ({ maxTenants: integer(n, v, 1) }) },
+  { flag: 'max-records-per-tenant', env: 'MAX_RECORDS_PER_TENANT', arg: '<n>', help: 'accounts+wallets+payment methods+orders per tenant at most (default 100000)', read: (n: string, v: string) => ({ maxRecordsPerTenant: integer(n, v, 1) }) },
+  { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
+] as const;
+
+/** The environment variables the CLI reads. */
+export const ENVIRONMENT_VARIABLES: readonly string[] = SETTINGS.map((s) => s.env);
+
+const column = Math.max(...SETTINGS.map((s) => `--${s.flag} ${s.arg}`.length)) + 2;
 export const USAGE = `investment-api-fake: an in-memory fake of the investment platform API
 
 Usage: investment-api-fake [options]
 
-  --port <n>          port to listen on (PORT, default 8080)
-  --host <addr>       interface to listen on (HOST, default all)
-  --base-url <url>    public base URL (BASE_URL, default: from each request's Host)
-  --docs-url <url>    base of document links (DOCS_URL, default <base_url>/files)
-  --seed <n>          seed of the generated fixtures (SEED, default 1)
-  --fixtures <file>   JSON world replacing the generated one (FIXTURES)
-  --fixture-accounts <n>  accounts of the generated world (FIXTURE_ACCOUNTS, default 10)
-  --fixture-orders <n>    orders of the generated world (FIXTURE_ORDERS, default 30)
-  --token-ttl <s>     access token lifetime in seconds (TOKEN_TTL_SECONDS, default 3600)
-  --control-token <t> guard /__control with a bearer token (CONTROL_TOKEN)
-  --clients <json>    OAuth clients (CLIENTS), default sandbox-client / sandbox-secret
-  --journal-size <n>  entries the request journal keeps (JOURNAL_SIZE, default 1000)
-  --log-level <l>     silent, error, warn, info, debug (LOG_LEVEL, default info)
-  -h, --help          this text
+Every option can also be set by its environment variable; a flag wins over the variable.
 
-Environment only:
-  ALLOWED_HOSTS            more Host names to answer, comma-separated (".example.com": domain and subdomains; "*": any)
-  MAX_TENANTS              OAuth clients (tenants) at most (default 1000)
-  MAX_RECORDS_PER_TENANT   accounts+wallets+payment methods+orders per tenant at most (default 100000)
+${SETTINGS.map((s) => `  ${`--${s.flag} ${s.arg}`.padEnd(column)}${s.env}: ${s.help}`).join('\n')}
+  ${'-h, --help'.padEnd(column)}this text
+  ${'-v, --version'.padEnd(column)}the version
 `;
 
-/** The settings read from the environment only: Host names and memory caps. */
-function guardsFromEnv(env: NodeJS.ProcessEnv): Pick<FakeOptions, 'allowedHosts' | 'maxTenants' | 'maxRecordsPerTenant'> {
-  const hosts = env.ALLOWED_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean);
-  return {
-    ...(hosts?.length && { allowedHosts: hosts }),
-    ...(env.MAX_TENANTS && { maxTenants: integer('MAX_TENANTS', env.MAX_TENANTS, 1) }),
-    ...(env.MAX_RECORDS_PER_TENANT && { maxRecordsPerTenant: integer('MAX_RECORDS_PER_TENANT', env.MAX_RECORDS_PER_TENANT, 1) }),
-  };
-}
+type Parsed = Partial<Omit<CliOptions, 'fixtureScale'>> & { fixtureAccounts?: number; fixtureOrders?: number };
 
-/** CLI flags win over environment variables; both fall back to the defaults of CONTRACT §1. */
-export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv): FakeOptions | 'help' {
-  const { values } = parseArgs({
-    args: [...argv],
-    strict: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'base-url': { type: 'string' },
-      'docs-url': { type: 'string' },
-      seed: { type: 'string' },
-      fixtures: { type: 'string' },
-      'fixture-accounts': { type: 'string' },
-      'fixture-orders': { type: 'string' },
-      'token-ttl': { type: 'string' },
-      'control-token': { type: 'string' },
-      clients: { type: 'string' },
-      'journal-size': { type: 'string' },
-      'log-level': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) return 'help';
-  const pick = (flag: string | undefined, name: string): string | undefined => flag ?? (env[name] || undefined);
-  const port = pick(values.port, 'PORT');
-  const host = pick(values.host, 'HOST');
-  const baseUrl = pick(values['base-url'], 'BASE_URL');
-  const docsUrl = pick(values['docs-url'], 'DOCS_URL');
-  const seed = pick(values.seed, 'SEED');
-  const fixtures = pick(values.fixtures, 'FIXTURES');
-  const fixtureAccounts = pick(values['fixture-accounts'], 'FIXTURE_ACCOUNTS');
-  const fixtureOrders = pick(values['fixture-orders'], 'FIXTURE_ORDERS');
-  const ttl = pick(values['token-ttl'], 'TOKEN_TTL_SECONDS');
-  const controlToken = pick(values['control-token'], 'CONTROL_TOKEN');
-  const clients = pick(values.clients, 'CLIENTS');
-  const journalSize = pick(values['journal-size'], 'JOURNAL_SIZE');
-  const logLevel = pick(values['log-level'], 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel as never)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}".`);
-  return {
-    port: port === undefined ? DEFAULTS.port : integer('PORT', port, 0),
-    ...(host && { host }),
-    ...(baseUrl && { baseUrl: url('BASE_URL', baseUrl) }),
-    ...(docsUrl && { docsUrl: url('DOCS_URL', docsUrl) }),
-    ...(seed !== undefined && { seed: integer('SEED', seed, 0) }),
-    ...(fixtures && { fixtures }),
-    ...((fixtureAccounts !== undefined || fixtureOrders !== undefined) && {
-      fixtureScale: {
-        ...(fixtureAccounts !== undefined && { accounts: integer('FIXTURE_ACCOUNTS', fixtureAccounts, 1) }),
-        ...(fixtureOrders !== undefined && { orders: integer('FIXTURE_ORDERS', fixtureOrders, 0) }),
+/**
+ * CLI flags win over environment variables; both fall back to the defaults of CONTRACT §1. `stdoutIsTerminal`
+ * picks the default log format.
+ */
+export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutIsTerminal = false): CliOptions | 'help' | 'version' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
+    }));
+  } catch (error) {
+    // parseArgs says "Option '--port <value>' argument missing" and the like: clear, but not ours to throw.
+    throw new ConfigError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+  let parsed: Parsed = {};
+  for (const setting of SETTINGS) {
+    const flag = values[setting.flag];
+    const fromEnv = env[setting.env];
+    if (typeof flag === 'string') parsed = { ...parsed, ...setting.read(`--${setting.flag}`, flag) };
+    else if (fromEnv) parsed = { ...parsed, ...setting.read(setting.env, fromEnv) };
+  }
+  const { fixtureAccounts, fixtureOrders, ...rest } = parsed;
+  return {
+    ...rest,
+    port: rest.port ?? DEFAULTS.port,
+    host: rest.host ?? DEFAULTS.host,
+    ...((fixtureAccounts !== undefined || fixtureOrders !== undefined) && {
+      fixtureScale: { ...(fixtureAccounts !== undefined && { accounts: fixtureAccounts }), ...(fixtureOrders !== undefined && { orders: fixtureOrders }) },
     }),
-    ...(ttl !== undefined && { tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', ttl, 1) }),
-    ...(controlToken && { controlToken }),
-    ...(clients && { clients: clientsJson(clients) }),
-    ...(journalSize !== undefined && { journalSize: integer('JOURNAL_SIZE', journalSize, 1) }),
-    logLevel: logLevel as FakeOptions['logLevel'],
-    ...guardsFromEnv(env),
+    logLevel: rest.logLevel ?? 'info',
+    logFormat: rest.logFormat ?? (stdoutIsTerminal ? 'pretty' : 'json'),
   };
 }
 

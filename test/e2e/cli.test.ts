@@ -1,9 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cleanEnv, exitOf, killLaunched, launch } from '../support/cli.js';
+import { ENVIRONMENT_VARIABLES } from '../../src/config.js';
+import { CLI, cleanEnv, exitOf, killLaunched, launch, ROOT } from '../support/cli.js';
+
+const packageVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 async function catalog(url: string, port: number) {
   const token = await fetch(`${url}/oauth2/token`, {
@@ -51,7 +54,8 @@ describe('the CLI', () => {
     let err = '';
     bad.stderr!.on('data', (d) => (err += d));
     expect(await exitOf(bad)).toBe(2);
-    expect(err).toMatch(/PORT must be an integer/);
+    expect(err).toMatch(/--port must be an integer ≥ 0, got "eighty"/);
+    expect(err).not.toMatch(/Usage:/);
 
     const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
     writeFileSync(join(dir, 'bad.json'), '{"feeder_funds": 3}');
@@ -83,9 +87,53 @@ describe('the CLI', () => {
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: cleanEnv }).toString()).toBe('');
   });
 
-  it('prints usage for --help', () => {
+  it('prints usage for --help, naming every environment variable, and the version for --version', () => {
     const text = execFileSync(process.execPath, [CLI, '--help']).toString();
+    for (const name of ENVIRONMENT_VARIABLES) expect(text).toContain(name);
     expect(text).toContain('--seed');
-    expect(text).toContain('CONTROL_TOKEN');
+    expect(execFileSync(process.execPath, [CLI, '--version']).toString().trim()).toBe(packageVersion);
+    expect(execFileSync(process.execPath, [CLI, '-v']).toString().trim()).toBe(packageVersion);
+  });
+
+  it('names the variable a bad value came from when it came from the environment', async () => {
+    const bad = spawn(process.execPath, [CLI], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...cleanEnv, LOG_FORMAT: 'fancy' } });
+    let err = '';
+    bad.stderr!.on('data', (d) => (err += d));
+    expect(await exitOf(bad)).toBe(2);
+    expect(err).toMatch(/LOG_FORMAT must be one of json, pretty, got "fancy"/);
+  });
+
+  it('lists every environment variable in the README configuration table', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+    for (const name of ENVIRONMENT_VARIABLES) expect(table, name).toContain(`\`${name}\``);
+  });
+
+  it('greets with the address, the default client, the audience, the docs and an open control plane on 127.0.0.1', async () => {
+    const fake = await launch([], { HOST: '' });
+    const out = fake.output();
+    expect(out).toContain(`listening on 127.0.0.1:${fake.port}: http://127.0.0.1:${fake.port}`);
+    expect(out).toContain(`client_id=sandbox-client client_secret=sandbox-secret audience=127.0.0.1:${fake.port}`);
+    expect(out).toContain(`http://127.0.0.1:${fake.port}/docs`);
+    expect(out).toMatch(/control plane +http:\/\/127\.0\.0\.1:\d+\/__control \(open: set CONTROL_TOKEN/);
+    expect(out).not.toContain('warning:');
+  });
+
+  it('warns when the open control plane is reachable beyond loopback, and not once it is guarded', async () => {
+    const open = await launch([], { HOST: '0.0.0.0' });
+    expect(open.output()).toContain(`listening on all interfaces, port ${open.port}: http://localhost:${open.port}`);
+    expect(open.output()).toMatch(/warning: listening on 0\.0\.0\.0 with an open control plane.*Set CONTROL_TOKEN/);
+    const guarded = await launch(['--host', '0.0.0.0', '--control-token', 'ops', '--base-url', 'https://fake.example.test']);
+    expect(guarded.output()).not.toContain('warning:');
+    expect(guarded.output()).toMatch(/audience=fake\.example\.test\n/);
+    expect(guarded.output()).toContain('https://fake.example.test/__control (guarded');
+  });
+
+  it('logs one readable line per request with LOG_FORMAT=pretty', async () => {
+    const fake = await launch([], { LOG_FORMAT: 'pretty' });
+    const response = await fetch(`${fake.url}/v1/orders`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.output()).toMatch(new RegExp(`\\d\\d:\\d\\d:\\d\\d\\.\\d{3} GET +/v1/orders 401 [\\d.]+ ms - ${response.headers.get('x-request-id')}`));
+    expect(fake.output().split('\n').filter((l) => l.startsWith('{'))).toEqual([]);
   });
 });

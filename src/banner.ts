@@ -1,0 +1,49 @@
+import type { AddressInfo } from 'node:net';
+import type { CliOptions } from './config.js';
+
+const ALL_INTERFACES = new Set(['0.0.0.0', '::', '::0']);
+
+/** True when only this machine can reach the address. */
+export function isLoopback(address: string): boolean {
+  return address === 'localhost' || address === '::1' || address.startsWith('127.') || address === '::ffff:127.0.0.1';
+}
+
+const hostPort = (address: string, port: number) => `${address.includes(':') ? `[${address}]` : address}:${port}`;
+
+export interface BannerFacts {
+  version: string;
+  address: AddressInfo;
+  options: CliOptions;
+  defaultClient: { client_id: string; client_secret: string };
+  clientCount: number;
+}
+
+/** What a person needs to make the first call: where it listens, who to be, what audience to send, where to look. */
+export function banner({ version, address, options, defaultClient, clientCount }: BannerFacts): string {
+  const everywhere = ALL_INTERFACES.has(address.address);
+  // The URL a person on this machine types; the audience is its host part unless BASE_URL names another.
+  const local = `http://${hostPort(everywhere ? 'localhost' : address.address, address.port)}`;
+  const base = options.baseUrl ?? local;
+  const audience = new URL(base).host;
+  const where = everywhere ? `all interfaces, port ${address.port}` : hostPort(address.address, address.port);
+  const world = options.fixtures !== undefined ? `fixtures ${String(options.fixtures)}` : `seed ${options.seed ?? 1}`;
+  const guard = options.controlToken ? 'guarded: send Authorization: Bearer <CONTROL_TOKEN>' : 'open: set CONTROL_TOKEN to guard it';
+  return [
+    `investment-api-fake ${version} (Node ${process.versions.node}) listening on ${where}: ${local}`,
+    `  token          POST ${base}/oauth2/token`,
+    `                 client_id=${defaultClient.client_id} client_secret=${defaultClient.client_secret} audience=${audience}${clientCount > 1 ? ` (+${clientCount - 1} more clients)` : ''}`,
+    `  API reference  ${base}/docs`,
+    `  control plane  ${base}/__control (${guard})`,
+    `  world          ${world}; logs ${options.logFormat}, level ${options.logLevel ?? 'info'}`,
+    '',
+  ].join('\n');
+}
+
+/** The warning for an open control plane reachable from other machines, or undefined. */
+export function exposureWarning(address: AddressInfo, options: CliOptions): string | undefined {
+  if (options.controlToken || isLoopback(address.address)) return undefined;
+  return (
+    `warning: listening on ${address.address} with an open control plane: anyone who can reach port ${address.port} ` +
+    `can read and change every tenant's world. Set CONTROL_TOKEN to guard /__control, or HOST=127.0.0.1 to stay local.\n`
+  );
+}

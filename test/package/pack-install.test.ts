@@ -1,0 +1,108 @@
+// The package as a partner gets it: `npm pack`, then `npm install <tarball>` into a fresh project that type-checks a
+// strict usage file (skipLibCheck off) and runs a small vitest suite against startServer.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/cli.js';
+
+const run = promisify(execFile);
+const here = new URL('./fresh-project/', import.meta.url).pathname;
+// Vite puts BASE_URL=/ and VITEST* into the test process's environment; the fresh project must not inherit them.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'BASE_URL' && !k.startsWith('VITEST')));
+const sh = (command: string, args: string[], cwd: string) =>
+  run(command, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`${command} ${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
+  });
+
+interface PackResult { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }
+
+let work: string;
+let project: string;
+let packed: PackResult;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'pack-install-'));
+  // dist/ is built once for the run by the global setup; --ignore-scripts so that packing does not rebuild it under
+  // the feet of the tests that spawn the CLI at the same time (prepack builds for `npm publish`).
+  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
+  packed = (JSON.parse(stdout) as PackResult[])[0]!;
+  process.stdout.write(`package: ${packed.filename}, ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.entryCount} files\n`);
+
+  project = join(work, 'partner');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'partner-suite', private: true, type: 'module' }));
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false,
+      noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noEmit: true, types: ['node'],
+    },
+    include: ['*.ts'],
+  }));
+  copyFileSync(join(here, 'usage.ts'), join(project, 'usage.ts'));
+  copyFileSync(join(here, 'partner-suite.ts'), join(project, 'fake.test.ts'));
+  const devDependencies = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies as Record<string, string>;
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed.filename),
+    `typescript@${devDependencies['typescript']}`, `vitest@${devDependencies['vitest']}`, `@types/node@${devDependencies['@types/node']}`], project);
+}, 300_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  it('ships the compiled code, its complete declarations, the README and the license, and nothing else', () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining([
+      'package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli.js',
+      'dist/src/api/schema.d.ts', 'dist/src/api/openapi.json', 'dist/src/api/openapi.yaml',
+    ]));
+    expect(paths.filter((p) => !/^(package\.json|README\.md|LICENSE|dist\/.+)$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.tsbuildinfo'))).toEqual([]);
+    // Every declaration a declaration imports is shipped (the generated schema.d.ts was missing once).
+    const shipped = new Set(paths);
+    for (const file of paths.filter((p) => p.endsWith('.d.ts'))) {
+      const text = readFileSync(join(project, 'node_modules/investment-api-fake', file), 'utf8');
+      for (const [, spec] of text.matchAll(/from '(\.[^']+)\.js'/g)) {
+        const target = join(file, '..', `${spec}.d.ts`);
+        expect(shipped.has(target), `${file} imports ${spec}`).toBe(true);
+      }
+    }
+  });
+
+  it('has a publishable manifest: public, licensed, no build step on install, engines as tested', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/investment-api-fake/package.json'), 'utf8'));
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.repository.url).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/);
+    expect(manifest.scripts.prepare).toBeUndefined();
+    expect(manifest.scripts.install).toBeUndefined();
+    expect(manifest.scripts.postinstall).toBeUndefined();
+    expect(manifest.engines.node).toBe('^20.19.0 || ^24.0.0');
+    expect(manifest.type).toBe('module');
+  });
+
+  it('type-checks a strict usage file without skipLibCheck, wrong statuses and fields rejected', async () => {
+    await sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project);
+    // The @ts-expect-error lines are errors indeed: without them tsc reports exactly those.
+    const loose = readFileSync(join(project, 'usage.ts'), 'utf8').replaceAll('// @ts-expect-error', '// expected:');
+    writeFileSync(join(project, 'usage.ts'), loose);
+    const failed = await sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project).then(() => '', (e: Error) => e.message);
+    expect(failed).toMatch(/usage\.ts\(\d+,\d+\): error TS2345: Argument of type '"SHIPPED"' is not assignable to parameter of type '"PLACED" \| "AWAITING_PAYMENT"/);
+    expect(failed).toMatch(/Property 'price_eur' does not exist/);
+    expect(failed).toMatch(/Type 'string' is not assignable to type 'number'/);
+    expect(failed.match(/error TS/g)).toHaveLength(3);
+  }, 120_000);
+
+  it("runs the partner's vitest suite against startServer", async () => {
+    const { stdout } = await sh(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run'], project);
+    expect(stdout).toMatch(/2 passed/);
+  }, 120_000);
+
+  it('is ESM that require() loads on the supported Node versions, with a CLI on the PATH', async () => {
+    const { stdout } = await sh(process.execPath, ['-e', "console.log(typeof require('investment-api-fake').startServer)"], project);
+    expect(stdout.trim()).toBe('function');
+    const version = await sh(join(project, 'node_modules/.bin/investment-api-fake'), ['--version'], project);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+});
