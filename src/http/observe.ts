@@ -5,9 +5,10 @@ import type { FakeContext } from '../context.js';
 import { JournalRecord } from '../harness/journal.js';
 import type { Tenant } from '../domain/tenants.js';
 
-/** The control plane, the spec and the docs are the fake's own: never journaled, logged or faulted. */
+/** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
 export const isOwnPath = (path: string): boolean =>
-  path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml';
+  path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml' ||
+  path === '/' || path === '/console' || path.startsWith('/console/');
 
 /** The client a request claims to be, before (or without) verification: for journal attribution and faults. */
 export function claimedClientId(req: Request): string | undefined {
