@@ -10,7 +10,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'fake', include: ['test/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] } },
+      { extends: true, test: { name: 'fake', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'], globalSetup: ['test/support/global-setup.ts'] } },
       { extends: true, test: { name: 'examples', include: ['examples/**/*.test.ts'], globalSetup: ['examples/vitest/global-setup.ts'] } },
     ],
   },
