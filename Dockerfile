@@ -27,6 +27,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY fixtures ./fixtures
 COPY src ./src
+COPY console ./console
 RUN npm run build
 
 FROM node:24-bookworm-slim AS deps

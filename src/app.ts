@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import express, { type Express } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
@@ -31,6 +29,8 @@ import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
+import { docsRoutes } from './http/docs.js';
+import { consoleRoutes } from './http/console.js';
 import { pino } from 'pino';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
@@ -86,19 +86,8 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
-// Resolve the folder without loading the package: its main module evaluates the whole 1 MB UI bundle.
-const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-
-const DOCS_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>investment-api-fake: API reference</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
-<body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/init.js"></script></body></html>`;
-
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true });`;
-
 /**
- * The request pipeline, top to bottom: meta routes (spec, docs) → request state, journal and log → control guard →
+ * The request pipeline, top to bottom: meta routes (spec, docs, console) → request state, journal and log → control guard →
  * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
  * token request's client (and its faults) → validate → the operation's handler → one error middleware.
  */
@@ -115,9 +104,8 @@ export function buildApp(ctx: FakeContext): Express {
   app.use(hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])));
   app.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
-  app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
-  app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
-  app.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
+  app.use(docsRoutes(ctx));
+  app.use(consoleRoutes());
 
   app.use(requestObserver(ctx));
   app.use('/__control', controlGuard({ controlToken: ctx.options.controlToken, baseUrl: ctx.options.baseUrl }));

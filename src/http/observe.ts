@@ -4,9 +4,10 @@ import type { FakeContext } from '../context.js';
 import { JournalRecord } from '../harness/journal.js';
 import { beginRequestState, type RequestState } from './request-state.js';
 
-/** The control plane, the spec and the docs are the fake's own: never journaled, logged or faulted. */
+/** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
 export const isOwnPath = (path: string): boolean =>
-  path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml';
+  path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml' ||
+  path === '/' || path === '/console' || path.startsWith('/console/');
 
 const hashOf = (body: Buffer | undefined): string | null =>
   body === undefined || body.length === 0 ? null : createHash('sha256').update(body).digest('hex');

@@ -1,0 +1,82 @@
+import type { components } from '../../src/api/schema.js';
+
+export type Schemas = components['schemas'];
+export type World = Schemas['World'];
+export type Order = Schemas['OrderDetails'];
+export type OrderStatus = Schemas['OrderStatus'];
+export type Problem = Schemas['Problem'];
+export type Fault = Schemas['Fault'];
+export type JournalEntry = Schemas['JournalEntry'];
+export type Client = Schemas['Client'];
+
+/** A control call that failed: its status and, when the fake sent one, its problem. */
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem | undefined,
+  ) {
+    super(problem ? `${problem.title}: ${problem.detail}` : `The fake answered ${status}.`);
+  }
+  get wrongControlToken(): boolean {
+    return this.status === 401 && (this.problem?.code ?? 'invalid_control_token') === 'invalid_control_token';
+  }
+}
+
+export interface Session {
+  controlToken: string | undefined;
+  clientId: string | undefined;
+}
+
+/** Called when the guard answers 401: the console asks for the CONTROL_TOKEN. */
+let onUnauthorized: (() => void) | undefined;
+export const whenUnauthorized = (callback: () => void): void => void (onUnauthorized = callback);
+
+/**
+ * The console's only server: the control plane of its own origin. Every body is JSON with its content type; the
+ * tenant goes in `X-Client-Id`, the CONTROL_TOKEN (when the fake asks for one) in `Authorization`.
+ */
+export async function control<R>(session: Session, method: string, path: string, body?: unknown, options: { allClients?: boolean } = {}): Promise<R> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (session.controlToken) headers.authorization = `Bearer ${session.controlToken}`;
+  if (session.clientId && !options.allClients) headers['x-client-id'] = session.clientId;
+  const response = await fetch(`/__control${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => undefined)) as Problem | undefined;
+    const error = new ControlError(response.status, problem);
+    if (error.wrongControlToken) onUnauthorized?.();
+    throw error;
+  }
+  return (response.status === 204 ? undefined : await response.json()) as R;
+}
+
+const id = encodeURIComponent;
+
+/** The control operations the console uses, typed from the OpenAPI document. */
+export const api = (s: Session) => ({
+  state: () => control<World>(s, 'GET', '/state'),
+  replaceState: (world: unknown) => control<void>(s, 'PUT', '/state', world),
+  reset: (clientId?: string) => control<void>(s, 'POST', '/reset', clientId ? { client_id: clientId } : {}),
+  clock: () => control<Schemas['Clock']>(s, 'GET', '/clock'),
+  setClock: (change: Schemas['ClockChange']) => control<Schemas['Clock']>(s, 'POST', '/clock', change),
+  report: () => control<Schemas['ReadinessReport']>(s, 'GET', '/report'),
+  /** The client as it is: an empty change answers it (the control plane has no read of one client). */
+  client: (clientId: string) => control<Client>(s, 'PATCH', `/clients/${id(clientId)}`, {}),
+  createClient: (client: Schemas['ClientCreate']) => control<Client>(s, 'POST', '/clients', client),
+  updateClient: (clientId: string, change: Schemas['ClientUpdate']) => control<Client>(s, 'PATCH', `/clients/${id(clientId)}`, change),
+  placeOrder: (order: Schemas['OrderPlacement']) => control<Order>(s, 'POST', '/orders', order),
+  advanceOrder: (orderId: string) => control<Order>(s, 'POST', `/orders/${id(orderId)}/advance`),
+  setOrderStatus: (orderId: string, status: OrderStatus) => control<Order>(s, 'POST', `/orders/${id(orderId)}/status`, { status }),
+  faults: async () => (await control<Schemas['FaultList']>(s, 'GET', '/faults')).data,
+  addFault: (fault: Schemas['FaultCreate']) => control<Fault>(s, 'POST', '/faults', fault),
+  removeFault: (faultId: string) => control<void>(s, 'DELETE', `/faults/${id(faultId)}`),
+  clearFaults: () => control<void>(s, 'DELETE', '/faults'),
+  requests: async (allClients = false) => (await control<Schemas['JournalEntryList']>(s, 'GET', '/requests', undefined, { allClients })).data,
+});
+
+export type Api = ReturnType<typeof api>;

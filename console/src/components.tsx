@@ -1,0 +1,110 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { ControlError } from './api.js';
+import { href } from './router.js';
+
+/** A failure as the fake said it: status, title, detail, code and every field it names. Text only. */
+export function ProblemView({ error }: { error: unknown }) {
+  if (!error) return null;
+  if (!(error instanceof ControlError)) return <p role="alert" class="problem">{String((error as Error)?.message ?? error)}</p>;
+  const p = error.problem;
+  return (
+    <div role="alert" class="problem">
+      <p>
+        <strong>
+          {error.status} {p?.title ?? 'Error'}
+        </strong>
+        {p?.code && (
+          <>
+            {' '}
+            <code>{p.code}</code>
+          </>
+        )}
+      </p>
+      {p?.detail && <p>{p.detail}</p>}
+      {p?.errors && p.errors.length > 0 && (
+        <ul>
+          {p.errors.map((e, i) => (
+            <li key={i}>
+              <code>{e.path || '/'}</code> ({e.location}): {e.message}
+              {e.code && (
+                <>
+                  {' '}
+                  <code>{e.code}</code>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export const Link = ({ to, children, ...rest }: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) => (
+  <a href={href(to)} {...rest}>
+    {children}
+  </a>
+);
+
+export function Copyable({ label, text }: { label: string; text: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <figure class="copyable">
+      <figcaption>
+        {label}{' '}
+        <button type="button" class="small" onClick={copy} aria-label={`Copy: ${label}`}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </figcaption>
+      <pre tabIndex={0}>
+        <code>{text}</code>
+      </pre>
+    </figure>
+  );
+}
+
+/** A value of a record, as text: absent and null shown as a dash. */
+export const show = (value: unknown): string =>
+  value === undefined || value === null || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+export function Fields({ record, keys }: { record: object; keys?: string[] }) {
+  const entries = (keys ?? Object.keys(record)).map((k) => [k, (record as Record<string, unknown>)[k]] as const);
+  return (
+    <dl class="fields">
+      {entries.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{show(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export const money = (value: number, currency: string): string => {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(value / 100);
+  } catch {
+    return `${(value / 100).toFixed(2)} ${currency}`;
+  }
+};
+
+export const statusClass = (status: number): string =>
+  status === 0 ? 'dropped' : status < 300 ? 's2xx' : status < 400 ? 's3xx' : status < 500 ? 's4xx' : 's5xx';
+
+export const accountName = (a: { first_name?: string; last_name?: string; business_name?: string; id: string }): string =>
+  a.business_name ?? ([a.first_name, a.last_name].filter(Boolean).join(' ') || a.id);
+
+export function Badge({ on, children }: { on: boolean; children: ComponentChildren }) {
+  return <span class={on ? 'badge on' : 'badge off'}>{on ? children : <>not {children}</>}</span>;
+}

@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'preact/hooks';
+
+export const BASE = '/console/';
+
+export interface Route {
+  /** Path segments after /console/, such as ['orders', '<id>']. */
+  segments: string[];
+  query: URLSearchParams;
+}
+
+const current = (): Route => ({
+  segments: location.pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent),
+  query: new URLSearchParams(location.search),
+});
+
+const listeners = new Set<() => void>();
+
+/** Moves to a console path (relative to /console/) without reloading; the views follow. */
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  const url = BASE + to.replace(/^\//, '');
+  if (options.replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  listeners.forEach((l) => l());
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(current);
+  useEffect(() => {
+    const update = () => setRoute(current());
+    listeners.add(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
+  }, []);
+  return route;
+}
+
+/** Same-page links: plain clicks move inside the console; modified clicks (new tab) stay the browser's. */
+export function interceptLinks(root: HTMLElement): void {
+  root.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest?.('a');
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (link.target || link.hasAttribute('download') || link.origin !== location.origin || !link.pathname.startsWith(BASE)) return;
+    event.preventDefault();
+    navigate(link.pathname.slice(BASE.length) + link.search);
+    scrollTo(0, 0);
+  });
+}
+
+export const href = (to: string): string => BASE + to.replace(/^\//, '');

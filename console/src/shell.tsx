@@ -1,0 +1,197 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useApp } from './app.js';
+import { Link, ProblemView } from './components.js';
+import type { Route } from './router.js';
+
+const NAV: [string, string][] = [
+  ['', 'Overview'],
+  ['accounts', 'Accounts'],
+  ['orders', 'Orders'],
+  ['catalog', 'Catalog'],
+  ['requests', 'Requests'],
+  ['faults', 'Faults'],
+  ['report', 'Readiness'],
+  ['connect', 'Connect'],
+  ['tenant', 'Tenant'],
+];
+
+export function Nav({ route }: { route: Route }) {
+  const section = route.segments[0] ?? '';
+  return (
+    <nav aria-label="Views">
+      <ul>
+        {NAV.map(([to, label]) => (
+          <li key={to}>
+            <Link to={to} aria-current={section === to ? 'page' : undefined}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function TenantPicker() {
+  const app = useApp();
+  return (
+    <label class="picker">
+      Tenant{' '}
+      <select value={app.clientId ?? ''} onChange={(e) => app.pickClient((e.target as HTMLSelectElement).value)}>
+        {app.stored.clients.map((id) => (
+          <option key={id} value={id}>
+            {id}
+            {id === app.defaultClientId ? ' (default)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const PRESETS: [string, number][] = [
+  ['+1 hour', 3600],
+  ['+1 day', 86_400],
+  ['+7 days', 7 * 86_400],
+  ['+30 days', 30 * 86_400],
+];
+
+/** The tenant's clock, ticking locally between reads, with the presets a presenter needs. */
+export function ClockControls() {
+  const app = useApp();
+  const [, tick] = useState(0);
+  const [error, setError] = useState<unknown>();
+  const [date, setDate] = useState('');
+  useEffect(() => {
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const now = app.clock ? new Date(app.clock.now.getTime() + Date.now() - app.clock.readAt) : undefined;
+  const change = async (body: { advance_seconds: number } | { now: string }) => {
+    try {
+      setError(undefined);
+      await app.api.setClock(body);
+      await app.refresh();
+      app.notify(`Clock of ${app.clientId} moved.`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <section class="clock" aria-label="Clock">
+      <p>
+        Clock: <time dateTime={now?.toISOString()}>{now ? now.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '…'}</time>
+      </p>
+      <div class="row">
+        {PRESETS.map(([label, seconds]) => (
+          <button key={label} type="button" class="small" onClick={() => change({ advance_seconds: seconds })}>
+            {label}
+          </button>
+        ))}
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (date) void change({ now: new Date(`${date}Z`).toISOString() });
+          }}
+        >
+          <label>
+            Set (UTC) <input type="datetime-local" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />
+          </label>
+          <button type="submit" class="small">
+            Set date
+          </button>
+        </form>
+      </div>
+      <ProblemView error={error} />
+    </section>
+  );
+}
+
+/** Reset, and the world as a file: download a snapshot, upload one. */
+export function WorldControls() {
+  const app = useApp();
+  const [error, setError] = useState<unknown>();
+  const act = async (what: () => Promise<void>, done: string) => {
+    try {
+      setError(undefined);
+      await what();
+      await app.refresh();
+      app.notify(done);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const download = () =>
+    act(async () => {
+      const world = await app.api.state();
+      const url = URL.createObjectURL(new Blob([JSON.stringify(world, null, 2)], { type: 'application/json' }));
+      const a = Object.assign(document.createElement('a'), { href: url, download: `${app.clientId ?? 'world'}-snapshot.json` });
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    }, 'Snapshot downloaded.');
+  const upload = (file: File | undefined) =>
+    file &&
+    act(async () => {
+      let world: unknown;
+      try {
+        world = JSON.parse(await file.text());
+      } catch {
+        throw new Error(`${file.name} is not JSON.`);
+      }
+      await app.api.replaceState(world);
+    }, `Snapshot ${file.name} loaded into ${app.clientId}.`);
+  return (
+    <section class="world-controls" aria-label="World">
+      <div class="row">
+        <button type="button" class="danger" onClick={() => act(() => app.api.reset(app.clientId), `${app.clientId} is back to its fixtures.`)}>
+          Reset
+        </button>
+        <button type="button" onClick={download}>
+          Download snapshot
+        </button>
+        <label class="button">
+          Upload snapshot
+          <input
+            type="file"
+            accept="application/json,.json"
+            class="visually-hidden"
+            onChange={(e) => {
+              const input = e.target as HTMLInputElement;
+              void upload(input.files?.[0]);
+              input.value = '';
+            }}
+          />
+        </label>
+      </div>
+      <ProblemView error={error} />
+    </section>
+  );
+}
+
+export function TokenPrompt() {
+  const app = useApp();
+  const [token, setToken] = useState('');
+  return (
+    <main id="main" class="token-prompt">
+      <h1>Control token</h1>
+      <p>This fake guards its control plane with a <code>CONTROL_TOKEN</code>. Enter it once; the console keeps it for this browser tab only.</p>
+      {app.tokenRejected && (
+        <p role="alert" class="problem">
+          That token is wrong: the fake answered 401 <code>invalid_control_token</code>. Check the <code>CONTROL_TOKEN</code> the fake runs with.
+        </p>
+      )}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (token) app.useToken(token);
+        }}
+      >
+        <label>
+          CONTROL_TOKEN <input type="password" autoComplete="off" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} required />
+        </label>{' '}
+        <button type="submit">Use this token</button>
+      </form>
+    </main>
+  );
+}

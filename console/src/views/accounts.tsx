@@ -1,0 +1,129 @@
+import { useApp } from '../app.js';
+import { accountName, Fields, Link, show } from '../components.js';
+import { OrderTable } from './orders.js';
+import { PlaceOrder } from './place-order.js';
+
+export function Accounts() {
+  const app = useApp();
+  const w = app.world;
+  return (
+    <>
+      <h1>Accounts of {app.clientId}</h1>
+      {!w ? (
+        <p>Loading…</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">External id</th>
+              <th scope="col">Country</th>
+              <th scope="col">Wallets</th>
+              <th scope="col">Orders</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {w.accounts.map((a) => (
+              <tr key={a.id}>
+                <td>
+                  <Link to={`accounts/${a.id}`}>{accountName(a)}</Link>
+                </td>
+                <td>{a.type}</td>
+                <td>{show(a.external_id)}</td>
+                <td>{show(a.country)}</td>
+                <td class="num">{w.wallets.filter((x) => x.account_id === a.id).length}</td>
+                <td class="num">{w.orders.filter((o) => o.account_id === a.id).length}</td>
+                <td>{a.created.slice(0, 10)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+export function AccountDetail({ accountId }: { accountId: string }) {
+  const app = useApp();
+  const w = app.world;
+  if (!w) return <p>Loading…</p>;
+  const account = w.accounts.find((a) => a.id === accountId);
+  if (!account)
+    return (
+      <>
+        <h1>No such account</h1>
+        <p>
+          {app.clientId} has no account <code>{accountId}</code>. <Link to="accounts">Its accounts</Link>
+        </p>
+      </>
+    );
+  const wallets = w.wallets.filter((x) => x.account_id === account.id);
+  const methods = w.payment_method_details.filter((p) => p.account_id === account.id);
+  const orders = w.orders.filter((o) => o.account_id === account.id);
+  return (
+    <>
+      <p class="crumbs">
+        <Link to="accounts">Accounts</Link> /
+      </p>
+      <h1>{accountName(account)}</h1>
+      <Fields record={account} />
+      <h2>Wallets</h2>
+      {wallets.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Address</th>
+              <th scope="col">Chain</th>
+              <th scope="col">Primary</th>
+              <th scope="col">Id</th>
+            </tr>
+          </thead>
+          <tbody>
+            {wallets.map((x) => (
+              <tr key={x.id}>
+                <td class="mono">{x.wallet_address}</td>
+                <td>{x.chain}</td>
+                <td>{x.is_primary ? <strong>primary</strong> : 'no'}</td>
+                <td class="mono">{x.id}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>Payment methods</h2>
+      {methods.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">IBAN</th>
+              <th scope="col">Holder</th>
+              <th scope="col">Type</th>
+              <th scope="col">Primary</th>
+              <th scope="col">Id</th>
+            </tr>
+          </thead>
+          <tbody>
+            {methods.map((p) => (
+              <tr key={p.id}>
+                <td class="mono">{p.iban}</td>
+                <td>{p.account_holder_name}</td>
+                <td>{p.type}</td>
+                <td>{p.is_primary ? <strong>primary</strong> : 'no'}</td>
+                <td class="mono">{p.id}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>Orders</h2>
+      {orders.length === 0 ? <p>None.</p> : <OrderTable orders={orders} />}
+      <PlaceOrder accountId={account.id} />
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import { useApp } from '../app.js';
+import { Copyable } from '../components.js';
+
+/** POSIX shell single quotes: the secret is the user's and may hold anything. */
+const sh = (s: string): string => (/^[A-Za-z0-9._~:/@-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+
+export function Connect() {
+  const app = useApp();
+  const base = location.origin;
+  const audience = location.host;
+  const clientId = app.clientId ?? '';
+  // the fake's documented default pair, unless CLIENTS replaced it
+  const knownSecret = app.stored.secrets[clientId] ?? (clientId === 'sandbox-client' ? 'sandbox-secret' : undefined);
+  const secret = knownSecret ?? '<client secret>';
+  const tokenCommand = [
+    `curl -s ${base}/oauth2/token \\`,
+    `  -d grant_type=client_credentials \\`,
+    `  -d client_id=${sh(clientId)} \\`,
+    `  -d client_secret=${knownSecret ? sh(secret) : `'${secret}'`} \\`,
+    `  -d audience=${sh(audience)} \\`,
+    `  -d 'scope=openid offline'`,
+  ].join('\n');
+  const firstCall = [
+    `TOKEN=$(${tokenCommand.replaceAll('\\\n  ', '')} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+    `curl -s ${base}/v1/accounts -H "Authorization: Bearer $TOKEN"`,
+  ].join('\n');
+  return (
+    <>
+      <h1>Connect your client</h1>
+      <p>Point the partner's client at this fake with these settings; every request it makes shows in Requests.</p>
+      <dl class="fields wide">
+        <div>
+          <dt>Base URL</dt>
+          <dd>
+            <code>{base}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Token endpoint</dt>
+          <dd>
+            <code>{base}/oauth2/token</code> (client credentials, <code>client_secret_post</code>)
+          </dd>
+        </div>
+        <div>
+          <dt>Client id</dt>
+          <dd>
+            <code>{clientId}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Client secret</dt>
+          <dd>
+            {app.stored.secrets[clientId] ? (
+              <code>{knownSecret}</code>
+            ) : knownSecret ? (
+              <>
+                <code>{knownSecret}</code> (the default client's, unless the fake was started with <code>CLIENTS</code>)
+              </>
+            ) : (
+              <>The one given when the client was created (the fake never shows secrets).</>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Audience</dt>
+          <dd>
+            <code>{audience}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Scope</dt>
+          <dd>
+            <code>openid offline</code> (the client's API scopes are added)
+          </dd>
+        </div>
+      </dl>
+      <Copyable label="Get a token" text={tokenCommand} />
+      <Copyable label="A first call" text={firstCall} />
+      <p>
+        The API reference, with a working Authorize button, is at <a href="/docs">/docs</a>.
+      </p>
+    </>
+  );
+}

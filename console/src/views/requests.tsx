@@ -1,0 +1,165 @@
+import { useState } from 'preact/hooks';
+import type { JournalEntry } from '../api.js';
+import { useApp } from '../app.js';
+import { statusClass } from '../components.js';
+import { navigate, type Route } from '../router.js';
+
+const CLASSES: [string, string, (s: number) => boolean][] = [
+  ['', 'every status', () => true],
+  ['2xx', '2xx success', (s) => s >= 200 && s < 300],
+  ['4xx', '4xx client error', (s) => s >= 400 && s < 500],
+  ['5xx', '5xx server error', (s) => s >= 500],
+  ['dropped', 'dropped connection', (s) => s === 0],
+];
+
+const time = (iso: string) => iso.slice(11, 23);
+
+function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolean }) {
+  const [open, setOpen] = useState(initiallyOpen);
+  const query = Object.entries(entry.query);
+  return (
+    <>
+      <tr class={open ? 'open' : undefined}>
+        <td>
+          <button type="button" class="small" aria-expanded={open} aria-label={`Details of request ${entry.id}`} onClick={() => setOpen(!open)}>
+            {open ? '−' : '+'}
+          </button>
+        </td>
+        <td>{entry.id}</td>
+        <td>{time(entry.time)}</td>
+        <td>{entry.method}</td>
+        <td class="path">{entry.path}</td>
+        <td>
+          <span class={`status ${statusClass(entry.status)}`}>{entry.status === 0 ? 'dropped' : entry.status}</span>
+        </td>
+        <td>{entry.code ?? ''}</td>
+        <td>{entry.client_id ?? '—'}</td>
+        <td class="num">{entry.duration_ms} ms</td>
+      </tr>
+      {open && (
+        <tr class="details">
+          <td colSpan={9}>
+            <dl class="fields">
+              <div>
+                <dt>query</dt>
+                <dd>{query.length > 0 ? query.map(([k, v]) => `${k}=${v}`).join('&') : '—'}</dd>
+              </div>
+              <div>
+                <dt>status</dt>
+                <dd>{entry.status === 0 ? '0 (connection dropped)' : entry.status}</dd>
+              </div>
+              <div>
+                <dt>problem code</dt>
+                <dd>{entry.code ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>duration</dt>
+                <dd>{entry.duration_ms} ms</dd>
+              </div>
+              <div>
+                <dt>operation</dt>
+                <dd>{entry.operation_id ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>fault</dt>
+                <dd>{entry.fault_id ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>time</dt>
+                <dd>{entry.time}</dd>
+              </div>
+            </dl>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+export function RequestTable({ entries, opened = [] }: { entries: JournalEntry[]; opened?: string[] }) {
+  return (
+    <table class="requests">
+      <thead>
+        <tr>
+          <th scope="col">
+            <span class="visually-hidden">Details</span>
+          </th>
+          <th scope="col">#</th>
+          <th scope="col">Time (UTC)</th>
+          <th scope="col">Method</th>
+          <th scope="col">Path</th>
+          <th scope="col">Status</th>
+          <th scope="col">Code</th>
+          <th scope="col">Client</th>
+          <th scope="col">Duration</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e) => (
+          <Row key={e.id} entry={e} open={opened.includes(e.id)} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The journal, newest first, read every second; filters live in the address so a view can be bookmarked. */
+export function Requests({ route }: { route: Route }) {
+  const app = useApp();
+  const q = route.query;
+  const statusFilter = q.get('status') ?? '';
+  const pathFilter = q.get('path') ?? '';
+  const everyClient = q.get('clients') === 'all';
+  const ids = q.get('ids')?.split(',').filter(Boolean) ?? [];
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(q);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    navigate(`requests${next.size > 0 ? `?${next}` : ''}`, { replace: true });
+  };
+  const test = CLASSES.find(([k]) => k === statusFilter)?.[2] ?? (() => true);
+  const entries = (app.journal ?? []).filter(
+    (e) =>
+      (everyClient || e.client_id === app.clientId) &&
+      test(e.status) &&
+      (pathFilter === '' || e.path.includes(pathFilter)) &&
+      (ids.length === 0 || ids.includes(e.id)),
+  );
+  return (
+    <>
+      <h1>Requests</h1>
+      <p>
+        The partner's calls as the fake saw them, newest first, <span class="live">live</span> (read every second). The control plane and the docs
+        are not journaled.
+      </p>
+      <form class="filters row" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Status{' '}
+          <select value={statusFilter} onChange={(e) => set('status', (e.target as HTMLSelectElement).value)}>
+            {CLASSES.map(([k, label]) => (
+              <option key={k} value={k}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Path contains <input type="search" value={pathFilter} onInput={(e) => set('path', (e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          <input type="checkbox" checked={everyClient} onChange={(e) => set('clients', (e.target as HTMLInputElement).checked ? 'all' : '')} /> Every client
+          (also requests without a known client)
+        </label>
+        {ids.length > 0 && (
+          <button type="button" class="small" onClick={() => set('ids', '')}>
+            Show all, not only requests {ids.join(', ')}
+          </button>
+        )}
+      </form>
+      <p aria-live="polite" class="muted">
+        {entries.length} request(s) shown
+      </p>
+      {entries.length > 0 && <RequestTable entries={entries} opened={ids} />}
+    </>
+  );
+}

@@ -1,0 +1,140 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Client, Schemas } from '../api.js';
+import { useApp } from '../app.js';
+import { ProblemView } from '../components.js';
+
+const SCOPES: Schemas['ApiScope'][] = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'read:documents'];
+const SETTINGS: [keyof Schemas['ClientSettings'], string][] = [
+  ['tax_reporting', 'Tax reporting (accounts need tin / tax_id and tax_residencies)'],
+  ['lei_required', 'LEI required on business accounts'],
+];
+
+const randomSecret = (): string => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+function Settings() {
+  const app = useApp();
+  const [client, setClient] = useState<Client>();
+  const [error, setError] = useState<unknown>();
+  useEffect(() => {
+    if (!app.clientId) return;
+    setClient(undefined);
+    app.api.client(app.clientId).then(setClient, setError);
+  }, [app.clientId, app.api]);
+  const change = async (update: Schemas['ClientUpdate']) => {
+    try {
+      setError(undefined);
+      setClient(await app.api.updateClient(app.clientId!, update));
+      app.notify(`${app.clientId} changed.`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="settings-h">
+      <h2 id="settings-h">Settings of {app.clientId}</h2>
+      {client && (
+        <>
+          <fieldset>
+            <legend>Rules</legend>
+            {SETTINGS.map(([key, label]) => (
+              <label key={key} class="block">
+                <input type="checkbox" checked={client.settings[key]} onChange={(e) => change({ settings: { [key]: (e.target as HTMLInputElement).checked } })} /> {label}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>API scopes (tokens already issued keep theirs)</legend>
+            {SCOPES.map((scope) => (
+              <label key={scope} class="block">
+                <input
+                  type="checkbox"
+                  checked={client.scopes.includes(scope)}
+                  onChange={(e) =>
+                    change({ scopes: (e.target as HTMLInputElement).checked ? [...client.scopes, scope] : client.scopes.filter((s) => s !== scope) })
+                  }
+                />{' '}
+                <code>{scope}</code>
+              </label>
+            ))}
+          </fieldset>
+        </>
+      )}
+      <ProblemView error={error} />
+    </section>
+  );
+}
+
+function CreateClient() {
+  const app = useApp();
+  const [clientId, setClientId] = useState('');
+  const [secret, setSecret] = useState(randomSecret);
+  const [error, setError] = useState<unknown>();
+  const create = async (e: Event) => {
+    e.preventDefault();
+    try {
+      setError(undefined);
+      const created = await app.api.createClient({ client_id: clientId, client_secret: secret });
+      app.rememberClient(created.client_id, secret);
+      app.pickClient(created.client_id);
+      app.notify(`Client ${created.client_id} created with a world of its own; it is the picked tenant now.`);
+      setClientId('');
+      setSecret(randomSecret());
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form class="card" onSubmit={create} aria-labelledby="create-h">
+      <h2 id="create-h">Create a client</h2>
+      <p>A new OAuth client is a new tenant, seeded from the same fixtures, with every API scope.</p>
+      <div class="row">
+        <label>
+          Client id <input value={clientId} required pattern="[A-Za-z0-9._~\-]+" maxLength={200} onInput={(e) => setClientId((e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          Client secret <input value={secret} required onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">Create client</button>
+      </div>
+      <ProblemView error={error} />
+    </form>
+  );
+}
+
+function ResetAll() {
+  const app = useApp();
+  const [error, setError] = useState<unknown>();
+  return (
+    <section class="card" aria-labelledby="reset-all-h">
+      <h2 id="reset-all-h">Every tenant</h2>
+      <button
+        type="button"
+        class="danger"
+        onClick={async () => {
+          try {
+            await app.api.reset();
+            await app.refresh();
+            app.notify('Every tenant is back to its fixtures.');
+          } catch (e) {
+            setError(e);
+          }
+        }}
+      >
+        Reset every tenant
+      </button>
+      <ProblemView error={error} />
+    </section>
+  );
+}
+
+export function Tenant() {
+  return (
+    <>
+      <h1>Tenant</h1>
+      <p>Every client of the fake is a tenant with a world, a clock, faults and requests of its own. Pick one at the top.</p>
+      <Settings />
+      <CreateClient />
+      <ResetAll />
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import express, { Router } from 'express';
+import type { FakeContext } from '../context.js';
+
+// Resolve the folder without loading the package: its main module evaluates the whole 1 MB UI bundle.
+const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>investment-api-fake: API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><main id="ui"></main><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script></body></html>`;
+
+/**
+ * Swagger UI's client-credentials dialog sends the client by HTTP Basic and neither `audience` nor the base scopes;
+ * the token endpoint takes the client in the form body (`client_secret_post`) with `audience` = this host and
+ * `scope` containing `openid offline`. The interceptor rewrites the token request into that shape.
+ */
+const tokenRequestInterceptor = `function (req) {
+  if (new URL(req.url, location.href).pathname !== '/oauth2/token') return req;
+  var body = new URLSearchParams(typeof req.body === 'string' ? req.body : '');
+  var headers = req.headers || {};
+  var basic = /^Basic\\s+(.+)$/i.exec(headers.Authorization || headers.authorization || '');
+  if (basic) {
+    var pair = atob(basic[1]);
+    var colon = pair.indexOf(':');
+    if (!body.get('client_id')) body.set('client_id', pair.slice(0, colon));
+    if (!body.get('client_secret')) body.set('client_secret', pair.slice(colon + 1));
+    delete headers.Authorization;
+    delete headers.authorization;
+  }
+  if (!body.get('grant_type')) body.set('grant_type', 'client_credentials');
+  if (!body.get('audience')) body.set('audience', location.host);
+  var scopes = (body.get('scope') || '').split(' ').filter(Boolean);
+  ['openid', 'offline'].forEach(function (s) { if (scopes.indexOf(s) === -1) scopes.unshift(s); });
+  body.set('scope', scopes.join(' '));
+  headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  req.headers = headers;
+  req.body = body.toString();
+  return req;
+}`;
+
+function docsInit(ctx: FakeContext): string {
+  const defaultClient = ctx.tenants.find(ctx.tenants.defaultClientId)?.client;
+  const oauth = { clientId: defaultClient?.client_id ?? '', scopes: defaultClient?.scopes ?? [] };
+  return `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true,
+  requestInterceptor: ${tokenRequestInterceptor} });
+window.ui.initOAuth(${JSON.stringify(oauth).replace(/</g, '\\u003c')});`;
+}
+
+/** The API reference at `/docs`: Swagger UI from the package (no CDN), reading `/openapi.json`. */
+export function docsRoutes(ctx: FakeContext): Router {
+  const router = Router({ strict: true });
+  const init = docsInit(ctx);
+  router.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
+  router.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(init));
+  router.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
+  return router;
+}
