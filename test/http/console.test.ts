@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { consoleRoutes } from '../../src/http/console.js';
+import { errorMiddleware } from '../../src/http/errors.js';
 import { http, testApp } from '../support/harness.js';
 
 const INDEX = '<!doctype html><html lang="en"><head><title>Console</title><script type="module" src="/console/assets/app-ABC.js"></script></head><body><div id="app"></div></body></html>';
@@ -18,7 +20,8 @@ describe('the console is served by the fake', () => {
     writeFileSync(join(dir, 'index.html'), INDEX);
     writeFileSync(join(dir, 'assets', 'app-ABC.js'), 'console.log("console")');
     app = express();
-    app.use(consoleRoutes(dir));
+    // as in the fake's pipeline: the console's routes, then the one error renderer
+    app.use(consoleRoutes(dir), errorMiddleware(pino({ level: 'silent' })));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
