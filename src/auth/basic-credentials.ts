@@ -1,9 +1,5 @@
 import { OAuthError } from '../api/errors.js';
-
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-}
+import type { BasicCredentials } from '../domain/token-request.js';
 
 /** application/x-www-form-urlencoded decoding, as RFC 6749 §2.3.1 has the id and secret encoded before Basic. */
 function formDecode(value: string): string | undefined {
@@ -21,7 +17,7 @@ const malformed = (): OAuthError =>
  * `client_secret_basic` (RFC 6749 §2.3.1, RFC 7617): the client credentials of an `Authorization: Basic` header,
  * undefined without one (another scheme is not client authentication here).
  */
-export function basicCredentials(authorization: string | undefined): ClientCredentials | undefined {
+export function basicCredentials(authorization: string | undefined): BasicCredentials | undefined {
   const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(authorization ?? '');
   if (!match) {
     if (/^Basic(?: |$)/i.test(authorization ?? '')) throw malformed();

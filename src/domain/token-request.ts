@@ -26,18 +26,14 @@ const sameSecret = (expected: string, sent: string): boolean => timingSafeEqual(
 // An unknown client is compared too, so its answer takes as long as a wrong secret's.
 const NO_SECRET = '\u0000no client';
 
-interface Authentication {
-  clientId: string;
-  clientSecret: string;
-  method: 'client_secret_basic' | 'client_secret_post';
-}
+type AuthenticationMethod = 'client_secret_basic' | 'client_secret_post';
 
 /**
- * The client's credentials, from exactly one method (RFC 6749 §2.3): Basic, or the form body. A body `client_id`
+ * How the client authenticates, by exactly one method (RFC 6749 §2.3): Basic, or the form body. A body `client_id`
  * beside Basic may name the same client (§3.2.1 allows it), and a body `client_secret` may repeat the same secret;
  * any other value beside Basic is a second, conflicting authentication: `invalid_request`.
  */
-function authenticationOf(request: TokenRequest, basic: BasicCredentials | undefined): Authentication {
+function authenticationMethodOf(request: TokenRequest, basic: BasicCredentials | undefined): AuthenticationMethod {
   if (basic) {
     if (request.client_id !== undefined && request.client_id !== basic.clientId) {
       throw new OAuthError(400, 'invalid_request', 'client_id in the body differs from the client of the Authorization header; authenticate one way.');
@@ -45,18 +41,27 @@ function authenticationOf(request: TokenRequest, basic: BasicCredentials | undef
     if (request.client_secret !== undefined && request.client_secret !== basic.clientSecret) {
       throw new OAuthError(400, 'invalid_request', 'client_secret in the body differs from the Authorization header; authenticate one way.');
     }
-    return { clientId: basic.clientId, clientSecret: basic.clientSecret, method: 'client_secret_basic' };
+    return 'client_secret_basic';
   }
   for (const field of ['client_id', 'client_secret'] as const) {
     if (request[field] === undefined) {
       throw new OAuthError(400, 'invalid_request', `Invalid token request: ${field} is required, in the form body or as HTTP Basic credentials.`);
     }
   }
-  return { clientId: request.client_id!, clientSecret: request.client_secret!, method: 'client_secret_post' };
+  return 'client_secret_post';
 }
 
-/** The client whose credentials these are, or none (unknown client, wrong secret, or not strings at all). */
-export function authenticateClient(registry: TenantRegistry, clientId: unknown, clientSecret: unknown): Tenant | undefined {
+/**
+ * The client a token request's credentials prove, if any: Basic's when sent, else the form's `client_id` and
+ * `client_secret`. None for an unknown client, a wrong secret, or values that are not strings (a body not yet
+ * validated). The pipeline attributes the request with it before validation; the grant authenticates with it.
+ */
+export function clientProvenBy(
+  registry: TenantRegistry,
+  form: { client_id?: unknown; client_secret?: unknown },
+  basic: BasicCredentials | undefined,
+): Tenant | undefined {
+  const { clientId, clientSecret } = basic ?? { clientId: form.client_id, clientSecret: form.client_secret };
   if (typeof clientId !== 'string' || typeof clientSecret !== 'string') return undefined;
   const tenant = registry.find(clientId);
   return sameSecret(tenant?.client.client_secret ?? NO_SECRET, clientSecret) ? tenant : undefined;
@@ -75,10 +80,9 @@ export function grantClientCredentials(
   if (request.grant_type !== 'client_credentials') {
     throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${request.grant_type}" is not supported; use "client_credentials".`);
   }
-  const { clientId, clientSecret, method } = authenticationOf(request, basic);
-  const tenant = registry.find(clientId);
-  const secretMatches = sameSecret(tenant?.client.client_secret ?? NO_SECRET, clientSecret);
-  if (!tenant || !secretMatches) {
+  const method = authenticationMethodOf(request, basic);
+  const tenant = clientProvenBy(registry, request, basic);
+  if (!tenant) {
     // RFC 6749 §5.2: a client that tried Basic is answered with the Basic challenge.
     const headers = method === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
     throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.', headers);

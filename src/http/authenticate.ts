@@ -4,7 +4,7 @@ import { basicCredentials } from '../auth/basic-credentials.js';
 import { missingToken, VerifiedTokens } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
-import { authenticateClient } from '../domain/token-request.js';
+import { clientProvenBy } from '../domain/token-request.js';
 import { injectFault } from './faults.js';
 import { audiencesOf, baseUrlOf } from './request-context.js';
 import { stateOf } from './request-state.js';
@@ -55,8 +55,7 @@ function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
   } catch {
     return {}; // malformed Basic credentials prove nobody; the handler says what is wrong with them
   }
-  const { client_id, client_secret } = (req.body ?? {}) as Record<string, unknown>;
-  return { tenant: basic ? authenticateClient(ctx.tenants, basic.clientId, basic.clientSecret) : authenticateClient(ctx.tenants, client_id, client_secret) };
+  return { tenant: clientProvenBy(ctx.tenants, req.body ?? {}, basic) };
 }
 
 /** Attributes the request to the client it proved to be, applies that tenant's injected faults, then refuses or goes on. */

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { generateWorld } from '../../fixtures/generate.js';
+import { OAuthError } from '../../src/api/errors.js';
+import { toClientRecord } from '../../src/domain/clients.js';
+import { Fixtures, TenantRegistry } from '../../src/domain/tenants.js';
+import { clientProvenBy, grantClientCredentials, type TokenRequest } from '../../src/domain/token-request.js';
+
+const registry = new TenantRegistry(new Fixtures(generateWorld({ seed: 1, scale: { accounts: 1, orders: 0 } })), [
+  toClientRecord({ client_id: 'alpha', client_secret: 'alpha-secret' }),
+  toClientRecord({ client_id: 'beta', client_secret: 'beta-secret' }),
+]);
+
+const form = (fields: Partial<TokenRequest> = {}): TokenRequest => ({
+  grant_type: 'client_credentials',
+  scope: 'openid offline',
+  audience: 'fake.test',
+  ...fields,
+});
+
+describe('clientProvenBy: the client a token request’s credentials prove', () => {
+  it('is the form’s client when its secret matches, and nobody for a wrong secret or an unknown client', () => {
+    expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: 'alpha-secret' }, undefined)?.client.client_id).toBe('alpha');
+    expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: 'beta-secret' }, undefined)).toBeUndefined();
+    expect(clientProvenBy(registry, { client_id: 'gamma', client_secret: 'alpha-secret' }, undefined)).toBeUndefined();
+  });
+
+  it('takes Basic credentials over the form’s, whatever the form says', () => {
+    const basic = { clientId: 'beta', clientSecret: 'beta-secret' };
+    expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: 'alpha-secret' }, basic)?.client.client_id).toBe('beta');
+    expect(clientProvenBy(registry, {}, { clientId: 'beta', clientSecret: 'alpha-secret' })).toBeUndefined();
+  });
+
+  it('proves nobody from values that are not strings, as an unvalidated body may hold', () => {
+    expect(clientProvenBy(registry, { client_id: ['alpha'], client_secret: 'alpha-secret' }, undefined)).toBeUndefined();
+    expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: { value: 'alpha-secret' } }, undefined)).toBeUndefined();
+    expect(clientProvenBy(registry, {}, undefined)).toBeUndefined();
+  });
+});
+
+describe('grantClientCredentials authenticates the client clientProvenBy proves', () => {
+  it('grants the Basic client’s token, and answers a wrong Basic secret with the Basic challenge', () => {
+    expect(grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'beta', clientSecret: 'beta-secret' }).tenant.client.client_id).toBe('beta');
+    const wrongSecret = () => grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'beta', clientSecret: 'wrong' });
+    expect(wrongSecret).toThrow(OAuthError);
+    expect(wrongSecret).toThrow(expect.objectContaining({ status: 401, error: 'invalid_client', headers: { 'WWW-Authenticate': expect.stringMatching(/^Basic /) } }));
+  });
+
+  it('refuses a form client beside another Basic client even when both would prove themselves', () => {
+    const both = () =>
+      grantClientCredentials(registry, form({ client_id: 'alpha', client_secret: 'alpha-secret' }), ['fake.test'], { clientId: 'beta', clientSecret: 'beta-secret' });
+    expect(both).toThrow(expect.objectContaining({ status: 400, error: 'invalid_request' }));
+  });
+});
