@@ -24,7 +24,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
-          include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts', 'test/library/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
           isolate: false,
           setupFiles: ['test/support/close-servers.ts'],
         },
