@@ -25,14 +25,21 @@ export interface FakeServer {
   /** One tenant's whole world (as `GET /__control/state`). */
   state(clientId?: string): World;
   /**
-   * Places an order for a tenant (as `POST /__control/orders`), with the same rules; answers the order in
-   * `PLACED` with every field of the cancel response. A broken rule throws an error carrying `status` and `code`
+   * Places an order for a tenant, in this process and at once (`fake.control.placeOrder` does the same over HTTP,
+   * also for a fake in a container): the same rules as `POST /__control/orders`; answers the order in `PLACED` with
+   * every field of the cancel response. A broken rule throws a `DomainError` carrying `status` and `code`
    * (`not_found`, `asset_not_subscribeable`, `no_primary_wallet`…), and nothing changes.
    */
+  placeOrderSync(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
+  /** Moves an order one lifecycle step, at once (as `POST /__control/orders/{id}/advance`); throws `order_not_advanceable` at the end. */
+  advanceOrderSync(orderId: string, clientId?: string): Schemas['OrderDetails'];
+  /** Forces an order into any status with consistent side-effect fields, at once (as `POST /__control/orders/{id}/status`). */
+  setOrderStatusSync(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
+  /** @deprecated Renamed `placeOrderSync` (the same function), apart from `control.placeOrder`, which goes over HTTP. */
   placeOrder(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
-  /** Moves an order one lifecycle step (as `POST /__control/orders/{id}/advance`); throws `order_not_advanceable` at the end. */
+  /** @deprecated Renamed `advanceOrderSync` (the same function), apart from `control.advanceOrder`, which goes over HTTP. */
   advanceOrder(orderId: string, clientId?: string): Schemas['OrderDetails'];
-  /** Forces an order into any status with consistent side-effect fields (as `POST /__control/orders/{id}/status`). */
+  /** @deprecated Renamed `setOrderStatusSync` (the same function), apart from `control.setOrderStatus`, which goes over HTTP. */
   setOrderStatus(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
   /**
    * The typed control plane over HTTP (`fake.control.addFault(...)`, `.requests()`, `.report()`…); with
@@ -65,6 +72,12 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const { port } = server.address() as AddressInfo;
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrder(ctx.tenants.get(clientId), input);
+  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) =>
+    advanceOrder(ctx.tenants.get(clientId).store, orderId);
+  const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
+    setOrderStatus(ctx.tenants.get(clientId).store, orderId, status);
+
   return {
     url,
     port,
@@ -80,15 +93,13 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     state(clientId = ctx.tenants.defaultClientId) {
       return ctx.tenants.get(clientId).store.snapshot();
     },
-    placeOrder(input, clientId = ctx.tenants.defaultClientId) {
-      return placeOrder(ctx.tenants.get(clientId), input);
-    },
-    advanceOrder(orderId, clientId = ctx.tenants.defaultClientId) {
-      return advanceOrder(ctx.tenants.get(clientId).store, orderId);
-    },
-    setOrderStatus(orderId, status, clientId = ctx.tenants.defaultClientId) {
-      return setOrderStatus(ctx.tenants.get(clientId).store, orderId, status);
-    },
+    placeOrderSync,
+    advanceOrderSync,
+    setOrderStatusSync,
+    // the names of 0.1.0, kept for the partners who use them
+    placeOrder: placeOrderSync,
+    advanceOrder: advanceOrderSync,
+    setOrderStatus: setOrderStatusSync,
     stop() {
       return server.drain(SHUTDOWN_GRACE_MS);
     },

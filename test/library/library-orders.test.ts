@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FakeServer, Schemas, World } from '../../src/index.js';
+import { ControlError, type FakeServer, type Schemas, type World } from '../../src/index.js';
 import { stoppedAfterEachTest } from '../support/servers.js';
 
 type OrderPlacement = Schemas['OrderPlacement'];
@@ -32,15 +32,15 @@ function thrown(action: () => unknown): { status?: number; code?: string } {
 }
 
 describe('FakeServer order helpers', () => {
-  it('placeOrder and advanceOrder drive a BUY to COMPLETED, which the API shows at every step', async () => {
+  it('placeOrderSync and advanceOrderSync drive a BUY to COMPLETED, which the API shows at every step', async () => {
     const server = await start();
-    const order = server.placeOrder(buyIn(server.state()));
+    const order = server.placeOrderSync(buyIn(server.state()));
     expect(order).toMatchObject({ status: 'PLACED', payment_transaction_reference: null, settlement_transaction_hash: null });
     expect(await listedOrder(server, order.id)).toMatchObject({ status: 'PLACED' });
 
     const statuses = [];
     for (let step = 0; step < 3; step++) {
-      const advanced = server.advanceOrder(order.id);
+      const advanced = server.advanceOrderSync(order.id);
       expect((await listedOrder(server, order.id))?.status).toBe(advanced.status);
       statuses.push(advanced.status);
     }
@@ -49,18 +49,18 @@ describe('FakeServer order helpers', () => {
       payment_transaction_reference: expect.stringMatching(/^PAY-[A-Z0-9]{12}$/),
       settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
     });
-    expect(thrown(() => server.advanceOrder(order.id))).toMatchObject({ status: 409, code: 'order_not_advanceable' });
+    expect(thrown(() => server.advanceOrderSync(order.id))).toMatchObject({ status: 409, code: 'order_not_advanceable' });
   });
 
-  it('setOrderStatus forces a status with consistent fields', async () => {
+  it('setOrderStatusSync forces a status with consistent fields', async () => {
     const server = await start();
-    const order = server.placeOrder(buyIn(server.state()));
-    expect(server.setOrderStatus(order.id, 'AWAITING_TOKEN_DELIVERY')).toMatchObject({
+    const order = server.placeOrderSync(buyIn(server.state()));
+    expect(server.setOrderStatusSync(order.id, 'AWAITING_TOKEN_DELIVERY')).toMatchObject({
       status: 'AWAITING_TOKEN_DELIVERY',
       payment_transaction_reference: expect.stringMatching(/^PAY-/),
       settlement_transaction_hash: null,
     });
-    expect(server.setOrderStatus(order.id, 'PLACED')).toMatchObject({ status: 'PLACED', payment_transaction_reference: null });
+    expect(server.setOrderStatusSync(order.id, 'PLACED')).toMatchObject({ status: 'PLACED', payment_transaction_reference: null });
   });
 
   it('a broken rule throws an error with its status and code, and changes nothing', async () => {
@@ -68,9 +68,9 @@ describe('FakeServer order helpers', () => {
     const before = JSON.stringify(server.state());
     const world = server.state();
     const walletless = world.accounts.find((a) => !world.wallets.some((w) => w.account_id === a.id && w.is_primary))!;
-    expect(thrown(() => server.placeOrder({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({ status: 422, code: 'no_primary_wallet' });
-    expect(thrown(() => server.placeOrder({ ...buyIn(world), amount_of_units: 0 }))).toMatchObject({ status: 422, code: 'validation_error' });
-    expect(thrown(() => server.placeOrder({ ...buyIn(world), isin: 'XX0000000000' }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({ status: 422, code: 'no_primary_wallet' });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), amount_of_units: 0 }))).toMatchObject({ status: 422, code: 'validation_error' });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), isin: 'XX0000000000' }))).toMatchObject({ status: 404, code: 'not_found' });
     expect(JSON.stringify(server.state())).toBe(before);
   });
 
@@ -81,19 +81,40 @@ describe('FakeServer order helpers', () => {
         { client_id: 'partner-b', client_secret: 'secret-b' },
       ],
     });
-    const order = server.placeOrder(buyIn(server.state('partner-b')), 'partner-b');
+    const order = server.placeOrderSync(buyIn(server.state('partner-b')), 'partner-b');
     expect(await listedOrder(server, order.id, 'partner-b')).toBeDefined();
     expect(await listedOrder(server, order.id, 'partner-a')).toBeUndefined();
-    expect(thrown(() => server.advanceOrder(order.id))).toMatchObject({ status: 404, code: 'not_found' });
-    expect(server.advanceOrder(order.id, 'partner-b').status).toBe('AWAITING_PAYMENT');
-    expect(server.setOrderStatus(order.id, 'COMPLETED', 'partner-b').status).toBe('COMPLETED');
-    expect(thrown(() => server.placeOrder(buyIn(server.state()), 'nobody'))).toMatchObject({ status: 404, code: 'client_not_found' });
+    expect(thrown(() => server.advanceOrderSync(order.id))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(server.advanceOrderSync(order.id, 'partner-b').status).toBe('AWAITING_PAYMENT');
+    expect(server.setOrderStatusSync(order.id, 'COMPLETED', 'partner-b').status).toBe('COMPLETED');
+    expect(thrown(() => server.placeOrderSync(buyIn(server.state()), 'nobody'))).toMatchObject({ status: 404, code: 'client_not_found' });
   });
 
   it('the order returned is a copy: changing it changes nothing in the server', async () => {
     const server = await start();
-    const order = server.placeOrder(buyIn(server.state()));
+    const order = server.placeOrderSync(buyIn(server.state()));
     order.status = 'COMPLETED';
     expect(server.state().orders.find((o) => o.id === order.id)?.status).toBe('PLACED');
+  });
+
+  it('control.placeOrder places over HTTP by the same rules: the order it answers is in the world, a broken rule a ControlError', async () => {
+    const server = await start();
+    const world = server.state();
+    const order = await server.control.placeOrder(buyIn(world));
+    expect(server.state().orders.find((o) => o.id === order.id)).toEqual(order);
+    const walletless = world.accounts.find((a) => !world.wallets.some((w) => w.account_id === a.id && w.is_primary))!;
+    const refused = await server.control.placeOrder({ ...buyIn(world), account_id: walletless.id }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ControlError);
+    expect(refused).toMatchObject({ status: 422, problem: { code: 'no_primary_wallet' } });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({ status: 422, code: 'no_primary_wallet' });
+  });
+
+  it('the deprecated names of 0.1.0 (placeOrder, advanceOrder, setOrderStatus) still drive orders in this process', async () => {
+    const server = await start();
+    const order = server.placeOrder(buyIn(server.state()));
+    expect(server.state().orders.find((o) => o.id === order.id)?.status).toBe('PLACED');
+    expect(server.advanceOrder(order.id).status).toBe('AWAITING_PAYMENT');
+    expect(server.setOrderStatus(order.id, 'CANCELLED').status).toBe('CANCELLED');
+    expect(server.state().orders.find((o) => o.id === order.id)?.status).toBe('CANCELLED');
   });
 });

@@ -17,5 +17,5 @@ it('serves the catalog to a token from the default client', async () => {
 it('drives an order through the typed helpers', () => {
   const order = fake.state().orders.find((o) => o.status === 'PLACED');
   expect(order).toBeDefined();
-  expect(fake.setOrderStatus(order!.id, 'CANCELLED').status).toBe('CANCELLED');
+  expect(fake.setOrderStatusSync(order!.id, 'CANCELLED').status).toBe('CANCELLED');
 });

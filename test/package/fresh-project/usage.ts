@@ -27,9 +27,11 @@ export async function typed(): Promise<void> {
   const order: Schemas['OrderDetails'] | undefined = world.orders[0];
   if (order) {
     const status: Schemas['OrderStatus'] = order.status;
-    fake.setOrderStatus(order.id, 'CANCELLED');
+    fake.setOrderStatusSync(order.id, 'CANCELLED');
     // @ts-expect-error: not an order status of the interface
-    fake.setOrderStatus(order.id, 'SHIPPED');
+    fake.setOrderStatusSync(order.id, 'SHIPPED');
+    // the deprecated name of 0.1.0 still types
+    fake.setOrderStatus(order.id, 'PLACED');
     // @ts-expect-error: orders have no `price_eur` field
     void order.price_eur;
     void status;
