@@ -89,10 +89,10 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
 /**
  * The request pipeline, top to bottom: meta routes (spec, docs, console) → request state, journal and log → control guard →
  * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
- * token request's client (and its faults) → validate → the operation's handler → one error middleware.
+ * token request's client (and its faults) → validate → the operation's handler → one error middleware. The handlers
+ * are this API's unless given: a test of the pipeline gives its own with a document of its own (`ctx.api`).
  */
-export function buildApp(ctx: FakeContext): Express {
-  const handlers = operationHandlers(ctx);
+export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx)): Express {
   checkEveryOperationHandled(ctx, handlers);
   const validator = validatorSteps(ctx.api.document, ctx.options.validateResponses ?? false);
 
