@@ -1,0 +1,82 @@
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { banner, exposureWarning, isLoopback, type BannerFacts } from '../../src/banner.js';
+import type { CliOptions } from '../../src/config.js';
+
+const at = (address: string, port = 8080): AddressInfo => ({ address, port, family: address.includes(':') ? 'IPv6' : 'IPv4' });
+const cli = (options: Partial<CliOptions> = {}): CliOptions => ({ port: 8080, host: '127.0.0.1', logFormat: 'json', ...options });
+
+function facts(overrides: Partial<BannerFacts> = {}): BannerFacts {
+  return {
+    version: '1.2.3',
+    address: at('127.0.0.1'),
+    options: cli(),
+    defaultClient: { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+    clientCount: 1,
+    ...overrides,
+  };
+}
+
+describe('banner', () => {
+  it('names the address, the token call with its audience, the docs, an open control plane and the seed', () => {
+    const lines = banner(facts()).split('\n');
+    expect(lines[0]).toBe(`investment-api-fake 1.2.3 (Node ${process.versions.node}) listening on 127.0.0.1:8080: http://127.0.0.1:8080`);
+    expect(lines[1]).toBe('  token          POST http://127.0.0.1:8080/oauth2/token');
+    expect(lines[2]).toBe('                 client_id=sandbox-client client_secret=sandbox-secret audience=127.0.0.1:8080');
+    expect(lines[3]).toBe('  API reference  http://127.0.0.1:8080/docs');
+    expect(lines[4]).toBe('  control plane  http://127.0.0.1:8080/__control (open: set CONTROL_TOKEN to guard it)');
+    expect(lines[5]).toBe('  world          seed 1; logs json, level info');
+    expect(lines[6]).toBe('');
+  });
+
+  it('on every interface, points a person at localhost, which is also the audience', () => {
+    const text = banner(facts({ address: at('0.0.0.0', 9000) }));
+    expect(text).toContain('listening on all interfaces, port 9000: http://localhost:9000\n');
+    expect(text).toContain('audience=localhost:9000');
+  });
+
+  it('brackets an IPv6 address', () => {
+    expect(banner(facts({ address: at('::1', 8081) }))).toContain('listening on [::1]:8081: http://[::1]:8081\n');
+  });
+
+  it('takes the base URL and its host as audience from BASE_URL, and names a guard, fixtures, level and other clients', () => {
+    const text = banner(
+      facts({
+        options: cli({ baseUrl: 'https://fake.example.com', controlToken: 'ops', fixtures: '/fixtures/world.json', logFormat: 'pretty', logLevel: 'debug' }),
+        clientCount: 3,
+      }),
+    );
+    expect(text).toContain('POST https://fake.example.com/oauth2/token\n');
+    expect(text).toContain('audience=fake.example.com (+2 more clients)\n');
+    expect(text).toContain('https://fake.example.com/__control (guarded: send Authorization: Bearer <CONTROL_TOKEN>)');
+    expect(text).toContain('world          fixtures /fixtures/world.json; logs pretty, level debug');
+  });
+
+  it('names the seed it was given', () => {
+    expect(banner(facts({ options: cli({ seed: 42 }) }))).toContain('world          seed 42;');
+  });
+});
+
+describe('exposureWarning', () => {
+  it('warns of an open control plane on an address other machines reach, naming the port and the remedies', () => {
+    const warning = exposureWarning(at('0.0.0.0', 8080), cli({ host: '0.0.0.0' }));
+    expect(warning).toMatch(/^warning: listening on 0\.0\.0\.0 with an open control plane: anyone who can reach port 8080/);
+    expect(warning).toContain('Set CONTROL_TOKEN');
+    expect(warning).toContain('HOST=127.0.0.1');
+  });
+
+  it('says nothing on a loopback address, nor with a CONTROL_TOKEN', () => {
+    expect(exposureWarning(at('127.0.0.1'), cli())).toBeUndefined();
+    expect(exposureWarning(at('0.0.0.0'), cli({ controlToken: 'ops' }))).toBeUndefined();
+  });
+});
+
+describe('isLoopback', () => {
+  it.each(['localhost', '127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'])('%s is reachable from this machine only', (address) => {
+    expect(isLoopback(address)).toBe(true);
+  });
+
+  it.each(['0.0.0.0', '::', '192.168.1.10', 'fake', '::ffff:10.0.0.1'])('%s is not', (address) => {
+    expect(isLoopback(address)).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, optionsFromCli, readFixturesFile, USAGE } from '../../src/config.js';
+
+const parse = (argv: string[], env: NodeJS.ProcessEnv = {}, terminal = false) => optionsFromCli(argv, env, terminal);
+
+describe('optionsFromCli', () => {
+  it('falls back to the defaults: port 8080 on 127.0.0.1, level info, JSON logs off a terminal and pretty on one', () => {
+    expect(parse([])).toEqual({ port: 8080, host: '127.0.0.1', logLevel: 'info', logFormat: 'json' });
+    expect(parse([], {}, true)).toMatchObject({ logFormat: 'pretty' });
+  });
+
+  it('reads every setting from its environment variable', () => {
+    const options = parse([], {
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      BASE_URL: 'http://fake:8080/',
+      DOCS_URL: 'https://docs.example.com/files',
+      SEED: '0',
+      FIXTURES: '/fixtures/world.json',
+      TOKEN_TTL_SECONDS: '60',
+      CONTROL_TOKEN: 'ops',
+      CLIENTS: '{"client_id":"acme","client_secret":"s"}',
+      JOURNAL_SIZE: '10',
+      LOG_LEVEL: 'warn',
+      ALLOWED_HOSTS: ' fake.example.com, .corp ,,',
+      MAX_TENANTS: '5',
+      MAX_RECORDS_PER_TENANT: '50',
+      LOG_FORMAT: 'pretty',
+    });
+    expect(options).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      baseUrl: 'http://fake:8080',
+      docsUrl: 'https://docs.example.com/files',
+      seed: 0,
+      fixtures: '/fixtures/world.json',
+      tokenTtlSeconds: 60,
+      controlToken: 'ops',
+      clients: [{ client_id: 'acme', client_secret: 's' }],
+      journalSize: 10,
+      logLevel: 'warn',
+      allowedHosts: ['fake.example.com', '.corp'],
+      maxTenants: 5,
+      maxRecordsPerTenant: 50,
+      logFormat: 'pretty',
+    });
+  });
+
+  it('lets a flag win over its variable', () => {
+    expect(parse(['--port', '1234', '--log-level=debug'], { PORT: '9000', LOG_LEVEL: 'warn' })).toMatchObject({ port: 1234, logLevel: 'debug' });
+  });
+
+  it('sizes the generated world from either of its two settings', () => {
+    expect(parse(['--fixture-accounts', '3'])).toMatchObject({ fixtureScale: { accounts: 3 } });
+    expect(parse([], { FIXTURE_ORDERS: '0' })).toMatchObject({ fixtureScale: { orders: 0 } });
+    expect(parse(['--fixture-accounts', '3', '--fixture-orders', '4'])).toMatchObject({ fixtureScale: { accounts: 3, orders: 4 } });
+    expect(parse([])).not.toHaveProperty('fixtureScale');
+  });
+
+  it('answers help and version', () => {
+    expect(parse(['--help'])).toBe('help');
+    expect(parse(['-h'])).toBe('help');
+    expect(parse(['-v'])).toBe('version');
+    expect(USAGE).toContain('--max-records-per-tenant <n>');
+  });
+
+  it.each([
+    [['--port=-1'], {}, '--port must be an integer ≥ 0, got "-1".'],
+    [[], { PORT: '80.5' }, 'PORT must be an integer ≥ 0, got "80.5".'],
+    [[], { TOKEN_TTL_SECONDS: ' ' }, 'TOKEN_TTL_SECONDS must be an integer ≥ 1, got " ".'],
+    [['--base-url', 'localhost'], {}, '--base-url must be an absolute URL, got "localhost".'],
+    [[], { LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud".'],
+    [[], { CLIENTS: '[' }, 'CLIENTS must be JSON'],
+    [['--clients', '[{"client_id":"acme"}]'], {}, 'Every client in --clients needs a non-empty "client_id" and "client_secret".'],
+    [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
+    [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
+    [['--prot', '1'], {}, "Unknown option '--prot'"],
+    [['serve'], {}, 'serve'],
+  ] as const)('refuses %j %j, naming the flag or variable the bad value came from', (argv, env, message) => {
+    expect(() => parse([...argv], env)).toThrow(ConfigError);
+    expect(() => parse([...argv], env)).toThrow(message);
+  });
+});
+
+describe('readFixturesFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
+
+  it('reads a JSON file', () => {
+    const file = join(dir, 'world.json');
+    writeFileSync(file, '{"orders":[]}');
+    expect(readFixturesFile(file)).toEqual({ orders: [] });
+  });
+
+  it('names a file it cannot read, and one that is not JSON', () => {
+    expect(() => readFixturesFile(join(dir, 'missing.json'))).toThrow(/^FIXTURES file ".*missing\.json" cannot be read: ENOENT/);
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{');
+    expect(() => readFixturesFile(broken)).toThrow(/^FIXTURES file ".*broken\.json" is not JSON: /);
+  });
+});
