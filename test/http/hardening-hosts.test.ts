@@ -14,8 +14,12 @@ describe('allowed Host values', () => {
     expect(checkHost(host, defaults)).toBe('not_allowed');
   });
 
-  it.each(['a b', 'host:port', 'x:99999999', '[::zz]', '', 'a..b', 'evil.com@x', 'user@host'])('%j is malformed', (host) => {
+  it.each(['a b', 'host:port', 'x:99999999', '[::zz]', '[1.2.3.4]', '', 'a..b', 'evil.com@x', 'user@host'])('%j is malformed', (host) => {
     expect(checkHost(host, defaults)).toBe('malformed');
+  });
+
+  it('no Host at all (HTTP/1.0) is accepted: no browser omits it, so no page rebinds through its absence', () => {
+    expect(checkHost(undefined, defaults)).toBe('allowed');
   });
 
   it('the BASE_URL host, ALLOWED_HOSTS names and leading-dot domains are accepted; "*" and "all" accept any', () => {
