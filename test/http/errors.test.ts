@@ -42,6 +42,18 @@ describe('every error is an application/problem+json of CONTRACT §4', () => {
     expectProblem(response, 400, 'malformed_body');
   });
 
+  it('415 unsupported_media_type for a Content-Encoding the fake cannot inflate, naming it', async () => {
+    const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{}');
+    expectProblem(response, 415, 'unsupported_media_type');
+    expect(response.body.detail).toContain('compress');
+  });
+
+  it('415 unsupported_media_type for JSON in a charset other than UTF-8', async () => {
+    const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json; charset=latin1').send('{}');
+    expectProblem(response, 415, 'unsupported_media_type');
+    expect(response.body.detail.toLowerCase()).toContain('latin1');
+  });
+
   it('400 malformed_uri for a path that is not valid percent-encoding', async () => {
     expectProblem(await http(app).get('/v1/share-classes/%E0%A4%A').set(auth), 400, 'malformed_uri');
   });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
+import { pino } from 'pino';
 import { buildApp, createContext } from '../../src/app.js';
 import { DomainError } from '../../src/api/errors.js';
 import type { FakeContext } from '../../src/context.js';
@@ -88,8 +89,8 @@ interface Call {
   tenant: Tenant;
 }
 
-/** The tiny document's handlers: each test app keeps its things in its own map. */
-function tinyHandlers(): OperationHandlers {
+/** The tiny document's handlers (some replaced by `broken`): each test app keeps its things in its own map. */
+function tinyHandlers(broken: Record<string, () => unknown> = {}): OperationHandlers {
   const things = new Map<string, Thing>();
   const handlers = {
     getStatus: () => ({ status: 200, body: { status: 'up' } }),
@@ -105,7 +106,7 @@ function tinyHandlers(): OperationHandlers {
     },
   };
   // The handler map is typed by this API's operations; the tiny document has others.
-  return handlers as unknown as OperationHandlers;
+  return { ...handlers, ...broken } as unknown as OperationHandlers;
 }
 
 let ctx: FakeContext;
@@ -195,5 +196,25 @@ describe('the pipeline on a tiny document', () => {
   it('refuses at startup a document with an operation that has no handler', () => {
     const { getThing: _missing, ...fewer } = tinyHandlers() as unknown as Record<string, unknown>;
     expect(() => buildApp(ctx, fewer as unknown as OperationHandlers)).toThrow('Operations without a handler: getThing');
+  });
+});
+
+describe('the pipeline on a tiny document, with a handler that is wrong', () => {
+  it('answers 500 internal_error when a handler throws, and logs the error without answering its message', async () => {
+    const logged: string[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(line) });
+    const buggy = buildApp({ ...ctx, logger }, tinyHandlers({ getStatus: () => { throw new Error('secret internals'); } }));
+    const response = await http(buggy).get('/status').expect(500);
+    expect(response.body).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(JSON.stringify(response.body)).not.toContain('secret internals');
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ msg: 'unexpected error', path: '/status', err: { message: 'secret internals' } });
+  });
+
+  it('answers 500 response_invalid, naming the field, when an answer breaks the document (responses are validated in tests)', async () => {
+    const wrong = buildApp(ctx, tinyHandlers({ getStatus: () => ({ status: 200, body: { status: 'down' } }) }));
+    const response = await http(wrong).get('/status').expect(500);
+    expect(response.body).toMatchObject({ code: 'response_invalid', errors: [{ location: 'body', path: '/response/status', message: expect.stringContaining('allowed values: up') }] });
+    expect(response.body.detail).toMatch(/^The response does not match the OpenAPI document: /);
   });
 });
