@@ -23,6 +23,8 @@ export class WatchedPage {
   readonly foreignRequests: string[] = [];
   readonly requests: string[] = [];
   readonly dialogs: string[] = [];
+  /** Console errors the test provokes on purpose (Chromium logs every 4xx answer to a fetch as one). */
+  private readonly expected: RegExp[] = [];
 
   private constructor(
     readonly context: BrowserContext,
@@ -33,6 +35,8 @@ export class WatchedPage {
   static async open(browser: Browser, origin: string): Promise<WatchedPage> {
     const context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
     const page = await context.newPage();
+    // shorter than the test's own timeout, so a missing element fails naming its locator
+    page.setDefaultTimeout(10_000);
     const watched = new WatchedPage(context, page, origin);
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -52,10 +56,15 @@ export class WatchedPage {
     return watched;
   }
 
-  /** Asserts nothing forbidden happened; errors matching `allowed` were expected by the test (a 401 it provoked). */
-  async close(allowed: RegExp[] = []): Promise<void> {
+  /** A console error the test provokes: a refusal it asks for, such as a 422 of a broken market rule. */
+  expectError(pattern: RegExp): void {
+    this.expected.push(pattern);
+  }
+
+  /** Asserts nothing forbidden happened. */
+  async close(): Promise<void> {
     await this.context.close();
-    expect(this.errors.filter((e) => !allowed.some((a) => a.test(e)))).toEqual([]);
+    expect(this.errors.filter((e) => !this.expected.some((a) => a.test(e)))).toEqual([]);
     expect(this.dialogs).toEqual([]);
     expect(this.foreignRequests).toEqual([]);
     // data: (the page's empty icon) and blob: (a snapshot download) never leave the machine
