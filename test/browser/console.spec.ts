@@ -205,7 +205,7 @@ describe('what partners send is shown as text', () => {
 
 describe('tenants', () => {
   it('the picker lists the control plane’s clients; a picked one is every view’s tenant, and Connect shows its secret in commands that work', async () => {
-    await fake.control.addClient({ client_id: 'acme-demo', client_secret: "s3cret with 'quotes'" });
+    await fake.control.addClient({ client_id: 'acme-demo', client_secret: "s3cret+&%2B with 'quotes'" });
     await open('/console/', 'Overview of sandbox-client');
     const picker = page.getByRole('combobox', { name: 'Tenant' });
     const listed = ((await (await fetch(`${fake.url}/__control/clients`)).json()) as Schemas['ClientList']).data;
@@ -215,11 +215,14 @@ describe('tenants', () => {
     await page.getByRole('heading', { level: 1, name: 'Overview of acme-demo' }).waitFor();
     await nav('Connect');
     await page.getByRole('heading', { level: 1, name: 'Connect your client' }).waitFor();
-    expect(await page.locator('dt:text-is("Client secret") + dd').textContent()).toBe("s3cret with 'quotes'");
-    const command = (await page.locator('figure', { hasText: 'Get a token' }).locator('pre').textContent())!;
-    const answer = JSON.parse((await promisify(execFile)('sh', ['-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout) as { access_token: string };
-    const call = await fetch(`${fake.url}/v1/accounts?limit=1`, { headers: { authorization: `Bearer ${answer.access_token}` } });
-    expect(call.status).toBe(200);
+    expect(await page.locator('dt:text-is("Client secret") + dd').textContent()).toBe("s3cret+&%2B with 'quotes'");
+    const run = async (label: string) => {
+      const command = (await page.locator('figure', { hasText: label }).locator('pre').textContent())!;
+      return (await promisify(execFile)('sh', ['-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
+    };
+    expect(JSON.parse(await run('Get a token'))).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer' });
+    const accounts = JSON.parse(await run('A first call')) as { data: { id: string }[] };
+    expect(accounts.data.map((a) => a.id)).toEqual(fixtures.accounts.map((a) => a.id));
     // the call was acme-demo's: it shows in its feed
     await nav('Requests');
     await page.locator('table.requests tbody tr', { hasText: '/v1/accounts' }).filter({ hasText: 'acme-demo' }).waitFor();

@@ -2,7 +2,7 @@ import { useApp } from '../app.js';
 import { Copyable } from '../components.js';
 
 /** POSIX shell single quotes: the secret is the user's and may hold anything. */
-const sh = (s: string): string => (/^[A-Za-z0-9._~:/@-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+const sh = (s: string): string => (/^[A-Za-z0-9._~:/@=-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
 
 export function Connect() {
   const app = useApp();
@@ -15,7 +15,8 @@ export function Connect() {
     `curl -s ${base}/oauth2/token \\`,
     `  -d grant_type=client_credentials \\`,
     `  -d client_id=${sh(clientId)} \\`,
-    `  -d client_secret=${sh(secret)} \\`,
+    // encoded by curl: a secret may hold `+`, `&` or `%`, which -d would send as form syntax
+    `  --data-urlencode ${sh(`client_secret=${secret}`)} \\`,
     `  -d audience=${sh(audience)} \\`,
     `  -d 'scope=openid offline'`,
   ].join('\n');
