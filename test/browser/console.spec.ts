@@ -61,6 +61,28 @@ describe('orders', () => {
     expect(fake.state().orders.find((o) => o.id === order.id)).toMatchObject({ status: 'COMPLETED', settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
   });
 
+  it('when the fake refuses a step (the order moved on elsewhere), the console shows its problem and then the order as it is', async () => {
+    const order = fixtures.orders.find((o) => o.status === 'PLACED')!;
+    watched.expectError(/status of 409 .*\/__control\/orders\/[^/]+\/advance\)$/);
+    let worldReads = 0;
+    page.on('response', (r) => void (new URL(r.url()).pathname === '/__control/state' && worldReads++));
+    await open(`/console/orders/${order.id}`, new RegExp(`^${order.side} `));
+    // the page reads the world on load and on the live feed's first poll; later only when partners call, and none do
+    await expect.poll(() => worldReads).toBeGreaterThanOrEqual(2);
+    // the control plane is not journaled, so the open page does not see this
+    fake.setOrderStatus(order.id, 'COMPLETED');
+    await page.getByRole('button', { name: 'Advance', exact: true }).click();
+    const problem = page.getByRole('alert');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/^409 .*order_not_advanceable/);
+    expect(fake.state().orders.find((o) => o.id === order.id)!.status).toBe('COMPLETED');
+    // and it reads the order again: the buttons follow the status the fake has
+    await expect.poll(() => page.getByTestId('order-status').textContent()).toBe('completed');
+    expect(await page.getByRole('button', { name: 'Advance', exact: true }).isDisabled()).toBe(true);
+    expect(await problem.isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('placing an order shows a broken market rule at the field it names, then a valid one opens the new order', async () => {
     const closed = fixtures.assets.find((a) => !a.subscribeable)!;
     const open_ = fixtures.assets.find((a) => a.subscribeable)!;
