@@ -8,9 +8,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
-  // something for the requests feed and the report to show
+  // something for every table to show: requests, a readiness finding (the same 4xx three times), an active fault
   const token = await fake.token();
   for (let i = 0; i < 3; i++) await fetch(`${fake.url}/v1/accounts/nope`, { headers: { authorization: `Bearer ${token}` } });
+  await fake.control.addFault({ method: 'DELETE', path: '/v1/orders/*/', status: 429, probability: 0.5 });
+  expect((await fake.control.report()).findings.map((f) => f.code)).toContain('repeated_client_error');
 });
 afterAll(async () => {
   await browser?.close();
