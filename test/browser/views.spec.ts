@@ -75,6 +75,12 @@ describe('every view of the console', () => {
       expect(await page.getByRole('link', { name: label, exact: true }).getAttribute('aria-current')).toBe('page');
     }
     expect(watched.requests.filter((u) => u.endsWith('/console/') || /\/console\/[a-z]+$/.test(u)).length).toBe(documents);
+    // the browser's back button walks the same way back
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Requests' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Catalog' }).waitFor();
+    expect(page.url()).toBe(`${fake.url}/console/catalog`);
     await watched.close();
   });
 });
