@@ -23,36 +23,38 @@ export class WatchedPage {
   readonly foreignRequests: string[] = [];
   readonly requests: string[] = [];
   readonly dialogs: string[] = [];
+  /** The first tab, opened once the context is watched. */
+  page!: Page;
   /** Console errors the test provokes on purpose (Chromium logs every 4xx answer to a fetch as one). */
   private readonly expected: RegExp[] = [];
 
   private constructor(
     readonly context: BrowserContext,
-    readonly page: Page,
     readonly origin: string,
   ) {}
 
   static async open(browser: Browser, origin: string): Promise<WatchedPage> {
     const context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
-    const page = await context.newPage();
-    // shorter than the test's own timeout, so a missing element fails naming its locator
-    page.setDefaultTimeout(10_000);
-    const watched = new WatchedPage(context, page, origin);
+    const watched = new WatchedPage(context, origin);
+    // on the context, before any page: a tab the console opens is watched as well
     await context.route('**/*', (route) => {
       const url = route.request().url();
       if (new URL(url).origin === origin) return route.continue();
       watched.foreignRequests.push(url);
       return route.abort('blockedbyclient');
     });
-    page.on('request', (request) => void watched.requests.push(request.url()));
-    page.on('console', (message) => {
+    context.on('request', (request) => void watched.requests.push(request.url()));
+    context.on('console', (message) => {
       if (message.type() === 'error') watched.errors.push(`console: ${message.text()} (${message.location().url})`);
     });
-    page.on('pageerror', (error) => void watched.errors.push(`page error: ${error.message}`));
-    page.on('dialog', (dialog) => {
+    context.on('weberror', (error) => void watched.errors.push(`page error: ${error.error().message}`));
+    context.on('dialog', (dialog) => {
       watched.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
       void dialog.dismiss();
     });
+    watched.page = await context.newPage();
+    // shorter than the test's own timeout, so a missing element fails naming its locator
+    watched.page.setDefaultTimeout(10_000);
     return watched;
   }
 
