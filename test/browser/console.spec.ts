@@ -84,27 +84,27 @@ describe('orders', () => {
   });
 
   it('placing an order shows a broken market rule at the field it names, then a valid one opens the new order', async () => {
-    const closed = fixtures.assets.find((a) => !a.subscribeable)!;
-    const open_ = fixtures.assets.find((a) => a.subscribeable)!;
-    const minimum = fixtures.share_classes.find((s) => s.id === open_.share_class_id)!.min_investment ?? 1;
+    const notSubscribeable = fixtures.assets.find((a) => !a.subscribeable)!;
+    const subscribeable = fixtures.assets.find((a) => a.subscribeable)!;
+    const minimum = fixtures.share_classes.find((s) => s.id === subscribeable.share_class_id)!.min_investment ?? 1;
     const account = fixtures.accounts.find(
       (a) => fixtures.wallets.some((w) => w.account_id === a.id && w.is_primary) && fixtures.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
     )!;
     watched.expectError(/status of 422 .*\/__control\/orders\)$/);
     await open(`/console/orders/new?account=${account.id}`, 'New order');
-    await page.getByLabel('Asset (ISIN)').selectOption(closed.isin);
+    await page.getByLabel('Asset (ISIN)').selectOption(notSubscribeable.isin);
     await page.getByRole('button', { name: 'Place order' }).click();
     const isinError = page.locator('#err-isin');
     await expect.poll(() => isinError.textContent()).toMatch(/subscribeable/);
     expect(await page.getByRole('alert').textContent()).toContain('asset_not_subscribeable');
     expect(await page.getByLabel('Asset (ISIN)').getAttribute('aria-invalid')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel('Asset (ISIN)').selectOption(open_.isin);
+    await page.getByLabel('Asset (ISIN)').selectOption(subscribeable.isin);
     await page.getByLabel('Value (cents)').fill(String(minimum));
     await page.getByRole('button', { name: 'Place order' }).click();
-    await page.getByRole('heading', { level: 1, name: `BUY 1 × ${open_.isin}` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: `BUY 1 × ${subscribeable.isin}` }).waitFor();
     const placed = fake.state().orders.filter((o) => !fixtures.orders.some((f) => f.id === o.id));
-    expect(placed).toEqual([expect.objectContaining({ account_id: account.id, isin: open_.isin, status: 'PLACED', value: minimum })]);
+    expect(placed).toEqual([expect.objectContaining({ account_id: account.id, isin: subscribeable.isin, status: 'PLACED', value: minimum })]);
     expect(page.url()).toBe(`${fake.url}/console/orders/${placed[0]!.id}`);
   });
 });
