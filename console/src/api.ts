@@ -8,6 +8,9 @@ export type Problem = Schemas['Problem'];
 export type Fault = Schemas['Fault'];
 export type JournalEntry = Schemas['JournalEntry'];
 export type Client = Schemas['Client'];
+/** A client as the control plane lists it: with its secret, and whether it is the default one. */
+export type ListedClient = Schemas['ClientList']['data'][number];
+export type DocumentLink = Schemas['DocumentLink'];
 
 /** A control call that failed: its status and, when the fake sent one, its problem. */
 export class ControlError extends Error {
@@ -25,11 +28,9 @@ export class ControlError extends Error {
 export interface Session {
   controlToken: string | undefined;
   clientId: string | undefined;
+  /** Called when the guard refuses the CONTROL_TOKEN (or its absence): the console asks for it. */
+  onUnauthorized?: () => void;
 }
-
-/** Called when the guard answers 401: the console asks for the CONTROL_TOKEN. */
-let onUnauthorized: (() => void) | undefined;
-export const whenUnauthorized = (callback: () => void): void => void (onUnauthorized = callback);
 
 /**
  * The console's only server: the control plane of its own origin. Every body is JSON with its content type; the
@@ -49,7 +50,7 @@ export async function control<R>(session: Session, method: string, path: string,
   if (!response.ok) {
     const problem = (await response.json().catch(() => undefined)) as Problem | undefined;
     const error = new ControlError(response.status, problem);
-    if (error.wrongControlToken) onUnauthorized?.();
+    if (error.wrongControlToken) session.onUnauthorized?.();
     throw error;
   }
   return (response.status === 204 ? undefined : await response.json()) as R;
@@ -65,8 +66,8 @@ export const api = (s: Session) => ({
   clock: () => control<Schemas['Clock']>(s, 'GET', '/clock'),
   setClock: (change: Schemas['ClockChange']) => control<Schemas['Clock']>(s, 'POST', '/clock', change),
   report: () => control<Schemas['ReadinessReport']>(s, 'GET', '/report'),
-  /** The client as it is: an empty change answers it (the control plane has no read of one client). */
-  client: (clientId: string) => control<Client>(s, 'PATCH', `/clients/${id(clientId)}`, {}),
+  /** Every client (tenant) with its secret, the default one first. */
+  clients: async () => (await control<Schemas['ClientList']>(s, 'GET', '/clients', undefined, { allClients: true })).data,
   createClient: (client: Schemas['ClientCreate']) => control<Client>(s, 'POST', '/clients', client),
   updateClient: (clientId: string, change: Schemas['ClientUpdate']) => control<Client>(s, 'PATCH', `/clients/${id(clientId)}`, change),
   placeOrder: (order: Schemas['OrderPlacement']) => control<Order>(s, 'POST', '/orders', order),
@@ -75,6 +76,7 @@ export const api = (s: Session) => ({
   faults: async () => (await control<Schemas['FaultList']>(s, 'GET', '/faults')).data,
   addFault: (fault: Schemas['FaultCreate']) => control<Fault>(s, 'POST', '/faults', fault),
   removeFault: (faultId: string) => control<void>(s, 'DELETE', `/faults/${id(faultId)}`),
+  documents: async () => (await control<Schemas['DocumentLinkList']>(s, 'GET', '/documents')).data,
   clearFaults: () => control<void>(s, 'DELETE', '/faults'),
   requests: async (allClients = false) => (await control<Schemas['JournalEntryList']>(s, 'GET', '/requests', undefined, { allClients })).data,
 });

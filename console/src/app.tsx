@@ -1,11 +1,13 @@
 import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ControlError, whenUnauthorized, type Api, type Fault, type JournalEntry, type Schemas, type World } from './api.js';
+import { api, ControlError, type Api, type Fault, type JournalEntry, type ListedClient, type Schemas, type World } from './api.js';
 import { load, save, type Stored } from './session.js';
 
 export interface AppState {
   api: Api;
-  stored: Stored;
+  /** The control plane's clients (GET /__control/clients), the default one first. */
+  clients: ListedClient[] | undefined;
+  /** The picked tenant: the one this tab picked while it exists, else the default client. */
   clientId: string | undefined;
   defaultClientId: string | undefined;
   world: World | undefined;
@@ -19,8 +21,7 @@ export interface AppState {
   tokenRejected: boolean;
   useToken: (token: string) => void;
   pickClient: (clientId: string) => void;
-  rememberClient: (clientId: string, secret?: string) => void;
-  /** Reads everything again (after a change the console made). */
+  /** Reads everything again (after a change the console made); the clients too, so a new one can be picked next. */
   refresh: () => Promise<void>;
   notice: string;
   notify: (text: string) => void;
@@ -33,7 +34,7 @@ const POLL_MS = 1000;
 
 export function useAppState(): AppState {
   const [stored, setStored] = useState<Stored>(load);
-  const [defaultClientId, setDefaultClientId] = useState<string>();
+  const [clients, setClients] = useState<ListedClient[]>();
   const [world, setWorld] = useState<World>();
   const [faults, setFaults] = useState<Fault[]>();
   const [report, setReport] = useState<Schemas['ReadinessReport']>();
@@ -52,45 +53,50 @@ export function useAppState(): AppState {
     });
   }, []);
 
-  const clientId = stored.clientId ?? defaultClientId;
-  const client = useMemo(() => api({ controlToken: stored.controlToken, clientId }), [stored.controlToken, clientId]);
-  const anyClient = useMemo(() => api({ controlToken: stored.controlToken, clientId: undefined }), [stored.controlToken]);
+  const { controlToken } = stored;
+  const defaultClientId = clients?.find((c) => c.default)?.client_id;
+  // A tenant picked earlier in this tab may be gone (the fake restarted): then the default one.
+  const clientId = clients?.some((c) => c.client_id === stored.clientId) ? stored.clientId : defaultClientId;
+  const onUnauthorized = useCallback(() => {
+    setNeedsToken(true);
+    // no token yet: the guard asks for one; a token sent and refused: say it is wrong
+    setTokenRejected(controlToken !== undefined);
+  }, [controlToken]);
+  const client = useMemo(() => api({ controlToken, clientId, onUnauthorized }), [controlToken, clientId, onUnauthorized]);
+  const anyClient = useMemo(() => api({ controlToken, clientId: undefined, onUnauthorized }), [controlToken, onUnauthorized]);
 
-  useEffect(() => {
-    whenUnauthorized(() => {
-      setNeedsToken(true);
-      setTokenRejected(load().controlToken !== undefined);
-    });
+  const failed = useCallback((e: unknown) => {
+    if (!(e instanceof ControlError && e.wrongControlToken)) setLoadError(e);
   }, []);
 
-  // The default client: the one the control plane acts on without X-Client-Id (its report names it).
+  // The clients first: they name the default tenant, and they prove the CONTROL_TOKEN.
   useEffect(() => {
-    anyClient
-      .report()
-      .then((r) => {
-        setDefaultClientId(r.client_id);
-        setNeedsToken(false);
-        setStored((s) => (s.clients.includes(r.client_id) ? s : { ...s, clients: [r.client_id, ...s.clients] }));
-      })
-      .catch((e) => {
-        if (!(e instanceof ControlError && e.wrongControlToken)) setLoadError(e);
-      });
-  }, [anyClient]);
+    anyClient.clients().then((list) => {
+      setClients(list);
+      setNeedsToken(false);
+      setLoadError(undefined);
+    }, failed);
+  }, [anyClient, failed]);
 
-  const ready = defaultClientId !== undefined && !needsToken;
+  const ready = clientId !== undefined && !needsToken;
+  // The answers of the tenant picked last win: a slow read for the one picked before is dropped.
+  const current = useRef(client);
+  current.current = client;
   const refresh = useCallback(async () => {
     if (!ready) return;
     try {
-      const [w, f, r, c] = await Promise.all([client.state(), client.faults(), client.report(), client.clock()]);
+      const [list, w, f, r, c] = await Promise.all([anyClient.clients(), client.state(), client.faults(), client.report(), client.clock()]);
+      if (current.current !== client) return;
+      setClients(list);
       setWorld(w);
       setFaults(f);
       setReport(r);
       setClock({ now: new Date(c.now), readAt: Date.now() });
       setLoadError(undefined);
     } catch (e) {
-      setLoadError(e);
+      failed(e);
     }
-  }, [client, ready]);
+  }, [anyClient, client, ready, failed]);
 
   useEffect(() => {
     setWorld(undefined);
@@ -99,6 +105,8 @@ export function useAppState(): AppState {
 
   // The live feed: the journal every second; when it moved, the partner changed something, so read the world again.
   const lastSeen = useRef('');
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
   useEffect(() => {
     if (!ready) return;
     let stopped = false;
@@ -112,10 +120,7 @@ export function useAppState(): AppState {
         if (mark !== lastSeen.current) {
           lastSeen.current = mark;
           setJournal(entries.slice().reverse());
-          // a client that got a 2xx exists; a claimed one (a wrong id at the token endpoint) may not
-          const seen = [...new Set(entries.filter((e) => e.status >= 200 && e.status < 300).map((e) => e.client_id).filter((id): id is string => id !== null))];
-          setStored((s) => (seen.every((id) => s.clients.includes(id)) ? s : { ...s, clients: [...new Set([...s.clients, ...seen])] }));
-          void refresh();
+          void refreshRef.current();
         }
       } catch {
         // shown by the next refresh; keep polling
@@ -127,15 +132,11 @@ export function useAppState(): AppState {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [anyClient, ready, refresh]);
-
-  const notify = useCallback((text: string) => {
-    setNotice(text);
-  }, []);
+  }, [anyClient, ready]);
 
   return {
     api: client,
-    stored,
+    clients,
     clientId,
     defaultClientId,
     world,
@@ -153,11 +154,9 @@ export function useAppState(): AppState {
       setLoadError(undefined);
     },
     pickClient: (id) => update({ clientId: id }),
-    rememberClient: (id, secret) =>
-      update({ clients: [...new Set([...stored.clients, id])], ...(secret !== undefined && { secrets: { ...stored.secrets, [id]: secret } }) }),
     refresh,
     notice,
-    notify,
+    notify: setNotice,
   };
 }
 

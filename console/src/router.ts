@@ -13,26 +13,21 @@ const current = (): Route => ({
   query: new URLSearchParams(location.search),
 });
 
-const listeners = new Set<() => void>();
-
 /** Moves to a console path (relative to /console/) without reloading; the views follow. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   const url = BASE + to.replace(/^\//, '');
   if (options.replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
-  listeners.forEach((l) => l());
+  // the same event as the browser's back and forward: one way for every view to learn the address changed
+  dispatchEvent(new PopStateEvent('popstate'));
 }
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(current);
   useEffect(() => {
     const update = () => setRoute(current());
-    listeners.add(update);
     addEventListener('popstate', update);
-    return () => {
-      listeners.delete(update);
-      removeEventListener('popstate', update);
-    };
+    return () => removeEventListener('popstate', update);
   }, []);
   return route;
 }

@@ -1,21 +1,18 @@
-// What the console keeps for this browser tab only (sessionStorage): the CONTROL_TOKEN, the picked tenant, and the
-// clients it knows (the control plane has no list of clients, and never answers secrets).
+// What the console keeps for this browser tab only (sessionStorage): the CONTROL_TOKEN and the picked tenant. The
+// clients and their secrets are the control plane's (GET /__control/clients), read fresh, never stored here.
 const KEY = 'investment-api-fake.console';
 
 export interface Stored {
   controlToken?: string;
   clientId?: string;
-  /** client_id → the secret, when this console created the client (or the user typed it). */
-  secrets: Record<string, string>;
-  clients: string[];
 }
 
 export function load(): Stored {
   try {
-    const parsed = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Partial<Stored>;
-    return { secrets: {}, clients: [], ...parsed };
+    const { controlToken, clientId } = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Stored;
+    return { ...(typeof controlToken === 'string' && { controlToken }), ...(typeof clientId === 'string' && { clientId }) };
   } catch {
-    return { secrets: {}, clients: [] };
+    return {};
   }
 }
 

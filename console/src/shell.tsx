@@ -38,10 +38,10 @@ export function TenantPicker() {
     <label class="picker">
       Tenant{' '}
       <select value={app.clientId ?? ''} onChange={(e) => app.pickClient((e.target as HTMLSelectElement).value)}>
-        {app.stored.clients.map((id) => (
-          <option key={id} value={id}>
-            {id}
-            {id === app.defaultClientId ? ' (default)' : ''}
+        {(app.clients ?? []).map((c) => (
+          <option key={c.client_id} value={c.client_id}>
+            {c.client_id}
+            {c.default ? ' (default)' : ''}
           </option>
         ))}
       </select>

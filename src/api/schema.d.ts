@@ -517,6 +517,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/documents": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every document of a tenant, with a signed download link
+         * @description The documents of the tenant's world (feeder funds' and custom offerings' alike, in the world's order), each with
+         *     its title, owner and the same signed `url` the public document lists answer: valid 15 minutes of the
+         *     tenant's clock, served by `GET /files/{client_id}/{file_name}`. For the sandbox console's catalog, and for
+         *     tests that want a link without a token.
+         */
+        get: operations["listDocumentLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__control/accounts/{account_id}/payment-method-details": {
         parameters: {
             query?: {
@@ -1358,6 +1387,22 @@ export interface components {
             feeder_fund_id: string | null;
             /** Format: uuid */
             custom_offering_id: string | null;
+        };
+        /** @description A document of the tenant's world with a signed link to it. */
+        DocumentLink: {
+            id: string;
+            /** @description `FEEDER_FUND` or `CUSTOM_OFFERING`. */
+            type: string;
+            title: string;
+            /** Format: uuid */
+            feeder_fund_id: string | null;
+            /** Format: uuid */
+            custom_offering_id: string | null;
+            /** @description Signed link, valid 15 minutes: `{docs_url}/<path>?expires=<unix_time>&signature=<hex>`. */
+            url: string;
+        };
+        DocumentLinkList: {
+            data: components["schemas"]["DocumentLink"][];
         };
         /** @description One tenant's world; also the shape of a `FIXTURES` file. Items as the API shows them, plus their links. */
         World: {
@@ -2384,6 +2429,36 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listDocumentLinks: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents with their links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentLinkList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
     };

@@ -14,6 +14,7 @@ export type Asset = Schemas['Asset'];
 export type CustomOfferingRecord = Schemas['CustomOfferingRecord'];
 export type DocumentRecord = Schemas['DocumentRecord'];
 export type Document = Schemas['Document'];
+export type DocumentLink = Schemas['DocumentLink'];
 export type Account = Schemas['Account'];
 export type AccountType = Schemas['AccountType'];
 export type Wallet = Schemas['Wallet'];

@@ -1,8 +1,10 @@
 import type { FakeContext } from '../context.js';
 import { changeClock } from '../domain/clock.js';
 import { createClient, listClients, resetTenants, updateClient } from '../domain/clients.js';
+import { listDocumentLinks } from '../domain/documents.js';
 import { replaceWorld } from '../domain/world.js';
 import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
+import { linkContextOf } from '../http/request-context.js';
 import { controlTenant } from './tenant.js';
 
 /** Tenants, their worlds and clocks. */
@@ -17,6 +19,10 @@ export function controlHandlers(ctx: FakeContext) {
     replaceState: (call) => {
       replaceWorld(controlTenant(ctx, call), call.body);
       return noContent();
+    },
+    listDocumentLinks: (call) => {
+      const tenant = controlTenant(ctx, call);
+      return ok({ data: listDocumentLinks(tenant.store, linkContextOf(call, ctx, tenant)) });
     },
     listClients: () => ok(listClients(ctx.tenants)),
     createClient: ({ body }) => created(createClient(ctx.tenants, body)),

@@ -4,7 +4,7 @@ import { DomainError, notFound } from '../api/errors.js';
 import { findAsset } from './catalog.js';
 import { paginate, type Page } from './paginate.js';
 import { renderPdf } from './pdf.js';
-import type { Document, DocumentRecord } from '../api/types.js';
+import type { Document, DocumentLink, DocumentRecord } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export const LINK_LIFETIME_SECONDS = 15 * 60;
@@ -39,6 +39,14 @@ function toDocument(record: DocumentRecord, links: LinkContext): Document {
   const expires = links.clock.nowSeconds() + LINK_LIFETIME_SECONDS;
   const signature = links.signer.sign(path, expires);
   return { id: record.id, url: `${links.docsUrl}/${path}?expires=${expires}&signature=${signature}`, type: record.type };
+}
+
+/** Every document of the tenant's world with its signed link (the control plane's view: every owner at once). */
+export function listDocumentLinks(store: WorldStore, links: LinkContext): DocumentLink[] {
+  return store.documents.map((record) => {
+    const { id, type, title, feeder_fund_id, custom_offering_id } = record;
+    return { id, type, title, feeder_fund_id, custom_offering_id, url: toDocument(record, links).url };
+  });
 }
 
 export function listFundDocuments(store: WorldStore, abbreviation: string, links: LinkContext, page: Page = {}): Document[] {

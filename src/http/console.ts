@@ -6,11 +6,12 @@ import { clip } from './problem.js';
 
 /**
  * Where `npm run build` puts the console: `dist/console`. From the compiled `dist/src/http/` that is `../../console`;
- * from the source `src/http/` (tests, tsx) it is `../../dist/console`.
+ * from the source `src/http/` (tests, tsx) it is `../../dist/console`, never `../../console`, which is the console's
+ * sources (its index.html an unfilled template).
  */
 export function defaultConsoleDir(): string {
-  const candidates = ['../../console/', '../../dist/console/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-  return candidates.find((dir) => existsSync(`${dir}index.html`)) ?? candidates[1]!;
+  const fromSource = import.meta.url.endsWith('.ts');
+  return fileURLToPath(new URL(fromSource ? '../../dist/console/' : '../../console/', import.meta.url));
 }
 
 // The console only ever talks to its own origin; the policy makes that a browser-enforced rule, and keeps any

@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { consoleRoutes } from '../../src/http/console.js';
+import { consoleRoutes, defaultConsoleDir } from '../../src/http/console.js';
 import { errorMiddleware } from '../../src/http/errors.js';
 import { http, testApp } from '../support/harness.js';
 
@@ -82,5 +83,13 @@ describe('the console is served by the fake', () => {
     await http(fake).get('/console/orders');
     const journal = await http(fake).get('/__control/requests');
     expect(journal.body.data).toEqual([]);
+  });
+
+  it('from its sources, the fake serves the built console of dist/console, never the template in console/', async () => {
+    const response = await http(testApp()).get('/console/');
+    // built or not (npm test does not build it), the page never names an asset the template leaves unfilled
+    expect(response.text).not.toContain('%JS%');
+    expect(response.text).not.toContain('%CSS%');
+    expect(defaultConsoleDir()).toBe(fileURLToPath(new URL('../../dist/console/', import.meta.url)));
   });
 });

@@ -137,3 +137,48 @@ describe('signed links', () => {
     expect(response.body.code).toBe('link_expired');
   });
 });
+
+describe('the control plane’s document links (GET /__control/documents)', () => {
+  it('lists every document of the tenant, in the world’s order, with its title, owner and a link that downloads it', async () => {
+    const response = await http(app).get('/__control/documents');
+    expect(response.status).toBe(200);
+    const listed = response.body.data as { id: string; title: string; type: string; feeder_fund_id: string | null; custom_offering_id: string | null; url: string }[];
+    expect(listed.map(({ url: _url, ...record }) => record)).toEqual(world.documents);
+    for (const document of listed) {
+      expect(document.url).toMatch(new RegExp(`^http://${HOST.replace('.', '\\.')}/files/sandbox-client/${document.id}\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    }
+    const pdf = await http(app).get(local(listed.at(-1)!.url)).responseType('blob');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect((pdf.body as Buffer).toString('latin1')).toContain(listed.at(-1)!.title);
+  });
+
+  it('signs links for the tenant X-Client-Id names, which only that tenant’s path accepts', async () => {
+    const fresh = testApp();
+    await http(fresh).post('/__control/clients').send({ client_id: 'other-client', client_secret: 'other-secret' }).expect(201);
+    const response = await http(fresh).get('/__control/documents').set('X-Client-Id', 'other-client');
+    expect(response.status).toBe(200);
+    const link = local(response.body.data[0].url as string);
+    expect(link).toMatch(/^\/files\/other-client\//);
+    expect((await http(fresh).get(link)).status).toBe(200);
+    expect((await http(fresh).get(link.replace('/other-client/', '/sandbox-client/'))).status).toBe(403);
+  });
+
+  it('gives links that expire after 15 minutes of the tenant’s clock', async () => {
+    const fresh = testApp();
+    const link = local((await http(fresh).get('/__control/documents')).body.data[0].url as string);
+    await http(fresh).post('/__control/clock').send({ advance_seconds: 901 }).expect(200);
+    const response = await http(fresh).get(link);
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('link_expired');
+  });
+
+  it('answers 404 for an unknown tenant, and 401 without the CONTROL_TOKEN when one is set', async () => {
+    const unknown = await http(app).get('/__control/documents').set('X-Client-Id', 'nobody');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('client_not_found');
+    const guarded = testApp({ controlToken: 'ctl-secret' });
+    expect((await http(guarded).get('/__control/documents')).status).toBe(401);
+    expect((await http(guarded).get('/__control/documents').set('Authorization', 'Bearer ctl-secret')).status).toBe(200);
+  });
+});

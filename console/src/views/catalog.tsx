@@ -1,6 +1,7 @@
-import type { Schemas } from '../api.js';
+import { useEffect, useState } from 'preact/hooks';
+import type { DocumentLink, Schemas } from '../api.js';
 import { useApp } from '../app.js';
-import { Badge, Copyable, Fields, money, show } from '../components.js';
+import { Badge, Fields, money, ProblemView, show } from '../components.js';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(2)} %`);
 
@@ -27,8 +28,34 @@ function ShareClass({ sc, assets }: { sc: Schemas['ShareClassRecord']; assets: S
   );
 }
 
+/**
+ * The tenant's documents with signed links from the control plane. A link lives 15 minutes of the tenant's clock,
+ * so they are signed again whenever the world or the clock is read again.
+ */
+function useDocumentLinks(): { links: Map<string, string>; error: unknown } {
+  const app = useApp();
+  const [links, setLinks] = useState(new Map<string, string>());
+  const [error, setError] = useState<unknown>();
+  useEffect(() => {
+    let current = true;
+    app.api.documents().then(
+      (documents: DocumentLink[]) => {
+        if (!current) return;
+        setLinks(new Map(documents.map((d) => [d.id, d.url])));
+        setError(undefined);
+      },
+      (e: unknown) => current && setError(e),
+    );
+    return () => {
+      current = false;
+    };
+  }, [app.api, app.world, app.clock]);
+  return { links, error };
+}
+
 export function Catalog() {
   const app = useApp();
+  const documentLinks = useDocumentLinks();
   const w = app.world;
   if (!w) return <p>Loading…</p>;
   const fundOf = (id: string | null) => w.feeder_funds.find((f) => f.id === id);
@@ -126,9 +153,10 @@ export function Catalog() {
       </table>
       <h2>Documents</h2>
       <p>
-        Download links are signed for the client and expire after 15 minutes of its clock, so the API hands them out: list a fund's documents with a
-        token (see Connect) and open the <code>url</code> it answers.
+        Each title downloads the PDF through a link signed for {app.clientId}, as the API's document lists sign them: valid for 15 minutes of the
+        tenant's clock.
       </p>
+      <ProblemView error={documentLinks.error} />
       <table>
         <thead>
           <tr>
@@ -142,9 +170,18 @@ export function Catalog() {
           {w.documents.map((d) => {
             const fund = fundOf(d.feeder_fund_id);
             const offering = w.custom_offerings.find((c) => c.id === d.custom_offering_id);
+            const url = documentLinks.links.get(d.id);
             return (
               <tr key={d.id}>
-                <td>{d.title}</td>
+                <td>
+                  {url ? (
+                    <a href={url} download={`${d.id}.pdf`} type="application/pdf">
+                      {d.title}
+                    </a>
+                  ) : (
+                    d.title
+                  )}
+                </td>
                 <td>{d.type}</td>
                 <td>{fund ? fund.abbreviation : offering ? offering.name : '—'}</td>
                 <td class="mono">{d.id}</td>
@@ -153,12 +190,6 @@ export function Catalog() {
           })}
         </tbody>
       </table>
-      {w.feeder_funds[0] && (
-        <Copyable
-          label={`List the documents of ${w.feeder_funds[0].abbreviation}, with their signed links`}
-          text={`curl -s ${location.origin}/v1/funds/${encodeURIComponent(w.feeder_funds[0].abbreviation)}/documents -H "Authorization: Bearer $TOKEN"`}
-        />
-      )}
     </>
   );
 }

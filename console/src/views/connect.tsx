@@ -2,21 +2,21 @@ import { useApp } from '../app.js';
 import { Copyable } from '../components.js';
 
 /** POSIX shell single quotes: the secret is the user's and may hold anything. */
-const sh = (s: string): string => (/^[A-Za-z0-9._~:/@-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+const sh = (s: string): string => (/^[A-Za-z0-9._~:/@=-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
 
 export function Connect() {
   const app = useApp();
   const base = location.origin;
   const audience = location.host;
   const clientId = app.clientId ?? '';
-  // the fake's documented default pair, unless CLIENTS replaced it
-  const knownSecret = app.stored.secrets[clientId] ?? (clientId === 'sandbox-client' ? 'sandbox-secret' : undefined);
-  const secret = knownSecret ?? '<client secret>';
+  // the control plane lists every client with its secret
+  const secret = app.clients?.find((c) => c.client_id === clientId)?.client_secret ?? '';
   const tokenCommand = [
     `curl -s ${base}/oauth2/token \\`,
     `  -d grant_type=client_credentials \\`,
     `  -d client_id=${sh(clientId)} \\`,
-    `  -d client_secret=${knownSecret ? sh(secret) : `'${secret}'`} \\`,
+    // encoded by curl: a secret may hold `+`, `&` or `%`, which -d would send as form syntax
+    `  --data-urlencode ${sh(`client_secret=${secret}`)} \\`,
     `  -d audience=${sh(audience)} \\`,
     `  -d 'scope=openid offline'`,
   ].join('\n');
@@ -50,15 +50,7 @@ export function Connect() {
         <div>
           <dt>Client secret</dt>
           <dd>
-            {app.stored.secrets[clientId] ? (
-              <code>{knownSecret}</code>
-            ) : knownSecret ? (
-              <>
-                <code>{knownSecret}</code> (the default client's, unless the fake was started with <code>CLIENTS</code>)
-              </>
-            ) : (
-              <>The one given when the client was created (the fake never shows secrets).</>
-            )}
+            <code>{secret}</code>
           </dd>
         </div>
         <div>

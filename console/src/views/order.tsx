@@ -57,6 +57,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       app.notify(done(after));
     } catch (e) {
       setError(e);
+      // a refusal usually means the order moved on elsewhere (a partner's cancel, a test's control call): show it as it is
+      await app.refresh();
     }
   };
   const next = LIFECYCLE[order.side][order.status];

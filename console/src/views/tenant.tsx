@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import type { Client, Schemas } from '../api.js';
+import { useState } from 'preact/hooks';
+import type { Schemas } from '../api.js';
 import { useApp } from '../app.js';
 import { ProblemView } from '../components.js';
 
@@ -13,17 +13,13 @@ const randomSecret = (): string => Array.from(crypto.getRandomValues(new Uint8Ar
 
 function Settings() {
   const app = useApp();
-  const [client, setClient] = useState<Client>();
   const [error, setError] = useState<unknown>();
-  useEffect(() => {
-    if (!app.clientId) return;
-    setClient(undefined);
-    app.api.client(app.clientId).then(setClient, setError);
-  }, [app.clientId, app.api]);
+  const client = app.clients?.find((c) => c.client_id === app.clientId);
   const change = async (update: Schemas['ClientUpdate']) => {
     try {
       setError(undefined);
-      setClient(await app.api.updateClient(app.clientId!, update));
+      await app.api.updateClient(app.clientId!, update);
+      await app.refresh();
       app.notify(`${app.clientId} changed.`);
     } catch (e) {
       setError(e);
@@ -74,7 +70,7 @@ function CreateClient() {
     try {
       setError(undefined);
       const created = await app.api.createClient({ client_id: clientId, client_secret: secret });
-      app.rememberClient(created.client_id, secret);
+      await app.refresh();
       app.pickClient(created.client_id);
       app.notify(`Client ${created.client_id} created with a world of its own; it is the picked tenant now.`);
       setClientId('');

@@ -1,0 +1,76 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type FakeServer } from '../../src/index.js';
+import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
+
+const CONTROL_TOKEN = 'ctl-7f3a9b';
+
+let fake: FakeServer;
+let browser: Browser;
+let watched: WatchedPage;
+let page: Page;
+
+beforeAll(async () => {
+  [fake, browser] = await Promise.all([startServer({ controlToken: CONTROL_TOKEN }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await fake?.stop();
+});
+beforeEach(async () => {
+  watched = await WatchedPage.open(browser, fake.url);
+  page = watched.page;
+  // the guard's refusals are what these tests provoke: Chromium logs each as a console error
+  watched.expectError(/status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/__control\//);
+});
+afterEach(() => watched.close());
+
+const prompt = () => page.getByRole('heading', { level: 1, name: 'Control token' });
+const submit = async (token: string) => {
+  await page.getByLabel('CONTROL_TOKEN').fill(token);
+  await page.getByRole('button', { name: 'Use this token' }).click();
+};
+
+describe('the console behind CONTROL_TOKEN', () => {
+  it('asks for the token, says plainly when it is wrong, and works with the right one', async () => {
+    await page.goto(`${fake.url}/console/orders`);
+    await prompt().waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await submit('not-the-token');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/That token is wrong: the fake answered 401 invalid_control_token/);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await submit(CONTROL_TOKEN);
+    await page.getByRole('heading', { level: 1, name: 'Orders of sandbox-client' }).waitFor();
+    await page.locator('table tbody tr').first().waitFor();
+    // every control call it made after that carried the token
+    const refused = watched.errors.length;
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Requests', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Requests' }).waitFor();
+    await page.waitForTimeout(1500); // a poll or two of the live feed
+    expect(watched.errors.length).toBe(refused);
+  });
+
+  it('asks once per browser tab: a reload and a deep link keep the token, a new tab asks again', async () => {
+    await page.goto(`${fake.url}/console/`);
+    await prompt().waitFor();
+    await submit(CONTROL_TOKEN);
+    await page.getByRole('heading', { level: 1, name: 'Overview of sandbox-client' }).waitFor();
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Overview of sandbox-client' }).waitFor();
+    await page.goto(`${fake.url}/console/faults`);
+    await page.getByRole('heading', { level: 1, name: 'Faults of sandbox-client' }).waitFor();
+    expect(await prompt().count()).toBe(0);
+
+    const other = await WatchedPage.open(browser, fake.url);
+    other.expectError(/status of 401 \(Unauthorized\)/);
+    await other.page.goto(`${fake.url}/console/faults`);
+    await other.page.getByRole('heading', { level: 1, name: 'Control token' }).waitFor();
+    await other.close();
+  });
+});

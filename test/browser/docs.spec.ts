@@ -1,0 +1,51 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type FakeServer } from '../../src/index.js';
+import { launchBrowser, WatchedPage } from './support.js';
+
+let fake: FakeServer;
+let browser: Browser;
+let watched: WatchedPage;
+let page: Page;
+
+beforeAll(async () => {
+  [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await fake?.stop();
+});
+beforeEach(async () => {
+  watched = await WatchedPage.open(browser, fake.url);
+  page = watched.page;
+});
+afterEach(() => watched.close());
+
+describe('/docs (Swagger UI)', () => {
+  it('Authorize with the client’s credentials, then Try it out on a /v1 operation answers 200', async () => {
+    await page.goto(`${fake.url}/docs`);
+    await page.getByRole('button', { name: 'Authorize' }).first().click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.waitFor();
+    const oauth = dialog.locator('.auth-container', { hasText: 'oauth2 (OAuth2, clientCredentials)' });
+    // the default client's id is filled in already (initOAuth); its secret is the user's to type
+    expect(await oauth.getByLabel('client_id:').inputValue()).toBe('sandbox-client');
+    await oauth.getByLabel('client_secret:').fill('sandbox-secret');
+    const token = page.waitForResponse((r) => new URL(r.url()).pathname === '/oauth2/token');
+    await oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click();
+    expect((await token).status()).toBe(200);
+    await oauth.locator('button', { hasText: 'Logout' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+
+    const operation = page.locator('#operations-share-classes-listShareClasses');
+    await operation.locator('.opblock-summary').click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/share-classes');
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const response = await answer;
+    expect(response.status()).toBe(200);
+    expect(((await response.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect(await response.request().headerValue('authorization')).toMatch(/^Bearer ey/);
+    await expect.poll(() => operation.locator('.live-responses-table tbody .response-col_status').first().textContent()).toBe('200');
+  });
+});
