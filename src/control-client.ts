@@ -50,6 +50,8 @@ export function createControlClient(options: ControlClientOptions) {
     reset: () => call<void>('POST', '/reset', options.clientId ? { client_id: options.clientId } : {}),
     snapshot: () => call<JsonResponse<'getState', 200>>('GET', '/state'),
     restore: (world: JsonBody<'replaceState'>) => call<void>('PUT', '/state', world),
+    /** Every client with its secret, scopes and settings (as `GET /__control/clients`). */
+    clients: async () => (await call<JsonResponse<'listClients', 200>>('GET', '/clients')).data,
     addClient: (client: JsonBody<'createClient'>) => call<JsonResponse<'createClient', 201>>('POST', '/clients', client),
     updateClient: (clientId: string, changes: JsonBody<'updateClient'>) =>
       call<JsonResponse<'updateClient', 200>>('PATCH', `/clients/${id(clientId)}`, changes),
@@ -71,6 +73,8 @@ export function createControlClient(options: ControlClientOptions) {
       const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
       return (await call<JsonResponse<'listRequests', 200>>('GET', `/requests${query.size > 0 ? `?${query}` : ''}`)).data;
     },
+    /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
+    documents: async () => (await call<JsonResponse<'listDocumentLinks', 200>>('GET', '/documents')).data,
     report: () => call<JsonResponse<'getReadinessReport', 200>>('GET', '/report'),
   };
 }

@@ -37,6 +37,20 @@ describe('createControlClient', () => {
     expect(await rejection(admin.addClient({ client_id: 'control-client-scoped', client_secret: 's' }))).toMatchObject({ status: 409 });
   });
 
+  it('lists the clients with their secrets, a new one among them', async () => {
+    const { clientId } = await tenant();
+    expect(await admin.clients()).toContainEqual(expect.objectContaining({ client_id: clientId, client_secret: 'secret' }));
+  });
+
+  it('lists the tenant’s documents with links that download the PDF', async () => {
+    const { control } = await tenant();
+    const documents = await control.documents();
+    expect(documents.map((d) => d.title)).toEqual((await control.snapshot()).documents.map((d) => d.title));
+    const download = await fetch(documents[0]!.url);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toMatch(/^application\/pdf/);
+  });
+
   it('reads a tenant’s world, restores a changed one, and resets it to its fixtures', async () => {
     const { control } = await tenant();
     const world: World = await control.snapshot();
