@@ -35,13 +35,15 @@ export function requireBuild() {
  */
 export function snapshotDist() {
   requireBuild();
-  const dir = join(ROOT, 'node_modules', '.cache', 'investment-api-fake-bench', `dist-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  const run = join(ROOT, 'node_modules', '.cache', 'investment-api-fake-bench', `run-${process.pid}`);
+  const dir = join(run, 'dist');
+  rmSync(run, { recursive: true, force: true });
   cpSync(join(ROOT, 'dist'), dir, { recursive: true });
-  // below node_modules the package scope of /package.json is not seen: say again that .js is ESM
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  // below node_modules the package scope of /package.json is not seen: the copy says again that .js is ESM, and
+  // the CLI reads its version from it (dist/src/cli.js → ../../package.json)
+  cpSync(join(ROOT, 'package.json'), join(run, 'package.json'));
   distRoot = dir;
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  process.once('exit', () => rmSync(run, { recursive: true, force: true }));
   return dir;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
@@ -16,7 +16,10 @@ import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest } from './http/authenticate.js';
 import { bodyParsers } from './http/body.js';
 import { dispatch } from './http/dispatch.js';
-import { recordOperation } from './http/route.js';
+import { compileRoutes, type RouteMatch } from './http/route.js';
+import { chain } from './http/chain.js';
+import { stateOf } from './http/request-state.js';
+import type { OperationId } from './api/types.js';
 import { authHandlers } from './http/handlers/auth.js';
 import { catalogHandlers } from './http/handlers/catalog.js';
 import { fileHandlers } from './http/handlers/files.js';
@@ -24,7 +27,7 @@ import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
 import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
-import { validatorSteps } from './http/validator.js';
+import { operationValidator } from './http/validator.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
@@ -86,35 +89,72 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
+/** The fake's own pages: only paths that may be theirs enter their router (case-insensitive, as Express routes). */
+const mayBeMetaPath = (path: string): boolean => {
+  const lower = path.toLowerCase();
+  return lower === '/' || lower.startsWith('/openapi.') || lower.startsWith('/docs') || lower.startsWith('/console');
+};
+
+/** The spec, the docs and the console, built on their first request (an API request never needs them). */
+function metaRoutes(ctx: FakeContext): RequestHandler {
+  let router: Router | undefined;
+  return (req, res, next) => {
+    if (!mayBeMetaPath(req.path)) return next();
+    if (!router) {
+      // strict, as the app: `/openapi.json/` is not the spec
+      router = Router({ strict: true });
+      router.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
+      router.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
+      router.use(docsRoutes(ctx));
+      router.use(consoleRoutes());
+    }
+    router(req, res, next);
+  };
+}
+
 /**
  * The request pipeline, top to bottom: meta routes (spec, docs, console) → request state, journal and log → control guard →
  * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
  * token request's client (and its faults) → validate → the operation's handler → one error middleware.
+ *
+ * Express sees four layers: the front (host, meta routes, observer), the control guard (mounted at /__control, as
+ * its paths are relative to it), the operation's steps, the error middleware. The route step finds the operation once
+ * (src/http/route.ts); each operation has its own chain of steps with its own validator (src/http/validator.ts).
  */
 export function buildApp(ctx: FakeContext): Express {
   const handlers = operationHandlers(ctx);
   checkEveryOperationHandled(ctx, handlers);
-  const validator = validatorSteps(ctx.api.document, ctx.options.validateResponses ?? false);
+  const validateResponses = ctx.options.validateResponses ?? false;
 
   const app = express();
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('etag', false);
 
-  app.use(hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])));
-  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
-  app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
-  app.use(docsRoutes(ctx));
-  app.use(consoleRoutes());
+  const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
+  const bearer = authenticateBearer(ctx);
+  const body = bodyParsers();
+  const tokenRequest = authenticateTokenRequest(ctx);
+  const handle = dispatch(ctx, handlers);
+  // This instance's steps per operation, made on the operation's first request.
+  const operationSteps = new Map<OperationId, RequestHandler>();
+  const stepsOf = ({ operation }: RouteMatch): RequestHandler => {
+    let steps = operationSteps.get(operation.operationId);
+    if (!steps) {
+      const validator = operationValidator(ctx.api.document, operation, validateResponses);
+      steps = chain([validator.metadata, bearer, ...body, tokenRequest, ...validator.validate, handle]);
+      operationSteps.set(operation.operationId, steps);
+    }
+    return steps;
+  };
 
-  app.use(requestObserver(ctx));
+  app.use(chain([hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
   app.use('/__control', controlGuard({ controlToken: ctx.options.controlToken, baseUrl: ctx.options.baseUrl }));
-  app.use(validator.route, recordOperation);
-  app.use(authenticateBearer(ctx));
-  app.use(bodyParsers());
-  app.use(authenticateTokenRequest(ctx));
-  app.use(validator.validate);
-  app.use(dispatch(ctx, handlers));
+  app.use((req, res, next) => {
+    const match = route(req);
+    stateOf(req).operationId = match.operation.operationId;
+    stepsOf(match)(req, res, next);
+  });
   app.use((req) => {
     throw routeNotFound(req);
   });
