@@ -10,7 +10,7 @@ import { toClientRecord } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
 import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
-import { generateWorld } from '../fixtures/generate.js';
+import { generatedWorld } from '../fixtures/world-source.js';
 import { SigningKeys } from './auth/jwt.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest } from './http/authenticate.js';
@@ -38,7 +38,7 @@ import { pino } from 'pino';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   if (options.fixtures === undefined) {
-    return generateWorld({ seed: options.seed ?? DEFAULTS.seed, ...(options.fixtureScale && { scale: options.fixtureScale }) });
+    return generatedWorld({ seed: options.seed ?? DEFAULTS.seed, ...(options.fixtureScale && { scale: options.fixtureScale }) });
   }
   const source = typeof options.fixtures === 'string' ? readFixturesFile(options.fixtures) : options.fixtures;
   const errors = compileWorldValidator(api.document)(source);
