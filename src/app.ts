@@ -27,7 +27,7 @@ import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
 import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
-import { operationValidator } from './http/validator.js';
+import { metadataOnce, operationValidator } from './http/validator.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
@@ -142,7 +142,8 @@ export function buildApp(ctx: FakeContext): Express {
     let steps = operationSteps.get(operation.operationId);
     if (!steps) {
       const validator = operationValidator(ctx.api.document, operation, validateResponses);
-      steps = chain([validator.metadata, bearer, ...body, tokenRequest, ...validator.validate, handle]);
+      const metadata = metadataOnce(validator.metadata);
+      steps = chain([(req, res, next) => metadata(req, res, next, stateOf(req).pathParams ?? {}), bearer, ...body, tokenRequest, ...validator.validate, handle]);
       operationSteps.set(operation.operationId, steps);
     }
     return steps;
@@ -152,7 +153,9 @@ export function buildApp(ctx: FakeContext): Express {
   app.use('/__control', controlGuard({ controlToken: ctx.options.controlToken, baseUrl: ctx.options.baseUrl }));
   app.use((req, res, next) => {
     const match = route(req);
-    stateOf(req).operationId = match.operation.operationId;
+    const state = stateOf(req);
+    state.operationId = match.operation.operationId;
+    state.pathParams = match.pathParams;
     stepsOf(match)(req, res, next);
   });
   app.use((req) => {

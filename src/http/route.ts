@@ -14,21 +14,24 @@ interface RoutedRequest extends Request {
 /** The operation the validator's router found, or none (the fake's own paths). */
 export const routeOf = (req: Request): RoutedRequest['openapi'] => (req as RoutedRequest).openapi;
 
-type PathToRegexp = (path: string, options?: { sensitive?: boolean; strict?: boolean }) => { regexp: RegExp };
+type PathToRegexp = (path: string, options?: { sensitive?: boolean; strict?: boolean }) => { regexp: RegExp; keys: { name: string }[] };
 
 /** One path of the document, with its operations by upper-case method. */
 interface PathRoute {
   openApiRoute: string;
   regexp: RegExp;
+  /** Names of the path parameters, in the order of the expression's groups. */
+  keys: string[];
   operations: Map<string, OperationOf & { operationId: OperationId }>;
   /** The `Allow` header of a 405, as the validator writes it. */
   allow: string;
 }
 
-/** What the route step found: the operation, and its path as the document writes it. */
+/** What the route step found: the operation, its path as the document writes it, its path parameters (decoded). */
 export interface RouteMatch {
   operation: OperationOf & { operationId: OperationId };
   openApiRoute: string;
+  pathParams: Record<string, string>;
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -75,8 +78,8 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
   for (const route of routes) {
     let entry = byPath.get(route.expressRoute);
     if (!entry) {
-      const { regexp } = pathToRegexp(route.expressRoute, { sensitive: options.caseSensitive, strict: options.strict });
-      entry = { openApiRoute: route.openApiRoute, regexp, operations: new Map(), allow: '' };
+      const { regexp, keys } = pathToRegexp(route.expressRoute, { sensitive: options.caseSensitive, strict: options.strict });
+      entry = { openApiRoute: route.openApiRoute, regexp, keys: keys.map((k) => k.name), operations: new Map(), allow: '' };
       byPath.set(route.expressRoute, entry);
     }
     entry.operations.set(route.method, { operationId: route.operationId, method: route.method.toLowerCase(), path: route.openApiRoute });
@@ -94,8 +97,9 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
     for (const entry of groups.get(firstSegmentOf(path)) ?? []) {
       const matched = entry.regexp.exec(path);
       if (!matched) continue;
+      let values: string[];
       try {
-        matched.slice(1).map(decodeURIComponent);
+        values = matched.slice(1).map(decodeURIComponent);
       } catch {
         throw new OpenApiValidator.error.BadRequest({ path: req.path, message: `malformed uri'` });
       }
@@ -106,7 +110,9 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
       // The validator forgives a trailing slash either way; the real service does not, so a path that differs from
       // the document by its trailing slash is unknown here too.
       if (req.path.endsWith('/') !== entry.openApiRoute.endsWith('/')) throw routeNotFound(req, entry.openApiRoute);
-      return { operation, openApiRoute: entry.openApiRoute };
+      const pathParams: Record<string, string> = {};
+      entry.keys.forEach((key, i) => (pathParams[key] = values[i]!));
+      return { operation, openApiRoute: entry.openApiRoute, pathParams };
     }
     throw routeNotFound(req);
   };

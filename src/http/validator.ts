@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ApiDocument } from '../api/document.js';
 import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
@@ -111,4 +111,39 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
     compiled.set(key, steps);
   }
   return steps;
+}
+
+interface OpenApiMetadata {
+  expressRoute: string;
+  openApiRoute: string;
+  pathParams: Record<string, string>;
+  schema: unknown;
+  serial: number;
+  _responseSchema?: unknown;
+}
+
+/**
+ * The validator's router step for one operation, run once: what it sets on `req.openapi` is the same for every
+ * request of the operation (its schema, route and serial) but the path parameters, which the route step already
+ * decoded from the same expression. So its first request goes through the validator's own step, and the others get
+ * the same `req.openapi` and `req.params` without its lookup and promise (~6 % of a request, profiled). One per
+ * instance and operation (src/app.ts).
+ */
+export function metadataOnce(metadata: RequestHandler): (req: Request, res: Response, next: NextFunction, pathParams: Record<string, string>) => void {
+  let known: Omit<OpenApiMetadata, 'pathParams'> | undefined;
+  return (req, res, next, pathParams) => {
+    if (known) {
+      (req as Request & { openapi?: OpenApiMetadata }).openapi = { ...known, pathParams };
+      req.params = pathParams;
+      return next();
+    }
+    void metadata(req, res, (error?: unknown) => {
+      const openapi = (req as Request & { openapi?: OpenApiMetadata }).openapi;
+      if (error === undefined && openapi) {
+        const { pathParams: _, ...rest } = openapi;
+        known = rest;
+      }
+      next(error);
+    });
+  };
 }
