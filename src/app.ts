@@ -95,8 +95,12 @@ const mayBeMetaPath = (path: string): boolean => {
   return lower === '/' || lower.startsWith('/openapi.') || lower.startsWith('/docs') || lower.startsWith('/console');
 };
 
-/** The spec, the docs and the console, built on their first request (an API request never needs them). */
+/**
+ * The spec, the docs and the console, entered only by paths that may be theirs. The docs are made with the app (their
+ * page names the default client as it is now); the rest of the router on its first request.
+ */
 function metaRoutes(ctx: FakeContext): RequestHandler {
+  const docs = docsRoutes(ctx);
   let router: Router | undefined;
   return (req, res, next) => {
     if (!mayBeMetaPath(req.path)) return next();
@@ -105,7 +109,7 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
       router = Router({ strict: true });
       router.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
       router.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
-      router.use(docsRoutes(ctx));
+      router.use(docs);
       router.use(consoleRoutes());
     }
     router(req, res, next);
