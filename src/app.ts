@@ -104,11 +104,15 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
   let router: Router | undefined;
   return (req, res, next) => {
     if (!mayBeMetaPath(req.path)) return next();
+    // The document, as app-level GET routes answered it: any case, no trailing slash, GET and HEAD only (in a router
+    // of their own, an OPTIONS request would get that router's automatic answer instead of going on to a 404).
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const lower = req.path.toLowerCase();
+      if (lower === '/openapi.json') return void res.type('application/json').send(ctx.api.json);
+      if (lower === '/openapi.yaml') return void res.type('application/yaml').send(ctx.api.yaml);
+    }
     if (!router) {
-      // strict, as the app: `/openapi.json/` is not the spec
       router = Router({ strict: true });
-      router.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
-      router.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
       router.use(docs);
       router.use(consoleRoutes());
     }
