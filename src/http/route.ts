@@ -92,9 +92,26 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
     groups.set(first, [...(groups.get(first) ?? []), entry]);
   }
 
+  // Paths without parameters, found by their text (and with the trailing slash their expression forgives) instead of
+  // trying the routes before them in turn; only those that no route before them matches, so that the first route to
+  // match stays the one found. A hit is confirmed by its own expression (case folding is the expression's).
+  const ordered = [...byPath.values()];
+  const exact = new Map<string, PathRoute>();
+  const keyOf = (path: string): string => (options.caseSensitive ? path : path.toLowerCase());
+  ordered.forEach((entry, i) => {
+    const texts = [entry.openApiRoute, `${entry.openApiRoute}/`];
+    if (entry.keys.length > 0 || !/^[A-Za-z0-9/._~-]+$/.test(entry.openApiRoute) || !texts.every((t) => entry.regexp.test(t))) return;
+    if (ordered.slice(0, i).some((earlier) => texts.some((t) => earlier.regexp.test(t)))) return;
+    for (const text of texts) exact.set(keyOf(text), entry);
+  });
+
   return (req) => {
-    const path = req.originalUrl.split('?')[0]!;
-    for (const entry of groups.get(firstSegmentOf(path)) ?? []) {
+    const url = req.originalUrl;
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const known = exact.get(keyOf(path));
+    const candidates = known?.regexp.test(path) ? [known] : (groups.get(firstSegmentOf(path)) ?? []);
+    for (const entry of candidates) {
       const matched = entry.regexp.exec(path);
       if (!matched) continue;
       let values: string[];
