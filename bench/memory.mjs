@@ -22,14 +22,14 @@ async function idleRssOf(pid) {
 }
 
 /** Idle RSS of the baselines after a few requests: bare Express (one route) and Prism (our document). */
-async function baselineRss(config, headers, paths) {
+async function baselineRss(config, headers, paths, { node, prism = config.prism } = {}) {
   const out = {};
   const tmp = mkdtempSync(join(tmpdir(), 'bench-memory-'));
   try {
     const routesFile = join(tmp, 'routes.json');
     writeFileSync(routesFile, JSON.stringify([{ method: 'GET', path: '/v1/orders', status: 200, body: '{"data":[]}' }]));
     const port = await freePort();
-    const bare = spawnNode([BARE, routesFile, 'bytes'], { env: { PORT: String(port) } });
+    const bare = spawnNode([BARE, routesFile, 'bytes'], { env: { PORT: String(port) }, node });
     try {
       await waitUntilUp(`http://127.0.0.1:${port}/__health`, { child: bare.child });
       for (let i = 0; i < 4; i++) await request(`http://127.0.0.1:${port}/v1/orders`, { headers });
@@ -37,7 +37,7 @@ async function baselineRss(config, headers, paths) {
     } finally {
       await bare.stop();
     }
-    if (config.prism) {
+    if (prism) {
       const found = await ensurePrism();
       if (found.bin) {
         const prism = await startPrism(found.bin);
@@ -113,6 +113,24 @@ export async function measureMemory(config = benchConfig()) {
       errors: result.errors,
       soak: config.soak,
     };
+  } finally {
+    await fake.stop();
+  }
+}
+
+const IDLE_PATHS = ['/v1/orders?limit=100', '/v1/share-classes', '/v1/accounts', '/v1/assets'];
+
+/** Idle RSS of the fake (after a few requests) and of bare Express, both on another Node binary: the Node 24 column. */
+export async function measureIdleRss(config, { node }) {
+  const fake = await startCli({ node });
+  try {
+    const token = await fetchToken(fake.url);
+    const headers = { authorization: `Bearer ${token}` };
+    for (const path of IDLE_PATHS) await request(fake.url + path, { headers });
+    const idleRss = await idleRssOf(fake.pid);
+    await fake.stop();
+    const baselines = await baselineRss(config, headers, IDLE_PATHS, { node, prism: false });
+    return { idleRss, baselines };
   } finally {
     await fake.stop();
   }

@@ -4,12 +4,14 @@
 //   npm run build && node bench/run.mjs                   full run (~10 min: ≥ 10 s per autocannon run, 60 s soak)
 //   node bench/run.mjs --quick    (or BENCH_QUICK=1)      smoke run, < 2 min; figures not comparable to the targets
 //   node bench/run.mjs --write-results                    also writes bench/RESULTS.md
-//   node bench/run.mjs --only=startup,throughput          a subset: startup, throughput, scale, memory
+//   node bench/run.mjs --only=startup,throughput          a subset: startup, container, throughput, scale, memory, tenants
 //   node bench/profile.mjs <scenario>                     where the time goes (see that file)
 //
 // Knobs (environment): BENCH_STARTUP_RUNS, BENCH_DURATION, BENCH_WARMUP, BENCH_ROUNDS, BENCH_CONNECTIONS,
 // BENCH_SCALE_ORDERS, BENCH_SCALE_ACCOUNTS, BENCH_SCALE_REQUESTS, BENCH_SOAK, BENCH_PRISM=0, BENCH_PRISM_DIR,
-// BENCH_PRISM_BIN, BENCH_SNAPSHOT=0 (measure dist/ in place instead of a copy taken at the start).
+// BENCH_PRISM_BIN, BENCH_SNAPSHOT=0 (measure dist/ in place instead of a copy taken at the start), BENCH_NODE24=0
+// or =<node binary> (Node 24 beside this Node: startup, throughput against bare Express, idle RSS), BENCH_ROUNDS_24,
+// BENCH_CONTAINER=0, BENCH_CONTAINER_RUNS, BENCH_TENANTS.
 //
 // Every server under test runs in a child process; the load generator (autocannon) runs in this one. On a 2-core
 // machine the two compete for the cores anyway: absolute req/s are of this machine, the ratios are the point.
@@ -17,8 +19,10 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { benchConfig, progress, requireBuild, ROOT, snapshotDist } from './lib.mjs';
-import { measureMemory } from './memory.mjs';
+import { benchConfig, ensureNode24, progress, requireBuild, ROOT, snapshotDist } from './lib.mjs';
+import { measureContainer } from './container.mjs';
+import { measureIdleRss, measureMemory } from './memory.mjs';
+import { measureTenants } from './tenants.mjs';
 import { measureScale } from './scale.mjs';
 import { measureStartup } from './startup.mjs';
 import { buildRows, machineHeader, noiseNotes, renderTable, summarize } from './table.mjs';
@@ -38,7 +42,7 @@ function gitDescription() {
 }
 
 const config = benchConfig();
-const sections = ['startup', 'throughput', 'scale', 'memory'].filter((s) => config.only.length === 0 || config.only.includes(s));
+const sections = ['startup', 'container', 'throughput', 'scale', 'memory', 'tenants'].filter((s) => config.only.length === 0 || config.only.includes(s));
 requireBuild();
 if (process.env.BENCH_SNAPSHOT !== '0') progress(`measuring a copy of dist/ taken now: ${snapshotDist()}`);
 
@@ -47,11 +51,43 @@ const loadBefore = os.loadavg()[0];
 const git = gitDescription();
 const results = {};
 const failures = [];
-const measure = { startup: measureStartup, throughput: measureThroughput, scale: measureScale, memory: measureMemory };
+
+// Node 24 (the image's Node) beside this one, for the sections that compare the two.
+let node24;
+if (config.node24 && sections.some((s) => ['startup', 'throughput', 'memory'].includes(s))) {
+  const found = await ensureNode24();
+  if (found.node) node24 = found;
+  else results.node24Note = `not measured: ${found.error}`;
+} else if (!config.node24) results.node24Note = 'not measured (BENCH_NODE24=0)';
+if (node24) results.node24Note = `${node24.version} (${node24.node}), measured after this Node in each section`;
+
+const measure = {
+  startup: async () => {
+    results.startup = await measureStartup(config);
+    if (node24) results.startup24 = await measureStartup(config, { node: node24.node, label: node24.version, runs: Math.max(3, Math.ceil(config.startupRuns * 2 / 3)) });
+  },
+  container: async () => {
+    results.container = config.container ? await measureContainer(config) : { unavailable: 'skipped (BENCH_CONTAINER=0)' };
+  },
+  throughput: async () => {
+    results.throughput = await measureThroughput(config);
+    if (node24) results.throughput24 = await measureThroughput(config, { node: node24.node, full: false, rounds: config.rounds24, label: node24.version });
+  },
+  scale: async () => {
+    results.scale = await measureScale(config);
+  },
+  memory: async () => {
+    results.memory = await measureMemory(config);
+    if (node24) results.memory24 = await measureIdleRss(config, { node: node24.node });
+  },
+  tenants: async () => {
+    results.tenants = await measureTenants(config);
+  },
+};
 for (const section of sections) {
   progress(`— ${section} —`);
   try {
-    results[section] = await measure[section](config);
+    await measure[section]();
   } catch (error) {
     failures.push(`${section}: ${error.stack ?? error}`);
     progress(`${section} failed: ${error.message}`);
@@ -61,7 +97,8 @@ const finishedAt = new Date();
 const loadAfter = os.loadavg()[0];
 
 const rows = buildRows(results);
-const { pass, total, missed } = summarize(rows);
+const { pass, total, missed, pass24, total24, missed24 } = summarize(rows);
+const summary24 = total24 ? `Node 24: ${pass24} of ${total24} PASS${missed24.length ? `; MISS: ${missed24.join('; ')}` : ''}` : '';
 const header = machineHeader({ startedAt, finishedAt, quick: config.quick, loadBefore, loadAfter, git });
 const notes = noiseNotes(results, { loadBefore, loadAfter });
 const report = [
@@ -70,6 +107,7 @@ const report = [
   renderTable(rows),
   '',
   `Targets: ${pass} of ${total} PASS${missed.length ? `; MISS: ${missed.join('; ')}` : ''}`,
+  ...(summary24 ? [summary24] : []),
   ...(failures.length ? ['', 'Sections that failed:', ...failures.map((f) => `  ${f}`)] : []),
   '',
   'Noise:',
@@ -91,6 +129,7 @@ if (config.writeResults) {
     renderTable(rows),
     '',
     `**Targets: ${pass} of ${total} PASS**${missed.length ? `; MISS: ${missed.join('; ')}` : ''}`,
+    ...(summary24 ? ['', `**${summary24.replace(':', ':**')}`] : []),
     ...(failures.length ? ['', '**Sections that failed:**', '', '```text', ...failures, '```'] : []),
     '',
     '## How noisy it was',

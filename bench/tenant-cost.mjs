@@ -66,6 +66,10 @@ const afterAccounts = settled();
 const perAccountRecord = (afterAccounts.heapUsed - beforeAccounts.heapUsed) / (ACCOUNTS * 3);
 await fake.stop();
 
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ node: process.version, tenants: TENANTS, orders: ORDERS, accounts: ACCOUNTS, perTenant, perTenantRss, perOrder, perAccountRecord, worldAccounts: world.accounts.length, worldOrders: world.orders.length }));
+  process.exit(0);
+}
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const perRecord = Math.max(perOrder, perAccountRecord);
 console.log(`node ${process.version}, heap after full GC (RSS beside it)`);

@@ -35,9 +35,9 @@ export const OPERATIONS = [
   { key: 'createAccount', label: 'POST /v1/accounts', method: 'POST', path: '/v1/accounts', route: '/v1/accounts', body: ACCOUNT_BODY },
 ];
 
-async function startBare(routesFile, mode) {
+async function startBare(routesFile, mode, node) {
   const port = await freePort();
-  const proc = spawnNode([BARE, routesFile, mode], { env: { PORT: String(port) } });
+  const proc = spawnNode([BARE, routesFile, mode], { env: { PORT: String(port) }, node });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilUp(`${url}/__health`, { timeoutMs: 30_000, child: proc.child });
   return { ...proc, port, url };
@@ -48,16 +48,20 @@ const headersFor = (op, authorization) => ({
   ...(op.body !== undefined && { 'content-type': 'application/json' }),
 });
 
-export async function measureThroughput(config = benchConfig()) {
+/**
+ * `node`: the Node binary of the servers (default: this one); `full: false` measures the fake and bare Express only
+ * (no Prism, no silent-log or res.json variants), over `rounds` rounds: the Node 24 column.
+ */
+export async function measureThroughput(config = benchConfig(), { node, full = true, rounds = config.rounds, label = process.version } = {}) {
   requireBuild();
   const tmp = mkdtempSync(join(tmpdir(), 'bench-throughput-'));
   const started = [];
   try {
-    const fake = await startCli();
+    const fake = await startCli({ node });
     started.push(fake);
-    const fakeSilent = await startCli({ env: { LOG_LEVEL: 'silent' } });
-    started.push(fakeSilent);
-    const tokens = new Map([[fake, await fetchToken(fake.url)], [fakeSilent, await fetchToken(fakeSilent.url)]]);
+    const fakeSilent = full ? await startCli({ env: { LOG_LEVEL: 'silent' }, node }) : undefined;
+    if (fakeSilent) started.push(fakeSilent);
+    const tokens = new Map([[fake, await fetchToken(fake.url)], ...(fakeSilent ? [[fakeSilent, await fetchToken(fakeSilent.url)]] : [])]);
     const resetFake = async (server) => {
       const r = await request(`${server.url}/__control/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       if (r.status !== 204) throw new Error(`reset answered ${r.status}`);
@@ -73,14 +77,15 @@ export async function measureThroughput(config = benchConfig()) {
     await resetFake(fake);
     const routesFile = join(tmp, 'routes.json');
     writeFileSync(routesFile, JSON.stringify(routes));
-    const bare = await startBare(routesFile, 'bytes');
+    const bare = await startBare(routesFile, 'bytes', node);
     started.push(bare);
-    const bareJson = await startBare(routesFile, 'json');
-    started.push(bareJson);
+    const bareJson = full ? await startBare(routesFile, 'json', node) : undefined;
+    if (bareJson) started.push(bareJson);
 
     let prism;
     let prismNote;
-    if (config.prism) {
+    if (!full) prismNote = undefined;
+    else if (config.prism) {
       const found = await ensurePrism();
       if (found.bin) {
         try {
@@ -95,11 +100,11 @@ export async function measureThroughput(config = benchConfig()) {
 
     // Prism only checks that an Authorization header is there; the others get the real token too (same request).
     const servers = [
-      { key: 'fake', label: 'fake (CLI, LOG_LEVEL=info)', server: fake, auth: `Bearer ${tokens.get(fake)}`, reset: true },
-      { key: 'bare', label: 'bare Express, same bytes', server: bare, auth: `Bearer ${tokens.get(fake)}` },
+      { key: 'fake', label: `fake (CLI, LOG_LEVEL=info, ${label})`, server: fake, auth: `Bearer ${tokens.get(fake)}`, reset: true },
+      { key: 'bare', label: `bare Express, same bytes (${label})`, server: bare, auth: `Bearer ${tokens.get(fake)}` },
       ...(prism ? [{ key: 'prism', label: `Prism ${PRISM_VERSION} mock`, server: prism, auth: 'Bearer bench' }] : []),
-      { key: 'fakeSilent', label: 'fake (CLI, LOG_LEVEL=silent)', server: fakeSilent, auth: `Bearer ${tokens.get(fakeSilent)}`, reset: true, extra: true },
-      { key: 'bareJson', label: 'bare Express, res.json(value)', server: bareJson, auth: `Bearer ${tokens.get(fake)}`, extra: true },
+      ...(fakeSilent ? [{ key: 'fakeSilent', label: 'fake (CLI, LOG_LEVEL=silent)', server: fakeSilent, auth: `Bearer ${tokens.get(fakeSilent)}`, reset: true, extra: true }] : []),
+      ...(bareJson ? [{ key: 'bareJson', label: 'bare Express, res.json(value)', server: bareJson, auth: `Bearer ${tokens.get(fake)}`, extra: true }] : []),
     ];
     const pairs = OPERATIONS.flatMap((op) => servers.filter((s) => !s.extra || op.extras).map((s) => ({ op, s })));
 
@@ -125,7 +130,7 @@ export async function measureThroughput(config = benchConfig()) {
       }
     }
     const runs = {}; // runs[op][server] = [result per round]
-    for (let round = 0; round < config.rounds; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const op of OPERATIONS) {
         const here = pairs.filter((p) => p.op === op);
         const rotated = here.map((_, i) => here[(i + round) % here.length]);
@@ -133,7 +138,7 @@ export async function measureThroughput(config = benchConfig()) {
           const result = await run(pair, config.duration);
           ((runs[op.key] ??= {})[pair.s.key] ??= []).push(result);
           progress(
-            `round ${round + 1}/${config.rounds} ${op.label} on ${pair.s.label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms` +
+            `round ${round + 1}/${rounds} ${op.label} on ${pair.s.label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms` +
               (result.non2xx || result.errors ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : ''),
           );
         }
@@ -172,7 +177,7 @@ export async function measureThroughput(config = benchConfig()) {
         silentOverInfo: ratio('fakeSilent', 'fake'),
       };
     }
-    return { config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections }, prismNote, results };
+    return { node: label, config: { duration: config.duration, warmup: config.warmup, rounds, connections: config.connections }, prismNote, results };
   } finally {
     for (const s of started.reverse()) await s.stop();
     rmSync(tmp, { recursive: true, force: true });

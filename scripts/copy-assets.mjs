@@ -11,3 +11,9 @@ mkdirSync(target, { recursive: true });
 copyFileSync(source, new URL('openapi.yaml', target));
 writeFileSync(new URL('openapi.json', target), JSON.stringify(parse(readFileSync(source, 'utf8'))));
 copyFileSync(new URL('src/api/schema.d.ts', root), new URL('schema.d.ts', target));
+
+// The default world, generated once here by the compiled generator: a fresh process reads it instead of loading
+// faker (fixtures/world-source.ts). Same seed, same bytes: test/unit/fixtures-golden.test.ts pins the generator.
+const { generateWorld } = await import(new URL('dist/fixtures/generate.js', root).href);
+const { DEFAULT_WORLD_FILE, DEFAULT_WORLD_SEED } = await import(new URL('dist/fixtures/world-source.js', root).href);
+writeFileSync(new URL(`dist/fixtures/${DEFAULT_WORLD_FILE}`, root), JSON.stringify(generateWorld({ seed: DEFAULT_WORLD_SEED })));

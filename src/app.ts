@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
@@ -10,13 +10,16 @@ import { toClientRecord } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
 import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
-import { generateWorld } from '../fixtures/generate.js';
+import { generatedWorld } from '../fixtures/world-source.js';
 import { SigningKeys } from './auth/jwt.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest } from './http/authenticate.js';
 import { bodyParsers } from './http/body.js';
 import { dispatch } from './http/dispatch.js';
-import { recordOperation } from './http/route.js';
+import { compileRoutes, type RouteMatch } from './http/route.js';
+import { chain } from './http/chain.js';
+import { stateOf } from './http/request-state.js';
+import type { OperationId } from './api/types.js';
 import { authHandlers } from './http/handlers/auth.js';
 import { catalogHandlers } from './http/handlers/catalog.js';
 import { fileHandlers } from './http/handlers/files.js';
@@ -24,7 +27,7 @@ import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
 import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
-import { validatorSteps } from './http/validator.js';
+import { metadataOnce, operationValidator } from './http/validator.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
@@ -35,7 +38,7 @@ import { pino } from 'pino';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   if (options.fixtures === undefined) {
-    return generateWorld({ seed: options.seed ?? DEFAULTS.seed, ...(options.fixtureScale && { scale: options.fixtureScale }) });
+    return generatedWorld({ seed: options.seed ?? DEFAULTS.seed, ...(options.fixtureScale && { scale: options.fixtureScale }) });
   }
   const source = typeof options.fixtures === 'string' ? readFixturesFile(options.fixtures) : options.fixtures;
   const errors = compileWorldValidator(api.document)(source);
@@ -86,35 +89,83 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
+/** The fake's own pages: only paths that may be theirs enter their router (case-insensitive, as Express routes). */
+const mayBeMetaPath = (path: string): boolean => {
+  const lower = path.toLowerCase();
+  return lower === '/' || lower.startsWith('/openapi.') || lower.startsWith('/docs') || lower.startsWith('/console');
+};
+
+/**
+ * The spec, the docs and the console, entered only by paths that may be theirs. The docs are made with the app (their
+ * page names the default client as it is now); the rest of the router on its first request.
+ */
+function metaRoutes(ctx: FakeContext): RequestHandler {
+  const docs = docsRoutes(ctx);
+  let router: Router | undefined;
+  return (req, res, next) => {
+    if (!mayBeMetaPath(req.path)) return next();
+    // The document, as app-level GET routes answered it: any case, no trailing slash, GET and HEAD only (in a router
+    // of their own, an OPTIONS request would get that router's automatic answer instead of going on to a 404).
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const lower = req.path.toLowerCase();
+      if (lower === '/openapi.json') return void res.type('application/json').send(ctx.api.json);
+      if (lower === '/openapi.yaml') return void res.type('application/yaml').send(ctx.api.yaml);
+    }
+    if (!router) {
+      router = Router({ strict: true });
+      router.use(docs);
+      router.use(consoleRoutes());
+    }
+    router(req, res, next);
+  };
+}
+
 /**
  * The request pipeline, top to bottom: meta routes (spec, docs, console) → request state, journal and log → control guard →
  * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
  * token request's client (and its faults) → validate → the operation's handler → one error middleware. The handlers
  * are this API's unless given: a test of the pipeline gives its own with a document of its own (`ctx.api`).
+ *
+ * Express sees four layers: the front (host, meta routes, observer), the control guard (mounted at /__control, as
+ * its paths are relative to it), the operation's steps, the error middleware. The route step finds the operation once
+ * (src/http/route.ts); each operation has its own chain of steps with its own validator (src/http/validator.ts).
  */
 export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx)): Express {
   checkEveryOperationHandled(ctx, handlers);
-  const validator = validatorSteps(ctx.api.document, ctx.options.validateResponses ?? false);
+  const validateResponses = ctx.options.validateResponses ?? false;
 
   const app = express();
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('etag', false);
 
-  app.use(hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])));
-  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(ctx.api.json));
-  app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(ctx.api.yaml));
-  app.use(docsRoutes(ctx));
-  app.use(consoleRoutes());
+  const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
+  const bearer = authenticateBearer(ctx);
+  const body = bodyParsers();
+  const tokenRequest = authenticateTokenRequest(ctx);
+  const handle = dispatch(ctx, handlers);
+  // This instance's steps per operation, made on the operation's first request.
+  const operationSteps = new Map<OperationId, RequestHandler>();
+  const stepsOf = ({ operation }: RouteMatch): RequestHandler => {
+    let steps = operationSteps.get(operation.operationId);
+    if (!steps) {
+      const validator = operationValidator(ctx.api.document, operation, validateResponses);
+      const metadata = metadataOnce(validator.metadata);
+      steps = chain([(req, res, next) => metadata(req, res, next, stateOf(req).pathParams ?? {}), bearer, ...body, tokenRequest, ...validator.validate, handle]);
+      operationSteps.set(operation.operationId, steps);
+    }
+    return steps;
+  };
 
-  app.use(requestObserver(ctx));
+  app.use(chain([hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
   app.use('/__control', controlGuard({ controlToken: ctx.options.controlToken, baseUrl: ctx.options.baseUrl }));
-  app.use(validator.route, recordOperation);
-  app.use(authenticateBearer(ctx));
-  app.use(bodyParsers());
-  app.use(authenticateTokenRequest(ctx));
-  app.use(validator.validate);
-  app.use(dispatch(ctx, handlers));
+  app.use((req, res, next) => {
+    const match = route(req);
+    const state = stateOf(req);
+    state.operationId = match.operation.operationId;
+    state.pathParams = match.pathParams;
+    stepsOf(match)(req, res, next);
+  });
   app.use((req) => {
     throw routeNotFound(req);
   });

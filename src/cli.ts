@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
+
+// Node ≥ 22.1 keeps the compiled code of the modules below on disk (the OS temp dir; NODE_COMPILE_CACHE picks
+// another, NODE_DISABLE_COMPILE_CACHE=1 turns it off): later starts skip compiling them. Node 20 has no such thing.
+// The CLI owns its process, so it may; the library leaves that to the process that imports it.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();

@@ -1,4 +1,6 @@
 /** The library API of investment-api-fake. */
+// First: starts the process's key pair on the thread pool while the modules below load.
+import './auth/key-pair-early.js';
 export { startServer, type FakeServer } from './server.js';
 export { createApp } from './app.js';
 export { createControlClient, fetchToken, ControlError, type ControlClient, type ControlClientOptions } from './control-client.js';

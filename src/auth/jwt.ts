@@ -1,5 +1,10 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import { createRequire } from 'node:module';
+import type Jwt from 'jsonwebtoken';
+
+/** jsonwebtoken (and semver, which it loads) on the first token signed or read: ~30 ms a process need not pay to start. */
+const require = createRequire(import.meta.url);
+const jwtLibrary = (): typeof Jwt => require('jsonwebtoken') as typeof Jwt;
 import { DomainError } from '../api/errors.js';
 import { rsaKeyPair } from './key-pair.js';
 import type { Schemas } from '../api/types.js';
@@ -33,7 +38,7 @@ export class SigningKeys {
   }
 
   sign(claims: AccessTokenClaims): string {
-    return jwt.sign(claims, this.privateKey, { algorithm: 'RS256', keyid: this.kid });
+    return jwtLibrary().sign(claims, this.privateKey, { algorithm: 'RS256', keyid: this.kid });
   }
 }
 
@@ -87,13 +92,13 @@ export class VerifiedTokens {
 
 /** Only RS256 under this instance's kid, with a valid signature: then the token is ours and names its client. */
 function verifySignature(keys: SigningKeys, token: string): { claims: AccessTokenClaims } | { error: DomainError } {
-  const decoded = jwt.decode(token, { complete: true });
+  const decoded = jwtLibrary().decode(token, { complete: true });
   if (!decoded || typeof decoded.payload !== 'object') return { error: invalidToken('The access token is not a well-formed JWT.') };
   if (decoded.header.alg !== 'RS256') return { error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`) };
   if (decoded.header.kid !== keys.kid) return { error: invalidToken('The access token was not signed by this server.') };
   try {
     // Time, issuer and audience are checked against each request (checkClaims), not here.
-    const claims = jwt.verify(token, keys.publicKey, { algorithms: ['RS256'], ignoreExpiration: true, ignoreNotBefore: true });
+    const claims = jwtLibrary().verify(token, keys.publicKey, { algorithms: ['RS256'], ignoreExpiration: true, ignoreNotBefore: true });
     if (typeof claims !== 'object' || typeof claims.sub !== 'string') return { error: invalidToken('The access token names no client.') };
     return { claims: claims as unknown as AccessTokenClaims };
   } catch (error) {

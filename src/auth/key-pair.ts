@@ -20,14 +20,20 @@ export function rsaKeyPair(): RsaKeyPair {
   return processKeyPair;
 }
 
-/** Starts making the key pair on libuv's thread pool, so a process can load its modules meanwhile (the CLI does). */
+let pending: Promise<void> | undefined;
+
+/**
+ * Starts making the key pair on libuv's thread pool, so a process can load its modules meanwhile (the CLI does, and
+ * the library starts it as its first module evaluates: src/auth/key-pair-early.ts); every call waits for the same one.
+ */
 export function prepareRsaKeyPair(): Promise<void> {
   if (processKeyPair) return Promise.resolve();
-  return new Promise((resolve, reject) => {
+  pending ??= new Promise((resolve, reject) => {
     generateKeyPair('rsa', { modulusLength: 2048 }, (error, _publicKey, privateKey) => {
       if (error) return reject(error);
       processKeyPair ??= { privateKey, publicKey: createPublicKey(privateKey) };
       resolve();
     });
   });
+  return pending;
 }

@@ -42,8 +42,23 @@ function keepRawBody(req: Parameters<RequestHandler>[0], buffer: Buffer, json: b
   stateOf(req).rawBody = buffer;
 }
 
-/** JSON (any value, as the validator reports wrong types better than the parser) and form bodies, up to 1 MiB. */
-export const bodyParsers = (): RequestHandler[] => [
-  express.json({ limit: BODY_LIMIT_BYTES, strict: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, true) }),
-  express.urlencoded({ limit: BODY_LIMIT_BYTES, extended: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, false) }),
-];
+/** As body-parser (type-is's hasBody): a request has a body when it says how long it is or that it is chunked. */
+const hasBody = (req: Parameters<RequestHandler>[0]): boolean =>
+  req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+
+/**
+ * JSON (any value, as the validator reports wrong types better than the parser) and form bodies, up to 1 MiB. A
+ * request without a body skips both, as they would skip it themselves after their own checks.
+ */
+export const bodyParsers = (): RequestHandler[] => {
+  const json = express.json({ limit: BODY_LIMIT_BYTES, strict: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, true) });
+  const form = express.urlencoded({ limit: BODY_LIMIT_BYTES, extended: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, false) });
+  return [
+    (req, res, next) => {
+      if (hasBody(req)) return json(req, res, next);
+      if (!('body' in req)) (req as { body?: unknown }).body = undefined;
+      next();
+    },
+    (req, res, next) => (hasBody(req) ? form(req, res, next) : next()),
+  ];
+};

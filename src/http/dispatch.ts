@@ -6,6 +6,7 @@ import type { OperationCall, OperationHandlers } from './operation.js';
 import { baseUrlOf } from './request-context.js';
 import { stateOf } from './request-state.js';
 import { routeOf } from './route.js';
+import { answerSerializer } from './serializers.js';
 
 /** Any operation's answer, as the adapter writes it (each handler's own type is checked where it is written). */
 interface Answer {
@@ -38,6 +39,8 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
  * typed answer. (Errors are written by the error middleware alone.)
  */
 export function dispatch(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
+  // Compiled serializers only when answers are not validated: the validator reads them through res.json.
+  const serializerOf = ctx.options.validateResponses ? () => undefined : (id: OperationId, status: number) => answerSerializer(ctx.api.document, id, status);
   return async (req, res, next) => {
     const state = stateOf(req);
     if (state.operationId === undefined) return next();
@@ -50,6 +53,10 @@ export function dispatch(ctx: FakeContext, handlers: OperationHandlers): Request
     if (Buffer.isBuffer(body)) return void res.type(answer.contentType ?? 'application/octet-stream').send(body);
     const data = (body as { data?: unknown }).data;
     if (Array.isArray(data)) state.itemCount = data.length;
-    res.json(body);
+    const serialize = serializerOf(state.operationId, answer.status);
+    if (!serialize) return void res.json(body);
+    // as res.json does, with the compiled serializer (the app sets no json replacer, spaces or escape)
+    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+    res.send(serialize(body));
   };
 }

@@ -11,6 +11,8 @@ export interface RequestState {
   readonly id: string | undefined;
   /** The operation the document routes the request to. */
   operationId?: OperationId;
+  /** Its path parameters, decoded (the validator's `req.openapi.pathParams` are the same). */
+  pathParams?: Record<string, string>;
   /** The client whose token, or whose token request's credentials, verified: never a client a request merely names. */
   tenant?: Tenant;
   /** The raw request body, kept for the readiness report's repeated-request check. */

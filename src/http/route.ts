@@ -1,7 +1,11 @@
-import type { Request, RequestHandler } from 'express';
+import { createRequire } from 'node:module';
+import type { Request } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
-import { stateOf } from './request-state.js';
+import { cacheRouteRegexps } from './route-regexp-cache.js';
+import type { OperationOf } from './validator.js';
 
 interface RoutedRequest extends Request {
   openapi?: { openApiRoute?: string; pathParams?: Record<string, string>; schema?: { operationId?: OperationId; security?: Record<string, string[]>[] } };
@@ -10,14 +14,123 @@ interface RoutedRequest extends Request {
 /** The operation the validator's router found, or none (the fake's own paths). */
 export const routeOf = (req: Request): RoutedRequest['openapi'] => (req as RoutedRequest).openapi;
 
-/**
- * Records the operation of the request. The validator's router forgives a trailing slash either way; the real service
- * does not, so a path that differs from the document by its trailing slash is unknown here too.
- */
-export const recordOperation: RequestHandler = (req, _res, next) => {
-  const route = routeOf(req);
-  if (!route?.schema?.operationId || route.openApiRoute === undefined) return next();
-  if (req.path.endsWith('/') !== route.openApiRoute.endsWith('/')) throw routeNotFound(req, route.openApiRoute);
-  stateOf(req).operationId = route.schema.operationId;
-  next();
+type PathToRegexp = (path: string, options?: { sensitive?: boolean; strict?: boolean }) => { regexp: RegExp; keys: { name: string }[] };
+
+/** One path of the document, with its operations by upper-case method. */
+interface PathRoute {
+  openApiRoute: string;
+  regexp: RegExp;
+  /** Names of the path parameters, in the order of the expression's groups. */
+  keys: string[];
+  operations: Map<string, OperationOf & { operationId: OperationId }>;
+  /** The `Allow` header of a 405, as the validator writes it. */
+  allow: string;
+}
+
+/** What the route step found: the operation, its path as the document writes it, its path parameters (decoded). */
+export interface RouteMatch {
+  operation: OperationOf & { operationId: OperationId };
+  openApiRoute: string;
+  pathParams: Record<string, string>;
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+// As express-openapi-validator (framework/openapi.spec.loader.js): `{id}` → `:id`, and its order of routes, static
+// before parameterized (`/~` sorts after letters), the longer of two where one is a prefix of the other first.
+const toExpressRoute = (path: string): string => path.split(':').map((part) => part.replace(/\{([^}]+)}/g, ':$1')).join('\\:');
+const sortRoutes = (r1: { expressRoute: string }, r2: { expressRoute: string }): number => {
+  const e1 = r1.expressRoute.replace(/\/:/g, '/~');
+  const e2 = r2.expressRoute.replace(/\/:/g, '/~');
+  if (e1.startsWith(e2)) return -1;
+  if (e2.startsWith(e1)) return 1;
+  return e1 > e2 ? 1 : -1;
 };
+
+/** The first segment of a path, lower case: only routes that start with it can match (every route starts static). */
+const firstSegmentOf = (path: string): string => {
+  const end = path.indexOf('/', 1);
+  return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+};
+
+/**
+ * The document's operations, routed as express-openapi-validator's router routes them (same expressions, same order,
+ * same 404, 405 and `Allow`), but compiled once and grouped by first segment: its router compiled every route's
+ * expression and tried each on every request. Each operation then gets its own validator (src/http/validator.ts),
+ * whose router sees just that one route.
+ */
+export function compileRoutes(document: ApiDocument, options: { caseSensitive: boolean; strict: boolean }): (req: Request) => RouteMatch {
+  // The validator's own path-to-regexp, memoized: the expressions compiled here are the ones its router reuses.
+  cacheRouteRegexps();
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const { pathToRegexp } = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
+
+  // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.
+  const routes: { expressRoute: string; openApiRoute: string; method: string; operationId: OperationId }[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (method.startsWith('x-') || ['parameters', 'summary', 'description'].includes(method)) continue;
+      routes.push({ expressRoute: toExpressRoute(path), openApiRoute: path, method: method.toUpperCase(), operationId: (operation as { operationId: OperationId }).operationId });
+    }
+  }
+  routes.sort(sortRoutes);
+  const byPath = new Map<string, PathRoute>();
+  for (const route of routes) {
+    let entry = byPath.get(route.expressRoute);
+    if (!entry) {
+      const { regexp, keys } = pathToRegexp(route.expressRoute, { sensitive: options.caseSensitive, strict: options.strict });
+      entry = { openApiRoute: route.openApiRoute, regexp, keys: keys.map((k) => k.name), operations: new Map(), allow: '' };
+      byPath.set(route.expressRoute, entry);
+    }
+    entry.operations.set(route.method, { operationId: route.operationId, method: route.method.toLowerCase(), path: route.openApiRoute });
+  }
+  for (const entry of byPath.values()) entry.allow = [...entry.operations.keys()].filter((m) => HTTP_METHODS.has(m.toLowerCase())).join(', ');
+
+  const groups = new Map<string, PathRoute[]>();
+  for (const entry of byPath.values()) {
+    const first = firstSegmentOf(entry.openApiRoute);
+    groups.set(first, [...(groups.get(first) ?? []), entry]);
+  }
+
+  // Paths without parameters, found by their text (and with the trailing slash their expression forgives) instead of
+  // trying the routes before them in turn; only those that no route before them matches, so that the first route to
+  // match stays the one found. A hit is confirmed by its own expression (case folding is the expression's).
+  const ordered = [...byPath.values()];
+  const exact = new Map<string, PathRoute>();
+  const keyOf = (path: string): string => (options.caseSensitive ? path : path.toLowerCase());
+  ordered.forEach((entry, i) => {
+    const texts = [entry.openApiRoute, `${entry.openApiRoute}/`];
+    if (entry.keys.length > 0 || !/^[A-Za-z0-9/._~-]+$/.test(entry.openApiRoute) || !texts.every((t) => entry.regexp.test(t))) return;
+    if (ordered.slice(0, i).some((earlier) => texts.some((t) => earlier.regexp.test(t)))) return;
+    for (const text of texts) exact.set(keyOf(text), entry);
+  });
+
+  return (req) => {
+    const url = req.originalUrl;
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const known = exact.get(keyOf(path));
+    const candidates = known?.regexp.test(path) ? [known] : (groups.get(firstSegmentOf(path)) ?? []);
+    for (const entry of candidates) {
+      const matched = entry.regexp.exec(path);
+      if (!matched) continue;
+      let values: string[];
+      try {
+        values = matched.slice(1).map(decodeURIComponent);
+      } catch {
+        throw new OpenApiValidator.error.BadRequest({ path: req.path, message: `malformed uri'` });
+      }
+      const operation = entry.operations.get(req.method);
+      if (!operation) {
+        throw new OpenApiValidator.error.MethodNotAllowed({ path: req.path, message: `${req.method} method not allowed`, headers: { Allow: entry.allow } });
+      }
+      // The validator forgives a trailing slash either way; the real service does not, so a path that differs from
+      // the document by its trailing slash is unknown here too.
+      if (req.path.endsWith('/') !== entry.openApiRoute.endsWith('/')) throw routeNotFound(req, entry.openApiRoute);
+      const pathParams: Record<string, string> = {};
+      entry.keys.forEach((key, i) => (pathParams[key] = values[i]!));
+      return { operation, openApiRoute: entry.openApiRoute, pathParams };
+    }
+    throw routeNotFound(req);
+  };
+}

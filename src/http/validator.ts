@@ -1,50 +1,99 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ApiDocument } from '../api/document.js';
+import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
 import { cacheRouteRegexps } from './route-regexp-cache.js';
 
-/** express-openapi-validator's steps, split where the pipeline puts its own between them. */
-export interface ValidatorSteps {
-  /** Finds the operation of the request (`req.openapi`): 404 and 405 for what the document does not serve. */
-  route: RequestHandler[];
+/** express-openapi-validator's steps for one operation, split where the pipeline puts its own between them. */
+export interface OperationValidator {
+  /** Sets `req.openapi` (the operation's schema, its path parameters): the validator's router, on one route. */
+  metadata: RequestHandler;
   /** Checks parameters and body against the operation (and, in tests, the answer against the document). */
   validate: RequestHandler[];
 }
 
-/**
- * express-openapi-validator compiles the whole document for each middleware it makes: ~400 ms here. The document is
- * the same for every instance and the steps hold nothing of an instance (authentication and handlers are the
- * pipeline's own), so they are made once per process and shared.
- */
-const compiled = new Map<string, ValidatorSteps>();
-
-/**
- * The document without response bodies, for a validator that does not check responses: it would still compile
- * every response schema (~130 ms of startup and ~20 MB of generated code, profiled).
- */
-function withoutResponseBodies(document: ApiDocument): ApiDocument {
-  const copy = structuredClone(document) as ApiDocument & { components: { responses?: Record<string, { content?: unknown }> } };
-  for (const item of Object.values(copy.paths)) {
-    for (const operation of Object.values(item)) {
-      const responses = (operation as { responses?: Record<string, { content?: unknown }> }).responses;
-      for (const response of Object.values(responses ?? {})) delete response.content;
-    }
-  }
-  for (const response of Object.values(copy.components.responses ?? {})) delete response.content;
-  return copy;
+/** One operation of the document: its path template, method and the path item it belongs to. */
+export interface OperationOf {
+  operationId: string;
+  method: string;
+  path: string;
 }
 
-const ROUTE_STEPS = new Set(['pathParamsMiddleware', 'metadataMiddleware']);
-const VALIDATE_STEPS = new Set(['requestMiddleware', 'responseMiddleware']);
+/**
+ * One validator instance per operation, made on the operation's first request and shared by every instance of the
+ * process (the document is the same for all and the steps hold nothing of an instance). Its document holds that one
+ * operation and every component, so that:
+ *   - its router matches one route instead of scanning every route of the document per request;
+ *   - its start (bundling, the schema preprocessor, Ajv) walks one operation, not forty: a process pays for the
+ *     operations it serves (the first request of a fresh process waits for two, not for the whole document).
+ * Keys: the operation's document and whether answers are checked; the cache is filled, never changed.
+ */
+const compiled = new Map<string, OperationValidator>();
 
-export function validatorSteps(document: ApiDocument, validateResponses: boolean): ValidatorSteps {
-  // The document is part of the key: a test runs the pipeline on a tiny document of its own (~1 ms to write).
-  const key = `${validateResponses ? 'requests+responses' : 'requests'} ${JSON.stringify(document)}`;
+type Responses = Record<string, { content?: unknown }>;
+const withoutContent = (responses: Responses = {}): Responses =>
+  Object.fromEntries(Object.entries(responses).map(([status, { content: _, ...response }]) => [status, response]));
+
+const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
+
+/**
+ * The components an operation reaches through `$ref` (and discriminator mappings), transitively, and every security
+ * scheme: the validator's preprocessor walks every component it is given (~70 ms for the whole document, per
+ * instance, profiled), so each operation's instance is given only its own.
+ */
+function reachableComponents(components: Record<string, Record<string, unknown> | undefined>, roots: unknown[]): Record<string, Record<string, unknown>> {
+  const reached: Record<string, Record<string, unknown>> = { ...(components.securitySchemes && { securitySchemes: components.securitySchemes }) };
+  const queue = [...roots];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const match = COMPONENT_REF.exec(value);
+      if (!match) return;
+      const [, kind, name] = match as unknown as [string, string, string];
+      const target = components[kind]?.[name];
+      if (target === undefined || reached[kind]?.[name] !== undefined) return;
+      (reached[kind] ??= {})[name] = target;
+      queue.push(target);
+    } else if (Array.isArray(value)) {
+      for (const item of value) queue.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const item of Object.values(value)) queue.push(item);
+    }
+  };
+  while (queue.length > 0) visit(queue.pop());
+  return reached;
+}
+
+/**
+ * The document with just one operation and the components it reaches. Without response validation its answers lose
+ * their bodies: the validator would still compile every response schema (~20 MB of generated code, profiled).
+ */
+function oneOperationDocument(document: ApiDocument, { method, path }: OperationOf, validateResponses: boolean): ApiDocument {
+  const item = document.paths[path] as Record<string, unknown>;
+  const operation = item[method] as { responses?: Responses };
+  const kept = validateResponses ? operation : { ...operation, responses: withoutContent(operation.responses) };
+  const pathItem = { ...(item.parameters !== undefined && { parameters: item.parameters }), [method]: kept };
+  const components = document.components as Record<string, Record<string, unknown> | undefined>;
+  const all = validateResponses || !components.responses ? components : { ...components, responses: withoutContent(components.responses as Responses) };
+  return { ...document, paths: { [path]: pathItem }, components: reachableComponents(all, [pathItem, document.security]) as ApiDocument['components'] };
+}
+
+const ROUTE_STEP = 'metadataMiddleware';
+const VALIDATE_STEPS = new Set(['requestMiddleware', 'responseMiddleware']);
+// A no-op with validateSecurity off (authentication is the pipeline's own); pathParamsMiddleware installs app.param
+// handlers for Express route parameters, which no route of the pipeline has.
+const SKIPPED_STEPS = new Set(['pathParamsMiddleware', 'securityMiddleware']);
+
+export function operationValidator(document: ApiDocument, operation: OperationOf, validateResponses: boolean): OperationValidator {
+  const apiSpec = oneOperationDocument(document, operation, validateResponses);
+  // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
+  // its own, whose operations may share names with this API's (a few KB to write per operation and instance).
+  const key = `${validateResponses ? 'requests+responses' : 'requests'} ${JSON.stringify(apiSpec)}`;
   let steps = compiled.get(key);
   if (!steps) {
     cacheRouteRegexps();
+    skipMetaSchemaUnlessChecked();
     const middleware = OpenApiValidator.middleware({
-      apiSpec: (validateResponses ? structuredClone(document) : withoutResponseBodies(document)) as never,
+      apiSpec: apiSpec as never,
       // The meta-schema check of the document runs in tests, where responses are validated too.
       validateApiSpec: validateResponses,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
@@ -54,14 +103,50 @@ export function validatorSteps(document: ApiDocument, validateResponses: boolean
       // No operation takes multipart bodies.
       fileUploader: false,
     }) as RequestHandler[];
-    const named = (names: Set<string>) => middleware.filter((step) => names.has(step.name));
-    steps = { route: named(ROUTE_STEPS), validate: named(VALIDATE_STEPS) };
-    // Its security step is a no-op with validateSecurity off; anything else new would be skipped, so it stops here.
-    const unknown = middleware.filter((step) => !ROUTE_STEPS.has(step.name) && !VALIDATE_STEPS.has(step.name) && step.name !== 'securityMiddleware');
-    if (steps.route.length !== ROUTE_STEPS.size || unknown.length > 0) {
+    const metadata = middleware.find((step) => step.name === ROUTE_STEP);
+    const validate = middleware.filter((step) => VALIDATE_STEPS.has(step.name));
+    // Anything new would be skipped, so it stops here.
+    const unknown = middleware.filter((step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name));
+    if (!metadata || unknown.length > 0) {
       throw new Error(`express-openapi-validator's steps are not the expected ones: ${middleware.map((s) => s.name).join(', ')}`);
     }
+    steps = { metadata, validate };
     compiled.set(key, steps);
   }
   return steps;
+}
+
+interface OpenApiMetadata {
+  expressRoute: string;
+  openApiRoute: string;
+  pathParams: Record<string, string>;
+  schema: unknown;
+  serial: number;
+  _responseSchema?: unknown;
+}
+
+/**
+ * The validator's router step for one operation, run once: what it sets on `req.openapi` is the same for every
+ * request of the operation (its schema, route and serial) but the path parameters, which the route step already
+ * decoded from the same expression. So its first request goes through the validator's own step, and the others get
+ * the same `req.openapi` and `req.params` without its lookup and promise (~6 % of a request, profiled). One per
+ * instance and operation (src/app.ts).
+ */
+export function metadataOnce(metadata: RequestHandler): (req: Request, res: Response, next: NextFunction, pathParams: Record<string, string>) => void {
+  let known: Omit<OpenApiMetadata, 'pathParams'> | undefined;
+  return (req, res, next, pathParams) => {
+    if (known) {
+      (req as Request & { openapi?: OpenApiMetadata }).openapi = { ...known, pathParams };
+      req.params = pathParams;
+      return next();
+    }
+    void metadata(req, res, (error?: unknown) => {
+      const openapi = (req as Request & { openapi?: OpenApiMetadata }).openapi;
+      if (error === undefined && openapi) {
+        const { pathParams: _, ...rest } = openapi;
+        known = rest;
+      }
+      next(error);
+    });
+  };
 }
