@@ -5,16 +5,21 @@ import { defineConfig } from 'vitest/config';
 // vitest's default is one worker fewer than the cores: a single worker on a 2-core CI runner. Use every core.
 const WORKERS = Math.max(2, availableParallelism());
 
-export default defineConfig({
-  resolve: {
+/**
+ * How the tests reach the sources, for every config (this one, the browser's and the container's): the package by its
+ * name, and the fixtures' generator, which the compiled code require()s on first use (faker stays unloaded for the
+ * default world) and which require() cannot load as TypeScript.
+ */
+export const sourceResolve = {
+  alias: [
     // The examples import the package by name, as a partner would; here that name is the source.
-    alias: [
-      { find: 'investment-api-fake', replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
-      // Compiled, fixtures/generator.js require()s the generator on first use (faker stays unloaded for the default
-      // world); require() does not load TypeScript, so from the sources it is the generator itself.
-      { find: /^\.\/generator\.js$/, replacement: fileURLToPath(new URL('./fixtures/generate.ts', import.meta.url)) },
-    ],
-  },
+    { find: 'investment-api-fake', replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    { find: /^\.\/generator\.js$/, replacement: fileURLToPath(new URL('./fixtures/generate.ts', import.meta.url)) },
+  ],
+};
+
+export default defineConfig({
+  resolve: sourceResolve,
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,

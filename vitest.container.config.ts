@@ -1,13 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { sourceResolve } from './vitest.config.js';
 
 // The container suite: the image built and run by a real Docker engine (`npm run test:container`). It is not part
 // of `npm test`, which needs Node alone; `.ci/run` prepares the engine with ../shared/tools/docker-engine.sh first.
 export default defineConfig({
-  resolve: {
-    // The Testcontainers example imports the package by name, as a partner would; here that name is the source.
-    alias: { 'investment-api-fake': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
-  },
+  // The Testcontainers example imports the package by name, as a partner would; here that name is the source.
+  resolve: sourceResolve,
   test: {
     // *.spec.ts: the main config's projects take test/**/*.test.ts and examples/**/*.test.ts, which need Node alone.
     include: ['test/container/**/*.spec.ts', 'examples/testcontainers/**/*.spec.ts'],
