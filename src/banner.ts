@@ -18,7 +18,7 @@ export interface BannerFacts {
   clientCount: number;
 }
 
-/** What a person needs to make the first call: where it listens, who to be, what audience to send, where to look. */
+/** What a person needs to make the first call: where it listens, who to be, what audience to send, where to look and watch. */
 export function banner({ version, address, options, defaultClient, clientCount }: BannerFacts): string {
   const everywhere = ALL_INTERFACES.has(address.address);
   // The URL a person on this machine types; the audience is its host part unless BASE_URL names another.
@@ -33,6 +33,7 @@ export function banner({ version, address, options, defaultClient, clientCount }
     `  token          POST ${base}/oauth2/token`,
     `                 client_id=${defaultClient.client_id} client_secret=${defaultClient.client_secret} audience=${audience}${clientCount > 1 ? ` (+${clientCount - 1} more clients)` : ''}`,
     `  API reference  ${base}/docs`,
+    `  console        ${base}/console/`,
     `  control plane  ${base}/__control (${guard})`,
     `  world          ${world}; logs ${options.logFormat}, level ${options.logLevel ?? 'info'}`,
     '',

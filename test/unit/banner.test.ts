@@ -18,15 +18,16 @@ function facts(overrides: Partial<BannerFacts> = {}): BannerFacts {
 }
 
 describe('banner', () => {
-  it('names the address, the token call with its audience, the docs, an open control plane and the seed', () => {
+  it('names the address, the token call with its audience, the docs, the console, an open control plane and the seed', () => {
     const lines = banner(facts()).split('\n');
     expect(lines[0]).toBe(`investment-api-fake 1.2.3 (Node ${process.versions.node}) listening on 127.0.0.1:8080: http://127.0.0.1:8080`);
     expect(lines[1]).toBe('  token          POST http://127.0.0.1:8080/oauth2/token');
     expect(lines[2]).toBe('                 client_id=sandbox-client client_secret=sandbox-secret audience=127.0.0.1:8080');
     expect(lines[3]).toBe('  API reference  http://127.0.0.1:8080/docs');
-    expect(lines[4]).toBe('  control plane  http://127.0.0.1:8080/__control (open: set CONTROL_TOKEN to guard it)');
-    expect(lines[5]).toBe('  world          seed 1; logs json, level info');
-    expect(lines[6]).toBe('');
+    expect(lines[4]).toBe('  console        http://127.0.0.1:8080/console/');
+    expect(lines[5]).toBe('  control plane  http://127.0.0.1:8080/__control (open: set CONTROL_TOKEN to guard it)');
+    expect(lines[6]).toBe('  world          seed 1; logs json, level info');
+    expect(lines[7]).toBe('');
   });
 
   it('on every interface, points a person at localhost, which is also the audience', () => {
