@@ -12,7 +12,7 @@ import { hasBody } from './body.js';
  * needed it yet.
  */
 const require = createRequire(import.meta.url);
-const validatorLibrary = (): typeof OpenApiValidatorLibrary => require('express-openapi-validator') as typeof OpenApiValidatorLibrary;
+export const loadValidatorLibrary = (): typeof OpenApiValidatorLibrary => require('express-openapi-validator') as typeof OpenApiValidatorLibrary;
 
 /** express-openapi-validator's steps for one operation, split where the pipeline puts its own between them. */
 export interface OperationValidator {
@@ -102,7 +102,7 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
   if (!steps) {
     cacheRouteRegexps();
     skipMetaSchemaUnlessChecked();
-    const middleware = validatorLibrary().middleware({
+    const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
       // The meta-schema check of the document runs in tests, where responses are validated too.
       validateApiSpec: validateResponses,
