@@ -31,7 +31,12 @@ async function main(): Promise<void> {
   if (options === 'help') return void process.stdout.write(USAGE);
   if (options === 'version') return void process.stdout.write(`${version()}\n`);
 
-  await keyPair;
+  // Not awaited: the health check needs no key, and whoever signs or publishes with it waits for it (SigningKeys).
+  // A process whose key pair cannot be made still stops, as it did before listening.
+  keyPair.catch((error: unknown) => {
+    process.stderr.write(`investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
   const ctx = createContext(options);
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   keepProcessAlive(ctx.logger);

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildApp, createContext } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
+import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
 import type { FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
@@ -67,8 +68,11 @@ export async function listen(ctx: FakeContext, port: number, host: string | unde
 
 /** Starts an independent instance; by default on a free port of 127.0.0.1. */
 export async function startServer(options: FakeOptions = {}): Promise<FakeServer> {
-  // made on the thread pool (started when the library loaded), not on this thread
-  await prepareRsaKeyPair();
+  // made on the thread pool (started when the library loaded), not on this thread; meanwhile this thread loads the
+  // request validator, which the first request of an instance needs (a no-op once it is loaded)
+  const keyPair = prepareRsaKeyPair();
+  loadValidatorLibrary();
+  await keyPair;
   const ctx = createContext(options);
   const host = options.host ?? '127.0.0.1';
   const server = await listen(ctx, options.port ?? 0, host);

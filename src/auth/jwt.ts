@@ -6,7 +6,7 @@ import type Jwt from 'jsonwebtoken';
 const require = createRequire(import.meta.url);
 const jwtLibrary = (): typeof Jwt => require('jsonwebtoken') as typeof Jwt;
 import { DomainError } from '../api/errors.js';
-import { rsaKeyPair } from './key-pair.js';
+import { prepareRsaKeyPair, rsaKeyPair, type RsaKeyPair } from './key-pair.js';
 import type { Schemas } from '../api/types.js';
 
 export type Jwks = Schemas['Jwks'];
@@ -25,11 +25,27 @@ export interface AccessTokenClaims {
 /** The signing key of one server instance: it signs access tokens and is published as a JWKS under its own kid. */
 export class SigningKeys {
   readonly kid = randomUUID();
-  private readonly privateKey: KeyObject;
-  readonly publicKey: KeyObject;
+  private pair: RsaKeyPair | undefined;
 
-  constructor() {
-    ({ privateKey: this.privateKey, publicKey: this.publicKey } = rsaKeyPair());
+  /**
+   * The process's key pair, taken on first use, so an instance may be made (and answer its health check) while the
+   * pair is still being made on the thread pool: whoever signs or publishes awaits `ready()` first.
+   */
+  private get keyPair(): RsaKeyPair {
+    return (this.pair ??= rsaKeyPair());
+  }
+
+  private get privateKey(): KeyObject {
+    return this.keyPair.privateKey;
+  }
+
+  get publicKey(): KeyObject {
+    return this.keyPair.publicKey;
+  }
+
+  /** Resolves when the process's key pair is made (at once when it is). */
+  ready(): Promise<void> {
+    return prepareRsaKeyPair();
   }
 
   jwks(): Jwks {

@@ -43,7 +43,7 @@ function keepRawBody(req: Parameters<RequestHandler>[0], buffer: Buffer, json: b
 }
 
 /** As body-parser (type-is's hasBody): a request has a body when it says how long it is or that it is chunked. */
-const hasBody = (req: Parameters<RequestHandler>[0]): boolean =>
+export const hasBody = (req: Parameters<RequestHandler>[0]): boolean =>
   req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
 
 /**

@@ -64,10 +64,13 @@ const HEALTH = '/__control/health';
 
 /** Refuses requests to a Host the fake does not answer to (the health check excepted: probes use any name). */
 export function hostGuard(policy: HostPolicy): RequestHandler {
+  // The verdict on the last Host seen: clients keep theirs, so its expressions run when it changes (one per instance).
+  let last: { header: string | undefined; verdict: HostVerdict } | undefined;
   return (req, _res, next) => {
     if (req.path === HEALTH) return next();
     const header = req.headers.host;
-    const verdict = checkHost(header, policy);
+    if (last?.header !== header || last === undefined) last = { header, verdict: checkHost(header, policy) };
+    const { verdict } = last;
     if (verdict === 'allowed') return next();
     if (verdict === 'malformed') {
       throw new DomainError(400, 'malformed_host', 'The Host header is not a host name, an IP literal or either with a port.');

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Request } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
+import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
 import type { ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
@@ -64,6 +64,9 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
   cacheRouteRegexps();
   const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
   const { pathToRegexp } = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
+  // The validator's own error classes (its package's `error`), from their module alone: the package itself loads
+  // with the first validator (src/http/validator.ts).
+  const errors = fromValidator('./framework/types') as Pick<typeof OpenApiValidatorLibrary.error, 'BadRequest' | 'MethodNotAllowed'>;
 
   // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.
   const routes: { expressRoute: string; openApiRoute: string; method: string; operationId: OperationId }[] = [];
@@ -118,11 +121,11 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
       try {
         values = matched.slice(1).map(decodeURIComponent);
       } catch {
-        throw new OpenApiValidator.error.BadRequest({ path: req.path, message: `malformed uri'` });
+        throw new errors.BadRequest({ path: req.path, message: `malformed uri'` });
       }
       const operation = entry.operations.get(req.method);
       if (!operation) {
-        throw new OpenApiValidator.error.MethodNotAllowed({ path: req.path, message: `${req.method} method not allowed`, headers: { Allow: entry.allow } });
+        throw new errors.MethodNotAllowed({ path: req.path, message: `${req.method} method not allowed`, headers: { Allow: entry.allow } });
       }
       // The validator forgives a trailing slash either way; the real service does not, so a path that differs from
       // the document by its trailing slash is unknown here too.

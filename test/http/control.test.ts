@@ -12,6 +12,23 @@ describe('control plane basics', () => {
     expect(response.body).toEqual({ status: 'ok' });
   });
 
+  it('health answers the same without response validation, where a request that brings nothing skips the validator', async () => {
+    const checked = testApp();
+    const unchecked = testApp({ validateResponses: false });
+    const variants = [
+      (app: ReturnType<typeof testApp>) => http(app).get('/__control/health'),
+      (app: ReturnType<typeof testApp>) => http(app).get('/__control/health?'),
+      (app: ReturnType<typeof testApp>) => http(app).get('/__control/health?verbose=1'),
+      (app: ReturnType<typeof testApp>) => http(app).get('/__control/health').set('Content-Type', 'application/json').send('{"a":1}'),
+      (app: ReturnType<typeof testApp>) => http(app).head('/__control/health'),
+    ];
+    for (const variant of variants) {
+      const [a, b] = [await variant(checked), await variant(unchecked)];
+      expect({ status: b.status, body: b.body, type: b.type }).toEqual({ status: a.status, body: a.body, type: a.type });
+    }
+    expect((await http(unchecked).get('/__control/health?verbose=1')).status).toBeGreaterThanOrEqual(400);
+  });
+
   it('GET /__control/state is the fixtures-file shape and reads back equal through PUT', async () => {
     const app = testApp();
     const before = await stateOf(app);

@@ -8,7 +8,9 @@ import { audiencesOf } from '../request-context.js';
 
 export function authHandlers(ctx: FakeContext) {
   return {
-    createToken: ({ body, baseUrl, header }) => {
+    createToken: async ({ body, baseUrl, header }) => {
+      // the CLI answers before the process's key pair is made (src/cli.ts)
+      await ctx.keys.ready();
       const basic = basicCredentials(header('authorization'));
       const { tenant, audience, scope } = grantClientCredentials(ctx.tenants, body, audiencesOf(baseUrl), basic);
       const iat = tenant.clock.nowSeconds();
@@ -21,7 +23,10 @@ export function authHandlers(ctx: FakeContext) {
         headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
       };
     },
-    getJwks: () => ok(ctx.keys.jwks()),
+    getJwks: async () => {
+      await ctx.keys.ready();
+      return ok(ctx.keys.jwks());
+    },
     getOpenidConfiguration: ({ baseUrl }) =>
       ok({
         issuer: baseUrl,
