@@ -75,6 +75,9 @@ export function buildRows({ startup, startup24, throughput, throughput24, scale,
       node24: s24 && `${ms(s24.cliMs.median)} vs bare ${ms(s24.bareSpawnMs.median)}: ${ratio(s24.cliOverBare.median)}`,
       ok24: s24 && atMost(s24.cliOverBare.median, TARGETS.cliOverBare.max),
     });
+    row('  CLI spawn → first authenticated 200 (token, then GET /v1/share-classes; health answers before the key and validators are ready)', ms(startup.cliFirstCallMs.median) + spread(startup.cliFirstCallMs), {
+      node24: s24 && ms(s24.cliFirstCallMs.median),
+    });
     row('reset() of the default world (warm; median per process, then of processes)', ms(startup.resetMs.median) + spread(startup.resetMs), {
       name: 'reset()',
       target: TARGETS.reset.text,
