@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Request } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
-import type { ApiDocument } from '../api/document.js';
+import { operationsOf, type ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
 import { cacheRouteRegexps } from './route-regexp-cache.js';
@@ -33,8 +33,6 @@ export interface RouteMatch {
   openApiRoute: string;
   pathParams: Record<string, string>;
 }
-
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
 // As express-openapi-validator (framework/openapi.spec.loader.js): `{id}` → `:id`, and its order of routes, static
 // before parameterized (`/~` sorts after letters), the longer of two where one is a prefix of the other first.
@@ -69,25 +67,19 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
   const errors = fromValidator('./framework/types') as Pick<typeof OpenApiValidatorLibrary.error, 'BadRequest' | 'MethodNotAllowed'>;
 
   // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.
-  const routes: { expressRoute: string; openApiRoute: string; method: string; operationId: OperationId }[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (method.startsWith('x-') || ['parameters', 'summary', 'description'].includes(method)) continue;
-      routes.push({ expressRoute: toExpressRoute(path), openApiRoute: path, method: method.toUpperCase(), operationId: (operation as { operationId: OperationId }).operationId });
-    }
-  }
+  const routes = operationsOf(document).map((operation) => ({ expressRoute: toExpressRoute(operation.path), operation: operation as RouteMatch['operation'] }));
   routes.sort(sortRoutes);
   const byPath = new Map<string, PathRoute>();
-  for (const route of routes) {
-    let entry = byPath.get(route.expressRoute);
+  for (const { expressRoute, operation } of routes) {
+    let entry = byPath.get(expressRoute);
     if (!entry) {
-      const { regexp, keys } = pathToRegexp(route.expressRoute, { sensitive: options.caseSensitive, strict: options.strict });
-      entry = { openApiRoute: route.openApiRoute, regexp, keys: keys.map((k) => k.name), operations: new Map(), allow: '' };
-      byPath.set(route.expressRoute, entry);
+      const { regexp, keys } = pathToRegexp(expressRoute, { sensitive: options.caseSensitive, strict: options.strict });
+      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), operations: new Map(), allow: '' };
+      byPath.set(expressRoute, entry);
     }
-    entry.operations.set(route.method, { operationId: route.operationId, method: route.method.toLowerCase(), path: route.openApiRoute });
+    entry.operations.set(operation.method.toUpperCase(), operation);
   }
-  for (const entry of byPath.values()) entry.allow = [...entry.operations.keys()].filter((m) => HTTP_METHODS.has(m.toLowerCase())).join(', ');
+  for (const entry of byPath.values()) entry.allow = [...entry.operations.keys()].join(', ');
 
   const groups = new Map<string, PathRoute[]>();
   for (const entry of byPath.values()) {
