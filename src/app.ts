@@ -171,7 +171,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   };
 
   app.use(chain([hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
-  app.use('/__control', controlGuard({ controlToken: ctx.options.controlToken, baseUrl: ctx.options.baseUrl }));
+  app.use('/__control', controlGuard(ctx));
   app.use((req, res, next) => {
     const match = route(req);
     const state = stateOf(req);

@@ -1,5 +1,6 @@
 import type { operations } from './api/schema.js';
 import type { OperationId, Schemas } from './api/types.js';
+import { CONTROL_SCOPE } from './domain/scopes.js';
 
 type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;
@@ -18,9 +19,14 @@ export class ControlError extends Error {
 export interface ControlClientOptions {
   /** Base URL of the fake, such as `http://localhost:8080` or `http://fake:8080` in CI. */
   url: string;
-  /** The CONTROL_TOKEN the fake runs with, if any. */
+  /** The CONTROL_TOKEN the fake runs with, if any: the operator's, for every tenant. */
   controlToken?: string;
-  /** The tenant the calls act on; the fake's default client when absent. */
+  /**
+   * A partner's own client, granted the scope `control` by the operator: the calls then carry its access token
+   * (fetched with `scope=openid offline control`, fetched again when refused as expired) and act on its tenant only.
+   */
+  clientCredentials?: { clientId: string; clientSecret: string };
+  /** The tenant the calls act on; the fake's default client when absent (a partner's own with `clientCredentials`). */
   clientId?: string;
 }
 
@@ -30,14 +36,30 @@ export interface ControlClientOptions {
  */
 export function createControlClient(options: ControlClientOptions) {
   const base = options.url.replace(/\/$/, '');
+  const partner = options.clientCredentials;
+  let partnerToken: Promise<string> | undefined;
+  const bearer = async (fresh: boolean): Promise<string | undefined> => {
+    if (!partner) return options.controlToken;
+    if (fresh || !partnerToken) partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, `openid offline ${CONTROL_SCOPE}`);
+    return partnerToken;
+  };
 
-  async function call<R>(method: string, path: string, body?: unknown): Promise<R> {
+  async function call<R>(method: string, path: string, body?: unknown, retried = false): Promise<R> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (options.controlToken) headers.authorization = `Bearer ${options.controlToken}`;
+    const token = await bearer(false);
+    if (token) headers.authorization = `Bearer ${token}`;
     if (options.clientId) headers['x-client-id'] = options.clientId;
     const response = await fetch(`${base}/__control${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    if (!response.ok) throw new ControlError(response.status, (await response.json().catch(() => undefined)) as Schemas['Problem'] | undefined);
+    if (!response.ok) {
+      const problem = (await response.json().catch(() => undefined)) as Schemas['Problem'] | undefined;
+      // a partner's token expired (its tenant's clock moved on): once more with a new one
+      if (partner && !retried && response.status === 401) {
+        await bearer(true);
+        return call(method, path, body, true);
+      }
+      throw new ControlError(response.status, problem);
+    }
     return (response.status === 204 ? undefined : await response.json()) as R;
   }
   const id = encodeURIComponent;
@@ -46,7 +68,7 @@ export function createControlClient(options: ControlClientOptions) {
     /** The same calls, acting on another tenant. */
     forClient: (clientId: string) => createControlClient({ ...options, clientId }),
     health: () => call<JsonResponse<'getHealth', 200>>('GET', '/health'),
-    /** This tenant (when bound by `forClient` or `clientId`) or every tenant back to its fixtures. */
+    /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
     reset: () => call<void>('POST', '/reset', options.clientId ? { client_id: options.clientId } : {}),
     snapshot: () => call<JsonResponse<'getState', 200>>('GET', '/state'),
     restore: (world: JsonBody<'replaceState'>) => call<void>('PUT', '/state', world),
@@ -82,12 +104,12 @@ export function createControlClient(options: ControlClientOptions) {
 export type ControlClient = ReturnType<typeof createControlClient>;
 
 /** A token the way a partner's client gets one: the client-credentials grant, audience = the URL's host. */
-export async function fetchToken(url: string, clientId: string, clientSecret: string): Promise<string> {
+export async function fetchToken(url: string, clientId: string, clientSecret: string, scope = 'openid offline'): Promise<string> {
   const base = url.replace(/\/$/, '');
   const response = await fetch(`${base}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: clientId, client_secret: clientSecret, audience: new URL(base).host }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope, client_id: clientId, client_secret: clientSecret, audience: new URL(base).host }),
   });
   const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
   if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ''}`.trim());

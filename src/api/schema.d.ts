@@ -402,7 +402,9 @@ export interface paths {
         /**
          * Put tenants back to their fixtures
          * @description With `client_id`, that tenant; without, every tenant. The tenant's world returns to its fixtures byte for
-         *     byte, and its clock to real time. Registered clients, their secrets, scopes and settings stay.
+         *     byte, and its clock to real time. Registered clients, their secrets, scopes and settings stay. A partner's
+         *     token (scope `control`) resets its own tenant, with or without `client_id`; naming another tenant answers 403
+         *     `forbidden_tenant`.
          */
         post: operations["resetWorld"];
         delete?: never;
@@ -451,13 +453,13 @@ export interface paths {
         };
         /**
          * List the OAuth clients (the tenants), with their secrets
-         * @description Every client, the default one first (`default: true`). Secrets are shown, because the control plane is the operator's own (the sandbox console's "Connect your client" panel reads them here): guard it with `CONTROL_TOKEN` wherever others can reach the port.
+         * @description Every client, the default one first (`default: true`). Secrets are shown, because the control plane is the operator's own (the sandbox console's "Connect your client" panel reads them here): guard it with `CONTROL_TOKEN` wherever others can reach the port. A partner's token (scope `control`) lists its own client only.
          */
         get: operations["listClients"];
         put?: never;
         /**
          * Register an OAuth client (a new tenant)
-         * @description The client gets its own world, seeded from the fixtures. An existing `client_id` answers 409 `client_exists`.
+         * @description The client gets its own world, seeded from the fixtures. An existing `client_id` answers 409 `client_exists`. The operator's alone: a partner's token answers 403 `operator_only`.
          */
         post: operations["createClient"];
         delete?: never;
@@ -483,7 +485,7 @@ export interface paths {
         head?: never;
         /**
          * Change a client's scopes or settings
-         * @description Tokens already issued keep the scopes they were issued with.
+         * @description Tokens already issued keep the scopes they were issued with. A partner's token (scope `control`) may change its own client's settings, never its scopes (403 `operator_only`) nor another client (403 `forbidden_tenant`).
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -747,7 +749,8 @@ export interface paths {
          *     buffer of `JOURNAL_SIZE` entries (default 1000) so memory stays flat under load. `Authorization`, client
          *     secrets and tokens are never stored. Filters: `method` (exact), `path` (the path without its query; `*` or
          *     `{name}` matches one segment), `client_id` (or `X-Client-Id`): that client's requests only. Reset clears
-         *     the entries of the tenants it resets.
+         *     the entries of the tenants it resets. A partner's token (scope `control`) sees its own client's requests
+         *     only.
          */
         get: operations["listRequests"];
         put?: never;
@@ -1194,8 +1197,11 @@ export interface components {
             /** @description The tenant to reset; every tenant when absent. */
             client_id?: string;
         };
-        /** @enum {string} */
-        ApiScope: "read:accounts" | "write:accounts" | "read:orders" | "write:orders" | "read:assets" | "read:documents";
+        /**
+         * @description The API scopes, and `control` (the fake's own, never granted by default): the client's tokens that ask for it reach the control plane for the client's own tenant.
+         * @enum {string}
+         */
+        ApiScope: "read:accounts" | "write:accounts" | "read:orders" | "write:orders" | "read:assets" | "read:documents" | "control";
         ClientSettings: {
             /** @description Requires `tin`/`tax_id` and `tax_residencies` on accounts. */
             tax_reporting?: boolean;
@@ -1439,7 +1445,9 @@ export interface components {
         };
         /**
          * @description The token lacks the operation's scope (`insufficient_scope`); a `Host` the fake does not answer to
-         *     (`host_not_allowed`, any operation); a control call from another web origin (`cross_origin_refused`).
+         *     (`host_not_allowed`, any operation); a control call from another web origin (`cross_origin_refused`); a
+         *     partner's control call that names another tenant (`forbidden_tenant`) or does what only the operator may
+         *     (`operator_only`).
          */
         Forbidden: {
             headers: {
@@ -2302,6 +2310,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createClient: {

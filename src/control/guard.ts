@@ -1,13 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { DomainError } from '../api/errors.js';
-
-export interface ControlGuardOptions {
-  /** When set, every call but health needs `Authorization: Bearer <controlToken>`. */
-  controlToken?: string | undefined;
-  /** BASE_URL: a page served there is the fake's own origin even when a proxy rewrites the Host. */
-  baseUrl?: string | undefined;
-}
+import { VerifiedTokens } from '../auth/jwt.js';
+import type { FakeContext } from '../context.js';
+import { CONTROL_SCOPE } from '../domain/scopes.js';
+import type { Tenant } from '../domain/tenants.js';
+import { audiencesOf, baseUrlOf } from '../http/request-context.js';
+import { stateOf } from '../http/request-state.js';
 
 const HEALTH = '/health';
 
@@ -57,26 +56,64 @@ function checkJsonBody(req: Request): void {
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** Compares digests, so neither the token's content nor its length shows in the time taken. */
-function checkControlToken(req: Request, expected: Buffer): void {
-  const match = /^Bearer +(\S+) *$/i.exec(req.get('authorization') ?? '');
-  if (match && timingSafeEqual(digest(match[1]!), expected)) return;
-  throw new DomainError(401, 'invalid_control_token', 'This server guards its control plane: send "Authorization: Bearer <CONTROL_TOKEN>".', undefined, {
-    'WWW-Authenticate': 'Bearer realm="control"',
-  });
+const BEARER = /^Bearer +(\S+) *$/i;
+const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
+
+const controlTokenRequired = (): DomainError =>
+  new DomainError(
+    401,
+    'invalid_control_token',
+    'This server guards its control plane: send "Authorization: Bearer <CONTROL_TOKEN>", or an access token of your own client that carries the scope "control".',
+    undefined,
+    { 'WWW-Authenticate': 'Bearer realm="control"' },
+  );
+
+/**
+ * Who makes a control call: the operator (its CONTROL_TOKEN, or anyone when there is none), or a partner, proven by
+ * an access token of its own client with the scope `control`, confined to that client's tenant. A token we did not
+ * sign proves nobody: refused when the control plane is guarded, ignored when it is open (as before partners had
+ * tokens for it).
+ */
+async function controlCaller(ctx: FakeContext, tokens: VerifiedTokens, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
+  const bearer = BEARER.exec(req.get('authorization') ?? '')?.[1];
+  // Compares digests, so neither the token's content nor its length shows in the time taken.
+  if (bearer !== undefined && expected && timingSafeEqual(digest(bearer), expected)) return 'operator';
+  if (bearer !== undefined && looksLikeJwt(bearer)) {
+    await ctx.keys.ready();
+    const issuer = baseUrlOf(req, ctx);
+    const verdict = tokens.verify(bearer, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+    if (verdict.signedFor !== undefined) {
+      if (verdict.error) throw verdict.error;
+      const tenant = ctx.tenants.find(verdict.signedFor);
+      if (!tenant) throw controlTokenRequired();
+      if (!verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) {
+        throw new DomainError(403, 'insufficient_scope', `The control plane takes a client's own token only with the scope "${CONTROL_SCOPE}", which this token does not carry: ask the operator to grant it, then request "scope=openid offline ${CONTROL_SCOPE}".`, undefined, {
+          'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,
+        });
+      }
+      return tenant;
+    }
+  }
+  if (expected) throw controlTokenRequired();
+  return 'operator';
 }
 
 /**
  * Every /__control call but health: from no foreign web origin (403 `cross_origin_refused`), a body only as
- * JSON (415), and with CONTROL_TOKEN set its bearer token (401). Errors go to the one error middleware.
+ * JSON (415), and with CONTROL_TOKEN set its bearer token or a partner's own token with the scope `control` (401).
+ * A partner's call is confined to its tenant (`controlPartner`, enforced by control/tenant.ts). Errors go to the
+ * one error middleware.
  */
-export function controlGuard({ controlToken, baseUrl }: ControlGuardOptions): RequestHandler {
+export function controlGuard(ctx: FakeContext): RequestHandler {
+  const { controlToken, baseUrl } = ctx.options;
   const expected = controlToken === undefined ? undefined : digest(controlToken);
-  return (req, _res, next) => {
+  const tokens = new VerifiedTokens(ctx.keys);
+  return async (req, _res, next) => {
     if (req.path === HEALTH) return next();
     checkSameOrigin(req, baseUrl);
     checkJsonBody(req);
-    if (expected) checkControlToken(req, expected);
+    const caller = await controlCaller(ctx, tokens, expected, req);
+    if (caller !== 'operator') stateOf(req).controlPartner = caller;
     next();
   };
 }

@@ -1,7 +1,7 @@
 import type { FakeContext } from '../context.js';
 import { readinessFindings } from '../harness/readiness-report.js';
 import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
-import { controlTenant, namedClientId } from './tenant.js';
+import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 
 /** The partner test harness: injected faults, the request journal and the readiness report built on it. */
 export function harnessHandlers(ctx: FakeContext) {
@@ -18,7 +18,7 @@ export function harnessHandlers(ctx: FakeContext) {
     },
     listRequests: (call) => {
       const { method, path } = call.query;
-      return ok({ data: ctx.journal.entries({ method, path, clientId: namedClientId(call) }) });
+      return ok({ data: ctx.journal.entries({ method, path, clientId: checkedClientId(call, namedClientId(call)) }) });
     },
     getReadinessReport: (call) => {
       const clientId = controlTenant(ctx, call).client.client_id;

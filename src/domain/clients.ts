@@ -22,9 +22,11 @@ export function toClientView({ client_id, scopes, settings }: ClientRecord): Cli
   return { client_id, scopes: [...scopes], settings: { ...settings } };
 }
 
-export function listClients(registry: TenantRegistry): Schemas['ClientList'] {
+/** Every client, or only the one named (what a partner may see: its own). */
+export function listClients(registry: TenantRegistry, only?: string): Schemas['ClientList'] {
+  const tenants = only === undefined ? [...registry.all()] : [registry.get(only)];
   return {
-    data: [...registry.all()].map(({ client }) => ({
+    data: tenants.map(({ client }) => ({
       ...toClientView(client),
       client_secret: client.client_secret,
       default: client.client_id === registry.defaultClientId,

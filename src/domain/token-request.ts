@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { OAuthError } from '../api/errors.js';
-import { API_SCOPES, BASE_SCOPES } from './scopes.js';
+import { API_SCOPES, BASE_SCOPES, CONTROL_SCOPE } from './scopes.js';
 import type { Schemas } from '../api/types.js';
 import type { Tenant, TenantRegistry } from './tenants.js';
 
@@ -99,6 +99,6 @@ export function grantClientCredentials(
   if (refused.length > 0) {
     throw new OAuthError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}.`);
   }
-  const granted = [...BASE_SCOPES, ...API_SCOPES.filter((s) => tenant.client.scopes.includes(s))];
+  const granted = [...BASE_SCOPES, ...API_SCOPES.filter((s) => tenant.client.scopes.includes(s)), ...(requested.includes(CONTROL_SCOPE) ? [CONTROL_SCOPE] : [])];
   return { tenant, audience: request.audience, scope: granted.join(' ') };
 }

@@ -30,6 +30,7 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
       if (!tenant) throw new Error(`${stateOf(req).operationId} has no authenticated tenant: is it secured by oauth2 in the document?`);
       return tenant;
     },
+    controlPartner: stateOf(req).controlPartner,
     header: (name) => req.get(name),
   };
 }

@@ -10,6 +10,8 @@ export interface OperationCall<Op extends OperationId> {
   readonly baseUrl: string;
   /** The tenant of the verified access token; only operations secured by OAuth have one (others throw). */
   readonly tenant: Tenant;
+  /** A control call by a partner's own token (scope `control`): the only tenant it may act on; absent for the operator. */
+  readonly controlPartner: Tenant | undefined;
   header(name: string): string | undefined;
 }
 

@@ -15,6 +15,11 @@ export interface RequestState {
   pathParams?: Record<string, string>;
   /** The client whose token, or whose token request's credentials, verified: never a client a request merely names. */
   tenant?: Tenant;
+  /**
+   * A control call made with a partner's own access token (scope `control`): the one tenant it may act on. Absent
+   * for the operator (CONTROL_TOKEN, or an open control plane).
+   */
+  controlPartner?: Tenant;
   /** The raw request body, kept for the readiness report's repeated-request check. */
   rawBody?: Buffer;
   /** Items of a list answer. */

@@ -192,14 +192,16 @@ describe('control guard', () => {
     }
   });
 
-  it('with controlToken set, /__control needs it; health does not; partner tokens never open it', async () => {
+  it('with controlToken set, /__control needs it; health does not; a partner token without the scope control never opens it', async () => {
     const app = testApp({ controlToken: 'let-me-in' });
     expect((await http(app).get('/__control/health')).status).toBe(200);
     const denied = await http(app).get('/__control/state');
     expect(denied.status).toBe(401);
     expect(denied.body.code).toBe('invalid_control_token');
     const partner = await tokenFor(app);
-    expect((await http(app).get('/__control/state').set('Authorization', `Bearer ${partner}`)).status).toBe(401);
+    const withoutScope = await http(app).get('/__control/state').set('Authorization', `Bearer ${partner}`);
+    expect(withoutScope.status).toBe(403);
+    expect(withoutScope.body.code).toBe('insufficient_scope');
     expect((await http(app).post('/__control/reset').set('Authorization', 'Bearer let-me-i')).status).toBe(401);
     expect((await http(app).get('/__control/state').set('Authorization', 'Bearer let-me-in')).status).toBe(200);
   });

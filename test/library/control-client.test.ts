@@ -111,4 +111,18 @@ describe('createControlClient', () => {
   it('fetchToken names the client and the OAuth error when the credentials are refused', async () => {
     await expect(fetchToken(fake.url, 'nobody', 'x')).rejects.toThrow(/^No token for nobody: invalid_client /);
   });
+
+  it('with clientCredentials acts as the partner: its own tenant only, a fresh token once its tenant’s clock expired the last', async () => {
+    const { clientId } = await tenant();
+    const { clientId: otherId } = await tenant();
+    await admin.updateClient(clientId, { scopes: ['read:accounts', 'control'] });
+    const partner = createControlClient({ url: fake.url, clientCredentials: { clientId, clientSecret: 'secret' } });
+    expect((await partner.clients()).map((c) => c.client_id)).toEqual([clientId]);
+    await partner.advanceClock(2 * 3600); // its token (one hour) has expired on its tenant's clock: fetched again
+    expect((await partner.snapshot()).accounts.length).toBeGreaterThan(0);
+    expect(await rejection(partner.forClient(otherId).snapshot())).toMatchObject({ status: 403, problem: { code: 'forbidden_tenant' } });
+    expect(await rejection(partner.addClient({ client_id: 'x', client_secret: 'y' }))).toMatchObject({ status: 403, problem: { code: 'operator_only' } });
+    const withoutScope = createControlClient({ url: fake.url, clientCredentials: { clientId: otherId, clientSecret: 'secret' } });
+    expect(String(await rejection(withoutScope.snapshot()))).toMatch(/invalid_scope/);
+  });
 });

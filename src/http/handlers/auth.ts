@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FakeContext } from '../../context.js';
-import { BASE_SCOPES, API_SCOPES } from '../../domain/scopes.js';
+import { BASE_SCOPES, API_SCOPES, CONTROL_SCOPE } from '../../domain/scopes.js';
 import { basicCredentials } from '../../auth/basic-credentials.js';
 import { grantClientCredentials } from '../../domain/token-request.js';
 import { ok, type OperationHandlers } from '../operation.js';
@@ -33,7 +33,7 @@ export function authHandlers(ctx: FakeContext) {
         token_endpoint: `${baseUrl}/oauth2/token`,
         jwks_uri: `${baseUrl}/.well-known/jwks.json`,
         grant_types_supported: ['client_credentials'],
-        scopes_supported: [...BASE_SCOPES, ...API_SCOPES],
+        scopes_supported: [...BASE_SCOPES, ...API_SCOPES, CONTROL_SCOPE],
         response_types_supported: ['token'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         id_token_signing_alg_values_supported: ['RS256'],
