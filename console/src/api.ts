@@ -20,16 +20,17 @@ export class ControlError extends Error {
   ) {
     super(problem ? `${problem.title}: ${problem.detail}` : `The fake answered ${status}.`);
   }
+  /** The guard refused the token: a wrong CONTROL_TOKEN, or a partner's token that expired or is not this fake's. */
   get wrongControlToken(): boolean {
-    return this.status === 401 && (this.problem?.code ?? 'invalid_control_token') === 'invalid_control_token';
+    return this.status === 401;
   }
 }
 
 export interface Session {
   controlToken: string | undefined;
   clientId: string | undefined;
-  /** Called when the guard refuses the CONTROL_TOKEN (or its absence): the console asks for it. */
-  onUnauthorized?: () => void;
+  /** Called when the guard refuses the token (or its absence), with the problem's code: the console asks for one. */
+  onUnauthorized?: (code: string) => void;
 }
 
 /**
@@ -50,7 +51,7 @@ export async function control<R>(session: Session, method: string, path: string,
   if (!response.ok) {
     const problem = (await response.json().catch(() => undefined)) as Problem | undefined;
     const error = new ControlError(response.status, problem);
-    if (error.wrongControlToken) session.onUnauthorized?.();
+    if (error.wrongControlToken) session.onUnauthorized?.(problem?.code ?? 'invalid_control_token');
     throw error;
   }
   return (response.status === 204 ? undefined : await response.json()) as R;

@@ -18,7 +18,8 @@ export interface AppState {
   clock: { now: Date; readAt: number } | undefined;
   loadError: unknown;
   needsToken: boolean;
-  tokenRejected: boolean;
+  /** The code of the guard's 401 when a token was sent and refused (`invalid_control_token`, `token_expired`…). */
+  tokenRejected: string | undefined;
   useToken: (token: string) => void;
   pickClient: (clientId: string) => void;
   /** Reads everything again (after a change the console made); the clients too, so a new one can be picked next. */
@@ -42,7 +43,7 @@ export function useAppState(): AppState {
   const [clock, setClock] = useState<AppState['clock']>();
   const [loadError, setLoadError] = useState<unknown>();
   const [needsToken, setNeedsToken] = useState(false);
-  const [tokenRejected, setTokenRejected] = useState(false);
+  const [tokenRejected, setTokenRejected] = useState<string>();
   const [notice, setNotice] = useState('');
 
   const update = useCallback((change: Partial<Stored>) => {
@@ -54,14 +55,18 @@ export function useAppState(): AppState {
   }, []);
 
   const { controlToken } = stored;
-  const defaultClientId = clients?.find((c) => c.default)?.client_id;
+  // a partner signed in with its own token is listed alone, and is its own default
+  const defaultClientId = (clients?.find((c) => c.default) ?? clients?.[0])?.client_id;
   // A tenant picked earlier in this tab may be gone (the fake restarted): then the default one.
   const clientId = clients?.some((c) => c.client_id === stored.clientId) ? stored.clientId : defaultClientId;
-  const onUnauthorized = useCallback(() => {
-    setNeedsToken(true);
-    // no token yet: the guard asks for one; a token sent and refused: say it is wrong
-    setTokenRejected(controlToken !== undefined);
-  }, [controlToken]);
+  const onUnauthorized = useCallback(
+    (code: string) => {
+      setNeedsToken(true);
+      // no token yet: the guard asks for one; a token sent and refused: say why
+      setTokenRejected(controlToken !== undefined ? code : undefined);
+    },
+    [controlToken],
+  );
   const client = useMemo(() => api({ controlToken, clientId, onUnauthorized }), [controlToken, clientId, onUnauthorized]);
   const anyClient = useMemo(() => api({ controlToken, clientId: undefined, onUnauthorized }), [controlToken, onUnauthorized]);
 
@@ -149,7 +154,7 @@ export function useAppState(): AppState {
     tokenRejected,
     useToken: (token) => {
       update({ controlToken: token });
-      setTokenRejected(false);
+      setTokenRejected(undefined);
       setNeedsToken(false);
       setLoadError(undefined);
     },

@@ -169,6 +169,53 @@ export function WorldControls() {
   );
 }
 
+/** A partner signs in as the API does: its client's credentials for a token with the scope `control`. */
+async function partnerToken(clientId: string, clientSecret: string): Promise<string> {
+  const response = await fetch('/oauth2/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline control', client_id: clientId, client_secret: clientSecret, audience: location.host }),
+  });
+  const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+  if (!response.ok || !body.access_token) throw new Error(`${body.error ?? response.status}: ${body.error_description ?? 'no token'}`);
+  return body.access_token;
+}
+
+function PartnerSignIn() {
+  const app = useApp();
+  const [clientId, setClientId] = useState('');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState('');
+  return (
+    <form
+      aria-labelledby="partner-h"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError('');
+        partnerToken(clientId, secret).then(app.useToken, (err: Error) => setError(err.message));
+      }}
+    >
+      <h2 id="partner-h">Or sign in as a partner</h2>
+      <p>
+        With your client's credentials, if the operator granted it the scope <code>control</code>: the console then shows your
+        own tenant only.
+      </p>
+      {error && (
+        <p role="alert" class="problem">
+          No token: {error}
+        </p>
+      )}
+      <label>
+        client_id <input autoComplete="username" value={clientId} onInput={(e) => setClientId((e.target as HTMLInputElement).value)} required />
+      </label>{' '}
+      <label>
+        client_secret <input type="password" autoComplete="current-password" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} required />
+      </label>{' '}
+      <button type="submit">Sign in</button>
+    </form>
+  );
+}
+
 export function TokenPrompt() {
   const app = useApp();
   const [token, setToken] = useState('');
@@ -178,7 +225,8 @@ export function TokenPrompt() {
       <p>This fake guards its control plane with a <code>CONTROL_TOKEN</code>. Enter it once; the console keeps it for this browser tab only.</p>
       {app.tokenRejected && (
         <p role="alert" class="problem">
-          That token is wrong: the fake answered 401 <code>invalid_control_token</code>. Check the <code>CONTROL_TOKEN</code> the fake runs with.
+          {app.tokenRejected === 'token_expired' ? 'That token has expired' : 'That token is wrong'}: the fake answered 401 <code>{app.tokenRejected}</code>. Check the{' '}
+          <code>CONTROL_TOKEN</code> the fake runs with, or sign in again.
         </p>
       )}
       <form
@@ -192,6 +240,7 @@ export function TokenPrompt() {
         </label>{' '}
         <button type="submit">Use this token</button>
       </form>
+      <PartnerSignIn />
     </main>
   );
 }

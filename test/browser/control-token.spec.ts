@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type FakeServer } from '../../src/index.js';
+import { createControlClient, startServer, type FakeServer } from '../../src/index.js';
 import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
 
 const CONTROL_TOKEN = 'ctl-7f3a9b';
@@ -72,5 +72,29 @@ describe('the console behind CONTROL_TOKEN', () => {
     await other.page.goto(`${fake.url}/console/faults`);
     await other.page.getByRole('heading', { level: 1, name: 'Control token' }).waitFor();
     await other.close();
+  });
+
+  it('signs a partner in with its client credentials (scope control): its own tenant only, never another', async () => {
+    const operator = createControlClient({ url: fake.url, controlToken: CONTROL_TOKEN });
+    await operator.addClient({ client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:accounts', 'read:orders', 'control'] });
+    await page.goto(`${fake.url}/console/`);
+    await prompt().waitFor();
+    await page.getByLabel('client_id').fill('acme');
+    await page.getByLabel('client_secret').fill('acme-secret');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview of acme' }).waitFor();
+    // the picker lists acme alone: no other tenant, no other secret anywhere on the page
+    await page.waitForTimeout(1200);
+    const html = await page.content();
+    expect(html).not.toContain('sandbox-secret');
+    expect(html).not.toMatch(/Overview of sandbox-client/);
+    expect(await seriousViolations(page)).toEqual([]);
+    // what the console would send for another tenant is refused by the fake, whatever the page does
+    const crossing = await page.evaluate(async () => {
+      const stored = JSON.parse(sessionStorage.getItem('investment-api-fake.console') ?? '{}') as { controlToken?: string };
+      const response = await fetch('/__control/state', { headers: { authorization: `Bearer ${stored.controlToken}`, 'x-client-id': 'sandbox-client' } });
+      return { status: response.status, code: ((await response.json()) as { code: string }).code };
+    });
+    expect(crossing).toEqual({ status: 403, code: 'forbidden_tenant' });
   });
 });

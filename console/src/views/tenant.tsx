@@ -3,7 +3,8 @@ import type { Schemas } from '../api.js';
 import { useApp } from '../app.js';
 import { ProblemView } from '../components.js';
 
-const SCOPES: Schemas['ApiScope'][] = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'read:documents'];
+// `control`: the client's own tokens reach this control plane for its tenant (the operator grants it)
+const SCOPES: Schemas['ApiScope'][] = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'read:documents', 'control'];
 const SETTINGS: [keyof Schemas['ClientSettings'], string][] = [
   ['tax_reporting', 'Tax reporting (accounts need tin / tax_id and tax_residencies)'],
   ['lei_required', 'LEI required on business accounts'],
