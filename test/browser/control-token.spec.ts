@@ -90,8 +90,9 @@ describe('the console behind CONTROL_TOKEN', () => {
     expect(html).not.toMatch(/Overview of sandbox-client/);
     expect(await seriousViolations(page)).toEqual([]);
     // what the console would send for another tenant is refused by the fake, whatever the page does
+    watched.expectError(/status of 403 \(Forbidden\) \(http:\/\/127\.0\.0\.1:\d+\/__control\/state\)/);
     const crossing = await page.evaluate(async () => {
-      const stored = JSON.parse(sessionStorage.getItem('investment-api-fake.console') ?? '{}') as { controlToken?: string };
+      const stored = JSON.parse((globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('investment-api-fake.console') ?? '{}') as { controlToken?: string };
       const response = await fetch('/__control/state', { headers: { authorization: `Bearer ${stored.controlToken}`, 'x-client-id': 'sandbox-client' } });
       return { status: response.status, code: ((await response.json()) as { code: string }).code };
     });
