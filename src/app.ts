@@ -35,6 +35,7 @@ import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { docsRoutes } from './http/docs.js';
 import { consoleRoutes } from './http/console.js';
 import { pino } from 'pino';
+import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants, StateWriter } from './persistence/state-dir.js';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   if (options.fixtures === undefined) {
@@ -50,24 +51,36 @@ function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   return source as World;
 }
 
-/** Everything one instance owns, built from its options. */
+/** Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). */
 export function createContext(options: FakeOptions = {}): FakeContext {
   const api = loadApiDocument();
   const fixtures = new Fixtures(loadFixtures(options, api));
-  const clients = (options.clients ?? DEFAULTS.clients).map(toClientRecord);
-  return {
+  const { stateDir, signingKeyFile } = options;
+  const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
+  const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;
+  const tenants = new TenantRegistry(
+    fixtures,
+    clientsToStart((options.clients ?? DEFAULTS.clients).map(toClientRecord), restored),
+    { maxTenants: options.maxTenants ?? DEFAULTS.maxTenants, maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant },
+    new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
+  );
+  restoreTenants(tenants, restored);
+  // Quiet unless asked: the library runs inside partners' test output.
+  const logger = pino({ level: options.logLevel ?? 'silent', base: { service: 'investment-api-fake' } });
+  const ctx: FakeContext = {
     options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
     api,
-    tenants: new TenantRegistry(fixtures, clients, {
-      maxTenants: options.maxTenants ?? DEFAULTS.maxTenants,
-      maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant,
-    }),
-    keys: new SigningKeys(),
+    tenants,
+    keys: new SigningKeys(keptKey),
     linkSigner: new LinkSigner(randomBytes(32)),
     journal: new Journal(options.journalSize),
-    // Quiet unless asked: the library runs inside partners' test output.
-    logger: pino({ level: options.logLevel ?? 'silent', base: { service: 'investment-api-fake' } }),
+    logger,
   };
+  if (stateDir !== undefined) {
+    // the logger is read when a write fails: the CLI replaces it after this
+    ctx.stateWriter = new StateWriter(stateDir, tenants, { onError: (err, file) => ctx.logger.error({ err, file }, 'could not write a tenant to STATE_DIR') });
+  }
+  return ctx;
 }
 
 function operationHandlers(ctx: FakeContext): OperationHandlers {

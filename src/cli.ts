@@ -50,7 +50,17 @@ async function main(): Promise<void> {
   // On SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, finish requests in flight, exit 0.
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal} received, shutting down\n`);
-    void server.drain(SHUTDOWN_GRACE_MS).then(() => process.exit(0));
+    // with STATE_DIR, what changed since the last write is written before the process ends
+    void server
+      .drain(SHUTDOWN_GRACE_MS)
+      .then(() => ctx.stateWriter?.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`could not write STATE_DIR at shutdown: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -40,6 +40,14 @@ export interface FakeOptions {
   maxTenants?: number;
   /** Accounts + wallets + payment method details + orders a tenant can grow to; default 100,000. */
   maxRecordsPerTenant?: number;
+  /**
+   * A folder where every tenant (client, settings, world, clock, faults) is written within a second of a change and
+   * at `stop()`, and read back on start, with the signing key (PKCS#8, mode 0600), so tokens survive a restart.
+   * Default: none, and nothing touches the disk.
+   */
+  stateDir?: string;
+  /** A PEM RSA private key to sign tokens with (one key for several replicas); its JWKS kid is its RFC 7638 thumbprint. */
+  signingKeyFile?: string;
 }
 
 export const DEFAULTS = {
@@ -126,6 +134,8 @@ const SETTINGS = [
   { flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', arg: '<list>', help: 'more Host names to answer, comma-separated (".example.com": a domain and its subdomains; "*": any)', read: (_n: string, v: string) => ({ allowedHosts: v.split(',').map((h) => h.trim()).filter(Boolean) }) },
   { flag: 'max-tenants', env: 'MAX_TENANTS', arg: '<n>', help: 'OAuth clients (tenants) at most (default 1000)', read: (n: string, v: string) => ({ maxTenants: integer(n, v, 1) }) },
   { flag: 'max-records-per-tenant', env: 'MAX_RECORDS_PER_TENANT', arg: '<n>', help: 'accounts+wallets+payment methods+orders per tenant at most (default 100000)', read: (n: string, v: string) => ({ maxRecordsPerTenant: integer(n, v, 1) }) },
+  { flag: 'state-dir', env: 'STATE_DIR', arg: '<dir>', help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)', read: (_n: string, v: string) => ({ stateDir: v }) },
+  { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;
 

@@ -5,6 +5,7 @@ import type { LoadedDocument } from './api/document.js';
 import type { Logger } from 'pino';
 import type { Journal } from './harness/journal.js';
 import type { TenantRegistry } from './domain/tenants.js';
+import type { StateWriter } from './persistence/state-dir.js';
 
 /** Everything one server instance owns, so instances never share state (only immutable, compiled things are per process). */
 export interface FakeContext {
@@ -15,4 +16,6 @@ export interface FakeContext {
   linkSigner: LinkSigner;
   journal: Journal;
   logger: Logger;
+  /** With STATE_DIR: writes the tenants a call reached, off the request path. */
+  stateWriter?: StateWriter;
 }

@@ -50,7 +50,8 @@ export interface FakeServer {
   readonly control: ControlClient;
   /**
    * Stops accepting, closes idle keep-alive connections at once, answers the requests in flight (with
-   * `Connection: close`), and resolves when every connection is closed (after 5 s at most); safe to call twice.
+   * `Connection: close`), and resolves when every connection is closed (after 5 s at most) and, with `stateDir`,
+   * every changed tenant is written; safe to call twice.
    */
   stop(): Promise<void>;
 }
@@ -107,8 +108,9 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     placeOrder: placeOrderSync,
     advanceOrder: advanceOrderSync,
     setOrderStatus: setOrderStatusSync,
-    stop() {
-      return server.drain(SHUTDOWN_GRACE_MS);
+    async stop() {
+      await server.drain(SHUTDOWN_GRACE_MS);
+      await ctx.stateWriter?.close();
     },
   };
 }

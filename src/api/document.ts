@@ -4,7 +4,7 @@ import type { Ajv as AjvClass, ErrorObject } from 'ajv';
 import type addFormatsPlugin from 'ajv-formats';
 import { createRequire } from 'node:module';
 import type { FieldError } from './errors.js';
-import type { OperationId, World } from './types.js';
+import type { OperationId } from './types.js';
 
 export const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 // Written by the build beside the YAML: parsing JSON is an order of magnitude faster at startup.
@@ -50,17 +50,24 @@ const fieldErrorOf = (e: ErrorObject): FieldError => {
   return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: e.message ?? 'is not valid' };
 };
 
-/** A validator of fixtures files against the document's World schema (the same schema PUT /__control/state uses). */
-export function compileWorldValidator(document: ApiDocument): (value: unknown) => FieldError[] {
-  // Ajv and its formats are loaded here, for a fixtures file or PUT /__control/state (and with the request
-  // validator): not to start a process (~30 ms).
+/**
+ * A validator of a JSON value against a schema that may `$ref` the document's components as
+ * `openapi#/components/schemas/<Name>`: the document stays the one source of every shape it checks.
+ */
+export function compileDocumentValidator(document: ApiDocument, schema: object): (value: unknown) => FieldError[] {
+  // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
+  // request validator): not to start a process (~30 ms).
   const require = createRequire(import.meta.url);
   const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
   const addFormats = require('ajv-formats') as typeof addFormatsPlugin;
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema({ components: document.components }, 'openapi');
-  const validate = ajv.getSchema<World>('openapi#/components/schemas/World')!;
+  const validate = ajv.compile(schema);
   return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
 }
 
+/** A validator of fixtures files against the document's World schema (the same schema PUT /__control/state uses). */
+export function compileWorldValidator(document: ApiDocument): (value: unknown) => FieldError[] {
+  return compileDocumentValidator(document, { $ref: 'openapi#/components/schemas/World' });
+}

@@ -7,6 +7,7 @@ const require = createRequire(import.meta.url);
 const jwtLibrary = (): typeof Jwt => require('jsonwebtoken') as typeof Jwt;
 import { DomainError } from '../api/errors.js';
 import { prepareRsaKeyPair, rsaKeyPair, type RsaKeyPair } from './key-pair.js';
+import { jwkThumbprint } from './key-file.js';
 import type { Schemas } from '../api/types.js';
 
 export type Jwks = Schemas['Jwks'];
@@ -22,10 +23,20 @@ export interface AccessTokenClaims {
   jti: string;
 }
 
-/** The signing key of one server instance: it signs access tokens and is published as a JWKS under its own kid. */
+/**
+ * The signing key of one server instance: it signs access tokens and is published as a JWKS under its own kid. By
+ * default the process's shared key pair under a kid of the instance's own (so instances in one process refuse each
+ * other's tokens); with a kept key (SIGNING_KEY_FILE, STATE_DIR) that key under its RFC 7638 thumbprint, the same
+ * after a restart and on every replica holding it.
+ */
 export class SigningKeys {
-  readonly kid = randomUUID();
+  readonly kid: string;
   private pair: RsaKeyPair | undefined;
+
+  constructor(kept?: RsaKeyPair) {
+    this.pair = kept;
+    this.kid = kept ? jwkThumbprint(kept.publicKey) : randomUUID();
+  }
 
   /**
    * The process's key pair, taken on first use, so an instance may be made (and answer its health check) while the
@@ -45,7 +56,7 @@ export class SigningKeys {
 
   /** Resolves when the process's key pair is made (at once when it is). */
   ready(): Promise<void> {
-    return prepareRsaKeyPair();
+    return this.pair ? Promise.resolve() : prepareRsaKeyPair();
   }
 
   jwks(): Jwks {

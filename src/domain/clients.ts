@@ -48,6 +48,9 @@ export function updateClient(registry: TenantRegistry, clientId: string, changes
 /** The one reset path (control plane and library): worlds, clocks, faults and journal entries of the tenants. */
 export function resetTenants(registry: TenantRegistry, journal: Journal, clientId?: string): void {
   const targets: Iterable<Tenant> = clientId === undefined ? registry.all() : [registry.get(clientId)];
-  for (const tenant of targets) tenant.reset();
+  for (const tenant of targets) {
+    tenant.reset();
+    registry.touch(tenant);
+  }
   journal.clear(clientId);
 }

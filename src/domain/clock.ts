@@ -32,6 +32,15 @@ export class Clock {
     this.offsetMs = 0;
   }
 
+  /** How far the clock runs from real time, in ms: what a restart must keep (STATE_DIR). */
+  get offset(): number {
+    return this.offsetMs;
+  }
+
+  restoreOffset(ms: number): void {
+    this.offsetMs = Clock.checked(Date.now() + ms) - Date.now();
+  }
+
   private static checked(ms: number): number {
     if (!Number.isFinite(ms) || ms < EARLIEST_MS || ms > LATEST_MS) {
       throw new DomainError(422, 'invalid_clock', 'The clock must stay between 1970-01-01 and 9999-12-31.');

@@ -21,6 +21,14 @@ interface ActiveFault {
   view: Fault;
   matchesPath: (path: string) => boolean;
   draw: () => number;
+  /** Draws made so far: a restored fault goes on with the same sequence. */
+  draws: number;
+}
+
+/** A fault book as a restart keeps it (STATE_DIR): the faults, the draws each made, the next id. */
+export interface FaultBookState {
+  next_id: number;
+  faults: { fault: Fault; draws: number }[];
 }
 
 /** One tenant's injected faults, oldest first. */
@@ -46,9 +54,25 @@ export class FaultBook {
       probability: input.probability ?? 1,
       seed: input.seed ?? 1,
     };
-    const matchesPath = view.path === null ? () => true : compilePathPattern(view.path);
-    this.faults.push({ view, matchesPath, draw: seededRandom(view.seed) });
+    this.faults.push(FaultBook.activate(view, 0));
     return { ...view };
+  }
+
+  private static activate(view: Fault, draws: number): ActiveFault {
+    const matchesPath = view.path === null ? () => true : compilePathPattern(view.path);
+    const random = seededRandom(view.seed);
+    for (let i = 0; i < draws; i++) random();
+    const fault: ActiveFault = { view, matchesPath, draws, draw: () => (fault.draws++, random()) };
+    return fault;
+  }
+
+  exportState(): FaultBookState {
+    return { next_id: this.nextId, faults: this.faults.map((f) => ({ fault: { ...f.view }, draws: f.draws })) };
+  }
+
+  restoreState(state: FaultBookState): void {
+    this.nextId = state.next_id;
+    this.faults = state.faults.map(({ fault, draws }) => FaultBook.activate({ ...fault }, draws));
   }
 
   get size(): number {

@@ -30,6 +30,8 @@ export function requestObserver(ctx: FakeContext): RequestHandler {
     res.once('close', () => {
       // A listener runs outside Express's error handling: whatever happens here must not end the process.
       try {
+        // a change made after a delay (an injected latency) is saved too, not only what was there when the call began
+        if (state.tenant) ctx.tenants.touch(state.tenant);
         record(ctx, state, { req, res, at, started });
       } catch (error) {
         ctx.logger.error({ err: error, reqId: state.id }, 'could not journal a request');

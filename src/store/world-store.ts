@@ -131,7 +131,12 @@ export class WorldStore {
 
   /** The world as JSON-ready data, in the shape of a fixtures file; a copy the caller may keep. */
   snapshot(): World {
-    return structuredClone({
+    return structuredClone(this.snapshotView());
+  }
+
+  /** The same shape over the live collections, not a copy: to serialize at once, never to keep. */
+  snapshotView(): World {
+    return {
       feeder_funds: this.feederFunds,
       share_classes: this.shareClasses,
       assets: this.assets,
@@ -141,6 +146,6 @@ export class WorldStore {
       wallets: this.wallets,
       payment_method_details: this.paymentMethodDetails,
       orders: this.orders,
-    });
+    };
   }
 }

@@ -10,6 +10,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store', 'harness'],
   ['domain'],
   ['auth'],
+  ['persistence'],
   ['config.ts', 'context.ts'],
   ['http'],
   ['control'],

@@ -1,0 +1,84 @@
+import { compileDocumentValidator, type ApiDocument } from '../api/document.js';
+import type { FieldError } from '../api/errors.js';
+import type { World } from '../api/types.js';
+import type { ClientRecord, Tenant } from '../domain/tenants.js';
+import type { FaultBookState } from '../harness/faults.js';
+
+/** The version of a tenant file's shape: a file of another version is refused by name, never guessed at. */
+export const TENANT_FILE_FORMAT = 'investment-api-fake/tenant@1';
+
+/** One tenant as STATE_DIR keeps it: one file each, so a write touches one tenant. */
+export interface TenantFile {
+  format: typeof TENANT_FILE_FORMAT;
+  /** Its place among the tenants (creation order), so a restart lists them as before. */
+  sequence: number;
+  /** The whole client record, whatever fields it has: a field added later is carried without this code knowing it. */
+  client: ClientRecord;
+  clock_offset_ms: number;
+  faults: FaultBookState;
+  world: World;
+}
+
+const ref = (name: string) => ({ $ref: `openapi#/components/schemas/${name}` });
+
+/**
+ * A tenant file's schema, its parts taken from the OpenAPI document (the world, faults, scopes and settings as the
+ * API defines them). The client record may hold more than the document shows (fields kept for the domain only).
+ */
+export const TENANT_FILE_SCHEMA = {
+  type: 'object',
+  required: ['format', 'sequence', 'client', 'clock_offset_ms', 'faults', 'world'],
+  additionalProperties: false,
+  properties: {
+    format: { enum: [TENANT_FILE_FORMAT] },
+    sequence: { type: 'integer', minimum: 0 },
+    client: {
+      type: 'object',
+      required: ['client_id', 'client_secret', 'scopes', 'settings'],
+      properties: {
+        client_id: { type: 'string', minLength: 1 },
+        client_secret: { type: 'string', minLength: 1 },
+        scopes: { type: 'array', uniqueItems: true, items: ref('ApiScope') },
+        settings: ref('ClientSettings'),
+      },
+    },
+    clock_offset_ms: { type: 'number' },
+    faults: {
+      type: 'object',
+      required: ['next_id', 'faults'],
+      additionalProperties: false,
+      properties: {
+        next_id: { type: 'integer', minimum: 1 },
+        faults: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['fault', 'draws'],
+            additionalProperties: false,
+            properties: { fault: ref('Fault'), draws: { type: 'integer', minimum: 0 } },
+          },
+        },
+      },
+    },
+    world: ref('World'),
+  },
+} as const;
+
+export const compileTenantFileValidator = (document: ApiDocument): ((value: unknown) => FieldError[]) =>
+  compileDocumentValidator(document, TENANT_FILE_SCHEMA);
+
+/** The tenant's file as text, read from the live tenant in one synchronous step (so it is one instant's state). */
+export function tenantFileText(tenant: Tenant, sequence: number): string {
+  const file: TenantFile = {
+    format: TENANT_FILE_FORMAT,
+    sequence,
+    client: tenant.client,
+    clock_offset_ms: tenant.clock.offset,
+    faults: tenant.faults.exportState(),
+    world: tenant.store.snapshotView(),
+  };
+  return JSON.stringify(file);
+}
+
+/** A client id as a file name: any id, even "..", stays one plain file inside the tenants folder. */
+export const tenantFileName = (clientId: string): string => `${encodeURIComponent(clientId)}.json`;

@@ -1,0 +1,160 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createControlClient, fetchToken, startServer, type FakeServer } from '../../src/index.js';
+
+const dirs: string[] = [];
+const stateDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-state-'));
+  dirs.push(dir);
+  return dir;
+};
+const running: FakeServer[] = [];
+const start = async (options: Parameters<typeof startServer>[0]) => {
+  const fake = await startServer(options);
+  running.push(fake);
+  return fake;
+};
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((f) => f.stop()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const api = (fake: FakeServer, token: string, path: string, init: RequestInit = {}) =>
+  fetch(`${fake.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+const ACCOUNT = {
+  type: 'individual', external_id: 'kept-1', first_name: 'Ada', last_name: 'Lovelace', dob_day: 10, dob_month: 12, dob_year: 1985,
+  country: 'GB', city: 'London', line1: '1 St James Sq', postal_code: 'SW1Y 4JH',
+};
+
+describe('STATE_DIR', () => {
+  it('a restart keeps every tenant: clients, scopes, settings, worlds, clocks, faults, and the tokens issued before', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    const control = first.control;
+    await control.addClient({ client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:accounts', 'write:accounts', 'control'], settings: { tax_reporting: false } });
+    await control.forClient('acme').setClock('2031-05-01T12:00:00Z');
+    const token = await fetchToken(first.url, 'acme', 'acme-secret');
+    const created = await api(first, token, '/v1/accounts', { method: 'POST', body: JSON.stringify(ACCOUNT) });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const account = (await created.json()) as { id: string };
+    await control.forClient('acme').addFault({ path: '/v1/assets', status: 503, count: 2 });
+    const before = { state: first.state('acme'), clients: await control.clients(), faults: await control.forClient('acme').faults() };
+    const { port } = first;
+    await first.stop();
+    running.splice(running.indexOf(first), 1);
+
+    const second = await start({ stateDir: dir, port });
+    expect(second.url).toBe(first.url);
+    expect(second.state('acme')).toEqual(before.state);
+    expect(await second.control.clients()).toEqual(before.clients);
+    expect(await second.control.forClient('acme').faults()).toEqual(before.faults);
+    const now = Date.parse((await second.control.forClient('acme').now()).now);
+    expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeGreaterThanOrEqual(0);
+    expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeLessThan(60_000);
+    // the token issued before the restart (on acme's moved clock) still opens its account
+    const read = await api(second, token, `/v1/accounts/${account.id}`);
+    expect(read.status).toBe(200);
+  });
+
+  it('writes a change within a second, without a stop; one file per tenant, the key PKCS#8 with mode 0600', async () => {
+    const dir = stateDir();
+    const fake = await start({ stateDir: dir });
+    await fake.control.addClient({ client_id: 'written', client_secret: 's' });
+    const since = Date.now();
+    let files: string[] = [];
+    while (Date.now() - since < 1000) {
+      files = readdirSync(join(dir, 'tenants'));
+      if (files.includes('written.json')) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(files).toContain('written.json');
+    expect(Date.now() - since).toBeLessThan(1000);
+    const file = JSON.parse(readFileSync(join(dir, 'tenants', 'written.json'), 'utf8'));
+    expect(file).toMatchObject({ format: 'investment-api-fake/tenant@1', client: { client_id: 'written', client_secret: 's' }, clock_offset_ms: 0 });
+    const key = join(dir, 'signing-key.pem');
+    expect(readFileSync(key, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+  });
+
+  it('the JWKS kid is the key’s thumbprint, the same after a restart', async () => {
+    const dir = stateDir();
+    const jwks = async (fake: FakeServer) => ((await (await fetch(`${fake.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]!.kid;
+    const first = await start({ stateDir: dir });
+    const kid = await jwks(first);
+    expect(kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await jwks(await start({ stateDir: dir }))).toBe(kid);
+  });
+
+  it('a file that is not JSON, fails the schema, breaks a world’s rules or names another client stops the start, naming the file', async () => {
+    const dir = stateDir();
+    const fake = await start({ stateDir: dir });
+    await fake.control.addClient({ client_id: 'acme', client_secret: 's' });
+    await fake.stop();
+    running.splice(0);
+    const file = join(dir, 'tenants', 'acme.json');
+    const good = readFileSync(file, 'utf8');
+    const parsed = JSON.parse(good);
+    const cases: [string, RegExp][] = [
+      ['{"format": ', /is not JSON/],
+      [JSON.stringify({ ...parsed, format: 'investment-api-fake/tenant@0' }), /is not a valid tenant .*\n {2}\/format: must be equal to one of the allowed values/],
+      [JSON.stringify({ ...parsed, world: { ...parsed.world, orders: [{ ...parsed.world.orders[0], account_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }] } }), /\/world\/orders\/0\/account_id: no item of accounts has id "3fa85f64/],
+      [JSON.stringify({ ...parsed, client: { ...parsed.client, client_id: 'globex' } }), /holds client "globex", whose file is "globex.json"/],
+    ];
+    for (const [text, message] of cases) {
+      writeFileSync(file, text);
+      const refused = await startServer({ stateDir: dir }).then(
+        (f) => (running.push(f), undefined),
+        (error: Error) => error,
+      );
+      expect(refused?.message).toContain(file);
+      expect(refused?.message).toMatch(message);
+    }
+    writeFileSync(join(dir, 'signing-key.pem'), 'not a key');
+    writeFileSync(file, good);
+    await expect(startServer({ stateDir: dir })).rejects.toThrow(`The signing key "${join(dir, 'signing-key.pem')}" is not a PEM private key`);
+  });
+
+  it('a write cut short leaves a temporary file that the next start removes, never reads', async () => {
+    const dir = stateDir();
+    await (await start({ stateDir: dir })).stop();
+    running.splice(0);
+    writeFileSync(join(dir, 'tenants', '.sandbox-client.json.123.1.tmp'), '{"half": ');
+    await start({ stateDir: dir });
+    expect(readdirSync(join(dir, 'tenants')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('SIGNING_KEY_FILE: two instances with one key accept each other’s tokens and publish one kid', async () => {
+    const dir = stateDir();
+    const { generateKeyPairSync } = await import('node:crypto');
+    const keyFile = join(dir, 'replicas.pem');
+    writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string);
+    const baseUrl = 'http://127.0.0.1:1';
+    const [a, b] = await Promise.all([start({ signingKeyFile: keyFile, baseUrl }), start({ signingKeyFile: keyFile, baseUrl })]);
+    const local = (fake: FakeServer) => `http://127.0.0.1:${fake.port}`;
+    const token = (await (await fetch(`${local(a)}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: '127.0.0.1:1' }),
+    })).json()) as { access_token: string };
+    const onB = await fetch(`${local(b)}/v1/assets`, { headers: { authorization: `Bearer ${token.access_token}` } });
+    expect(onB.status).toBe(200);
+    const kids = await Promise.all([a, b].map(async (f) => ((await (await fetch(`${local(f)}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]!.kid));
+    expect(kids[0]).toBe(kids[1]);
+    await expect(startServer({ signingKeyFile: join(dir, 'missing.pem') })).rejects.toThrow(`SIGNING_KEY_FILE "${join(dir, 'missing.pem')}" cannot be read`);
+  });
+
+  it('a partner keeps its control access across a restart (the scope lives in its client record)', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir, controlToken: 'ops' });
+    const operator = createControlClient({ url: first.url, controlToken: 'ops' });
+    await operator.addClient({ client_id: 'acme', client_secret: 's', scopes: ['read:accounts', 'control'] });
+    const { port } = first;
+    await first.stop();
+    running.splice(0);
+    const second = await start({ stateDir: dir, controlToken: 'ops', port });
+    const partner = createControlClient({ url: second.url, clientCredentials: { clientId: 'acme', clientSecret: 's' } });
+    expect((await partner.clients()).map((c) => c.client_id)).toEqual(['acme']);
+  });
+});
