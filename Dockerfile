@@ -28,7 +28,7 @@ COPY scripts ./scripts
 COPY fixtures ./fixtures
 COPY src ./src
 COPY console ./console
-RUN npm run build
+RUN npm run build && mkdir -p state
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
@@ -51,6 +51,9 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/dist ./dist
+# An empty folder the runtime user owns, for STATE_DIR=/state: a named volume mounted there takes its owner (the
+# image keeps nothing on disk unless STATE_DIR is set).
+COPY --from=build --chown=node:node /app/state /state
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
