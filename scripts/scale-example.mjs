@@ -14,6 +14,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,15 +128,31 @@ async function healthy(url, timeoutMs = 30_000) {
 
 // ---- partners' seat ----
 
+/** A request with the Host header given (fetch always sends the URL's): { status, headers.get(), json() }. */
+function httpCall(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.once('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode, ok: res.statusCode >= 200 && res.statusCode < 300, headers: { get: (name) => res.headers[name.toLowerCase()] ?? null }, json: async () => JSON.parse(text) });
+      });
+    });
+    req.once('error', reject);
+    req.end(body === undefined ? undefined : String(body));
+  });
+}
+
 function partnerAt(proxyUrl, host) {
-  const call = (path, init = {}) => fetch(`${proxyUrl}${path}`, { ...init, headers: { host, ...init.headers } });
+  const call = (path, init = {}) => httpCall(`${proxyUrl}${path}`, { ...init, headers: { host, ...init.headers } });
   return {
     host,
     call,
     async servedBy() {
       return (await call('/__control/health')).headers.get('x-served-by');
     },
-    async token(clientId, secret, scope = 'openid offline') {
+    async fetchToken(clientId, secret, scope = 'openid offline') {
       const response = await call('/oauth2/token', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -212,13 +229,13 @@ async function main() {
       body: JSON.stringify({ client_id: partner.clientId, client_secret: partner.secret, scopes: ['read:accounts', 'write:accounts', 'read:orders', 'control'] }),
     });
     check(created.status === 201, `the operator registers ${partner.clientId} through ${partner.host}`);
-    partner.token = await partner.token(partner.clientId, partner.secret);
+    partner.token = await partner.fetchToken(partner.clientId, partner.secret);
     const account = await partner.call('/v1/accounts', { method: 'POST', headers: { authorization: `Bearer ${partner.token}`, 'content-type': 'application/json' }, body: ACCOUNT(`${partner.clientId}-1`) });
     check(account.status === 201, `${partner.clientId} creates an account through its host`);
     partner.accountId = (await account.json()).id;
   }
   const otherReplicaOf = (partner) => Object.values(replicas).find((r) => r.upstream !== partner.upstream);
-  const elsewhere = await fetch(`${otherReplicaOf(acme).url}/v1/accounts/${acme.accountId}`, { headers: { host: acme.host, authorization: `Bearer ${acme.token}` } });
+  const elsewhere = await httpCall(`${otherReplicaOf(acme).url}/v1/accounts/${acme.accountId}`, { headers: { host: acme.host, authorization: `Bearer ${acme.token}` } });
   check(elsewhere.status === 401, `${acme.clientId}'s tenant lives on its replica only: the other replica knows no such client (401)`);
 
   const readAccount = (partner) => partner.call(`/v1/accounts/${partner.accountId}`, { headers: { authorization: `Bearer ${partner.token}` } });
@@ -247,7 +264,7 @@ async function main() {
   check(clients.every((ids) => ids.includes('sandbox-client')) && clients.flat().includes(acme.clientId) && clients.flat().includes(globex.clientId), 'after both restarts every tenant is still on its replica');
 
   // 5. partners on the control plane: their own tenant, through their host; no other
-  const control = await acme.token(acme.clientId, acme.secret, 'openid offline control');
+  const control = await acme.fetchToken(acme.clientId, acme.secret, 'openid offline control');
   const own = await acme.call('/__control/state', { headers: { authorization: `Bearer ${control}` } });
   check(own.status === 200, `${acme.clientId}'s control token reads its own tenant through the proxy`);
   const crossing = await acme.call('/__control/state', { headers: { authorization: `Bearer ${control}`, 'x-client-id': 'sandbox-client' } });
