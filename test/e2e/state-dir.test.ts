@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, cleanEnv, exitOf, freePort } from '../support/cli.js';
+
+// The CLI with STATE_DIR, as a host runs it: restarts by SIGTERM and by SIGKILL keep every tenant, account, clock and
+// token (CONTRACT §13, issue #21).
+const started: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(port: number, stateDir: string) {
+  const child = spawn(process.execPath, [CLI, '--state-dir', stateDir], { env: { ...cleanEnv, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return { child, url, output: () => output, exited: true };
+    if (await fetch(`${url}/__control/health`).then((r) => r.ok, () => false)) return { child, url, output: () => output, exited: false };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`CLI not healthy in time: ${output}`);
+}
+
+const json = { 'content-type': 'application/json' };
+const ACCOUNT = JSON.stringify({
+  type: 'individual', external_id: 'e2e-kept', first_name: 'Ada', last_name: 'Lovelace', dob_day: 10, dob_month: 12, dob_year: 1985,
+  country: 'GB', city: 'London', line1: '1 St James Sq', postal_code: 'SW1Y 4JH',
+});
+
+async function tokenOf(url: string, clientId: string, secret: string): Promise<string> {
+  const response = await fetch(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: clientId, client_secret: secret, audience: new URL(url).host }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe('the CLI with STATE_DIR', () => {
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`a restart after ${signal} (a second after the last change) keeps every tenant, account, clock and token`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cli-state-'));
+      dirs.push(dir);
+      const port = await freePort();
+      const first = await cli(port, dir);
+      await fetch(`${first.url}/__control/clients`, { method: 'POST', headers: json, body: JSON.stringify({ client_id: 'acme', client_secret: 's' }) });
+      await fetch(`${first.url}/__control/clock`, { method: 'POST', headers: { ...json, 'x-client-id': 'acme' }, body: JSON.stringify({ now: '2030-02-03T04:05:06Z' }) });
+      const token = await tokenOf(first.url, 'acme', 's');
+      const created = await fetch(`${first.url}/v1/accounts`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: ACCOUNT });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      await new Promise((r) => setTimeout(r, 1000));
+      const exit = exitOf(first.child);
+      first.child.kill(signal);
+      expect(await exit).toBe(signal === 'SIGTERM' ? 0 : null);
+
+      const second = await cli(port, dir);
+      expect(second.exited).toBe(false);
+      const read = await fetch(`${second.url}/v1/accounts/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(read.status).toBe(200);
+      const clock = (await (await fetch(`${second.url}/__control/clock`, { headers: { 'x-client-id': 'acme' } })).json()) as { now: string };
+      expect(clock.now.startsWith('2030-02-03T04:')).toBe(true);
+    });
+  }
+
+  it('a corrupt state file stops the start (exit 1) with a message naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-state-'));
+    dirs.push(dir);
+    const port = await freePort();
+    const first = await cli(port, dir);
+    await fetch(`${first.url}/__control/clients`, { method: 'POST', headers: json, body: JSON.stringify({ client_id: 'acme', client_secret: 's' }) });
+    const exit = exitOf(first.child);
+    first.child.kill('SIGTERM');
+    await exit;
+    const file = join(dir, 'tenants', 'acme.json');
+    writeFileSync(file, '{"format": "investment-api-fake/tenant@1"');
+    const second = await cli(port, dir);
+    expect(second.exited).toBe(true);
+    expect(second.child.exitCode).toBe(1);
+    expect(second.output()).toContain(`investment-api-fake failed to start: The state file "${file}" is not JSON`);
+  });
+});
