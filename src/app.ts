@@ -12,6 +12,7 @@ import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
 import { generatedWorld } from '../fixtures/world-source.js';
 import { SigningKeys } from './auth/jwt.js';
+import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest } from './http/authenticate.js';
 import { bodyParsers } from './http/body.js';
@@ -72,7 +73,7 @@ export function createContext(options: FakeOptions = {}): FakeContext {
     api,
     tenants,
     keys: new SigningKeys(keptKey),
-    linkSigner: new LinkSigner(randomBytes(32)),
+    linkSigner: new LinkSigner(keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32)),
     journal: new Journal(options.journalSize),
     logger,
   };

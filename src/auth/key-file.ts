@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import type { RsaKeyPair } from './key-pair.js';
 
 /**
@@ -26,6 +26,13 @@ export function keyPairFromPem(pem: string, source: string): RsaKeyPair {
   if (bits < 2048) throw new Error(`${source} holds a ${bits}-bit RSA key; RS256 needs 2048 bits or more.`);
   return { privateKey, publicKey: createPublicKey(privateKey) };
 }
+
+/**
+ * A secret derived from a kept key (HMAC of its PKCS#8 bytes under a label): document links signed before a restart,
+ * or by another replica holding the same key, stay valid, and no second secret needs keeping.
+ */
+export const derivedSecret = (pair: RsaKeyPair, label: string): Buffer =>
+  createHmac('sha256', pair.privateKey.export({ type: 'pkcs8', format: 'der' })).update(label).digest();
 
 /** PKCS#8 PEM, as STATE_DIR keeps the key pair (the public key is derived from it). */
 export const pkcs8Pem = (pair: RsaKeyPair): string => pair.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;

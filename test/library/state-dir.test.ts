@@ -40,6 +40,7 @@ describe('STATE_DIR', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const account = (await created.json()) as { id: string };
     await control.forClient('acme').addFault({ path: '/v1/assets', status: 503, count: 2 });
+    const link = (await control.forClient('acme').documents())[0]!.url;
     const before = { state: first.state('acme'), clients: await control.clients(), faults: await control.forClient('acme').faults() };
     const { port } = first;
     await first.stop();
@@ -53,9 +54,11 @@ describe('STATE_DIR', () => {
     const now = Date.parse((await second.control.forClient('acme').now()).now);
     expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeGreaterThanOrEqual(0);
     expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeLessThan(60_000);
-    // the token issued before the restart (on acme's moved clock) still opens its account
+    // the token issued before the restart (on acme's moved clock) still opens its account, and a document link too
     const read = await api(second, token, `/v1/accounts/${account.id}`);
     expect(read.status).toBe(200);
+    const pdf = await fetch(link);
+    expect(pdf.status).toBe(200);
   });
 
   it('writes a change within a second, without a stop; one file per tenant, the key PKCS#8 with mode 0600', async () => {
