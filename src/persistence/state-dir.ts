@@ -189,6 +189,11 @@ export interface StateWriterOptions {
   onError(error: unknown, file: string): void;
 }
 
+// A write is promised within a second of a change. Serializing happens on the main thread (the tenant lives there),
+// so a big tenant (tens of thousands of records) waits up to this long between writes, to keep that cost under ~5 %.
+const LONGEST_DELAY_MS = 1000;
+const SERIALIZING_SHARE = 20;
+
 /**
  * Writes tenants to STATE_DIR off the request path: a tenant a call reached is marked, and a timer writes every
  * marked tenant at most `delayMs` later, one file each, atomically; `close()` writes what is left (shutdown). A
@@ -199,14 +204,15 @@ export class StateWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly delayMs: number;
+  private readonly shortestDelayMs: number;
+  private delayMs: number;
 
   constructor(
     private readonly stateDir: string,
     private readonly registry: TenantRegistry,
     private readonly options: StateWriterOptions,
   ) {
-    this.delayMs = options.delayMs ?? 500;
+    this.shortestDelayMs = this.delayMs = options.delayMs ?? 500;
     registry.onTouch((tenant) => this.mark(tenant));
   }
 
@@ -235,14 +241,19 @@ export class StateWriter {
     const tenants = [...this.dirty];
     this.dirty.clear();
     const sequence = new Map([...this.registry.all()].map((tenant, i) => [tenant, i]));
+    let slowest = 0;
     for (const tenant of tenants) {
       const file = join(this.stateDir, TENANTS, tenantFileName(tenant.client.client_id));
       try {
-        await writeFileAtomic(file, tenantFileText(tenant, sequence.get(tenant) ?? sequence.size));
+        const began = performance.now();
+        const text = tenantFileText(tenant, sequence.get(tenant) ?? sequence.size);
+        slowest = Math.max(slowest, performance.now() - began);
+        await writeFileAtomic(file, text);
       } catch (error) {
         this.options.onError(error, file);
         if (!this.closed) this.mark(tenant);
       }
     }
+    this.delayMs = Math.min(LONGEST_DELAY_MS, Math.max(this.shortestDelayMs, slowest * SERIALIZING_SHARE));
   }
 }
