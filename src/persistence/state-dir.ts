@@ -5,6 +5,8 @@ import type { ApiDocument } from '../api/document.js';
 import { keyPairFromPem, pkcs8Pem } from '../auth/key-file.js';
 import { rsaKeyPair, type RsaKeyPair } from '../auth/key-pair.js';
 import { toClientRecord } from '../domain/clients.js';
+import { Clock } from '../domain/clock.js';
+import { FaultBook } from '../harness/faults.js';
 import type { ClientRecord, Tenant, TenantRegistry } from '../domain/tenants.js';
 import { checkWorld } from '../domain/world.js';
 import { compileTenantFileValidator, tenantFileName, tenantFileText, type TenantFile } from './tenant-file.js';
@@ -154,6 +156,13 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
       throw new StateDirError(`The state file "${file}" is not a valid tenant (${errors.length} problem(s)):\n${list}`);
     }
     const tenant = parsed as TenantFile;
+    try {
+      // what the schema cannot say: a clock a date can show, fault paths that compile
+      new Clock().restoreOffset(tenant.clock_offset_ms);
+      new FaultBook().restoreState(tenant.faults);
+    } catch (error) {
+      throw new StateDirError(`The state file "${file}" is not a valid tenant: ${(error as Error).message}`);
+    }
     if (tenantFileName(tenant.client.client_id) !== name) {
       throw new StateDirError(`The state file "${file}" holds client "${tenant.client.client_id}", whose file is "${tenantFileName(tenant.client.client_id)}".`);
     }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../../src/domain/clock.js';
+import { FaultBook } from '../../src/harness/faults.js';
+
+describe('what a restart restores beside the world (STATE_DIR)', () => {
+  it('a fault book goes on where it stopped: the same probability draws, counts and next id', () => {
+    const original = new FaultBook();
+    original.add({ path: '/v1/assets', status: 503, probability: 0.5, seed: 7 });
+    original.add({ status: 500, count: 3 });
+    const hits = (book: FaultBook, n: number) => Array.from({ length: n }, () => book.take('GET', '/v1/assets')?.id ?? '-').join(' ');
+    hits(original, 5);
+    const restored = new FaultBook();
+    restored.restoreState(JSON.parse(JSON.stringify(original.exportState())));
+    expect(restored.list()).toEqual(original.list());
+    expect(hits(restored, 12)).toBe(hits(original, 12));
+    expect(restored.add({ drop: true }).id).toBe(original.add({ drop: true }).id);
+  });
+
+  it('a clock keeps its offset from real time, and refuses one beyond the years a date can show', () => {
+    const clock = new Clock();
+    clock.set(new Date('2031-01-01T00:00:00Z'));
+    const restored = new Clock();
+    restored.restoreOffset(clock.offset);
+    expect(Math.abs(restored.now().getTime() - clock.now().getTime())).toBeLessThan(50);
+    expect(() => new Clock().restoreOffset(1e16)).toThrow(/between 1970-01-01 and 9999-12-31/);
+  });
+});
