@@ -70,9 +70,10 @@ const controlTokenRequired = (): DomainError =>
 
 /**
  * Who makes a control call: the operator (its CONTROL_TOKEN, or anyone when there is none), or a partner, proven by
- * an access token of its own client with the scope `control`, confined to that client's tenant. A token we did not
- * sign proves nobody: refused when the control plane is guarded, ignored when it is open (as before partners had
- * tokens for it).
+ * an access token of its own client with the scope `control`, confined to that client's tenant. A token of ours that
+ * fails (expired, another audience) is refused with its reason. When the control plane is guarded, any other token is
+ * refused; when it is open, a valid token without the scope, or one we did not sign, is ignored as it always was (a
+ * suite sending its API token along keeps working).
  */
 async function controlCaller(ctx: FakeContext, tokens: VerifiedTokens, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
   const bearer = BEARER.exec(req.get('authorization') ?? '')?.[1];
@@ -82,16 +83,15 @@ async function controlCaller(ctx: FakeContext, tokens: VerifiedTokens, expected:
     await ctx.keys.ready();
     const issuer = baseUrlOf(req, ctx);
     const verdict = tokens.verify(bearer, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
-    if (verdict.signedFor !== undefined) {
+    const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
+    if (tenant) {
       if (verdict.error) throw verdict.error;
-      const tenant = ctx.tenants.find(verdict.signedFor);
-      if (!tenant) throw controlTokenRequired();
-      if (!verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) {
+      if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return tenant;
+      if (expected) {
         throw new DomainError(403, 'insufficient_scope', `The control plane takes a client's own token only with the scope "${CONTROL_SCOPE}", which this token does not carry: ask the operator to grant it, then request "scope=openid offline ${CONTROL_SCOPE}".`, undefined, {
           'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,
         });
       }
-      return tenant;
     }
   }
   if (expected) throw controlTokenRequired();

@@ -207,9 +207,12 @@ describe('a partner token and the clients', () => {
     await http(app).post('/__control/reset').set(operator).send({}).expect(204);
   });
 
-  it('without CONTROL_TOKEN the control plane is open, and a partner’s token still confines its calls', async () => {
+  it('without CONTROL_TOKEN the control plane is open, and a partner’s token with the scope control still confines its calls', async () => {
     const { app, acme } = await sharedSandbox({});
     expect((await http(app).get('/__control/state').set('X-Client-Id', 'globex')).status).toBe(200);
+    // an API token sent along (no scope control) is ignored, as it always was on an open control plane
+    const apiToken = await tokenFor(app, { client_id: 'acme', client_secret: 'acme-secret' });
+    expect((await http(app).get('/__control/state').set(bearer(apiToken)).set('X-Client-Id', 'globex')).status).toBe(200);
     expect((await http(app).get('/__control/state').set(bearer(acme)).set('X-Client-Id', 'globex')).status).toBe(403);
     expect((await http(app).get('/__control/clients').set(bearer(acme))).body.data).toHaveLength(1);
   });
