@@ -53,6 +53,11 @@ describe('banner', () => {
     expect(text).toContain('world          fixtures /fixtures/world.json; logs pretty, level debug');
   });
 
+  it('names STATE_DIR when set, and says nothing of state otherwise', () => {
+    expect(banner(facts({ options: cli({ stateDir: '/state' }) }))).toContain('  state          /state (every tenant and the signing key kept across restarts)\n');
+    expect(banner(facts())).not.toContain('state ');
+  });
+
   it('names the seed it was given', () => {
     expect(banner(facts({ options: cli({ seed: 42 }) }))).toContain('world          seed 42;');
   });
