@@ -72,7 +72,7 @@ export function createControlClient(options: ControlClientOptions) {
     reset: () => call<void>('POST', '/reset', options.clientId ? { client_id: options.clientId } : {}),
     snapshot: () => call<JsonResponse<'getState', 200>>('GET', '/state'),
     restore: (world: JsonBody<'replaceState'>) => call<void>('PUT', '/state', world),
-    /** Every client with its secret, scopes and settings (as `GET /__control/clients`). */
+    /** Every client with its secret, scopes and settings (as `GET /__control/clients`); a partner's own only, with `clientCredentials`. */
     clients: async () => (await call<JsonResponse<'listClients', 200>>('GET', '/clients')).data,
     addClient: (client: JsonBody<'createClient'>) => call<JsonResponse<'createClient', 201>>('POST', '/clients', client),
     updateClient: (clientId: string, changes: JsonBody<'updateClient'>) =>
