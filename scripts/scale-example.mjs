@@ -72,7 +72,7 @@ function checkComposeMatchesScript() {
     if (name === 'proxy') continue;
     const service = compose.services[name];
     const env = service.environment;
-    const expected = { PORT: port, HOST: '127.0.0.1', STATE_DIR: '/state', SIGNING_KEY_FILE: '/keys/signing-key.pem', ALLOWED_HOSTS: DOMAIN };
+    const expected = { PORT: port, HOST: '127.0.0.1', STATE_DIR: '/state', SIGNING_KEY_FILE: '/keys/signing-key.pem', ALLOWED_HOSTS: DOMAIN, TRUST_PROXY: 'true' };
     for (const [key, value] of Object.entries(expected)) if (String(env[key]) !== value) fail(`compose.yaml: ${name} ${key} is "${env[key]}", the script runs "${value}"`);
     if (!String(env.CONTROL_TOKEN).startsWith('${CONTROL_TOKEN')) fail(`compose.yaml: ${name} must take CONTROL_TOKEN from the operator's environment`);
     if (service.image !== 'investment-api-fake:scale' || service.network_mode !== 'host') fail(`compose.yaml: ${name} must run investment-api-fake:scale on the host network`);
@@ -80,6 +80,7 @@ function checkComposeMatchesScript() {
   }
   if (!nginxTemplate.includes(`listen 127.0.0.1:${DOCUMENTED_PORTS.proxy};`)) fail('nginx.conf does not listen on the documented port');
   if (!/hash \$host consistent;/.test(nginxTemplate)) fail('nginx.conf does not hash $host consistently');
+  if (!nginxTemplate.includes('proxy_set_header X-Forwarded-Proto $scheme;')) fail('nginx.conf does not forward the scheme (TRUST_PROXY)');
   const proxy = compose.services.proxy;
   if (!proxy.volumes.includes('./nginx.conf:/etc/nginx/nginx.conf:ro') || proxy.network_mode !== 'host') fail('compose.yaml: proxy must run nginx.conf on the host network');
   say('ok: compose.yaml and nginx.conf say what this script runs (ports aside: it takes free ones)');

@@ -152,6 +152,8 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('etag', false);
+  // req.protocol from X-Forwarded-Proto: the scheme of the partner's URL when a proxy terminates TLS (docs/scaling.md)
+  if (ctx.options.trustProxy) app.set('trust proxy', true);
 
   const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
   const bearer = authenticateBearer(ctx);

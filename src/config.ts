@@ -48,6 +48,11 @@ export interface FakeOptions {
   stateDir?: string;
   /** A PEM RSA private key to sign tokens with (one key for several replicas); its JWKS kid is its RFC 7638 thumbprint. */
   signingKeyFile?: string;
+  /**
+   * Behind a proxy that terminates TLS: take each request's scheme from `X-Forwarded-Proto`, so token `iss`, links and
+   * the console's own origin say `https://`. Default false (the header is ignored: a client could send it).
+   */
+  trustProxy?: boolean;
 }
 
 export const DEFAULTS = {
@@ -85,6 +90,12 @@ function url(name: string, value: string): string {
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if (!allowed.includes(value as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}".`);
   return value as T;
+}
+
+function boolean(name: string, value: string): boolean {
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${value}".`);
 }
 
 function clientsJson(name: string, value: string): ClientCreate[] {
@@ -136,6 +147,7 @@ const SETTINGS = [
   { flag: 'max-records-per-tenant', env: 'MAX_RECORDS_PER_TENANT', arg: '<n>', help: 'accounts+wallets+payment methods+orders per tenant at most (default 100000)', read: (n: string, v: string) => ({ maxRecordsPerTenant: integer(n, v, 1) }) },
   { flag: 'state-dir', env: 'STATE_DIR', arg: '<dir>', help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)', read: (_n: string, v: string) => ({ stateDir: v }) },
   { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
+  { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;
 

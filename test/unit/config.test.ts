@@ -49,6 +49,12 @@ describe('optionsFromCli', () => {
     });
   });
 
+  it('reads STATE_DIR, SIGNING_KEY_FILE and TRUST_PROXY (true or false, said plainly)', () => {
+    expect(parse([], { STATE_DIR: '/state', SIGNING_KEY_FILE: '/keys/k.pem', TRUST_PROXY: 'true' })).toMatchObject({ stateDir: '/state', signingKeyFile: '/keys/k.pem', trustProxy: true });
+    expect(parse(['--trust-proxy', '0'])).toMatchObject({ trustProxy: false });
+    expect(() => parse([], { TRUST_PROXY: 'maybe' })).toThrow('TRUST_PROXY must be true or false, got "maybe".');
+  });
+
   it('lets a flag win over its variable', () => {
     expect(parse(['--port', '1234', '--log-level=debug'], { PORT: '9000', LOG_LEVEL: 'warn' })).toMatchObject({ port: 1234, logLevel: 'debug' });
   });
