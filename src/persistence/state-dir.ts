@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ApiDocument } from '../api/document.js';
@@ -124,6 +124,7 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
   const folder = join(stateDir, TENANTS);
   try {
     mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.R_OK | constants.W_OK);
   } catch (error) {
     throw new StateDirError(`STATE_DIR "${stateDir}" cannot be used: ${(error as Error).message}`);
   }
