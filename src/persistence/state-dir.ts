@@ -200,8 +200,9 @@ export interface StateWriterOptions {
 }
 
 // A write is promised within a second of a change. Serializing happens on the main thread (the tenant lives there),
-// so a big tenant (tens of thousands of records) waits up to this long between writes, to keep that cost under ~5 %.
-const LONGEST_DELAY_MS = 1000;
+// so a big tenant (tens of thousands of records) waits up to this long between writes, to keep that cost low; the
+// rest of the second is left for serializing and writing it.
+const LONGEST_DELAY_MS = 750;
 const SERIALIZING_SHARE = 20;
 
 /**
