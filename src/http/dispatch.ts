@@ -31,6 +31,9 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
       return tenant;
     },
     header: (name) => req.get(name),
+    attribute: (proven) => {
+      stateOf(req).tenant = proven;
+    },
   };
 }
 

@@ -11,6 +11,8 @@ export interface OperationCall<Op extends OperationId> {
   /** The tenant of the verified access token; only operations secured by OAuth have one (others throw). */
   readonly tenant: Tenant;
   header(name: string): string | undefined;
+  /** The request proved to be this tenant's by other means than a token (a signed document link): journal it so. */
+  attribute(tenant: Tenant): void;
 }
 
 export type OperationHandler<Op extends OperationId> = (call: OperationCall<Op>) => AnswerOf<Op> | Promise<AnswerOf<Op>>;

@@ -15,8 +15,10 @@ export interface RequestState {
   pathParams?: Record<string, string>;
   /** The client whose token, or whose token request's credentials, verified: never a client a request merely names. */
   tenant?: Tenant;
-  /** The raw request body, kept for the readiness report's repeated-request check. */
+  /** The raw request body: the journal keeps its beginning (secrets redacted). */
   rawBody?: Buffer;
+  /** The body sent, as res.send got it: the journal keeps its beginning (secrets redacted). */
+  responseBody?: string | Buffer;
   /** Items of a list answer. */
   itemCount?: number;
   /** The problem or OAuth error code answered. */
