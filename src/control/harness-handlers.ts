@@ -1,3 +1,4 @@
+import { DomainError } from '../api/errors.js';
 import type { FakeContext } from '../context.js';
 import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { readinessJunit } from '../harness/junit.js';
@@ -37,6 +38,10 @@ export function harnessHandlers(ctx: FakeContext) {
         headers: { 'Content-Disposition': `attachment; filename="${clientId.replace(/[^\w.-]/g, '_')}-requests.${exported.extension}"` },
       };
     },
-    verifyRequests: (call) => ok(verifyTenantRequests(ctx, controlTenant(ctx, call).client.client_id, call.body)),
+    verifyRequests: (call) => {
+      const outcome = verifyTenantRequests(ctx, controlTenant(ctx, call).client.client_id, call.body);
+      if (!outcome.holds) throw new DomainError(409, 'verification_failed', outcome.detail, undefined, undefined, outcome.failure);
+      return ok(outcome.result);
+    },
   } satisfies Partial<OperationHandlers>;
 }

@@ -4,7 +4,7 @@ import type { FakeContext } from '../context.js';
 import { harOf, httpFileOf } from '../harness/export.js';
 import type { JournalRecord } from '../harness/journal.js';
 import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
-import { verifyRequests, type VerificationResult } from '../harness/verify.js';
+import { verifyRequests, type VerificationOutcome } from '../harness/verify.js';
 
 /**
  * The proof calls over one tenant's journal, shared by the control plane and the library (`fake.verify`,
@@ -12,7 +12,7 @@ import { verifyRequests, type VerificationResult } from '../harness/verify.js';
  */
 export const tenantRecords = (ctx: FakeContext, clientId: string): JournalRecord[] => ctx.journal.records((r) => r.clientId === clientId);
 
-export const verifyTenantRequests = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): VerificationResult =>
+export const verifyTenantRequests = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): VerificationOutcome =>
   verifyRequests(tenantRecords(ctx, clientId), verification, new Set(operationsOf(ctx.api.document).map((op) => op.operationId)));
 
 export const tenantReadinessReport = (ctx: FakeContext, clientId: string): ReadinessReport =>

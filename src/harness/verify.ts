@@ -76,6 +76,22 @@ export function describePattern(pattern: RequestPattern): string {
   return parts.length > 0 ? parts.join(', ') : 'any request';
 }
 
+/** The outcome of a verification: the matches when the count holds, else why not and the near misses. */
+export type VerificationOutcome =
+  | { holds: true; result: VerificationResult }
+  | { holds: false; detail: string; failure: Pick<VerificationFailure, 'matched' | 'requests' | 'near_misses'> };
+
+const countOf = (count: RequestCount | undefined): RequestCount => {
+  if (count === undefined) return { at_least: 1 };
+  const given = Object.entries(count).filter(([, value]) => value !== undefined);
+  if (given.length !== 1 || !given.every(([, value]) => Number.isInteger(value) && value >= 0)) {
+    throw new DomainError(422, 'validation_error', 'A count is exactly one of exactly, at_least and at_most, a whole number of 0 or more.', [
+      { location: 'body', path: '/count', message: 'must have exactly one of exactly, at_least, at_most' },
+    ]);
+  }
+  return count;
+};
+
 /**
  * WireMock's verify: the records matching a pattern, and whether their count holds. When it does not, the records
  * closest to the pattern (fewest differing fields, then newest) are its near misses.
@@ -84,9 +100,9 @@ export function verifyRequests(
   records: readonly JournalRecord[],
   verification: Schemas['Verification'],
   operationIds: ReadonlySet<string>,
-): VerificationResult {
+): VerificationOutcome {
   const differencesOf = compileRequestPattern(verification.request, operationIds);
-  const count = verification.count ?? { at_least: 1 };
+  const count = countOf(verification.count);
   const matched: JournalRecord[] = [];
   const misses: { record: JournalRecord; differences: Difference[]; order: number }[] = [];
   records.forEach((record, order) => {
@@ -95,7 +111,7 @@ export function verifyRequests(
     else misses.push({ record, differences, order });
   });
   const requests = matched.map((r) => r.entry.id);
-  if (countHolds(count, matched.length)) return { matched: matched.length, requests };
+  if (countHolds(count, matched.length)) return { holds: true, result: { matched: matched.length, requests } };
 
   misses.sort((a, b) => a.differences.length - b.differences.length || b.order - a.order);
   const nearMisses: NearMiss[] = misses.slice(0, MAX_NEAR_MISSES).map(({ record, differences }) => ({
@@ -107,5 +123,25 @@ export function verifyRequests(
   const detail =
     `Expected ${describeCount(count)} request(s) matching ${describePattern(verification.request)}; ${matched.length} matched` +
     (nearest && matched.length === 0 ? `. Nearest: request ${nearest.request.id}, ${nearest.differences.map((d) => `${d.field} ${JSON.stringify(d.actual)}`).join(', ')}.` : '.');
-  throw new DomainError(409, 'verification_failed', detail, undefined, undefined, { matched: matched.length, requests, near_misses: nearMisses });
+  return { holds: false, detail, failure: { matched: matched.length, requests, near_misses: nearMisses } };
+}
+
+const clipped = (value: unknown, max = 200): string => {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+};
+
+/** A failed verification for a person: the expectation, then each near miss with what it sent instead. */
+export function describeVerificationFailure(detail: string, failure: Pick<VerificationFailure, 'near_misses'>): string {
+  const lines = [detail.replace(/\. Nearest: .*$/, '.')];
+  if (failure.near_misses.length === 0) lines.push('No request of this client was journaled at all.');
+  else lines.push('Near misses, closest first:');
+  for (const miss of failure.near_misses) {
+    const { id, method, path, query, status, operation_id } = miss.request;
+    const search = new URLSearchParams(query).toString();
+    lines.push(`  request ${id}: ${method} ${path}${search ? `?${search}` : ''} → ${status === 0 ? 'dropped' : status}${operation_id ? ` (${operation_id})` : ''}`);
+    for (const d of miss.differences) lines.push(`      ${d.field}: expected ${clipped(d.expected)}, got ${clipped(d.actual)}`);
+    if (miss.body !== null && miss.differences.some((d) => d.field.startsWith('body'))) lines.push(`      body sent: ${clipped(miss.body, 400)}`);
+  }
+  return lines.join('\n');
 }
