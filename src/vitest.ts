@@ -1,3 +1,5 @@
+// Types only (kept in the declaration, erased from the JavaScript): the module the declaration below augments.
+/// <reference types="vitest" preserve="true" />
 /**
  * Vitest matchers for a partner's suite: `expect.extend(matchers)`, then
  * `expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'PLACED' } }, { at_least: 1 })` and
