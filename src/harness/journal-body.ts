@@ -7,8 +7,9 @@
 export const JOURNAL_BODY_LIMIT_BYTES = 8 * 1024;
 export const REDACTED = '[redacted]';
 
-/** Names of fields, parameters and headers whose values are never stored. */
-export const SECRET_NAME = /token|secret|signature|password|authorization/i;
+/** Names of fields and parameters whose values are never stored: `access_token`, `client_secret`… (not `token_type`). */
+export const SECRET_NAME = /(?:token|secret|signature|password|authorization)$/i;
+const MAY_HOLD_SECRET = /token|secret|signature|password|authorization/i;
 
 export interface JournalBody {
   contentType: string | null;
@@ -25,7 +26,7 @@ const isText = (contentType: string | null): boolean =>
 const isForm = (contentType: string | null): boolean => contentType !== null && /x-www-form-urlencoded/i.test(contentType);
 
 // `"access_token": "…"` and the like, also in a body cut in the middle of the value.
-const SECRET_JSON_MEMBER = /("[^"]*(?:token|secret|signature|password|authorization)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"?/gi;
+const SECRET_JSON_MEMBER = /("[^"]*(?:token|secret|signature|password|authorization)"\s*:\s*)"(?:[^"\\]|\\.)*"?/gi;
 // The signature of a document link is its credential for 15 minutes.
 const LINK_SIGNATURE = /([?&]signature=)[^&"\s]+/g;
 
@@ -43,7 +44,7 @@ function redactedForm(text: string): string {
 
 function redactedText(text: string, contentType: string | null): string {
   if (isForm(contentType)) return redactedForm(text);
-  let out = SECRET_NAME.test(text) ? text.replace(SECRET_JSON_MEMBER, `$1"${REDACTED}"`) : text;
+  let out = MAY_HOLD_SECRET.test(text) ? text.replace(SECRET_JSON_MEMBER, `$1"${REDACTED}"`) : text;
   if (out.includes('signature=')) out = out.replace(LINK_SIGNATURE, `$1${REDACTED}`);
   return out;
 }
