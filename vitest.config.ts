@@ -53,7 +53,7 @@ export default defineConfig({
       {
         // A partner's suite, run by `npm run test:e2e` and, against a CLI process, by test/e2e/examples.test.ts.
         extends: true,
-        test: { name: 'examples', include: ['examples/**/*.test.ts'], globalSetup: ['examples/vitest/global-setup.ts'] },
+        test: { name: 'examples', include: ['examples/**/*.test.ts'], globalSetup: ['examples/vitest/global-setup.ts'], setupFiles: ['examples/vitest/setup.ts'] },
       },
     ],
   },
