@@ -744,8 +744,10 @@ export interface paths {
         /**
          * The request journal
          * @description Recent requests to the API (the control plane and the docs are not journaled), newest last, kept in a ring
-         *     buffer of `JOURNAL_SIZE` entries (default 1000) so memory stays flat under load. `Authorization`, client
-         *     secrets and tokens are never stored. Filters: `method` (exact), `path` (the path without its query; `*` or
+         *     buffer of `JOURNAL_SIZE` entries (default 1000) so memory stays flat under load. Each entry also keeps the
+         *     request and response bodies, cut at 8 KiB each, for `POST /__control/verify` and `GET /__control/export`
+         *     (not shown here). `Authorization` values, client secrets, tokens and link signatures are never stored:
+         *     they read `[redacted]`. Filters: `method` (exact), `path` (the path without its query; `*` or
          *     `{name}` matches one segment), `client_id` (or `X-Client-Id`): that client's requests only. Reset clears
          *     the entries of the tenants it resets.
          */
