@@ -11,6 +11,14 @@ export const REDACTED = '[redacted]';
 export const SECRET_NAME = /(?:token|secret|signature|password|authorization)$/i;
 const MAY_HOLD_SECRET = /token|secret|signature|password|authorization/i;
 
+/** A query string as the journal stores it: the values of secret-named parameters replaced (a link's signature). */
+export function storedQuery(rawQuery: string): string {
+  if (!MAY_HOLD_SECRET.test(rawQuery)) return rawQuery;
+  const query = new URLSearchParams(rawQuery);
+  for (const key of new Set(query.keys())) if (SECRET_NAME.test(key)) query.set(key, REDACTED);
+  return query.toString();
+}
+
 export interface JournalBody {
   contentType: string | null;
   /** The body as text, at most JOURNAL_BODY_LIMIT_BYTES of it; null for a binary body. */
@@ -30,20 +38,8 @@ const SECRET_JSON_MEMBER = /("[^"]*(?:token|secret|signature|password|authorizat
 // The signature of a document link is its credential for 15 minutes.
 const LINK_SIGNATURE = /([?&]signature=)[^&"\s]+/g;
 
-function redactedForm(text: string): string {
-  const form = new URLSearchParams(text);
-  let changed = false;
-  for (const key of new Set(form.keys())) {
-    if (SECRET_NAME.test(key)) {
-      form.set(key, REDACTED);
-      changed = true;
-    }
-  }
-  return changed ? form.toString() : text;
-}
-
 function redactedText(text: string, contentType: string | null): string {
-  if (isForm(contentType)) return redactedForm(text);
+  if (isForm(contentType)) return storedQuery(text);
   let out = MAY_HOLD_SECRET.test(text) ? text.replace(SECRET_JSON_MEMBER, `$1"${REDACTED}"`) : text;
   if (out.includes('signature=')) out = out.replace(LINK_SIGNATURE, `$1${REDACTED}`);
   return out;

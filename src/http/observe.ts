@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type JournalExchange } from '../harness/journal.js';
-import { journalBody } from '../harness/journal-body.js';
+import { journalBody, storedQuery } from '../harness/journal-body.js';
 import { beginRequestState, type RequestState } from './request-state.js';
 
 /** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
@@ -77,7 +77,7 @@ function record(ctx: FakeContext, state: RequestState, { req, res, at, started }
         client_id: clientId,
         method: req.method,
         path: req.path,
-        rawQuery: queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1),
+        rawQuery: queryAt === -1 ? '' : storedQuery(req.originalUrl.slice(queryAt + 1)),
         status,
         duration_ms: durationMs,
         operation_id: state.operationId ?? null,
