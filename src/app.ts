@@ -14,7 +14,7 @@ import { generatedWorld } from '../fixtures/world-source.js';
 import { SigningKeys } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
-import { authenticateBearer, authenticateTokenRequest } from './http/authenticate.js';
+import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers } from './http/body.js';
 import { dispatch } from './http/dispatch.js';
 import { compileRoutes, type RouteMatch } from './http/route.js';
@@ -188,9 +188,17 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
 
   app.use(chain([hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
   app.use('/__control', controlGuard(ctx));
+  const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
-    const match = route(req);
     const state = stateOf(req);
+    let match: RouteMatch;
+    try {
+      match = route(req);
+    } catch (error) {
+      // an unknown path still belongs to the client whose token it carries (the readiness report's wrong_path)
+      state.tenant = unroutedTenant(req);
+      throw error;
+    }
     state.operationId = match.operation.operationId;
     state.pathParams = match.pathParams;
     stepsOf(match)(req, res, next);

@@ -1,6 +1,8 @@
+import { AssertionError } from 'node:assert';
 import type { operations } from './api/schema.js';
 import type { OperationId, Schemas } from './api/types.js';
 import { CONTROL_SCOPE } from './domain/scopes.js';
+import { describeVerificationFailure, type RequestCount, type RequestPattern, type VerificationFailure } from './harness/verify.js';
 
 type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;
@@ -13,6 +15,20 @@ export class ControlError extends Error {
   ) {
     super(`control plane answered ${status}${problem ? `: ${problem.code}: ${problem.detail}` : ''}`);
     this.name = 'ControlError';
+  }
+}
+
+/**
+ * A verification whose count did not hold, as node's assert would throw it: its message shows the expectation and
+ * the near misses; `failure` holds them as the control plane answered them.
+ */
+export class VerificationError extends AssertionError {
+  readonly failure: Pick<VerificationFailure, 'detail' | 'matched' | 'requests' | 'near_misses'>;
+
+  constructor(failure: Pick<VerificationFailure, 'detail' | 'matched' | 'requests' | 'near_misses'>) {
+    super({ message: describeVerificationFailure(failure.detail, failure), operator: 'verify' });
+    this.name = 'AssertionError';
+    this.failure = failure;
   }
 }
 
@@ -44,7 +60,7 @@ export function createControlClient(options: ControlClientOptions) {
     return partnerToken;
   };
 
-  async function call<R>(method: string, path: string, body?: unknown, retried = false): Promise<R> {
+  async function send(method: string, path: string, body?: unknown, retried = false): Promise<Response> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     const token = await bearer(false);
@@ -56,10 +72,14 @@ export function createControlClient(options: ControlClientOptions) {
       // a partner's token expired (its tenant's clock moved on): once more with a new one
       if (partner && !retried && response.status === 401) {
         await bearer(true);
-        return call(method, path, body, true);
+        return send(method, path, body, true);
       }
       throw new ControlError(response.status, problem);
     }
+    return response;
+  }
+  async function call<R>(method: string, path: string, body?: unknown): Promise<R> {
+    const response = await send(method, path, body);
     return (response.status === 204 ? undefined : await response.json()) as R;
   }
   const id = encodeURIComponent;
@@ -97,11 +117,31 @@ export function createControlClient(options: ControlClientOptions) {
     },
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
     documents: async () => (await call<JsonResponse<'listDocumentLinks', 200>>('GET', '/documents')).data,
-    report: () => call<JsonResponse<'getReadinessReport', 200>>('GET', '/report'),
+    report: () => call<Schemas['ReadinessReport']>('GET', '/report'),
+    /** The readiness report as JUnit XML, for a CI's test tab (`GET /__control/report?format=junit`). */
+    reportJunit: async () => (await send('GET', '/report?format=junit')).text(),
+    /**
+     * Asserts what the tenant's client sent (`POST /__control/verify`): resolves the matching requests when the
+     * count holds (default: at least one), else rejects with a `VerificationError` (an `AssertionError`) whose
+     * message shows the near misses.
+     */
+    verify: async (pattern: RequestPattern, count?: RequestCount): Promise<Schemas['VerificationResult']> => {
+      try {
+        return await call<JsonResponse<'verifyRequests', 200>>('POST', '/verify', { request: pattern, ...(count && { count }) });
+      } catch (error) {
+        if (error instanceof ControlError && error.status === 409 && error.problem?.code === 'verification_failed') {
+          throw new VerificationError(error.problem as VerificationFailure);
+        }
+        throw error;
+      }
+    },
+    /** The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file for REST clients. */
+    exportRequests: async (format: 'har' | 'http' = 'har') => (await send('GET', `/export?format=${format}`)).text(),
   };
 }
 
 export type ControlClient = ReturnType<typeof createControlClient>;
+export type { RequestCount, RequestPattern };
 
 /** A token the way a partner's client gets one: the client-credentials grant, audience = the URL's host. */
 export async function fetchToken(url: string, clientId: string, clientSecret: string, scope = 'openid offline'): Promise<string> {

@@ -3,7 +3,16 @@
 import './auth/key-pair-early.js';
 export { startServer, type FakeServer } from './server.js';
 export { createApp } from './app.js';
-export { createControlClient, fetchToken, ControlError, type ControlClient, type ControlClientOptions } from './control-client.js';
+export {
+  createControlClient,
+  fetchToken,
+  ControlError,
+  VerificationError,
+  type ControlClient,
+  type ControlClientOptions,
+  type RequestCount,
+  type RequestPattern,
+} from './control-client.js';
 export type { FakeOptions } from './config.js';
 export { DomainError } from './api/errors.js';
 export type { ClientCreate, ClientView } from './domain/clients.js';

@@ -6,7 +6,8 @@ import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
 import type { FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
-import { createControlClient, fetchToken, type ControlClient } from './control-client.js';
+import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
+import { tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
 import { resetTenants } from './domain/clients.js';
 import { advanceOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
@@ -43,6 +44,14 @@ export interface FakeServer {
   advanceOrder(orderId: string, clientId?: string): Schemas['OrderDetails'];
   /** @deprecated Renamed `setOrderStatusSync` (the same function), apart from `control.setOrderStatus`, which goes over HTTP. */
   setOrderStatus(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
+  /**
+   * Asserts what a client sent, in this process and at once (as `POST /__control/verify`): answers the matching
+   * requests when the count holds (default: at least one), else throws a `VerificationError` (an `AssertionError`)
+   * whose message shows the near misses. `fake.control.verify` does the same over HTTP (for a fake in a container).
+   */
+  verify(pattern: RequestPattern, count?: RequestCount, clientId?: string): Schemas['VerificationResult'];
+  /** A client's readiness report, in this process and at once (as `GET /__control/report`). */
+  report(clientId?: string): Schemas['ReadinessReport'];
   /**
    * The typed control plane over HTTP (`fake.control.addFault(...)`, `.requests()`, `.report()`…); with
    * `.forClient(id)` for another tenant. `createControlClient({ url })` gives the same for a fake in a container.
@@ -100,6 +109,14 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     },
     state(clientId = ctx.tenants.defaultClientId) {
       return ctx.tenants.get(clientId).store.snapshot();
+    },
+    verify(pattern, count, clientId = ctx.tenants.defaultClientId) {
+      const outcome = verifyTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, { request: pattern, ...(count && { count }) });
+      if (!outcome.holds) throw new VerificationError({ detail: outcome.detail, ...outcome.failure });
+      return outcome.result;
+    },
+    report(clientId = ctx.tenants.defaultClientId) {
+      return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id);
     },
     placeOrderSync,
     advanceOrderSync,

@@ -7,6 +7,7 @@ export type OrderStatus = Schemas['OrderStatus'];
 export type Problem = Schemas['Problem'];
 export type Fault = Schemas['Fault'];
 export type JournalEntry = Schemas['JournalEntry'];
+export type ReadinessFinding = Schemas['ReadinessFinding'];
 export type Client = Schemas['Client'];
 /** A client as the control plane lists it: with its secret, and whether it is the default one. */
 export type ListedClient = Schemas['ClientList']['data'][number];
@@ -37,8 +38,8 @@ export interface Session {
  * The console's only server: the control plane of its own origin. Every body is JSON with its content type; the
  * tenant goes in `X-Client-Id`, the CONTROL_TOKEN (when the fake asks for one) in `Authorization`.
  */
-export async function control<R>(session: Session, method: string, path: string, body?: unknown, options: { allClients?: boolean } = {}): Promise<R> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+async function send(session: Session, method: string, path: string, body: unknown, options: { allClients?: boolean }, accept: string): Promise<Response> {
+  const headers: Record<string, string> = { accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (session.controlToken) headers.authorization = `Bearer ${session.controlToken}`;
   if (session.clientId && !options.allClients) headers['x-client-id'] = session.clientId;
@@ -54,7 +55,19 @@ export async function control<R>(session: Session, method: string, path: string,
     if (error.wrongControlToken) session.onUnauthorized?.(problem?.code ?? 'invalid_control_token');
     throw error;
   }
+  return response;
+}
+
+export async function control<R>(session: Session, method: string, path: string, body?: unknown, options: { allClients?: boolean } = {}): Promise<R> {
+  const response = await send(session, method, path, body, options, 'application/json');
   return (response.status === 204 ? undefined : await response.json()) as R;
+}
+
+/** A control call answering a file (an export): its bytes and the name the fake gives it. */
+async function controlFile(session: Session, path: string): Promise<{ blob: Blob; fileName: string }> {
+  const response = await send(session, 'GET', path, undefined, {}, '*/*');
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export';
+  return { blob: await response.blob(), fileName };
 }
 
 const id = encodeURIComponent;
@@ -67,6 +80,8 @@ export const api = (s: Session) => ({
   clock: () => control<Schemas['Clock']>(s, 'GET', '/clock'),
   setClock: (change: Schemas['ClockChange']) => control<Schemas['Clock']>(s, 'POST', '/clock', change),
   report: () => control<Schemas['ReadinessReport']>(s, 'GET', '/report'),
+  /** The tenant's journal as HAR 1.2 or as a `.http` file for REST clients. */
+  exportRequests: (format: 'har' | 'http') => controlFile(s, `/export?format=${format}`),
   /** Every client (tenant) with its secret, the default one first. */
   clients: async () => (await control<Schemas['ClientList']>(s, 'GET', '/clients', undefined, { allClients: true })).data,
   createClient: (client: Schemas['ClientCreate']) => control<Client>(s, 'POST', '/clients', client),

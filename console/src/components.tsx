@@ -3,6 +3,13 @@ import { useState } from 'preact/hooks';
 import { ControlError } from './api.js';
 import { href } from './router.js';
 
+/** Hands the browser a file to save (a snapshot, an export): a blob URL, never a request. */
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  Object.assign(document.createElement('a'), { href: url, download: fileName }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 /** A failure as the fake said it: status, title, detail, code and every field it names. Text only. */
 export function ProblemView({ error }: { error: unknown }) {
   if (!error) return null;

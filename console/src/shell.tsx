@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApp } from './app.js';
-import { Link, ProblemView } from './components.js';
+import { Link, ProblemView, saveFile } from './components.js';
 import type { Route } from './router.js';
 
 const NAV: [string, string][] = [
@@ -125,10 +125,7 @@ export function WorldControls() {
   const download = () =>
     act(async () => {
       const world = await app.api.state();
-      const url = URL.createObjectURL(new Blob([JSON.stringify(world, null, 2)], { type: 'application/json' }));
-      const a = Object.assign(document.createElement('a'), { href: url, download: `${app.clientId ?? 'world'}-snapshot.json` });
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveFile(new Blob([JSON.stringify(world, null, 2)], { type: 'application/json' }), `${app.clientId ?? 'world'}-snapshot.json`);
     }, 'Snapshot downloaded.');
   const upload = (file: File | undefined) =>
     file &&

@@ -47,10 +47,16 @@ describe('my integration with the investment platform', () => {
     expect(response!.status).toBe(200);
     const calls = await tenant.control.requests({ method: 'GET', path: '/v1/orders' });
     expect(calls.map((c) => c.status)).toEqual([503, 503, 200]);
+    // the same, as an assertion that prints what was sent instead when it fails
+    await expect(tenant.control).toHaveReceived({ operation: 'listOrders', status: 503 }, { exactly: 2 });
   });
 
-  it('leaves nothing in the readiness report', async () => {
-    await api('/v1/share-classes');
-    expect((await tenant.control.report()).findings).toEqual([]);
+  it('sends what the platform expects, and nothing that would hurt in production', async () => {
+    const world = await tenant.control.snapshot();
+    const order = world.orders.find((o) => o.status === 'PLACED')!;
+    expect((await api(`/v1/orders/${order.id}/`, { method: 'DELETE' })).status).toBe(200);
+    await expect(tenant.control).toHaveReceived({ operation: 'cancelOrder', path: `/v1/orders/${order.id}/`, status: 200 }, { exactly: 1 });
+    await expect(tenant.control).not.toHaveReceived({ operation: 'listOrders' });
+    await expect(tenant.control).toHaveNoReadinessFindings();
   });
 });

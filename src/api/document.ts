@@ -45,6 +45,19 @@ export function operationsOf(document: ApiDocument): { operationId: string; meth
   return operations;
 }
 
+type SecurityRequirements = Record<string, string[]>[];
+
+/** The OAuth scopes each operation needs (its `oauth2` security requirement, or the document's), by operationId. */
+export function operationScopesOf(document: ApiDocument): Map<string, string[]> {
+  const defaults = (document as { security?: SecurityRequirements }).security ?? [];
+  return new Map(
+    operationsOf(document).map(({ operationId, method, path }) => {
+      const { security = defaults } = document.paths[path]![method] as { security?: SecurityRequirements };
+      return [operationId, security.find((requirement) => 'oauth2' in requirement)?.oauth2 ?? []];
+    }),
+  );
+}
+
 const fieldErrorOf = (e: ErrorObject): FieldError => {
   const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
   return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: e.message ?? 'is not valid' };

@@ -10,6 +10,8 @@ export class DomainError extends Error {
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    /** Members of the problem beyond RFC 9457's (`near_misses` of a failed verification). */
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(detail);
     this.name = 'DomainError';

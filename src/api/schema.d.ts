@@ -746,8 +746,10 @@ export interface paths {
         /**
          * The request journal
          * @description Recent requests to the API (the control plane and the docs are not journaled), newest last, kept in a ring
-         *     buffer of `JOURNAL_SIZE` entries (default 1000) so memory stays flat under load. `Authorization`, client
-         *     secrets and tokens are never stored. Filters: `method` (exact), `path` (the path without its query; `*` or
+         *     buffer of `JOURNAL_SIZE` entries (default 1000) so memory stays flat under load. Each entry also keeps the
+         *     request and response bodies, cut at 8 KiB each, for `POST /__control/verify` and `GET /__control/export`
+         *     (not shown here). `Authorization` values, client secrets, tokens and link signatures are never stored:
+         *     they read `[redacted]`. Filters: `method` (exact), `path` (the path without its query; `*` or
          *     `{name}` matches one segment), `client_id` (or `X-Client-Id`): that client's requests only. Reset clears
          *     the entries of the tenants it resets. A partner's token (scope `control`) sees its own client's requests
          *     only.
@@ -776,14 +778,98 @@ export interface paths {
         };
         /**
          * What the tenant's client does that would hurt in production
-         * @description Read from the journal: `token_per_call` (a new token fetched for most calls instead of reusing one until it
-         *     expires), `no_retry_after_throttling` (a 429/503 never retried), `retry_ignored_retry_after` (retried sooner
-         *     than `Retry-After` said), `first_page_only` (a list read only to its first page when more existed),
-         *     `repeated_client_error` (the same request answered the same 4xx three times or more), `cancel_not_cancellable`
-         *     (orders cancelled from a status that cannot be cancelled). Each finding names the journal entries it rests
-         *     on. Empty for a careful client.
+         * @description Read from the journal, over the tenant's verified requests only (never the control plane's own calls, never
+         *     a request whose token or credentials did not verify). Rules, each documented in the README under its code:
+         *     `token_per_call` (a new token fetched for most calls instead of reusing one until it expires),
+         *     `no_retry_after_throttling` (a 429/503 never retried), `retry_ignored_retry_after` (retried sooner than
+         *     `Retry-After` said), `first_page_only` (a list read only to its first page when more existed),
+         *     `repeated_client_error` (the same request answered the same 4xx three times or more),
+         *     `cancel_not_cancellable` (orders cancelled from a status that cannot be cancelled), `stale_document_link` (a
+         *     document link used after it expired, or a documents list fetched three times or more within the 15 minutes
+         *     its links are valid instead of using them), `over_polling` (the same list, same query, asked more often
+         *     than every 5 s of the tenant's clock for a minute or more), `wrong_path` (the same `route_not_found` three
+         *     times or more; the hint names the documented path), `unused_scopes` (tokens asked for API scopes that no
+         *     request of the client needed).
+         *
+         *     Each finding has a `severity` (`error`: it fails in production; `warning`: it costs or risks), a `hint`
+         *     (what to change in the client), `docs` (the README section of the rule) and the journal entries it rests on.
+         *     `requests_seen` counts the verified requests read: a report over none proves nothing (the console says
+         *     "no requests yet", JUnit marks its cases skipped).
+         *
+         *     `format=junit` answers JUnit XML for a CI's test tab: one test suite, one test case per rule, a `failure`
+         *     per finding with its hint and request ids; every case `skipped` when no request was seen.
          */
         get: operations["getReadinessReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/verify": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assert what the tenant's client sent
+         * @description Counts the tenant's journaled, verified requests that match a pattern, as WireMock's verify does. Every
+         *     field of `request` is optional and all given ones must hold: `method` (any case), `path` (as the journal's
+         *     filter: `*` or `{name}` matches one segment, a trailing slash makes no difference), `operation` (an
+         *     operationId of this document, such as `listOrders`), `query` (these parameters with these values; others
+         *     may be present), `body` (a subset of the JSON or form body sent: objects match when every given member
+         *     matches, arrays element by element), `status`. `count` is one of `exactly`, `at_least`, `at_most`
+         *     (default `{"at_least": 1}`).
+         *
+         *     200 `{"matched", "requests"}` when the count holds. Otherwise 409 `verification_failed` with `matched`,
+         *     the matched `requests`, and `near_misses`: up to 5 of the tenant's other requests closest to the pattern,
+         *     fewest differing fields first (then newest first), each with the entry, its body as the journal holds it,
+         *     and `differences` (`field` such as `method`, `query.order_status` or `body.amount`, `expected`, `actual`).
+         *     The journal keeps bodies cut at 8 KiB with secrets and tokens replaced by `[redacted]`; a body that was cut
+         *     matches no `body` pattern. A pattern naming an unknown operation answers 422.
+         */
+        post: operations["verifyRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/export": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's journal as HAR 1.2 or as a .http file
+         * @description The tenant's journaled requests, oldest first, to open in an HAR viewer (browser dev tools, HAR analyzers) or
+         *     in the REST clients of VS Code and JetBrains. `format=har` (default): HAR 1.2 JSON with request and response
+         *     bodies as the journal holds them (cut at 8 KiB, secrets redacted, binary bodies by size only).
+         *     `format=http`: one request per block, `###` between them, `@base` and `@token` variables at the top and
+         *     `Authorization: Bearer {{token}}` where the request carried a token. Credentials are never exported:
+         *     `client_secret`, tokens and link signatures read `[redacted]`. Answered as an attachment.
+         */
+        get: operations["exportRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1321,14 +1407,84 @@ export interface components {
         };
         ReadinessFinding: {
             /** @enum {string} */
-            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable";
+            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes";
+            /**
+             * @description `error`: it fails in production; `warning`: it costs or risks.
+             * @enum {string}
+             */
+            severity: "error" | "warning";
+            /** @description What the client did. */
             message: string;
+            /** @description What to change in the client. */
+            hint: string;
+            /** @description The README section of the rule: a link such as `README.md#over_polling`. */
+            docs: string;
             /** @description Ids of the journal entries the finding rests on. */
             requests: string[];
         };
         ReadinessReport: {
             client_id: string;
+            /** @description Verified requests of the tenant read; with none, the report proves nothing. */
+            requests_seen: number;
             findings: components["schemas"]["ReadinessFinding"][];
+        };
+        /** @description Every field is optional; all given ones must hold. */
+        RequestPattern: {
+            method?: string;
+            /** @description The path without its query; `*` or `{name}` matches one segment. */
+            path?: string;
+            /** @description An operationId, such as `listOrders`. */
+            operation?: string;
+            /** @description Parameters that must have been sent with these values (numbers and booleans as their text). */
+            query?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description A subset of the JSON or form body sent. */
+            body?: unknown;
+            /** @description 0 for a dropped connection. */
+            status?: number;
+        };
+        /** @description Exactly one of the three. */
+        RequestCount: {
+            exactly?: number;
+            at_least?: number;
+            at_most?: number;
+        };
+        Verification: {
+            request: components["schemas"]["RequestPattern"];
+            count?: components["schemas"]["RequestCount"];
+        };
+        VerificationResult: {
+            matched: number;
+            /** @description Ids of the matching journal entries, oldest first. */
+            requests: string[];
+        };
+        Difference: {
+            /** @description `method`, `path`, `operation`, `status`, `query.<name>`, `body` or `body.<path>`. */
+            field: string;
+            /** @description What the pattern asked. */
+            expected: unknown;
+            /** @description What the request had (null when absent). */
+            actual: unknown;
+        };
+        NearMiss: {
+            request: components["schemas"]["JournalEntry"];
+            /** @description The request body as the journal holds it (parsed JSON or form fields); null when none or cut. */
+            body: unknown;
+            differences: components["schemas"]["Difference"][];
+        };
+        VerificationFailure: components["schemas"]["Problem"] & {
+            matched: number;
+            requests: string[];
+            near_misses: components["schemas"]["NearMiss"][];
+        };
+        /** @description HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): `log` with `version`, `creator` and `entries`. */
+        Har: {
+            log: {
+                version: string;
+                creator: Record<string, never>;
+                entries: Record<string, never>[];
+            };
         };
         FeederFund: {
             /** Format: uuid */
@@ -2780,6 +2936,7 @@ export interface operations {
             query?: {
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
+                format?: "json" | "junit";
             };
             header?: {
                 /** @description The tenant the control call acts on (default the default client). */
@@ -2790,13 +2947,91 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The findings. */
+            /** @description The findings, as JSON or JUnit XML. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessReport"];
+                    "application/xml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    verifyRequests: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Verification"];
+            };
+        };
+        responses: {
+            /** @description The count holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The count does not hold (`verification_failed`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["VerificationFailure"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    exportRequests: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+                format?: "har" | "http";
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Har"];
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

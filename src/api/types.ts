@@ -45,7 +45,12 @@ export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBod
 
 type Responses<Op extends OperationId> = operations[Op]['responses'];
 type SuccessStatus<Op extends OperationId> = Extract<keyof Responses<Op>, 200 | 201 | 202 | 204>;
-type ContentOf<R> = R extends { content: infer C } ? (C extends { 'application/json': infer J } ? J : Buffer) : undefined;
+// JSON is the answer's value; any other media type (a PDF, JUnit XML, a .http file) is bytes.
+type ContentOf<R> = R extends { content: infer C }
+  ? C extends { 'application/json': infer J }
+    ? J | (Exclude<keyof C, 'application/json'> extends never ? never : Buffer)
+    : Buffer
+  : undefined;
 
 /** What an operation answers when it succeeds: one of its success statuses with that status's body. */
 export type AnswerOf<Op extends OperationId> = {

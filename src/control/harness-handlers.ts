@@ -1,7 +1,9 @@
+import { DomainError } from '../api/errors.js';
 import type { FakeContext } from '../context.js';
-import { readinessFindings } from '../harness/readiness-report.js';
 import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
+import { readinessJunit } from '../harness/junit.js';
+import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './proof.js';
 
 /** The partner test harness: injected faults, the request journal and the readiness report built on it. */
 export function harnessHandlers(ctx: FakeContext) {
@@ -21,9 +23,25 @@ export function harnessHandlers(ctx: FakeContext) {
       return ok({ data: ctx.journal.entries({ method, path, clientId: checkedClientId(call, namedClientId(call)) }) });
     },
     getReadinessReport: (call) => {
+      const tenant = controlTenant(ctx, call);
+      const report = tenantReadinessReport(ctx, tenant.client.client_id);
+      if (call.query.format !== 'junit') return ok(report);
+      return { status: 200, body: Buffer.from(readinessJunit(report, tenant.clock.now())), contentType: 'application/xml; charset=utf-8' };
+    },
+    exportRequests: (call) => {
       const clientId = controlTenant(ctx, call).client.client_id;
-      const records = ctx.journal.records((r) => r.clientId === clientId);
-      return ok({ client_id: clientId, findings: readinessFindings(records, ctx.options.tokenTtlSeconds) });
+      const exported = exportTenantRequests(ctx, clientId, call.query.format ?? 'har', call.baseUrl);
+      return {
+        status: 200,
+        body: exported.body,
+        contentType: exported.contentType,
+        headers: { 'Content-Disposition': `attachment; filename="${clientId.replace(/[^\w.-]/g, '_')}-requests.${exported.extension}"` },
+      };
+    },
+    verifyRequests: (call) => {
+      const outcome = verifyTenantRequests(ctx, controlTenant(ctx, call).client.client_id, call.body);
+      if (!outcome.holds) throw new DomainError(409, 'verification_failed', outcome.detail, undefined, undefined, outcome.failure);
+      return ok(outcome.result);
     },
   } satisfies Partial<OperationHandlers>;
 }

@@ -74,6 +74,8 @@ export interface DownloadRequest {
   fileName: string;
   expires: string | undefined;
   signature: string | undefined;
+  /** Told once the signature holds: the link proves its tenant, whether it has expired or not. */
+  proven?: () => void;
 }
 
 /** Checks a signed link and answers the document as a PDF: 403 for a bad or expired link, 404 for a gone document. */
@@ -83,6 +85,7 @@ export function downloadDocument(store: WorldStore, links: LinkContext, request:
   if (!documentId || !links.signer.isValid(path, request.expires ?? '', request.signature ?? '')) {
     throw new DomainError(403, 'invalid_signature', 'The document link is not signed by this server, or was changed.');
   }
+  request.proven?.();
   if (Number(request.expires) < links.clock.nowSeconds()) {
     throw new DomainError(403, 'link_expired', 'The document link has expired; list the documents again for a fresh one.');
   }

@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/types.js';
+import { REDACTED, SECRET_NAME, type JournalBody } from './journal-body.js';
 import { compilePathPattern } from './path-pattern.js';
 
 export type JournalEntry = Schemas['JournalEntry'];
@@ -9,10 +10,20 @@ export interface JournalEvidence {
   at: number;
   /** Seconds of the answer's Retry-After, if any. */
   retryAfter: number | null;
-  /** SHA-256 of the request body (never the body itself: it may hold personal data). */
+  /** SHA-256 of the whole request body, for 4xx answers (the exchange keeps only its beginning). */
   bodyHash: string | null;
   /** Number of items of a list answer. */
   itemCount: number | null;
+  /** The tenant's clock at arrival in ms (null without a tenant): what time-based rules measure. */
+  tenantAt: number | null;
+}
+
+/** What a request and its answer carried, within the journal's bounds (`journal-body.ts`): for verify and exports. */
+export interface JournalExchange {
+  request: JournalBody | null;
+  response: JournalBody | null;
+  /** The scheme of the request's `Authorization` (never its value). */
+  authorization: 'bearer' | 'basic' | null;
 }
 
 /** What the request path records, as cheaply as it can: the journal's view is made only when someone reads it. */
@@ -21,12 +32,10 @@ export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
   rawQuery: string;
 }
 
-const SECRET_KEY = /token|secret|signature|password|authorization/i;
-
 function redactedQuery(rawQuery: string): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(rawQuery)) {
-    query[key] = SECRET_KEY.test(key) ? '[redacted]' : key in query ? `${query[key]},${value}` : value;
+    query[key] = SECRET_NAME.test(key) ? REDACTED : key in query ? `${query[key]},${value}` : value;
   }
   return query;
 }
@@ -37,6 +46,7 @@ export class JournalRecord {
   constructor(
     private readonly raw: RawRequest,
     readonly evidence: JournalEvidence,
+    readonly exchange: JournalExchange = { request: null, response: null, authorization: null },
   ) {}
 
   /** The entry as `GET /__control/requests` shows it; token-like query values redacted. */

@@ -1,26 +1,91 @@
 import type { JournalRecord } from './journal.js';
+import { bodyValue } from './journal-body.js';
 import type { Schemas } from '../api/types.js';
 
+/** Every finding names its severity, a hint and its README section: a rule cannot leave one out (the type requires them). */
 export type ReadinessFinding = Schemas['ReadinessFinding'];
+export type ReadinessCode = ReadinessFinding['code'];
+export type Severity = ReadinessFinding['severity'];
+export type ReadinessReport = Schemas['ReadinessReport'];
+
+export interface ReadinessRule {
+  /** A test case's name in the JUnit form. */
+  title: string;
+  severity: Severity;
+}
+
+/**
+ * Every rule of the document's enum, with its severity and title: a code added to the enum without a line here is
+ * a compile error, so the JUnit form (one case per rule) and the README (one anchor per code) never miss one.
+ */
+export const READINESS_RULES: { readonly [C in ReadinessCode]: ReadinessRule } = {
+  token_per_call: { title: 'reuses its access token until it expires', severity: 'warning' },
+  no_retry_after_throttling: { title: 'retries 429 and 503 answers', severity: 'error' },
+  retry_ignored_retry_after: { title: 'waits as long as Retry-After asks', severity: 'error' },
+  first_page_only: { title: 'reads lists past their first page', severity: 'error' },
+  repeated_client_error: { title: 'does not resend a request that got a 4xx unchanged', severity: 'error' },
+  cancel_not_cancellable: { title: 'cancels only orders that can be cancelled', severity: 'warning' },
+  stale_document_link: { title: 'uses document links while they are valid', severity: 'error' },
+  over_polling: { title: 'polls a list at most every 5 seconds', severity: 'warning' },
+  wrong_path: { title: 'calls the documented paths', severity: 'error' },
+  unused_scopes: { title: 'asks only for the scopes it uses', severity: 'warning' },
+};
+
+/** The README section of a rule: each code has an anchor of its own name there (checked by a test). */
+export const docsOf = (code: ReadinessCode): string => `README.md#${code}`;
+
+/** A finding of a rule, with the rule's severity and docs. */
+export const finding = (code: ReadinessCode, message: string, hint: string, requests: readonly JournalRecord[]): ReadinessFinding => ({
+  code,
+  severity: READINESS_RULES[code].severity,
+  message,
+  hint,
+  docs: docsOf(code),
+  requests: requests.map((r) => r.entry.id),
+});
+
+/** What the rules know besides the journal. */
+export interface ReadinessContext {
+  tokenTtlSeconds: number;
+  /** The OAuth scopes each operation needs, from the document. */
+  operationScopes: ReadonlyMap<string, readonly string[]>;
+}
 
 const TOKEN_PATH = '/oauth2/token';
 const LIST_OPERATIONS = new Set(['listAccounts', 'listWallets', 'listOrders', 'listShareClasses', 'listAssets']);
+const DOCUMENT_LISTS = new Set(['listFundDocuments', 'listCustomOfferingDocuments']);
 const REPEATS = 3;
+const LINK_LIFETIME_MS = 15 * 60 * 1000;
+const POLL_INTERVAL_MS = 5000;
+const POLLING_SPAN_MS = 60_000;
 
-const ids = (records: readonly JournalRecord[]): string[] => records.map((r) => r.entry.id);
 const isToken = (r: JournalRecord): boolean => r.entry.path === TOKEN_PATH && r.entry.method === 'POST';
+const queryText = (r: JournalRecord): string => new URLSearchParams(Object.entries(r.entry.query).sort()).toString();
+const withQuery = (r: JournalRecord): string => `${r.entry.path}${Object.keys(r.entry.query).length > 0 ? `?${queryText(r)}` : ''}`;
+
+function groupBy<K>(records: readonly JournalRecord[], key: (r: JournalRecord) => K): JournalRecord[][] {
+  const groups = new Map<K, JournalRecord[]>();
+  for (const r of records) {
+    const k = key(r);
+    const group = groups.get(k);
+    if (group) group.push(r);
+    else groups.set(k, [r]);
+  }
+  return [...groups.values()];
+}
 
 /** Most calls come with a fresh token, although the previous one was still valid. */
-function tokenPerCall(records: readonly JournalRecord[], tokenTtlSeconds: number): ReadinessFinding[] {
+function tokenPerCall(records: readonly JournalRecord[], { tokenTtlSeconds }: ReadinessContext): ReadinessFinding[] {
   const grants = records.filter((r) => isToken(r) && r.entry.status === 200);
   const calls = records.filter((r) => !isToken(r));
   const early = grants.filter((grant, i) => i > 0 && grant.evidence.at < grants[i - 1]!.evidence.at + (tokenTtlSeconds - 60) * 1000);
   if (early.length < 2 || grants.length * 2 < calls.length) return [];
-  return [{
-    code: 'token_per_call',
-    message: `${grants.length} tokens were fetched for ${calls.length} calls, ${early.length} of them while the previous token was still valid: reuse a token until shortly before it expires (expires_in).`,
-    requests: ids(early),
-  }];
+  return [finding(
+    'token_per_call',
+    `${grants.length} tokens were fetched for ${calls.length} calls, ${early.length} of them while the previous token was still valid.`,
+    `Keep the access token and reuse it for every call until shortly before it expires (expires_in: ${tokenTtlSeconds} s here; renew about 60 s early, or after a 401 invalid_token).`,
+    early,
+  )];
 }
 
 /** A 429 or 503 never retried, or retried before Retry-After had passed. */
@@ -35,18 +100,20 @@ function throttling(records: readonly JournalRecord[]): ReadinessFinding[] {
   });
   const findings: ReadinessFinding[] = [];
   if (neverRetried.length > 0) {
-    findings.push({
-      code: 'no_retry_after_throttling',
-      message: `${neverRetried.length} answer(s) 429/503 were never retried: retry throttled and unavailable calls with backoff.`,
-      requests: ids(neverRetried),
-    });
+    findings.push(finding(
+      'no_retry_after_throttling',
+      `${neverRetried.length} answer(s) 429/503 were never retried (first: ${neverRetried[0]!.entry.method} ${neverRetried[0]!.entry.path}).`,
+      'Retry a 429 or 503: wait the seconds of its Retry-After header (without one, back off exponentially from 1 s with jitter), then send the same request again, a few times at most.',
+      neverRetried,
+    ));
   }
   if (tooSoon.length > 0) {
-    findings.push({
-      code: 'retry_ignored_retry_after',
-      message: `${tooSoon.length / 2} retr(ies) came sooner than the Retry-After header asked: wait at least that long.`,
-      requests: ids(tooSoon),
-    });
+    findings.push(finding(
+      'retry_ignored_retry_after',
+      `${tooSoon.length / 2} retr(ies) came sooner than the Retry-After header asked.`,
+      'Read Retry-After (whole seconds) from the 429/503 answer and wait at least that long before the retry.',
+      tooSoon,
+    ));
   }
   return findings;
 }
@@ -67,48 +134,157 @@ function firstPageOnly(records: readonly JournalRecord[]): ReadinessFinding[] {
     return r.evidence.itemCount === limit && !read.has(pageKey(r, Number(r.entry.query.skip ?? 0) + limit));
   });
   if (stopped.length === 0) return [];
-  return [{
-    code: 'first_page_only',
-    message: `${stopped.length} list read(s) got a full page and never asked for the next one: page with skip until a page is shorter than limit.`,
-    requests: ids(stopped),
-  }];
+  const first = stopped[0]!;
+  const limit = Number(first.entry.query.limit ?? 100);
+  const next = new URLSearchParams({ ...first.entry.query, skip: String(Number(first.entry.query.skip ?? 0) + limit), limit: String(limit) });
+  return [finding(
+    'first_page_only',
+    `${stopped.length} list read(s) got a full page and never asked for the next one.`,
+    `Keep reading with skip increased by limit until a page holds fewer than limit items: after ${withQuery(first)} comes ${first.entry.path}?${next}.`,
+    stopped,
+  )];
 }
 
-/** The same request answered with the same 4xx again and again. */
+/** The same request answered with the same 4xx again and again (an unknown path is wrong_path's). */
 function repeatedClientErrors(records: readonly JournalRecord[]): ReadinessFinding[] {
-  const groups = new Map<string, JournalRecord[]>();
-  for (const r of records) {
-    // 429 asks for a retry: repeating it is right, and judged by the throttling rules instead
-    if (r.entry.status < 400 || r.entry.status >= 500 || r.entry.status === 429) continue;
-    const key = `${r.entry.method} ${r.entry.path} ${JSON.stringify(r.entry.query)} ${r.evidence.bodyHash} ${r.entry.status}`;
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
-  return [...groups.values()]
+  // 429 asks for a retry: repeating it is right, and judged by the throttling rules instead
+  const refused = records.filter((r) => r.entry.status >= 400 && r.entry.status < 500 && r.entry.status !== 429 && r.entry.code !== 'route_not_found');
+  return groupBy(refused, (r) => `${r.entry.method} ${r.entry.path} ${JSON.stringify(r.entry.query)} ${r.evidence.bodyHash} ${r.entry.status}`)
     .filter((group) => group.length >= REPEATS)
-    .map((group) => ({
-      code: 'repeated_client_error' as const,
-      message: `${group[0]!.entry.method} ${group[0]!.entry.path} was sent ${group.length} times with the same body and answered ${group[0]!.entry.status} each time: a 4xx will not change on a retry; fix the request.`,
-      requests: ids(group),
-    }));
+    .map((group) => {
+      const { method, path, status, code } = group[0]!.entry;
+      return finding(
+        'repeated_client_error',
+        `${method} ${path} was sent ${group.length} times with the same body and answered ${status}${code ? ` ${code}` : ''} each time.`,
+        `A 4xx answers the same however often the request is sent: read the problem's detail and errors[]${code ? ` (${code})` : ''}, fix the request, and do not resend it unchanged.`,
+        group,
+      );
+    });
 }
 
 function cancelsOfNonCancellable(records: readonly JournalRecord[]): ReadinessFinding[] {
   const refused = records.filter((r) => r.entry.code === 'order_not_cancellable');
   if (refused.length === 0) return [];
-  return [{
-    code: 'cancel_not_cancellable',
-    message: `${refused.length} cancel(s) of orders that can no longer be cancelled: only PLACED and AWAITING_PAYMENT orders can be; check the status first.`,
-    requests: ids(refused),
-  }];
+  return [finding(
+    'cancel_not_cancellable',
+    `${refused.length} cancel(s) of orders that could no longer be cancelled.`,
+    'Read the order first (GET /v1/orders) and cancel only when its status is PLACED or AWAITING_PAYMENT; treat 409 order_not_cancellable as final, not as something to retry.',
+    refused,
+  )];
 }
 
-/** What a client does, as its journal shows, that would hurt in production. Empty for a careful client. */
-export function readinessFindings(records: readonly JournalRecord[], tokenTtlSeconds: number): ReadinessFinding[] {
-  return [
-    ...tokenPerCall(records, tokenTtlSeconds),
-    ...throttling(records),
-    ...firstPageOnly(records),
-    ...repeatedClientErrors(records),
-    ...cancelsOfNonCancellable(records),
-  ];
+/** A link used after it expired; a documents list fetched again and again while its links were still valid. */
+function staleDocumentLinks(records: readonly JournalRecord[]): ReadinessFinding[] {
+  const findings: ReadinessFinding[] = [];
+  const expired = records.filter((r) => r.entry.code === 'link_expired');
+  if (expired.length > 0) {
+    findings.push(finding(
+      'stale_document_link',
+      `${expired.length} document download(s) used a link after it expired.`,
+      'A document link is valid 15 minutes (its expires= parameter is the Unix time it ends): download soon after listing, and after a 403 link_expired list the documents again for a fresh link instead of keeping links.',
+      expired,
+    ));
+  }
+  const lists = records.filter((r) => DOCUMENT_LISTS.has(r.entry.operation_id ?? '') && r.entry.status === 200 && r.evidence.tenantAt !== null);
+  const refetched = groupBy(lists, withQuery).flatMap((group) => {
+    // fetches made while the first fetch's links were still valid
+    const fresh = group.filter((r) => r.evidence.tenantAt! < group[0]!.evidence.tenantAt! + LINK_LIFETIME_MS);
+    return fresh.length >= REPEATS ? fresh : [];
+  });
+  if (refetched.length > 0) {
+    findings.push(finding(
+      'stale_document_link',
+      `A documents list was fetched ${refetched.length} times while the links of its first answer were still valid (${withQuery(refetched[0]!)}).`,
+      'List the documents once and use the links it answered until they expire (15 minutes, see expires= in each URL); list again only for a link that expired.',
+      refetched,
+    ));
+  }
+  return findings;
 }
+
+/** The same list with the same query, asked more often than every 5 s of the tenant's clock, for a minute or more. */
+function overPolling(records: readonly JournalRecord[]): ReadinessFinding[] {
+  const polls = records.filter((r) => LIST_OPERATIONS.has(r.entry.operation_id ?? '') && r.evidence.tenantAt !== null);
+  return groupBy(polls, withQuery).flatMap((group) => {
+    const runs: JournalRecord[][] = [];
+    let run: JournalRecord[] = [group[0]!];
+    for (const r of group.slice(1)) {
+      if (r.evidence.tenantAt! - run.at(-1)!.evidence.tenantAt! < POLL_INTERVAL_MS) run.push(r);
+      else {
+        runs.push(run);
+        run = [r];
+      }
+    }
+    runs.push(run);
+    return runs
+      .filter((r) => r.at(-1)!.evidence.tenantAt! - r[0]!.evidence.tenantAt! >= POLLING_SPAN_MS)
+      .map((r) => {
+        const seconds = Math.round((r.at(-1)!.evidence.tenantAt! - r[0]!.evidence.tenantAt!) / 1000);
+        return finding(
+          'over_polling',
+          `${withQuery(r[0]!)} was asked ${r.length} times in ${seconds} s of the tenant's clock, less than 5 s apart.`,
+          `Poll ${r[0]!.entry.path} at most every 5 s, better with a backoff (5 s, 10 s, 20 s… up to a minute) while nothing changes.`,
+          r,
+        );
+      });
+  });
+}
+
+// The hint of a route_not_found detail (src/http/errors.ts): the path the document has.
+const DOCUMENTED_PATH = /\. ((?:Cancelling an order is [A-Z]+ |The document has )(\/[^\s:,]*).*)$/;
+
+/** The same unknown path three times: the client's path is wrong, not the moment. */
+function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
+  const unknown = records.filter((r) => r.entry.code === 'route_not_found');
+  return groupBy(unknown, (r) => `${r.entry.method} ${r.entry.path}`)
+    .filter((group) => group.length >= REPEATS)
+    .map((group) => {
+      const { method, path } = group[0]!.entry;
+      const detail = (bodyValue(group[0]!.exchange.response) as { detail?: string } | undefined)?.detail ?? '';
+      const documented = DOCUMENTED_PATH.exec(detail);
+      return finding(
+        'wrong_path',
+        `${method} ${path} was sent ${group.length} times and answered 404 route_not_found each time.`,
+        documented
+          ? `Send ${method} ${documented[2]}, the path the document has: ${documented[1]}`
+          : `No operation has this path: compare it with the OpenAPI document (GET /openapi.json); paths are case-sensitive and a trailing slash counts.`,
+        group,
+      );
+    });
+}
+
+/** Tokens asked for API scopes that no request of the client needed. */
+function unusedScopes(records: readonly JournalRecord[], { operationScopes }: ReadinessContext): ReadinessFinding[] {
+  const apiScopes = new Set([...operationScopes.values()].flat());
+  const calls = records.filter((r) => !isToken(r) && r.entry.operation_id !== null);
+  if (calls.length === 0) return [];
+  const used = new Set(calls.flatMap((r) => operationScopes.get(r.entry.operation_id!) ?? []));
+  const asked = records
+    .filter((r) => isToken(r) && r.entry.status === 200)
+    .map((r) => ({ r, scopes: String((bodyValue(r.exchange.request) as { scope?: unknown } | undefined)?.scope ?? '').split(' ').filter((s) => apiScopes.has(s)) }));
+  const unused = [...new Set(asked.flatMap((a) => a.scopes))].filter((s) => !used.has(s)).sort();
+  if (unused.length === 0) return [];
+  const needed = [...used].sort();
+  return [finding(
+    'unused_scopes',
+    `Tokens were asked with ${unused.join(', ')}, which no request of this client needed.`,
+    `Ask only for what the calls need (least privilege): scope=openid offline${needed.length > 0 ? ` ${needed.join(' ')}` : ''}, without ${unused.join(' ')}.`,
+    asked.filter((a) => a.scopes.some((s) => unused.includes(s))).map((a) => a.r),
+  )];
+}
+
+type Rule = (records: readonly JournalRecord[], context: ReadinessContext) => ReadinessFinding[];
+
+const RULES: readonly Rule[] = [tokenPerCall, throttling, firstPageOnly, repeatedClientErrors, cancelsOfNonCancellable, staleDocumentLinks, overPolling, wrongPaths, unusedScopes];
+
+/** What a client does, as its journal shows, that would hurt in production. Empty for a careful client. */
+export function readinessFindings(records: readonly JournalRecord[], context: ReadinessContext): ReadinessFinding[] {
+  return RULES.flatMap((rule) => rule(records, context));
+}
+
+/** The report of one client over its own (verified) journal records. */
+export const readinessReport = (clientId: string, records: readonly JournalRecord[], context: ReadinessContext): ReadinessReport => ({
+  client_id: clientId,
+  requests_seen: records.length,
+  findings: readinessFindings(records, context),
+});

@@ -72,6 +72,21 @@ const admit = (identify: (req: Request) => Identified): RequestHandler => (req, 
   next();
 };
 
+/**
+ * The client a bearer token we signed names, whatever the request asks (an unknown path too): attribution for the
+ * journal only, with no faults and no refusal.
+ */
+export function bearerTenant(ctx: FakeContext): (req: Request) => Tenant | undefined {
+  const tokens = new VerifiedTokens(ctx.keys);
+  return (req) => {
+    const match = BEARER.exec(req.get('authorization') ?? '');
+    if (!match) return undefined;
+    const issuer = baseUrlOf(req, ctx);
+    const { signedFor } = tokens.verify(match[1]!, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+    return signedFor === undefined ? undefined : ctx.tenants.find(signedFor);
+  };
+}
+
 /** Before the body is read: operations secured by OAuth need a valid token with the operation's scopes. */
 export function authenticateBearer(ctx: FakeContext): RequestHandler {
   const tokens = new VerifiedTokens(ctx.keys);

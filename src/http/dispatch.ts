@@ -32,6 +32,9 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
     },
     controlPartner: stateOf(req).controlPartner,
     header: (name) => req.get(name),
+    attribute: (proven) => {
+      stateOf(req).tenant = proven;
+    },
   };
 }
 

@@ -121,7 +121,7 @@ export function routeNotFound(req: Request, documented?: string): DomainError {
   return new DomainError(404, 'route_not_found', `No operation at ${req.method} ${clip(req.path, 200)}.${hint}`);
 }
 
-const fromDomain = (e: DomainError): Problem => problem(e.status, e.code, e.detail, e.errors);
+const fromDomain = (e: DomainError): Problem => ({ ...problem(e.status, e.code, e.detail, e.errors), ...e.extensions });
 
 function render(error: unknown, req: Request, logger: Logger): Rendered {
   if (error instanceof DomainError) return { body: fromDomain(error), ...(error.headers && { headers: error.headers }) };

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { FakeContext } from '../context.js';
-import { JournalRecord } from '../harness/journal.js';
+import { JournalRecord, type JournalExchange } from '../harness/journal.js';
+import { journalBody, storedQuery } from '../harness/journal-body.js';
 import { beginRequestState, type RequestState } from './request-state.js';
 
 /** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
@@ -27,6 +28,7 @@ export function requestObserver(ctx: FakeContext): RequestHandler {
     const at = Date.now();
     const started = performance.now();
     res.setHeader('X-Request-Id', state.id!);
+    keepResponseBody(res, state);
     res.once('close', () => {
       // A listener runs outside Express's error handling: whatever happens here must not end the process.
       try {
@@ -41,10 +43,33 @@ export function requestObserver(ctx: FakeContext): RequestHandler {
   };
 }
 
+/** Every answer is written by res.send (res.json ends there too): the last body it was given is the one sent. */
+function keepResponseBody(res: Parameters<RequestHandler>[1], state: RequestState): void {
+  const send = res.send;
+  res.send = function sendAndKeep(body) {
+    if (typeof body === 'string' || Buffer.isBuffer(body)) state.responseBody = body;
+    return send.call(this, body);
+  };
+}
+
+const AUTHORIZATION_SCHEME = /^\s*(bearer|basic)\s/i;
+
+function exchangeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], state: RequestState): JournalExchange {
+  const scheme = AUTHORIZATION_SCHEME.exec(req.headers.authorization ?? '')?.[1]?.toLowerCase();
+  const responseType = res.getHeader('content-type');
+  return {
+    request: journalBody(state.rawBody, req.headers['content-type'] ?? null),
+    response: journalBody(state.responseBody, typeof responseType === 'string' ? responseType : null),
+    authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
+  };
+}
+
 function record(ctx: FakeContext, state: RequestState, { req, res, at, started }: { req: Parameters<RequestHandler>[0]; res: Parameters<RequestHandler>[1]; at: number; started: number }): void {
   const status = res.writableFinished ? res.statusCode : 0;
   const durationMs = Math.round((performance.now() - started) * 100) / 100;
   const clientId = state.tenant?.client.client_id ?? null;
+  // the tenant's clock when the request arrived (its offset may have changed since only through the control plane)
+  const tenantAt = state.tenant ? state.tenant.clock.now().getTime() - (Date.now() - at) : null;
   const retryAfter = res.getHeader('retry-after');
   const queryAt = req.originalUrl.indexOf('?');
   ctx.journal.record(
@@ -54,7 +79,7 @@ function record(ctx: FakeContext, state: RequestState, { req, res, at, started }
         client_id: clientId,
         method: req.method,
         path: req.path,
-        rawQuery: queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1),
+        rawQuery: queryAt === -1 ? '' : storedQuery(req.originalUrl.slice(queryAt + 1)),
         status,
         duration_ms: durationMs,
         operation_id: state.operationId ?? null,
@@ -67,7 +92,9 @@ function record(ctx: FakeContext, state: RequestState, { req, res, at, started }
         // only the readiness report reads it, and only for 4xx answers: no hashing on the success path
         bodyHash: status >= 400 && status < 500 ? hashOf(state.rawBody) : null,
         itemCount: state.itemCount ?? null,
+        tenantAt,
       },
+      exchangeOf(req, res, state),
     ),
   );
   ctx.logger.info({ reqId: state.id, method: req.method, path: req.path, status, durationMs, clientId }, 'request');

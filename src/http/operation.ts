@@ -13,6 +13,8 @@ export interface OperationCall<Op extends OperationId> {
   /** A control call by a partner's own token (scope `control`): the only tenant it may act on; absent for the operator. */
   readonly controlPartner: Tenant | undefined;
   header(name: string): string | undefined;
+  /** The request proved to be this tenant's by other means than a token (a signed document link): journal it so. */
+  attribute(tenant: Tenant): void;
 }
 
 export type OperationHandler<Op extends OperationId> = (call: OperationCall<Op>) => AnswerOf<Op> | Promise<AnswerOf<Op>>;

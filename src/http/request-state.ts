@@ -20,8 +20,10 @@ export interface RequestState {
    * for the operator (CONTROL_TOKEN, or an open control plane).
    */
   controlPartner?: Tenant;
-  /** The raw request body, kept for the readiness report's repeated-request check. */
+  /** The raw request body: the journal keeps its beginning (secrets redacted). */
   rawBody?: Buffer;
+  /** The body sent, as res.send got it: the journal keeps its beginning (secrets redacted). */
+  responseBody?: string | Buffer;
   /** Items of a list answer. */
   itemCount?: number;
   /** The problem or OAuth error code answered. */

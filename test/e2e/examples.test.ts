@@ -17,6 +17,19 @@ it('the GitHub Actions example runs the fake as a service container the suite re
   expect(job.steps.map((s: { run?: string }) => s.run)).toContain('npx vitest run');
 });
 
+it('the GitHub Actions example shows the readiness report as test results and keeps the sessions', () => {
+  const job = yamlOf('examples/github-actions/partner-ci.yml').jobs.integration;
+  const steps = job.steps as { uses?: string; run?: string; if?: string; with?: Record<string, unknown> }[];
+  const fetch = steps.find((s) => s.run?.includes('/__control/report?format=junit'));
+  expect(fetch?.if).toBe('always()');
+  expect(fetch?.run).toContain('/__control/export?format=har');
+  const report = steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report@'));
+  expect(report?.with?.report_paths).toBe('readiness/*.xml');
+  expect(report?.if).toBe('always()');
+  expect(job.permissions.checks).toBe('write');
+  expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.with?.path).toBe('readiness/');
+});
+
 it('the docker-compose example builds the image and waits for its health check', () => {
   const compose = yamlOf('examples/docker-compose.yml');
   expect(compose.services.fake.build).toBe('..');

@@ -22,6 +22,16 @@ it('the README curl session runs against a live fake', async () => {
   for (const body of bodies) expect(body.data!.length).toBeGreaterThan(0);
 });
 
+it('the README verify calls run after its curl session', async () => {
+  const { port } = await launch();
+  const script = [snippet('curl-session'), snippet('verify')].join('\n').replaceAll('localhost:8080', `localhost:${port}`);
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
+  const [, , , holds, fails] = output.trim().split('\n').map((line) => JSON.parse(line));
+  expect(holds).toEqual({ matched: 1, requests: ['4'] });
+  expect(fails).toMatchObject({ status: 409, code: 'verification_failed', matched: 0 });
+  expect(fails.near_misses[0].differences).toEqual([{ field: 'query.order_status', expected: 'PLACED', actual: 'AWAITING_PAYMENT' }]);
+});
+
 it('the README order lifecycle runs against a live fake', async () => {
   const { port } = await launch();
   const script = snippet('order-lifecycle').replaceAll('localhost:8080', `localhost:${port}`);

@@ -6,6 +6,9 @@ import { http, requestToken, testApp, tokenFor } from '../support/harness.js';
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const journal = async (app: Express, query = '') => (await http(app).get(`/__control/requests${query}`)).body.data as { id: string; method: string; path: string; status: number; client_id: string | null; query: Record<string, string>; code: string | null; fault_id: string | null }[];
 const report = async (app: Express, clientId = 'sandbox-client') => (await http(app).get('/__control/report').set('X-Client-Id', clientId)).body as { client_id: string; findings: { code: string; requests: string[] }[] };
+/** A finding as every rule writes it: with its severity, a hint and its README section. */
+const finding = (code: string, requests: unknown[]) =>
+  expect.objectContaining({ code, severity: expect.stringMatching(/^(error|warning)$/), message: expect.any(String), hint: expect.any(String), docs: `README.md#${code}`, requests });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('faults', () => {
@@ -218,8 +221,8 @@ describe('the readiness report', () => {
     const abandoned = await http(app).get('/v1/share-classes').set(bearer(token));
     const findings = (await report(app)).findings;
     expect(findings).toEqual(expect.arrayContaining([
-      { code: 'retry_ignored_retry_after', message: expect.any(String), requests: [throttled.headers['x-request-id'], retry.headers['x-request-id']] },
-      { code: 'no_retry_after_throttling', message: expect.any(String), requests: [abandoned.headers['x-request-id']] },
+      finding('retry_ignored_retry_after', [throttled.headers['x-request-id'], retry.headers['x-request-id']]),
+      finding('no_retry_after_throttling', [abandoned.headers['x-request-id']]),
     ]));
   });
 
@@ -227,7 +230,7 @@ describe('the readiness report', () => {
     const app = testApp();
     const token = await tokenFor(app);
     const first = await http(app).get('/v1/orders?limit=5').set(bearer(token));
-    expect((await report(app)).findings).toEqual([{ code: 'first_page_only', message: expect.any(String), requests: [first.headers['x-request-id']] }]);
+    expect((await report(app)).findings).toEqual([finding('first_page_only', [first.headers['x-request-id']])]);
   });
 
   it('flags the same request answered the same 4xx three times', async () => {
@@ -235,7 +238,7 @@ describe('the readiness report', () => {
     const token = await tokenFor(app);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', business_name: 'X' })).headers['x-request-id']);
-    expect((await report(app)).findings).toEqual([{ code: 'repeated_client_error', message: expect.any(String), requests: ids }]);
+    expect((await report(app)).findings).toEqual([finding('repeated_client_error', ids)]);
   });
 
   it('flags cancels of orders that cannot be cancelled', async () => {
@@ -245,7 +248,7 @@ describe('the readiness report', () => {
     const completed = state.orders.find((o) => o.status === 'COMPLETED')!;
     const refused = await http(app).delete(`/v1/orders/${completed.id}/`).set(bearer(token));
     expect(refused.status).toBe(409);
-    expect((await report(app)).findings).toEqual([{ code: 'cancel_not_cancellable', message: expect.any(String), requests: [refused.headers['x-request-id']] }]);
+    expect((await report(app)).findings).toEqual([finding('cancel_not_cancellable', [refused.headers['x-request-id']])]);
   });
 
   it('is per client', async () => {

@@ -91,13 +91,21 @@ describe('the packed package', () => {
     expect(failed).toMatch(/usage\.ts\(\d+,\d+\): error TS2345: Argument of type '"SHIPPED"' is not assignable to parameter of type '"PLACED" \| "AWAITING_PAYMENT"/);
     expect(failed).toMatch(/Property 'price_eur' does not exist/);
     expect(failed).toMatch(/Type 'string' is not assignable to type 'number'/);
-    expect(failed.match(/error TS/g)).toHaveLength(3);
+    expect(failed).toMatch(/Type '"too_slow"' is not assignable to type '"token_per_call" \| /);
+    expect(failed.match(/error TS/g)).toHaveLength(4);
   }, 120_000);
 
   it("runs the partner's vitest suite against startServer", async () => {
     const { stdout } = await sh(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run'], project);
-    expect(stdout).toMatch(/2 passed/);
+    expect(stdout).toMatch(/3 passed/);
   }, 120_000);
+
+  it('loads the vitest matchers outside a running test (a plain script, a global setup)', async () => {
+    const script = "import('investment-api-fake/vitest').then((m) => console.log(Object.keys(m.matchers).join(',')))";
+    const { stdout } = await sh(process.execPath, ['-e', script], project);
+    expect(stdout.trim()).toBe('toHaveReceived,toHaveNoReadinessFindings');
+    expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/src/vitest.js', 'dist/src/vitest.d.ts']));
+  });
 
   it('is ESM that require() loads on the supported Node versions, with a CLI on the PATH', async () => {
     const { stdout } = await sh(process.execPath, ['-e', "console.log(typeof require('investment-api-fake').startServer)"], project);

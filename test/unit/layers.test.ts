@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config.ts', 'context.ts'],
   ['http'],
   ['control'],
-  ['app.ts', 'server.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'process-guard.ts'],
+  ['app.ts', 'server.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'process-guard.ts', 'vitest.ts'],
 ];
 
 const sourceFiles = (dir: string): string[] =>

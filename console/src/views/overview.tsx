@@ -43,11 +43,13 @@ export function Overview() {
       </section>
       <section aria-labelledby="report-h">
         <h2 id="report-h">Readiness findings</h2>
-        {app.report && app.report.findings.length > 0 ? (
+        {app.report && app.report.requests_seen === 0 ? (
+          <p>No requests yet: nothing to judge until the client sends one.</p>
+        ) : app.report && app.report.findings.length > 0 ? (
           <ul>
-            {app.report.findings.map((f) => (
-              <li key={f.code}>
-                <code>{f.code}</code>: {f.message}
+            {app.report.findings.map((f, i) => (
+              <li key={`${f.code}-${i}`}>
+                <span class={`severity ${f.severity}`}>{f.severity}</span> <code>{f.code}</code>: {f.message}
               </li>
             ))}
           </ul>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { JournalEntry } from '../api.js';
 import { useApp } from '../app.js';
-import { statusClass } from '../components.js';
+import { ProblemView, saveFile, statusClass } from '../components.js';
 import { navigate, type Route } from '../router.js';
 
 const CLASSES: [string, string, (s: number) => boolean][] = [
@@ -103,6 +103,34 @@ export function RequestTable({ entries, opened = [] }: { entries: JournalEntry[]
   );
 }
 
+/** The tenant's session as a file: HAR for HAR viewers and dev tools, `.http` for the REST clients of editors. */
+function ExportLinks() {
+  const app = useApp();
+  const [error, setError] = useState<unknown>();
+  const save = async (format: 'har' | 'http') => {
+    try {
+      setError(undefined);
+      const { blob, fileName } = await app.api.exportRequests(format);
+      saveFile(blob, fileName);
+      app.notify(`${fileName} downloaded.`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <div class="row actions">
+      <span>Export this client's requests (credentials redacted):</span>
+      <button type="button" class="small" onClick={() => save('har')}>
+        HAR (dev tools, HAR viewers)
+      </button>
+      <button type="button" class="small" onClick={() => save('http')}>
+        .http (VS Code, JetBrains)
+      </button>
+      <ProblemView error={error} />
+    </div>
+  );
+}
+
 /** The journal, newest first, read every second; filters live in the address so a view can be bookmarked. */
 export function Requests({ route }: { route: Route }) {
   const app = useApp();
@@ -132,6 +160,7 @@ export function Requests({ route }: { route: Route }) {
         The partner's calls as the fake saw them, newest first, <span class="live">live</span> (read every second). The control plane and the docs
         are not journaled.
       </p>
+      <ExportLinks />
       <form class="filters row" onSubmit={(e) => e.preventDefault()}>
         <label>
           Status{' '}

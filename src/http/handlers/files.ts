@@ -14,6 +14,8 @@ export function fileHandlers(ctx: FakeContext) {
         fileName: call.path.file_name,
         expires: call.query.expires,
         signature: call.query.signature,
+        // a link signed by this server proves its tenant, expired or not (the readiness report's stale_document_link)
+        proven: () => call.attribute(tenant),
       });
       return { status: 200, body: pdf, contentType: 'application/pdf', headers: { 'Cache-Control': 'private, max-age=60' } };
     },

@@ -16,7 +16,11 @@ import {
   type components,
   type operations,
   type paths,
+  type RequestPattern,
+  VerificationError,
 } from 'investment-api-fake';
+import { matchers } from 'investment-api-fake/vitest';
+import { expect } from 'vitest';
 
 const options: FakeOptions = { seed: 7, fixtureScale: { accounts: 3, orders: 5 }, logLevel: 'silent' };
 const client: ClientCreate = { client_id: 'acme', client_secret: 's3cret' };
@@ -50,6 +54,18 @@ export async function typed(): Promise<void> {
   const error: unknown = new Error();
   if (error instanceof ControlError) void (error.problem satisfies Problem | undefined);
   if (error instanceof DomainError) void error.status;
-  void [codes, remote, token, app, {} as ShareClassPath, {} as ListOrders];
+  // the proof: verify in process and over HTTP, the matchers typed on vitest's expect
+  const pattern: RequestPattern = { operation: 'listOrders', query: { order_status: 'PLACED' }, status: 200 };
+  const verified: number = fake.verify(pattern, { at_least: 1 }).matched;
+  const remoteVerified: Promise<{ matched: number }> = control.verify(pattern, { exactly: 2 });
+  const severities: ('error' | 'warning')[] = fake.report().findings.map((f) => f.severity);
+  expect.extend(matchers);
+  expect(fake).toHaveReceived(pattern, { at_most: 3 });
+  expect(fake).toHaveNoReadinessFindings({ allow: ['over_polling'] });
+  await expect(control).toHaveNoReadinessFindings();
+  // @ts-expect-error: not a rule of the readiness report
+  expect(fake).toHaveNoReadinessFindings({ allow: ['too_slow'] });
+  if (error instanceof VerificationError) void error.failure.near_misses;
+  void [codes, remote, token, app, {} as ShareClassPath, {} as ListOrders, verified, remoteVerified, severities];
   await fake.stop();
 }

@@ -1,0 +1,121 @@
+// Types only (kept in the declaration, erased from the JavaScript): the module the declaration below augments.
+/// <reference types="vitest" preserve="true" />
+/**
+ * Vitest matchers for a partner's suite: `expect.extend(matchers)`, then
+ * `expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'PLACED' } }, { at_least: 1 })` and
+ * `expect(fake).toHaveNoReadinessFindings()`. `fake` is a `FakeServer` (checked in this process, at once) or a
+ * control client (`fake.control`, `createControlClient(...)`, over HTTP: then `await` the assertion).
+ *
+ * Nothing of vitest is imported at run time, so this module loads anywhere (a global setup, a plain script).
+ */
+import type { ReadinessCode } from './harness/readiness-report.js';
+import type { Schemas } from './api/types.js';
+import type { RequestCount, RequestPattern } from './control-client.js';
+
+type Report = Schemas['ReadinessReport'];
+type Awaitable<T> = T | Promise<T>;
+
+/** What the matchers accept: a `FakeServer` or a control client (both have `verify` and `report`). */
+export interface ProofSubject {
+  verify(pattern: RequestPattern, count?: RequestCount): Awaitable<Schemas['VerificationResult']>;
+  report(): Awaitable<Report>;
+}
+
+export interface ReadinessOptions {
+  /** Codes of findings that do not fail the assertion. */
+  allow?: readonly ReadinessCode[];
+}
+
+interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+const isSubject = (value: unknown): value is ProofSubject =>
+  typeof value === 'object' && value !== null && typeof (value as ProofSubject).verify === 'function' && typeof (value as ProofSubject).report === 'function';
+
+function subjectOf(received: unknown, matcher: string): ProofSubject {
+  if (!isSubject(received)) {
+    throw new TypeError(`${matcher} expects a FakeServer (startServer()) or a control client (fake.control, createControlClient()), got ${typeof received}`);
+  }
+  return received;
+}
+
+const isThenable = <T>(value: Awaitable<T>): value is Promise<T> => typeof (value as Promise<T> | undefined)?.then === 'function';
+
+/** Runs a check that may be sync (in process) or async (over HTTP) and judges its value or its assertion error. */
+function judged<T>(run: () => Awaitable<T>, judge: (outcome: { value: T } | { failure: Error }) => MatcherResult): Awaitable<MatcherResult> {
+  const onError = (error: unknown): MatcherResult => {
+    if (error instanceof Error && (error as { code?: string }).code === 'ERR_ASSERTION') return judge({ failure: error });
+    throw error;
+  };
+  let value: Awaitable<T>;
+  try {
+    value = run();
+  } catch (error) {
+    return onError(error);
+  }
+  return isThenable(value) ? value.then((v) => judge({ value: v }), onError) : judge({ value });
+}
+
+function describeFindings(report: Report, findings: Report['findings']): string {
+  const lines = [`The readiness report of ${report.client_id} (${report.requests_seen} request(s) seen) has ${findings.length} finding(s):`];
+  for (const f of findings) {
+    lines.push(`  [${f.severity}] ${f.code}: ${f.message}`, `      hint: ${f.hint}`, `      requests: ${f.requests.join(', ')}`, `      docs: ${f.docs}`);
+  }
+  return lines.join('\n');
+}
+
+export const matchers = {
+  /** The client sent requests matching the pattern, as many as `count` says (default: at least one). */
+  toHaveReceived(received: unknown, pattern: RequestPattern, count?: RequestCount): Awaitable<MatcherResult> {
+    const subject = subjectOf(received, 'toHaveReceived');
+    return judged(
+      () => subject.verify(pattern, count),
+      (outcome) =>
+        'failure' in outcome
+          ? { pass: false, message: () => outcome.failure.message }
+          : {
+              pass: true,
+              message: () => `Expected no such count of requests matching ${JSON.stringify(pattern)}, but ${outcome.value.matched} matched: ${outcome.value.requests.join(', ')}`,
+            },
+    );
+  },
+
+  /**
+   * The client's readiness report has no finding (but those `allow` names) and saw at least one request: a report
+   * over no requests proves nothing.
+   */
+  toHaveNoReadinessFindings(received: unknown, options: ReadinessOptions = {}): Awaitable<MatcherResult> {
+    const subject = subjectOf(received, 'toHaveNoReadinessFindings');
+    return judged(
+      () => subject.report(),
+      (outcome) => {
+        if ('failure' in outcome) return { pass: false, message: () => outcome.failure.message };
+        const report = outcome.value;
+        const findings = report.findings.filter((f) => !options.allow?.includes(f.code));
+        if (report.requests_seen === 0) {
+          return { pass: false, message: () => `No requests yet: the readiness report of ${report.client_id} saw no request of its client, so it proves nothing.` };
+        }
+        return findings.length > 0
+          ? { pass: false, message: () => describeFindings(report, findings) }
+          : { pass: true, message: () => `Expected readiness findings for ${report.client_id}, but its ${report.requests_seen} request(s) raised none.` };
+      },
+    );
+  },
+};
+
+/** A matcher answers a promise for a subject that answers over HTTP (a control client), at once for a FakeServer. */
+type ProofAssertion<T> = T extends { verify(...args: never[]): Promise<unknown> } ? Promise<void> : void;
+
+export interface ProofMatchers<T = unknown> {
+  toHaveReceived(pattern: RequestPattern, count?: RequestCount): ProofAssertion<T>;
+  toHaveNoReadinessFindings(options?: ReadinessOptions): ProofAssertion<T>;
+}
+
+// Vitest's Assertion<T> (what expect() answers, `.not` included) extends its Matchers<T>: the place to add matchers
+// since vitest 3.2 (Assertion itself cannot be augmented through the module that re-exports it).
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  interface Matchers<T = any> extends ProofMatchers<T> {}
+}

@@ -1,0 +1,113 @@
+import { AssertionError } from 'node:assert';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startServer, VerificationError, type FakeServer } from '../../src/index.js';
+import { matchers } from '../../src/vitest.js';
+
+expect.extend(matchers);
+
+let fake: FakeServer;
+let token: string;
+const get = (path: string) => fetch(`${fake.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+beforeAll(async () => {
+  fake = await startServer({ seed: 1 });
+});
+afterAll(() => fake.stop());
+beforeEach(async () => {
+  fake.reset();
+  token = await fake.token();
+});
+
+describe('fake.verify', () => {
+  it('answers the matching requests in this process, at once', async () => {
+    await get('/v1/orders?order_status=PLACED');
+    expect(fake.verify({ operation: 'listOrders', query: { order_status: 'PLACED' } })).toEqual({ matched: 1, requests: [expect.any(String)] });
+    expect(fake.verify({ method: 'POST', path: '/oauth2/token' }, { exactly: 1 }).matched).toBe(1);
+  });
+
+  it('throws an AssertionError whose message shows what was sent instead', async () => {
+    await get('/v1/orders?order_status=COMPLETED&limit=5');
+    let thrown: unknown;
+    try {
+      fake.verify({ operation: 'listOrders', query: { order_status: 'PLACED' } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AssertionError);
+    expect(thrown).toBeInstanceOf(VerificationError);
+    const message = (thrown as Error).message;
+    expect(message).toContain('Expected at least 1 request(s) matching operation listOrders, query order_status=PLACED; 0 matched.');
+    expect(message).toMatch(/Near misses, closest first:\n {2}request \d+: GET \/v1\/orders\?order_status=COMPLETED&limit=5 → 200 \(listOrders\)\n {6}query\.order_status: expected "PLACED", got "COMPLETED"/);
+    expect((thrown as VerificationError).failure.near_misses).toHaveLength(2);
+  });
+
+  it('shows the body sent when the body differs', async () => {
+    await fetch(`${fake.url}/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'business', business_name: 'Acme' }),
+    });
+    expect(() => fake.verify({ operation: 'createAccount', body: { type: 'individual' } })).toThrow(
+      /body\.type: expected "individual", got "business"\n {6}body sent: \{"type":"business","business_name":"Acme"\}/,
+    );
+  });
+});
+
+describe('the control client', () => {
+  it('verifies over HTTP, rejecting with the same AssertionError', async () => {
+    await get('/v1/assets');
+    await expect(fake.control.verify({ operation: 'listAssets' }, { exactly: 1 })).resolves.toMatchObject({ matched: 1 });
+    const failure = await fake.control.verify({ operation: 'listAssets' }, { exactly: 2 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AssertionError);
+    expect((failure as Error).message).toContain('Expected exactly 2 request(s) matching operation listAssets; 1 matched.');
+  });
+
+  it('reports bad patterns as a ControlError, not as an assertion', async () => {
+    await expect(fake.control.verify({ operation: 'listPizzas' })).rejects.toMatchObject({ name: 'ControlError', status: 422 });
+  });
+
+  it('reads the report as JUnit and the journal as HAR and .http', async () => {
+    await get('/v1/assets');
+    expect(await fake.control.reportJunit()).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
+    expect(JSON.parse(await fake.control.exportRequests()).log.version).toBe('1.2');
+    expect(await fake.control.exportRequests('http')).toContain(`GET {{base}}/v1/assets\nAuthorization: Bearer {{token}}`);
+  });
+});
+
+describe('the vitest matchers', () => {
+  it('toHaveReceived passes, fails with the near misses, and negates, on a FakeServer at once', async () => {
+    await get('/v1/orders?order_status=PLACED');
+    expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'PLACED' } }, { at_least: 1 });
+    expect(fake).not.toHaveReceived({ operation: 'cancelOrder' });
+    expect(() => expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'COMPLETED' } })).toThrow(
+      /query\.order_status: expected "COMPLETED", got "PLACED"/,
+    );
+    expect(() => expect(fake).not.toHaveReceived({ operation: 'listOrders' })).toThrow(/but 1 matched/);
+  });
+
+  it('toHaveReceived on a control client is awaited', async () => {
+    await get('/v1/assets');
+    await expect(fake.control).toHaveReceived({ operation: 'listAssets' }, { exactly: 1 });
+    await expect(expect(fake.control).toHaveReceived({ operation: 'listAssets' }, { exactly: 3 })).rejects.toThrow(/Expected exactly 3 request/);
+  });
+
+  it('toHaveNoReadinessFindings passes for a careful client and lists findings for a careless one', async () => {
+    await get('/v1/assets');
+    expect(fake).toHaveNoReadinessFindings();
+    await expect(fake.control).toHaveNoReadinessFindings();
+    for (let i = 0; i < 3; i++) await get('/v1/orders/');
+    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(
+      /\[error\] wrong_path: GET \/v1\/orders\/ was sent 3 times[^\n]*\n {6}hint: Send GET \/v1\/orders, the path the document has[^\n]*\n {6}requests: \d+, \d+, \d+\n {6}docs: README\.md#wrong_path/,
+    );
+    expect(fake).toHaveNoReadinessFindings({ allow: ['wrong_path'] });
+  });
+
+  it('toHaveNoReadinessFindings fails when no request was seen: an empty report proves nothing', () => {
+    fake.reset();
+    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(/No requests yet/);
+  });
+
+  it('refuses a subject that is neither a fake nor a control client', () => {
+    expect(() => expect({}).toHaveReceived({})).toThrow(/expects a FakeServer/);
+  });
+});
