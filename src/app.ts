@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type Request, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
@@ -15,7 +15,9 @@ import { SigningKeys } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
-import { bodyParsers } from './http/body.js';
+import { bodyParsers, hasBody } from './http/body.js';
+import { fastReadOf } from './http/fast-parameters.js';
+import { cachedReads, ReadCache } from './http/read-cache.js';
 import { dispatch } from './http/dispatch.js';
 import { compileRoutes, type RouteMatch } from './http/route.js';
 import { chain } from './http/chain.js';
@@ -28,7 +30,7 @@ import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
 import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
-import { metadataOnce, operationValidator, requestAsksNothing, takesNothing } from './http/validator.js';
+import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, type OperationValidator } from './http/validator.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
@@ -134,6 +136,20 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
   };
 }
 
+/** Parts of the pipeline a test or a benchmark may leave out, to compare (both on by default). */
+export interface PipelineOptions {
+  /** The fast path of reads with simple parameters (src/http/fast-parameters.ts); off: every request to the validator. */
+  fastReads?: boolean;
+  /** Kept answers of hot reads (src/http/read-cache.ts). */
+  readCache?: boolean;
+}
+
+/** The query string of a request, without its `?`. */
+const rawQueryOf = (req: Request): string => {
+  const at = req.originalUrl.indexOf('?');
+  return at === -1 ? '' : req.originalUrl.slice(at + 1);
+};
+
 /**
  * The request pipeline, top to bottom: meta routes (spec, docs, console) → request state, journal and log → control guard →
  * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
@@ -144,7 +160,7 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
  * its paths are relative to it), the operation's steps, the error middleware. The route step finds the operation once
  * (src/http/route.ts); each operation has its own chain of steps with its own validator (src/http/validator.ts).
  */
-export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx)): Express {
+export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx), pipeline: PipelineOptions = {}): Express {
   checkEveryOperationHandled(ctx, handlers);
   const validateResponses = ctx.options.validateResponses ?? false;
 
@@ -160,29 +176,44 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const body = bodyParsers();
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
+  const reads = pipeline.readCache === false ? undefined : cachedReads(new ReadCache(), { trustProxy: ctx.options.trustProxy ?? false });
+  const handleRead = reads ? reads.step(dispatch(ctx, handlers, reads.written)) : handle;
   // This instance's steps per operation, made on the operation's first request.
   const operationSteps = new Map<OperationId, RequestHandler>();
   const stepsOf = ({ operation }: RouteMatch): RequestHandler => {
     let steps = operationSteps.get(operation.operationId);
-    if (!steps) {
-      let validated: RequestHandler | undefined;
-      const validatedSteps = (): RequestHandler => {
-        if (!validated) {
-          const validator = operationValidator(ctx.api.document, operation, validateResponses);
-          const metadata = metadataOnce(validator.metadata);
-          validated = chain([(req, res, next) => metadata(req, res, next, stateOf(req).pathParams ?? {}), bearer, ...body, tokenRequest, ...validator.validate, handle]);
-        }
-        return validated;
-      };
-      if (!validateResponses && takesNothing(ctx.api.document, operation)) {
-        // Nothing for the validator to check (the health check): made when a request brings something to check.
-        const unvalidated = chain([bearer, ...body, tokenRequest, handle]);
-        steps = (req, res, next) => (requestAsksNothing(req) ? unvalidated : validatedSteps())(req, res, next);
-      } else {
-        steps = validatedSteps();
-      }
-      operationSteps.set(operation.operationId, steps);
+    if (steps) return steps;
+    let validator: OperationValidator | undefined;
+    let metadata: ReturnType<typeof metadataOnce> | undefined;
+    const validatorOf = (): OperationValidator => (validator ??= operationValidator(ctx.api.document, operation, validateResponses));
+    const metadataStep: RequestHandler = (req, res, next) => (metadata ??= metadataOnce(validatorOf().metadata))(req, res, next, stateOf(req).pathParams ?? {});
+    let validated: RequestHandler | undefined;
+    const validatedSteps = (): RequestHandler => (validated ??= chain([metadataStep, bearer, ...body, tokenRequest, ...validatorOf().validate, handle]));
+    const fast = pipeline.fastReads === false ? undefined : fastReadOf(ctx.api.document, operation);
+    if (fast) {
+      // A read with simple parameters: the validator (and the body parsers) only for what the fast path does not take.
+      let afterBearer: RequestHandler | undefined;
+      const validatedAfterBearer = (): RequestHandler => (afterBearer ??= chain([...body, ...validatorOf().validate, handle]));
+      let answer: RequestHandler | undefined;
+      const answerRead = (): RequestHandler => (answer ??= validateResponses ? chain([...validatorOf().validateResponse, handleRead]) : handleRead);
+      steps = chain([
+        metadataStep,
+        bearer,
+        (req, res, next) => {
+          const query = hasBody(req) ? undefined : fast(rawQueryOf(req), stateOf(req).pathParams ?? {});
+          if (query === undefined) return validatedAfterBearer()(req, res, next);
+          stateOf(req).query = query;
+          return answerRead()(req, res, next);
+        },
+      ]);
+    } else if (!validateResponses && takesNothing(ctx.api.document, operation)) {
+      // Nothing for the validator to check (the health check): made when a request brings something to check.
+      const unvalidated = chain([bearer, ...body, tokenRequest, handle]);
+      steps = (req, res, next) => (requestAsksNothing(req) ? unvalidated : validatedSteps())(req, res, next);
+    } else {
+      steps = validatedSteps();
     }
+    operationSteps.set(operation.operationId, steps);
     return steps;
   };
 

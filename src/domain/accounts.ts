@@ -113,6 +113,7 @@ export function updateAccount(tenant: Tenant, accountId: string, changes: Accoun
   // In place, so every index that holds the account sees the change.
   for (const key of Object.keys(account)) delete (account as Record<string, unknown>)[key];
   Object.assign(account, updated);
+  store.changed();
   return account;
 }
 

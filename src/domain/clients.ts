@@ -39,9 +39,14 @@ export function createClient(registry: TenantRegistry, input: ClientCreate): Cli
 }
 
 export function updateClient(registry: TenantRegistry, clientId: string, changes: ClientUpdate): ClientView {
-  const { client } = registry.get(clientId);
+  const tenant = registry.get(clientId);
+  const { client } = tenant;
   if (changes.scopes) client.scopes = [...changes.scopes];
-  if (changes.settings) client.settings = { ...client.settings, ...changes.settings };
+  if (changes.settings) {
+    client.settings = { ...client.settings, ...changes.settings };
+    // what the tenant's reads answer may depend on its settings (how its orders progress)
+    tenant.store.changed();
+  }
   return toClientView(client);
 }
 

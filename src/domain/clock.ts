@@ -16,6 +16,11 @@ export class Clock {
     return new Date(Date.now() + this.offsetMs);
   }
 
+  /** `now()` in ms, without a Date. */
+  nowMs(): number {
+    return Date.now() + this.offsetMs;
+  }
+
   nowSeconds(): number {
     return Math.floor(this.now().getTime() / 1000);
   }

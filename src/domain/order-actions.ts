@@ -17,6 +17,7 @@ function changeStatus(store: WorldStore, orderId: string, change: (order: OrderR
   const order = findOrder(store, orderId);
   // The change is computed (and refused) before anything is written, so a refused change leaves the order as it was.
   Object.assign(order, change(order));
+  store.changed();
   return toOrderDetails(order);
 }
 

@@ -68,5 +68,6 @@ export function updatePaymentMethodDetails(
 ): PaymentMethodDetails {
   const details = getPaymentMethodDetails(store, accountId, id);
   applyPrimaryFlag(store.paymentMethodsByAccount.get(accountId) ?? [], details, changes.is_primary);
+  store.changed();
   return details;
 }

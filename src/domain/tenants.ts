@@ -43,14 +43,14 @@ export class Tenant {
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.store = new WorldStore(this.fixtures.freshCopy(), this.maxRecords);
+    this.store = new WorldStore(this.fixtures.freshCopy(), this.maxRecords, this.store);
     this.clock.reset();
     this.faults.clear();
   }
 
   /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT is refused. */
   replaceWorld(world: World): void {
-    const next = new WorldStore(world, this.maxRecords);
+    const next = new WorldStore(world, this.maxRecords, this.store);
     ensureWorldFits(next.recordCount, this.maxRecords);
     this.store = next;
   }

@@ -84,5 +84,6 @@ function findWallet(store: WorldStore, accountId: string, walletId: string): Wal
 export function updateWallet(store: WorldStore, accountId: string, walletId: string, changes: PrimaryFlagUpdate): Wallet {
   const wallet = findWallet(store, accountId, walletId);
   applyPrimaryFlag(store.walletsByAccount.get(accountId) ?? [], wallet, changes.is_primary);
+  store.changed();
   return wallet;
 }

@@ -21,7 +21,7 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
   return {
     // Shaped and coerced by the validator against the operation's schemas, so they are the types the document says.
     path: (routeOf(req)?.pathParams ?? {}) as never,
-    query: req.query as never,
+    query: (stateOf(req).query ?? req.query) as never,
     body: req.body as never,
     get baseUrl() {
       return baseUrlOf(req, ctx);
@@ -42,7 +42,7 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
  * The one adapter between Express and the handlers: hands the operation's handler its typed call and writes its
  * typed answer. (Errors are written by the error middleware alone.)
  */
-export function dispatch(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
+export function dispatch(ctx: FakeContext, handlers: OperationHandlers, written?: (req: Request, status: number, text: string) => void): RequestHandler {
   // Compiled serializers only when answers are not validated: the validator reads them through res.json.
   const serializerOf = ctx.options.validateResponses ? () => undefined : (id: OperationId, status: number) => answerSerializer(ctx.api.document, id, status);
   return async (req, res, next) => {
@@ -58,9 +58,14 @@ export function dispatch(ctx: FakeContext, handlers: OperationHandlers): Request
     const data = (body as { data?: unknown }).data;
     if (Array.isArray(data)) state.itemCount = data.length;
     const serialize = serializerOf(state.operationId, answer.status);
-    if (!serialize) return void res.json(body);
-    // as res.json does, with the compiled serializer (the app sets no json replacer, spaces or escape)
-    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-    res.send(serialize(body));
+    if (!serialize) {
+      res.json(body);
+    } else {
+      // as res.json does, with the compiled serializer (the app sets no json replacer, spaces or escape)
+      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+      res.send(serialize(body));
+    }
+    // what res.send was given, as the journal keeps it (the observer's), for the read cache
+    if (written && !answer.headers && typeof state.responseBody === 'string') written(req, answer.status, state.responseBody);
   };
 }

@@ -13,6 +13,8 @@ export interface RequestState {
   operationId?: OperationId;
   /** Its path parameters, decoded (the validator's `req.openapi.pathParams` are the same). */
   pathParams?: Record<string, string>;
+  /** The query as the fast path checked and coerced it (src/http/fast-parameters.ts); else the validator's `req.query`. */
+  query?: Record<string, unknown>;
   /** The client whose token, or whose token request's credentials, verified: never a client a request merely names. */
   tenant?: Tenant;
   /**

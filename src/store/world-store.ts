@@ -67,8 +67,15 @@ export class WorldStore {
   /** Accounts + wallets + payment method details + orders it may grow to (see domain/limits.ts). */
   readonly maxRecords: number;
 
-  constructor(own: World, maxRecords = Number.POSITIVE_INFINITY) {
+  /**
+   * Bumped by every write (`changed()`): an answer computed at one version is stale at any other. A store that
+   * replaces another (a reset, a restore) counts on from the one it replaces, so no version is ever seen twice.
+   */
+  private changes: number;
+
+  constructor(own: World, maxRecords = Number.POSITIVE_INFINITY, replacing?: WorldStore) {
     this.maxRecords = maxRecords;
+    this.changes = replacing === undefined ? 0 : replacing.changes + 1;
     this.feederFunds = own.feeder_funds;
     this.shareClasses = own.share_classes;
     this.assets = own.assets;
@@ -102,14 +109,25 @@ export class WorldStore {
     return this.accounts.length + this.wallets.length + this.paymentMethodDetails.length + this.orders.length;
   }
 
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Every write says so; a domain function that changes a record in place calls it too. */
+  changed(): void {
+    this.changes++;
+  }
+
   // Writers: the domain validates everything first, then writes; items are appended, so lists stay in creation order.
 
   addAccount(account: Account): void {
+    this.changed();
     this.accounts.push(account);
     this.accountById.set(account.id, account);
   }
 
   addWallet(wallet: Wallet): void {
+    this.changed();
     this.wallets.push(wallet);
     this.walletById.set(wallet.id, wallet);
     appendTo(this.walletsByAccount, wallet.account_id, wallet);
@@ -117,12 +135,14 @@ export class WorldStore {
   }
 
   addPaymentMethod(details: PaymentMethodDetails): void {
+    this.changed();
     this.paymentMethodDetails.push(details);
     this.paymentMethodById.set(details.id, details);
     appendTo(this.paymentMethodsByAccount, details.account_id, details);
   }
 
   addOrder(order: OrderRecord): void {
+    this.changed();
     this.orders.push(order);
     this.orderById.set(order.id, order);
     appendTo(this.ordersByAccount, order.account_id, order);

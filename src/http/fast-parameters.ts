@@ -1,0 +1,162 @@
+import { createRequire } from 'node:module';
+import type { ApiDocument } from '../api/document.js';
+import type { OperationOf } from './validator.js';
+
+/**
+ * A request's query, checked and coerced as express-openapi-validator would, or `undefined`: "not sure, ask the
+ * validator" (which then accepts or refuses it with its own wording). Never a refusal of its own.
+ */
+export type FastParameters = (rawQuery: string, pathParams: Record<string, string>) => Record<string, unknown> | undefined;
+
+type Schema = Record<string, unknown>;
+interface Parameter {
+  in?: string;
+  name?: string;
+  required?: boolean;
+  schema?: Schema;
+  $ref?: string;
+  [key: string]: unknown;
+}
+
+// What a parameter may say for the fast path to take it: anything else (style, content, allowEmptyValue, nullable,
+// arrays, objects…) goes to the validator, whose handling of it the fast path would have to copy.
+const PARAMETER_KEYS = new Set(['in', 'name', 'required', 'schema', 'description', 'example', 'examples', 'deprecated']);
+const SCHEMA_KEYS = new Set([
+  'type', 'enum', 'format', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'description', 'example', 'examples', 'title',
+]);
+const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
+// Formats as ajv-formats' "fast" mode checks them, which the validator uses (and its own int32/int64).
+const FORMATS = new Set(['uuid', 'date', 'date-time', 'int32', 'int64']);
+
+/**
+ * A raw value of unreserved characters and %XX escapes only: no `+` (the query parser's space), no reserved character
+ * (the validator refuses those unencoded), nothing a parser could read two ways. Empty values go to the validator.
+ */
+const PLAIN_VALUE = /^(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})+$/;
+
+const versionOf = (document: ApiDocument): string => String((document as unknown as { openapi?: unknown }).openapi);
+
+function resolve(document: ApiDocument, value: Schema | Parameter): Schema {
+  let current: Schema = value;
+  for (let depth = 0; typeof current.$ref === 'string' && depth < 10; depth++) {
+    const path = (current.$ref as string).replace(/^#\//, '').split('/');
+    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document) as Schema;
+    if (current === undefined) throw new Error(`Unresolved reference ${String(value.$ref)}`);
+  }
+  return current;
+}
+
+function simpleSchema(document: ApiDocument, schema: Schema | undefined): Schema | undefined {
+  if (!schema) return undefined;
+  const resolved = resolve(document, schema);
+  if (!Object.keys(resolved).every((key) => SCHEMA_KEYS.has(key))) return undefined;
+  if (typeof resolved.type !== 'string' || !SCALAR_TYPES.has(resolved.type)) return undefined;
+  if (resolved.format !== undefined && !FORMATS.has(resolved.format as string)) return undefined;
+  return resolved;
+}
+
+interface Simple {
+  query: { names: Set<string>; schema: Schema };
+  params: Schema;
+}
+
+/** The operation's parameters as two object schemas (query, path), or undefined when one is not simple. */
+function simpleParameters(document: ApiDocument, { method, path }: OperationOf): Simple | undefined {
+  const item = document.paths[path] as Record<string, unknown> & { parameters?: Parameter[] };
+  const operation = item[method] as { parameters?: Parameter[] };
+  const all = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolve(document, p) as Parameter);
+  const query: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
+  const params: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
+  for (const parameter of all) {
+    if (!Object.keys(parameter).every((key) => PARAMETER_KEYS.has(key))) return undefined;
+    const target = parameter.in === 'query' ? query : parameter.in === 'path' ? params : undefined;
+    const schema = simpleSchema(document, parameter.schema);
+    if (!target || !schema || typeof parameter.name !== 'string' || parameter.name in target.properties) return undefined;
+    target.properties[parameter.name] = schema;
+    if (parameter.required) target.required.push(parameter.name);
+  }
+  return { query: { names: new Set(Object.keys(query.properties)), schema: query }, params };
+}
+
+type Ajv = { compile(schema: object): ((data: unknown) => boolean) };
+type CreateRequestAjv = (document: object, options: object) => Ajv;
+
+/**
+ * The validator's own Ajv factory (its formats, keywords and Ajv flavour for the document's version), with the
+ * options it gives its parameter validator: coerced types, defaults filled in, every error collected.
+ */
+function validatorAjv(document: ApiDocument): Ajv {
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const { createRequestAjv } = fromValidator('./framework/ajv') as { createRequestAjv: CreateRequestAjv };
+  return createRequestAjv(
+    { openapi: versionOf(document), components: {} },
+    {
+      strict: false,
+      strictNumbers: true,
+      strictTuples: true,
+      allowUnionTypes: false,
+      validateSchema: false,
+      coerceTypes: true,
+      useDefaults: true,
+      removeAdditional: false,
+      validateFormats: true,
+      formats: {},
+      ajvFormats: { mode: 'fast' },
+      allErrors: true,
+    },
+  );
+}
+
+/**
+ * The fast path of a read whose parameters are simple (path and query, scalar schemas): compiled once per operation
+ * from the document. It takes a query only when every name is one of the operation's, given once, with a plain
+ * non-empty value, and the validator's own Ajv accepts the whole (coercing and filling defaults as it does); it
+ * answers the query the handler gets, as the validator would have left it. Anything else is the validator's.
+ * test/unit/fast-parameters.test.ts compares both over thousands of generated queries.
+ */
+/** Compiled checks, filled and never changed (as the validators are, src/http/validator.ts). */
+const compiledChecks = new Map<string, FastParameters>();
+
+export function compileFastParameters(document: ApiDocument, operation: OperationOf): FastParameters | undefined {
+  const simple = simpleParameters(document, operation);
+  if (!simple) return undefined;
+  const schema = { type: 'object', required: ['query', 'params'], properties: { query: simple.query.schema, params: simple.params } };
+  // shared by the process's instances, as the validators are: keyed by what is compiled
+  const key = `${versionOf(document)} ${JSON.stringify(schema)}`;
+  let compiled = compiledChecks.get(key);
+  if (!compiled) {
+    compiled = fastCheck(validatorAjv(document).compile(schema), simple.query.names);
+    compiledChecks.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** Reads (GET) take the fast path when their parameters are simple. */
+export const fastReadOf = (document: ApiDocument, operation: OperationOf): FastParameters | undefined =>
+  operation.method === 'get' ? compileFastParameters(document, operation) : undefined;
+
+function fastCheck(validate: (data: unknown) => boolean, names: ReadonlySet<string>): FastParameters {
+  return (rawQuery, pathParams) => {
+    const query: Record<string, unknown> = {};
+    if (rawQuery !== '') {
+      for (const part of rawQuery.split('&')) {
+        const eq = part.indexOf('=');
+        const name = eq === -1 ? part : part.slice(0, eq);
+        if (eq === -1 || !names.has(name) || name in query) return undefined;
+        const raw = part.slice(eq + 1);
+        if (!PLAIN_VALUE.test(raw)) return undefined;
+        if (raw.includes('%')) {
+          try {
+            query[name] = decodeURIComponent(raw);
+          } catch {
+            return undefined;
+          }
+        } else {
+          query[name] = raw;
+        }
+      }
+    }
+    return validate({ query, params: { ...pathParams } }) ? query : undefined;
+  };
+}

@@ -1,0 +1,163 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { OperationId } from '../api/types.js';
+import { CACHED_READS, readFreshUntil, type CachedRead } from '../domain/read-freshness.js';
+import type { Tenant } from '../domain/tenants.js';
+import { stateOf } from './request-state.js';
+
+/** One kept answer: the text res.send was given (the journal keeps it the same way), valid on [from, until) of the clock. */
+interface Kept {
+  text: string;
+  bytes: number;
+  itemCount: number | undefined;
+  from: number;
+  until: number;
+}
+
+/** A tenant's kept answers, all computed at one version of its world, least recently used first. */
+interface TenantAnswers {
+  version: number;
+  answers: Map<string, Kept>;
+  bytes: number;
+}
+
+export interface ReadCacheLimits {
+  answersPerTenant: number;
+  bytesPerTenant: number;
+  /** Over every tenant: the tenants used least recently lose their answers first. */
+  bytes: number;
+}
+
+// 64 answers hold a client's polling loop and a page-through of a list; 4 MiB, 64 lists of 100 orders (~40 KB each).
+export const READ_CACHE_LIMITS: ReadCacheLimits = { answersPerTenant: 64, bytesPerTenant: 4 * 1024 * 1024, bytes: 32 * 1024 * 1024 };
+
+/**
+ * Serialized answers of hot reads, per tenant: an answer is served again only while the tenant's world is at the
+ * version it was computed at and the tenant's clock is within the instants its read's answer stays the same
+ * (domain/read-freshness.ts). One per app instance.
+ */
+export class ReadCache {
+  private readonly tenants = new Map<Tenant, TenantAnswers>();
+  private bytes = 0;
+
+  constructor(private readonly limits: ReadCacheLimits = READ_CACHE_LIMITS) {}
+
+  find(tenant: Tenant, key: string, nowMs: number): Kept | undefined {
+    const kept = this.tenants.get(tenant);
+    if (kept === undefined) return undefined;
+    if (kept.version !== tenant.store.version) {
+      this.drop(tenant, kept);
+      return undefined;
+    }
+    const answer = kept.answers.get(key);
+    if (answer === undefined) return undefined;
+    kept.answers.delete(key);
+    if (nowMs < answer.from || nowMs >= answer.until) {
+      kept.bytes -= answer.bytes;
+      this.bytes -= answer.bytes;
+      return undefined;
+    }
+    kept.answers.set(key, answer);
+    this.tenants.delete(tenant);
+    this.tenants.set(tenant, kept);
+    return answer;
+  }
+
+  /** Keeps an answer computed at `version` (ignored if the world moved on since) from the clock instant `from`. */
+  keep(tenant: Tenant, key: string, version: number, answer: Omit<Kept, 'bytes'>): void {
+    if (version !== tenant.store.version || answer.until <= answer.from) return;
+    const bytes = Buffer.byteLength(answer.text);
+    if (bytes > this.limits.bytesPerTenant / 4) return;
+    let kept = this.tenants.get(tenant);
+    if (kept !== undefined && kept.version !== version) {
+      this.drop(tenant, kept);
+      kept = undefined;
+    }
+    if (kept === undefined) {
+      kept = { version, answers: new Map(), bytes: 0 };
+      this.tenants.set(tenant, kept);
+    }
+    const previous = kept.answers.get(key);
+    if (previous !== undefined) {
+      kept.answers.delete(key);
+      kept.bytes -= previous.bytes;
+      this.bytes -= previous.bytes;
+    }
+    kept.answers.set(key, { ...answer, bytes });
+    kept.bytes += bytes;
+    this.bytes += bytes;
+    while (kept.answers.size > this.limits.answersPerTenant || kept.bytes > this.limits.bytesPerTenant) {
+      const [oldestKey, oldest] = kept.answers.entries().next().value as [string, Kept];
+      kept.answers.delete(oldestKey);
+      kept.bytes -= oldest.bytes;
+      this.bytes -= oldest.bytes;
+    }
+    for (const [other, answers] of this.tenants) {
+      if (this.bytes <= this.limits.bytes) break;
+      if (other !== tenant) this.drop(other, answers);
+    }
+  }
+
+  /** Answers and bytes kept (bench/read-cache.mjs reads it). */
+  get size(): { answers: number; bytes: number; tenants: number } {
+    let answers = 0;
+    for (const kept of this.tenants.values()) answers += kept.answers.size;
+    return { answers, bytes: this.bytes, tenants: this.tenants.size };
+  }
+
+  private drop(tenant: Tenant, kept: TenantAnswers): void {
+    this.tenants.delete(tenant);
+    this.bytes -= kept.bytes;
+  }
+}
+
+/** What a read's answer depends on in its request: its URL, and the base URL its links are made of. */
+const keyOf = (req: Request, trustProxy: boolean): string =>
+  trustProxy ? `${req.protocol}://${req.headers.host ?? ''}${req.originalUrl}` : `${req.headers.host ?? ''}${req.originalUrl}`;
+
+/** The kept answer, written as dispatch writes a JSON answer (res.send's headers and bytes), and journaled alike. */
+function answerKept(res: Response, req: Request, answer: Kept): void {
+  const state = stateOf(req);
+  state.responseBody = answer.text;
+  if (answer.itemCount !== undefined) state.itemCount = answer.itemCount;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', answer.bytes);
+  res.end(answer.text, 'utf8');
+}
+
+export interface CachedReadStep {
+  /** Answers from the cache, or hands the request on to `compute` with what its answer will be kept under. */
+  step(compute: RequestHandler): RequestHandler;
+  /** Told by dispatch of every JSON answer it wrote: keeps the ones the step asked it to. */
+  written(req: Request, status: number, text: string): void;
+}
+
+const PENDING = Symbol('investment-api-fake.read-cache.pending');
+type Pending = { tenant: Tenant; read: CachedRead; key: string; version: number; from: number };
+type WithPending = Request & { [PENDING]?: Pending };
+
+/** Whether an operation's answers may be kept: one of the domain's cached reads. */
+export const isCachedRead = (operationId: OperationId): operationId is CachedRead => CACHED_READS.has(operationId);
+
+export function cachedReads(cache: ReadCache, options: { trustProxy: boolean }): CachedReadStep {
+  return {
+    step: (compute) => (req, res, next) => {
+      const state = stateOf(req);
+      const { tenant, operationId } = state;
+      if (tenant === undefined || operationId === undefined || !isCachedRead(operationId)) return compute(req, res, next);
+      const now = tenant.clock.nowMs();
+      const key = keyOf(req, options.trustProxy);
+      const answer = cache.find(tenant, key, now);
+      if (answer !== undefined) return answerKept(res, req, answer);
+      (req as WithPending)[PENDING] = { tenant, read: operationId, key, version: tenant.store.version, from: now };
+      return compute(req, res, next);
+    },
+    written: (req, status, text) => {
+      const pending = (req as WithPending)[PENDING];
+      if (pending === undefined || status !== 200) return;
+      const { tenant, read, key, version, from } = pending;
+      const until = readFreshUntil(read, tenant, from);
+      cache.keep(tenant, key, version, { text, itemCount: stateOf(req).itemCount, from, until });
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { request as httpRequest, Agent, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp, createContext, type PipelineOptions } from '../../src/app.js';
+import { tokenFor } from '../support/harness.js';
+
+/**
+ * The fast path of reads (src/http/fast-parameters.ts) and the kept answers (src/http/read-cache.ts) answer exactly
+ * what express-openapi-validator's path answers: the same status and body for generated queries, valid, invalid,
+ * unknown, empty, repeated, coercible and oddly encoded, each server in its own instance of the default world.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
+
+const ACCOUNT = 'b3a8a3f0-0000-4000-8000-000000000000';
+interface Target {
+  name: string;
+  port: number;
+  token: string;
+  server: Server;
+}
+const targets: Target[] = [];
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
+async function start(name: string, pipeline: PipelineOptions): Promise<Target> {
+  const app = buildApp(createContext({ allowedHosts: ['.test'] }), undefined, pipeline);
+  const token = await tokenFor(app);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { name, port: (server.address() as AddressInfo).port, token, server };
+}
+
+function get(target: Target, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ agent, host: '127.0.0.1', port: target.port, path, headers: { host: 'fake.test', authorization: `Bearer ${target.token}` } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+let world: { accountId: string; walletAccount: string; pmAccount: string; pmId: string; isin: string; abbreviation: string };
+
+beforeAll(async () => {
+  targets.push(await start('validator only', { fastReads: false, readCache: false }), await start('fast path', { readCache: false }), await start('fast path + cache', {}));
+  const state = createContext().tenants.get('sandbox-client').store;
+  const pm = state.paymentMethodDetails[0]!;
+  world = {
+    accountId: state.accounts[0]!.id,
+    walletAccount: state.wallets[0]!.account_id,
+    pmAccount: pm.account_id,
+    pmId: pm.id,
+    isin: state.assets[0]!.isin,
+    abbreviation: state.feederFunds[0]!.abbreviation,
+  };
+});
+
+afterAll(async () => {
+  agent.destroy();
+  await Promise.all(targets.map((t) => new Promise((resolve) => t.server.close(resolve))));
+});
+
+// Query names: each operation's own, their near misses, bracket and case variants, and none at all.
+const NAMES = [
+  'limit', 'skip', 'side', 'market', 'order_status', 'account_type', 'account_id', 'currency', 'isin', 'external_id',
+  'wallet_address', 'is_primary', 'abbreviation', 'name', 'feeder_fund_id', 'subscribeable', 'redeemable', 'tradeable',
+  'share_class_id', 'LIMIT', 'limit[0]', 'limit%5B%5D', 'foo', '', 'lim%69t',
+];
+const VALUES = [
+  '', '0', '1', '2', '10', '100', '1000', '1001', '-1', '-0', '01', '1.0', '1.5', '1e2', '0x10', '%201', '1%20', '+1', '1,2',
+  'true', 'false', 'True', '1%2C2', 'BUY', 'SELL', 'buy', 'PLACED', 'COMPLETED', 'individual', 'business', 'PRIMARY',
+  'EUR', 'eur', ACCOUNT, ACCOUNT.toUpperCase(), `${ACCOUNT}x`, 'a:b', 'a/b', '%3A', '%', '%2', '%zz', '%E0%A4%A',
+  '%C3%A9', 'caf%C3%A9', '~._-', 'a%26b', 'a=b', '[]', 'null', '%00', 'x'.repeat(300),
+];
+const PATH_VALUES = () => [world.accountId, world.walletAccount, ACCOUNT, 'not-a-uuid', world.isin, 'XX0000000000', 'caf%C3%A9', '%zz'];
+
+const PAGE = ['skip', 'limit'];
+// each read with its own query names: most generated names are the operation's own
+const operations = (): [string, string[]][] => [
+  ['/v1/orders', ['side', 'market', 'order_status', 'account_type', 'account_id', 'currency', 'isin', ...PAGE]],
+  ['/v1/accounts', ['external_id', 'account_type', ...PAGE]],
+  ['/v1/accounts/{a}', []],
+  ['/v1/accounts/{a}/wallets', ['wallet_address', 'is_primary', ...PAGE]],
+  [`/v1/accounts/${world.pmAccount}/payment-method-details/${world.pmId}`, []],
+  ['/v1/accounts/{a}/payment-method-details/{a}', []],
+  ['/v1/assets', ['isin', 'currency', 'subscribeable', 'redeemable', 'tradeable', 'share_class_id', ...PAGE]],
+  ['/v1/share-classes', ['abbreviation', 'name', 'feeder_fund_id', ...PAGE]],
+  ['/v1/share-classes/{a}', []],
+  [`/v1/funds/${world.abbreviation}/documents`, PAGE],
+];
+
+// Links are signed with each instance's own secret: compared without their signature.
+const comparable = (body: string): string => body.replace(/signature=[0-9a-f]{64}/g, 'signature=…');
+
+it(`answers ${RUNS} generated reads alike through the validator, the fast path and the kept answers`, async () => {
+  let answeredWithQuery = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: operations().length - 1 }),
+      fc.constantFrom(...PATH_VALUES()),
+      fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom(...NAMES), fc.constantFrom(...VALUES), fc.constantFrom('=', '=', '=', '=', '')), { maxLength: 4 }),
+      fc.constantFrom('?', '?', ''),
+      async (op, pathValue, pairs, mark) => {
+        const [template, own] = operations()[op]!;
+        const path = template.replace(/\{a\}/g, pathValue);
+        const nameOf = (i: number, anyName: boolean, name: string) => (anyName || own.length === 0 ? name : own[i % own.length]!);
+        const query = pairs.map(([i, anyName, name, value, eq]) => `${nameOf(i, anyName && i % 4 === 0, name)}${eq}${eq ? value : ''}`).join('&');
+        const url = query === '' ? `${path}${mark}` : `${path}?${query}`;
+        const [reference, ...others] = await Promise.all(targets.map((t) => get(t, url)));
+        for (const [i, answer] of others.entries()) {
+          expect({ status: answer!.status, body: comparable(answer!.body) }, `${targets[i + 1]!.name}: GET ${url}`).toEqual({ status: reference!.status, body: comparable(reference!.body) });
+        }
+        if (reference!.status === 200 && query !== '') answeredWithQuery++;
+      },
+    ),
+    { numRuns: RUNS, seed: SEED },
+  );
+  // the generator reaches both sides: many queries answered, many refused
+  expect(answeredWithQuery).toBeGreaterThan(RUNS / 10);
+  expect(answeredWithQuery).toBeLessThan(RUNS * 0.8);
+}, 240_000);
