@@ -13,13 +13,14 @@ export function toClientRecord(input: ClientCreate): ClientRecord {
   return {
     client_id: input.client_id,
     client_secret: input.client_secret,
+    token_endpoint_auth_method: input.token_endpoint_auth_method ?? 'client_secret_post',
     scopes: [...(input.scopes ?? API_SCOPES)],
     settings: { tax_reporting: false, lei_required: false, ...input.settings },
   };
 }
 
-export function toClientView({ client_id, scopes, settings }: ClientRecord): ClientView {
-  return { client_id, scopes: [...scopes], settings: { ...settings } };
+export function toClientView({ client_id, token_endpoint_auth_method, scopes, settings }: ClientRecord): ClientView {
+  return { client_id, token_endpoint_auth_method, scopes: [...scopes], settings: { ...settings } };
 }
 
 /** Every client, or only the one named (what a partner may see: its own). */
@@ -40,6 +41,7 @@ export function createClient(registry: TenantRegistry, input: ClientCreate): Cli
 
 export function updateClient(registry: TenantRegistry, clientId: string, changes: ClientUpdate): ClientView {
   const { client } = registry.get(clientId);
+  if (changes.token_endpoint_auth_method) client.token_endpoint_auth_method = changes.token_endpoint_auth_method;
   if (changes.scopes) client.scopes = [...changes.scopes];
   if (changes.settings) client.settings = { ...client.settings, ...changes.settings };
   return toClientView(client);
