@@ -1,11 +1,15 @@
 import type { Journal } from '../harness/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
-import type { Schemas } from '../api/types.js';
+import type { Schemas, TokenEndpointAuthMethod } from '../api/types.js';
 
 export type ClientView = Schemas['Client'];
 export type ClientCreate = Schemas['ClientCreate'];
 export type ClientUpdate = Schemas['ClientUpdate'];
+
+// a Record over the document's enum: a method added there without a line here is a compile error
+const METHODS: Record<TokenEndpointAuthMethod, true> = { client_secret_post: true, client_secret_basic: true };
+export const TOKEN_ENDPOINT_AUTH_METHODS = Object.keys(METHODS) as readonly TokenEndpointAuthMethod[];
 
 export const DEFAULT_CLIENT: ClientCreate = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
