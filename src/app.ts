@@ -6,7 +6,7 @@ import { controlGuard } from './control/guard.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { orderControlHandlers } from './control/order-handlers.js';
-import { toClientRecord } from './domain/clients.js';
+import { toClientRecord, type ClientCreate } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
 import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
@@ -26,7 +26,7 @@ import { catalogHandlers } from './http/handlers/catalog.js';
 import { fileHandlers } from './http/handlers/files.js';
 import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
-import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
+import { compileDocumentValidator, compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
 import { metadataOnce, operationValidator, requestAsksNothing, takesNothing } from './http/validator.js';
 import { Journal } from './harness/journal.js';
@@ -52,6 +52,27 @@ function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   return source as World;
 }
 
+/** The clients a server starts with, their scopes and settings checked as the control plane checks them: a bad one stops the start, named. */
+function checkClients(clients: readonly ClientCreate[], api: LoadedDocument): readonly ClientCreate[] {
+  // the library accepts any client id (CLIENTS and the control plane keep to URL-safe ones)
+  const validate = compileDocumentValidator(api.document, {
+    type: 'object',
+    properties: {
+      token_endpoint_auth_method: { $ref: 'openapi#/components/schemas/TokenEndpointAuthMethod' },
+      scopes: { type: 'array', items: { $ref: 'openapi#/components/schemas/ApiScope' } },
+      settings: { $ref: 'openapi#/components/schemas/ClientSettings' },
+    },
+  });
+  for (const client of clients) {
+    const errors = validate(client);
+    if (errors.length > 0) {
+      const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
+      throw new Error(`The client "${String(client.client_id)}" is not valid (${errors.length} problem(s)):\n${list}`);
+    }
+  }
+  return clients;
+}
+
 /** Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). */
 export function createContext(options: FakeOptions = {}): FakeContext {
   const api = loadApiDocument();
@@ -61,7 +82,7 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;
   const tenants = new TenantRegistry(
     fixtures,
-    clientsToStart((options.clients ?? DEFAULTS.clients).map(toClientRecord), restored),
+    clientsToStart((options.clients ? checkClients(options.clients, api) : DEFAULTS.clients).map(toClientRecord), restored),
     { maxTenants: options.maxTenants ?? DEFAULTS.maxTenants, maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant },
     new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
   );

@@ -99,10 +99,16 @@ export function createControlClient(options: ControlClientOptions) {
       call<JsonResponse<'updateClient', 200>>('PATCH', `/clients/${id(clientId)}`, changes),
     now: () => call<JsonResponse<'getClock', 200>>('GET', '/clock'),
     advanceClock: (seconds: number) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { advance_seconds: seconds }),
-    setClock: (now: Date | string) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString() }),
+    /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
+    setClock: (now: Date | string, options: { frozen?: boolean } = {}) =>
+      call<JsonResponse<'setClock', 200>>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString(), ...options }),
+    /** Stops (`true`) or restarts (`false`) the tenant's clock where it stands. */
+    freezeClock: (frozen = true) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { frozen }),
     addPaymentMethodDetails: (accountId: string, details: JsonBody<'createPaymentMethodDetails'>) =>
       call<JsonResponse<'createPaymentMethodDetails', 201>>('POST', `/accounts/${id(accountId)}/payment-method-details`, details),
     placeOrder: (order: JsonBody<'placeOrder'>) => call<JsonResponse<'placeOrder', 201>>('POST', '/orders', order),
+    /** The order as the tenant's clock has it now, with its `status_history` (`GET /__control/orders/{order_id}`). */
+    order: (orderId: string) => call<JsonResponse<'getControlOrder', 200>>('GET', `/orders/${id(orderId)}`),
     advanceOrder: (orderId: string) => call<JsonResponse<'advanceOrder', 200>>('POST', `/orders/${id(orderId)}/advance`),
     setOrderStatus: (orderId: string, status: Schemas['OrderStatus']) =>
       call<JsonResponse<'setOrderStatus', 200>>('POST', `/orders/${id(orderId)}/status`, { status }),

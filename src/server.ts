@@ -9,7 +9,7 @@ import type { FakeContext } from './context.js';
 import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
 import { tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
 import { resetTenants } from './domain/clients.js';
-import { advanceOrder, setOrderStatus } from './domain/order-actions.js';
+import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
 import { drainable, type DrainableServer } from './drain.js';
 import type { Schemas, World } from './api/types.js';
@@ -34,6 +34,8 @@ export interface FakeServer {
    * (`not_found`, `asset_not_subscribeable`, `no_primary_wallet`…), and nothing changes.
    */
   placeOrderSync(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
+  /** An order as its tenant's clock has it now, with its `status_history` (as `GET /__control/orders/{id}`). */
+  orderSync(orderId: string, clientId?: string): Schemas['ControlOrder'];
   /** Moves an order one lifecycle step, at once (as `POST /__control/orders/{id}/advance`); throws `order_not_advanceable` at the end. */
   advanceOrderSync(orderId: string, clientId?: string): Schemas['OrderDetails'];
   /** Forces an order into any status with consistent side-effect fields, at once (as `POST /__control/orders/{id}/status`). */
@@ -90,10 +92,11 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrder(ctx.tenants.get(clientId), input);
+  const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => controlOrder(ctx.tenants.get(clientId), orderId);
   const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) =>
-    advanceOrder(ctx.tenants.get(clientId).store, orderId);
+    advanceOrder(ctx.tenants.get(clientId), orderId);
   const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
-    setOrderStatus(ctx.tenants.get(clientId).store, orderId, status);
+    setOrderStatus(ctx.tenants.get(clientId), orderId, status);
 
   return {
     url,
@@ -119,6 +122,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id);
     },
     placeOrderSync,
+    orderSync,
     advanceOrderSync,
     setOrderStatusSync,
     // the names of 0.1.0, kept for the partners who use them

@@ -618,6 +618,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/orders/{order_id}": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An order with its status history
+         * @description The order as its tenant's clock has it now (with `order_progression` `clock`, the steps that clock implies
+         *     are taken, each at its own instant), with every field of the cancel response, and `status_history`: every
+         *     status it has been in, oldest first, with the instant it entered it on the tenant's clock and what moved it
+         *     there (`by`): `placement` (placed, or in the world as loaded), `partner` (the public cancel), `control` (an
+         *     advance or a forced status here or through the library), `progression` (a step of `order_progression`),
+         *     `platform` (the payment deadline of `payment_deadline_seconds`).
+         */
+        get: operations["getControlOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__control/orders/{order_id}/advance": {
         parameters: {
             query?: {
@@ -1179,6 +1212,20 @@ export interface components {
             /** Format: uuid */
             custom_offering_id?: string | null;
         };
+        ControlOrder: {
+            order: components["schemas"]["OrderDetails"];
+            status_history: components["schemas"]["OrderStatusHistoryEntry"][];
+        };
+        OrderStatusHistoryEntry: {
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description The instant the order entered the status, on its tenant's clock.
+             */
+            at: string;
+            /** @enum {string} */
+            by: "placement" | "partner" | "control" | "progression" | "platform";
+        };
         OrderStatusChange: {
             status: components["schemas"]["OrderStatus"];
         };
@@ -1303,15 +1350,29 @@ export interface components {
             tax_reporting?: boolean;
             /** @description Requires `lei` on business accounts. */
             lei_required?: boolean;
+            /**
+             * @description How orders move by themselves (default `manual`: only the partner's cancel and the control plane change a status). `clock`: an order takes its next lifecycle step when it has spent `order_step_seconds[status]` in its status on the tenant's clock. `polls`: it takes its next step after `order_polls_per_step` public `GET /v1/orders` answers have shown it in its status. Time in a status counts from the later of the instant the order entered it and the instant progression was switched on.
+             * @enum {string}
+             */
+            order_progression?: "manual" | "clock" | "polls";
+            /** @description Whole seconds an order spends in each status in `clock` mode; defaults 10, 120 and 60. A change names only what it changes. */
+            order_step_seconds?: {
+                PLACED?: number;
+                AWAITING_PAYMENT?: number;
+                AWAITING_TOKEN_DELIVERY?: number;
+            };
+            /** @description Answers of `GET /v1/orders` showing an order before it steps, in `polls` mode (default 3). */
+            order_polls_per_step?: number;
+            /** @description In `clock` mode, an order still `AWAITING_PAYMENT` this long after entering it is cancelled by the platform (`CANCELLED`, no payment reference); `null` (the default) for no deadline. */
+            payment_deadline_seconds?: number | null;
+            /** @description Orders the platform places per hour of the tenant's clock on the tenant's own accounts (end investors acting in the platform's app), under the market rules, at instants drawn from a generator seeded by the client id; default 0. */
+            investor_activity_per_hour?: number;
         };
         Client: {
             client_id: string;
             token_endpoint_auth_method: components["schemas"]["TokenEndpointAuthMethod"];
             scopes: components["schemas"]["ApiScope"][];
-            settings: {
-                tax_reporting: boolean;
-                lei_required: boolean;
-            };
+            settings: components["schemas"]["ClientSettings"];
         };
         ClientList: {
             data: {
@@ -1321,10 +1382,7 @@ export interface components {
                 /** @description The client control calls act on when they name none. */
                 default: boolean;
                 scopes: components["schemas"]["ApiScope"][];
-                settings: {
-                    tax_reporting: boolean;
-                    lei_required: boolean;
-                };
+                settings: components["schemas"]["ClientSettings"];
             }[];
         };
         ClientCreate: {
@@ -1344,8 +1402,10 @@ export interface components {
         Clock: {
             /** Format: date-time */
             now: string;
+            /** @description Whether the clock stands still between changes (else it runs with real time). */
+            frozen: boolean;
         };
-        /** @description Exactly one of the two. */
+        /** @description `advance_seconds` or `now` (not both), and/or `frozen`. A frozen clock moves only when told, so the same seed, calls and clock moves give byte-identical answers (`created`, token times, order steps). */
         ClockChange: {
             /** @description Seconds to move the clock by; may be negative. */
             advance_seconds?: number;
@@ -1354,6 +1414,8 @@ export interface components {
              * @description The time to set.
              */
             now?: string;
+            /** @description `true` stops the clock at the instant it shows (after `now`, at that time); `false` lets it run on from there. */
+            frozen?: boolean;
         };
         /** @description At least one of `status`, `latency_ms` and `drop`. */
         FaultCreate: {
@@ -2717,6 +2779,38 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getControlOrder: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order and its history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlOrder"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
     };

@@ -1,6 +1,5 @@
 // Placing an order (control plane and library only: placement is not in the public interface), with its rules.
 import { ensureRoomFor } from './limits.js';
-import { randomUUID } from 'node:crypto';
 import { findAsset } from './catalog.js';
 import { findAccount } from './account-lookup.js';
 import { DomainError } from '../api/errors.js';
@@ -103,7 +102,8 @@ function paymentParties(store: WorldStore, account: Account, side: OrderSide): P
  * rule, currency, custom offering, minimum investment, primary wallet and payment method (422). Nothing is
  * written unless every rule holds.
  */
-export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, input: OrderPlacement): OrderRecord {
+export function placeOrder(tenant: Tenant, input: OrderPlacement): OrderRecord {
+  const { store, clock } = tenant;
   checkPositiveIntegers(input);
   const account = findAccount(store, input.account_id);
   const asset = findAsset(store, input.isin);
@@ -115,7 +115,7 @@ export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, in
   ensureRoomFor(store, 1);
 
   const order: OrderRecord = {
-    id: randomUUID(),
+    id: store.newId(),
     side: input.side,
     market: input.market,
     status: 'PLACED',
@@ -131,5 +131,6 @@ export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, in
     ...parties,
   };
   store.addOrder(order);
+  tenant.progression.placed(order, tenant.client.settings);
   return toOrderDetails(order);
 }

@@ -2,6 +2,7 @@ import { Clock } from './clock.js';
 import { DomainError } from '../api/errors.js';
 import { FaultBook } from '../harness/faults.js';
 import type { ApiScope, ClientSettings, TokenEndpointAuthMethod, World } from '../api/types.js';
+import { OrderProgression } from './order-progression.js';
 import { WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
 
@@ -26,11 +27,12 @@ export class Fixtures {
   }
 }
 
-/** An OAuth client and the world it sees: its own store and its own clock. */
+/** An OAuth client and the world it sees: its own store, its own clock, and its orders' progression on that clock. */
 export class Tenant {
-  store: WorldStore;
+  private world: WorldStore;
   readonly clock = new Clock();
   readonly faults = new FaultBook();
+  readonly progression: OrderProgression;
 
   constructor(
     readonly client: ClientRecord,
@@ -39,21 +41,52 @@ export class Tenant {
     world: World = fixtures.freshCopy(),
   ) {
     // The fixtures are the operator's choice and may start above the cap: it bounds what requests add.
-    this.store = new WorldStore(world, maxRecords);
+    this.world = new WorldStore(world, maxRecords, client.client_id);
+    this.progression = new OrderProgression(this.now());
+  }
+
+  /**
+   * The world as the tenant's clock has it now: whoever reads or writes it first takes the order steps that clock
+   * implies (`order_progression` `clock`; one comparison when nothing is due).
+   */
+  get store(): WorldStore {
+    this.progression.settle(this.world.orders, this.client.settings, this.now());
+    return this.world;
+  }
+
+  /** The tenant's clock in ms. */
+  now(): number {
+    return this.clock.now().getTime();
+  }
+
+  /**
+   * New settings: the steps the old ones imply up to now are taken first; progression then counts from now, so
+   * switching it on does not complete year-old orders at once.
+   */
+  changeSettings(settings: ClientSettings): void {
+    const before = this.client.settings;
+    void this.store;
+    this.client.settings = settings;
+    const progressionChanged = (['order_progression', 'order_step_seconds', 'order_polls_per_step', 'payment_deadline_seconds'] as const).some(
+      (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
+    );
+    if (progressionChanged) this.progression.restart(this.now());
   }
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.store = new WorldStore(this.fixtures.freshCopy(), this.maxRecords);
+    this.world = new WorldStore(this.fixtures.freshCopy(), this.maxRecords, this.client.client_id);
     this.clock.reset();
     this.faults.clear();
+    this.progression.clear(this.now());
   }
 
   /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT is refused. */
   replaceWorld(world: World): void {
-    const next = new WorldStore(world, this.maxRecords);
+    const next = new WorldStore(world, this.maxRecords, this.client.client_id);
     ensureWorldFits(next.recordCount, this.maxRecords);
-    this.store = next;
+    this.world = next;
+    this.progression.keepOnly(new Set(next.orderById.keys()), this.now());
   }
 }
 

@@ -3,6 +3,7 @@ import type { FieldError } from '../api/errors.js';
 import type { World } from '../api/types.js';
 import type { ClientRecord, Tenant } from '../domain/tenants.js';
 import type { FaultBookState } from '../harness/faults.js';
+import type { ProgressionState } from '../domain/order-progression.js';
 
 /** The version of a tenant file's shape: a file of another version is refused by name, never guessed at. */
 export const TENANT_FILE_FORMAT = 'investment-api-fake/tenant@1';
@@ -15,8 +16,12 @@ export interface TenantFile {
   /** The whole client record, whatever fields it has: a field added later is carried without this code knowing it. */
   client: ClientRecord;
   clock_offset_ms: number;
+  /** The instant a frozen clock shows (absent: it runs). */
+  clock_frozen_at_ms?: number;
   faults: FaultBookState;
   world: World;
+  /** Orders' status histories and poll counts (absent in files written before progression: nothing recorded). */
+  progression?: ProgressionState;
 }
 
 const ref = (name: string) => ({ $ref: `openapi#/components/schemas/${name}` });
@@ -44,6 +49,7 @@ export const TENANT_FILE_SCHEMA = {
       },
     },
     clock_offset_ms: { type: 'number' },
+    clock_frozen_at_ms: { type: 'number' },
     faults: {
       type: 'object',
       required: ['next_id', 'faults'],
@@ -62,6 +68,28 @@ export const TENANT_FILE_SCHEMA = {
       },
     },
     world: ref('World'),
+    progression: {
+      type: 'object',
+      required: ['since', 'history', 'polls'],
+      additionalProperties: false,
+      properties: {
+        since: { type: 'number' },
+        history: {
+          type: 'object',
+          additionalProperties: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'array',
+              minItems: 3,
+              maxItems: 3,
+              items: [ref('OrderStatus'), { type: 'number' }, ref('OrderStatusHistoryEntry/properties/by')],
+            },
+          },
+        },
+        polls: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } },
+      },
+    },
   },
 } as const;
 
@@ -75,8 +103,10 @@ export function tenantFileText(tenant: Tenant, sequence: number): string {
     sequence,
     client: tenant.client,
     clock_offset_ms: tenant.clock.offset,
+    ...(tenant.clock.frozen && { clock_frozen_at_ms: tenant.clock.frozenAt }),
     faults: tenant.faults.exportState(),
     world: tenant.store.snapshotView(),
+    progression: tenant.progression.exportState(),
   };
   return JSON.stringify(file);
 }

@@ -10,6 +10,7 @@ import type {
   Wallet,
   World,
 } from '../api/types.js';
+import { sequenceUuid } from './ids.js';
 
 function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));
@@ -67,7 +68,14 @@ export class WorldStore {
   /** Accounts + wallets + payment method details + orders it may grow to (see domain/limits.ts). */
   readonly maxRecords: number;
 
-  constructor(own: World, maxRecords = Number.POSITIVE_INFINITY) {
+  private idSequence = 0;
+
+  /** `idSeed`: where the ids of what is created are drawn from (the tenant's client id), so they are the same every run. */
+  constructor(
+    own: World,
+    maxRecords = Number.POSITIVE_INFINITY,
+    private readonly idSeed = '',
+  ) {
     this.maxRecords = maxRecords;
     this.feederFunds = own.feeder_funds;
     this.shareClasses = own.share_classes;
@@ -95,6 +103,14 @@ export class WorldStore {
     this.orderById = byId(this.orders);
     this.ordersByAccount = groupBy(this.orders, (o) => o.account_id);
     this.ordersByIsin = groupBy(this.orders, (o) => o.isin);
+  }
+
+  /** An id for a new account, wallet, payment method or order: the next of the tenant's sequence not yet taken. */
+  newId(): string {
+    for (;;) {
+      const id = sequenceUuid(this.idSeed, this.idSequence++);
+      if (!this.accountById.has(id) && !this.walletById.has(id) && !this.paymentMethodById.has(id) && !this.orderById.has(id)) return id;
+    }
   }
 
   /** What a tenant's client can create: the records MAX_RECORDS_PER_TENANT counts. */

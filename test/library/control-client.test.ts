@@ -65,8 +65,10 @@ describe('createControlClient', () => {
     const { control } = await tenant();
     const { now } = await control.now();
     expect(Date.parse((await control.advanceClock(3600)).now) - Date.parse(now)).toBeGreaterThanOrEqual(3600_000);
-    expect(await control.setClock(new Date('2030-01-02T03:04:05Z'))).toEqual({ now: '2030-01-02T03:04:05.000Z' });
-    expect(await control.setClock('2031-01-01T00:00:00Z')).toEqual({ now: '2031-01-01T00:00:00.000Z' });
+    expect(await control.setClock(new Date('2030-01-02T03:04:05Z'), { frozen: true })).toEqual({ now: '2030-01-02T03:04:05.000Z', frozen: true });
+    expect(await control.advanceClock(1)).toEqual({ now: '2030-01-02T03:04:06.000Z', frozen: true });
+    expect((await control.freezeClock(false)).frozen).toBe(false);
+    expect((await control.setClock('2031-01-01T00:00:00Z')).now).toMatch(/^2031-01-01T00:00:00/);
   });
 
   it('adds payment method details, then places, advances and forces an order', async () => {
@@ -82,6 +84,9 @@ describe('createControlClient', () => {
     expect((await control.advanceOrder(order.id)).status).toBe('AWAITING_PAYMENT');
     expect((await control.setOrderStatus(order.id, 'COMPLETED')).status).toBe('COMPLETED');
     expect(fake.state(clientId).orders.find((o) => o.id === order.id)?.status).toBe('COMPLETED');
+    const { status_history: history } = await control.order(order.id);
+    expect(history.map((h) => [h.status, h.by])).toEqual([['PLACED', 'placement'], ['AWAITING_PAYMENT', 'control'], ['COMPLETED', 'control']]);
+    expect(fake.orderSync(order.id, clientId).status_history).toEqual(history);
     expect(await rejection(control.advanceOrder(order.id))).toMatchObject({ status: 409, problem: { code: 'order_not_advanceable' } });
   });
 

@@ -5,9 +5,15 @@ import { ProblemView } from '../components.js';
 
 // `control`: the client's own tokens reach this control plane for its tenant (the operator grants it)
 const SCOPES: Schemas['ApiScope'][] = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'read:documents', 'control'];
-const SETTINGS: [keyof Schemas['ClientSettings'], string][] = [
+const SETTINGS: ['tax_reporting' | 'lei_required', string][] = [
   ['tax_reporting', 'Tax reporting (accounts need tin / tax_id and tax_residencies)'],
   ['lei_required', 'LEI required on business accounts'],
+];
+
+const PROGRESSIONS: [NonNullable<Schemas['ClientSettings']['order_progression']>, string][] = [
+  ['manual', 'manual: orders stand still until forced'],
+  ['clock', 'clock: orders move on the tenant clock'],
+  ['polls', 'polls: orders move one step per few list reads'],
 ];
 
 const randomSecret = (): string => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -38,6 +44,22 @@ function Settings() {
                 <input type="checkbox" checked={client.settings[key]} onChange={(e) => change({ settings: { [key]: (e.target as HTMLInputElement).checked } })} /> {label}
               </label>
             ))}
+          </fieldset>
+          <fieldset>
+            <legend>Orders</legend>
+            <label class="block">
+              Progression{' '}
+              <select
+                value={client.settings.order_progression ?? 'manual'}
+                onChange={(e) => change({ settings: { order_progression: (e.target as HTMLSelectElement).value as NonNullable<Schemas['ClientSettings']['order_progression']> } })}
+              >
+                {PROGRESSIONS.map(([mode, label]) => (
+                  <option key={mode} value={mode}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
           </fieldset>
           <fieldset>
             <legend>API scopes (tokens already issued keep theirs)</legend>
