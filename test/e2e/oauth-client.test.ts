@@ -39,7 +39,9 @@ it('the library left at its Basic default, against a client_secret_post client, 
   });
   const refused = await oauth.clientCredentialsGrant(config, { scope: 'openid offline', audience: new URL(server.url).host }).then(
     () => undefined,
-    (error: unknown) => error as { error?: string; error_description?: string },
+    (error: unknown) => error as { status?: number; cause?: unknown; response?: Response },
   );
-  expect(refused).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/registered for client_secret_post .* used client_secret_basic/) });
+  // RFC 6749 §5.2: a client that used Basic gets the Basic challenge, which openid-client raises as such, keeping the answer
+  expect(refused).toMatchObject({ status: 401, cause: [{ scheme: 'basic' }] });
+  expect(await refused!.response!.json()).toEqual({ error: 'invalid_client', error_description: expect.stringMatching(/registered for client_secret_post .* used client_secret_basic/) });
 });
