@@ -26,6 +26,11 @@ const sameSecret = (expected: string, sent: string): boolean => timingSafeEqual(
 // An unknown client is compared too, so its answer takes as long as a wrong secret's.
 const NO_SECRET = '\u0000no client';
 
+/** What a token request missing its credentials is told: where each kind of client puts them. */
+export const WHERE_CREDENTIALS_GO =
+  'A client registered for client_secret_post (the default) sends client_id and client_secret in the form body; ' +
+  'one registered for client_secret_basic sends them only as HTTP Basic credentials (Authorization: Basic base64(urlencode(client_id):urlencode(client_secret))).';
+
 /**
  * How the client authenticates, by exactly one method (RFC 6749 §2.3): Basic, or the form body. A body `client_id`
  * beside Basic may name the same client (§3.2.1 allows it), and a body `client_secret` may repeat the same secret;
@@ -42,9 +47,7 @@ function authenticationMethodOf(request: Partial<TokenRequest>, basic: BasicCred
     return 'client_secret_basic';
   }
   for (const field of ['client_id', 'client_secret'] as const) {
-    if (request[field] === undefined) {
-      throw new OAuthError(400, 'invalid_request', `Invalid token request: ${field} is required in the form body (client_secret_post), or both credentials as HTTP Basic for a client registered for client_secret_basic.`);
-    }
+    if (request[field] === undefined) throw new OAuthError(400, 'invalid_request', `Invalid token request: ${field} is required. ${WHERE_CREDENTIALS_GO}`);
   }
   return 'client_secret_post';
 }
@@ -54,16 +57,13 @@ const HOW: Record<TokenEndpointAuthMethod, string> = {
   client_secret_basic: 'HTTP Basic credentials in the Authorization header',
 };
 
-/** The error_description's start that marks a method mismatch (the readiness report looks for it). */
-export const AUTH_METHOD_MISMATCH = 'Client authentication method mismatch';
-
 /** A client that proved its secret the other way than it is registered for, as production refuses it. */
 function authMethodMismatch(clientId: string, registered: TokenEndpointAuthMethod, used: TokenEndpointAuthMethod): OAuthError {
   const headers = used === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
   return new OAuthError(
     401,
     'invalid_client',
-    `${AUTH_METHOD_MISMATCH}: client "${clientId}" is registered for ${registered} (${HOW[registered]}) but this request used ${used} (${HOW[used]}). ` +
+    `Client authentication method mismatch: client "${clientId}" is registered for ${registered} (${HOW[registered]}) but this request used ${used} (${HOW[used]}). ` +
       `Configure your OAuth client to use ${registered}.`,
     headers,
   );

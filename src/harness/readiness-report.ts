@@ -282,18 +282,21 @@ const METHOD_SETTINGS: Record<'client_secret_basic' | 'client_secret_post', stri
 /**
  * Token requests whose secret was right but whose authentication method was not the client's: only they reach a
  * tenant's journal with 401 invalid_client (a wrong secret proves no client, so it lands in no tenant's journal).
+ * One finding per method used: a client whose registration changed meanwhile may have been refused both ways.
  */
 function tokenAuthMethodMismatch(records: readonly JournalRecord[]): ReadinessFinding[] {
   const refused = records.filter((r) => isToken(r) && r.entry.status === 401 && r.entry.code === 'invalid_client');
-  if (refused.length === 0) return [];
-  const used = refused[0]!.exchange.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post';
-  const registered = used === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic';
-  return [finding(
-    'token_auth_method_mismatch',
-    `${refused.length} token request(s) authenticated with ${used}, but the client is registered for ${registered}: production refuses them with 401 invalid_client.`,
-    `Configure your OAuth client to ${METHOD_SETTINGS[registered]}.`,
-    refused,
-  )];
+  const usedBy = (r: JournalRecord) => (r.exchange.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post');
+  return groupBy(refused, usedBy).map((requests) => {
+    const used = usedBy(requests[0]!);
+    const registered = used === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic';
+    return finding(
+      'token_auth_method_mismatch',
+      `${requests.length} token request(s) authenticated with ${used}, but the client is registered for ${registered}: production refuses them with 401 invalid_client.`,
+      `Configure your OAuth client to ${METHOD_SETTINGS[registered]}.`,
+      requests,
+    );
+  });
 }
 
 type Rule = (records: readonly JournalRecord[], context: ReadinessContext) => ReadinessFinding[];

@@ -50,8 +50,9 @@ function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
   let basic;
   try {
     basic = basicCredentials(req.get('authorization'));
-  } catch {
-    return {}; // malformed Basic credentials prove nobody; the handler says what is wrong with them
+  } catch (error) {
+    // malformed Basic credentials prove nobody, and are answered as such before validation asks for form fields
+    return { refusal: error };
   }
   // validation then sees the five fields the document requires, whichever way the client sent its credentials
   if (basic && isForm(req.body)) req.body = withBasicCredentials(req.body, basic);

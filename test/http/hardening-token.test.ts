@@ -44,8 +44,17 @@ describe('client authentication at the token endpoint: each client by the one me
       const response = await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret', [missing]: undefined });
       expect(response.status, missing).toBe(400);
       expect(response.body.error).toBe('invalid_request');
-      expect(response.body.error_description).toContain(missing);
+      expect(response.body.error_description).toContain(`${missing} is required`);
+      // it says where each kind of client sends its credentials
+      expect(response.body.error_description).toMatch(/client_secret_post \(the default\) sends client_id and client_secret in the form body; .*client_secret_basic sends them only as HTTP Basic/);
     }
+  });
+
+  it('the default client without client_id in the form answers 400 invalid_request naming client_id only', async () => {
+    const response = await token({ client_secret: 'sandbox-secret' });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_request');
+    expect(response.body.error_description).toMatch(/^Invalid token request: client_id is required\. /);
   });
 
   it('Basic for a client_secret_post client answers 401 invalid_client naming both methods, with the Basic challenge', async () => {
@@ -98,11 +107,12 @@ describe('client authentication at the token endpoint: each client by the one me
   });
 
   it.each(['Basic', 'Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from('bad%zz:x').toString('base64')}`])(
-    'an undecodable Basic header (%s) is invalid_request',
+    'an undecodable Basic header (%s) is invalid_request saying how Basic credentials are encoded, not asking for form fields',
     async (authorization) => {
       const response = await token({}, authorization);
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('invalid_request');
+      expect(response.body.error_description).toMatch(/^The Authorization header is not HTTP Basic credentials .*urlencode\(client_id\):urlencode\(client_secret\)/);
     },
   );
 

@@ -174,6 +174,18 @@ describe('token_auth_method_mismatch', () => {
     expect(finding!.hint).toMatch(/as HTTP Basic credentials only/);
   });
 
+  it('a client refused both ways (its registration changed between them) gets one finding per method it used', async () => {
+    const app = testApp();
+    const viaBasic = await http(app).post('/oauth2/token').type('form').set('Authorization', basic('sandbox-client', 'sandbox-secret')).send(form);
+    await http(app).patch('/__control/clients/sandbox-client').send({ token_endpoint_auth_method: 'client_secret_basic' }).expect(200);
+    const viaForm = await requestToken(app).expect(401);
+    const findings = (await report(app)).findings;
+    expect(findings.map((f) => [f.requests, f.message.match(/authenticated with (\w+)/)![1]])).toEqual([
+      [[idOf(viaBasic)], 'client_secret_basic'],
+      [[idOf(viaForm)], 'client_secret_post'],
+    ]);
+  });
+
   it('stays silent for a client that authenticates its registered way, and for a wrong secret (no client proven)', async () => {
     const app = testApp();
     await requestToken(app).expect(200);

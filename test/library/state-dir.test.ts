@@ -149,6 +149,35 @@ describe('STATE_DIR', () => {
     await expect(startServer({ signingKeyFile: join(dir, 'missing.pem') })).rejects.toThrow(`SIGNING_KEY_FILE "${join(dir, 'missing.pem')}" cannot be read`);
   });
 
+  it('a client keeps its token_endpoint_auth_method across a restart; a file written before the field existed loads as client_secret_post', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    await first.control.addClient({ client_id: 'basic-one', client_secret: 'b', token_endpoint_auth_method: 'client_secret_basic' });
+    await first.control.addClient({ client_id: 'older', client_secret: 'o' });
+    const { port } = first;
+    await first.stop();
+    running.splice(0);
+    const kept = JSON.parse(readFileSync(join(dir, 'tenants', 'basic-one.json'), 'utf8'));
+    expect(kept.client.token_endpoint_auth_method).toBe('client_secret_basic');
+    // as the writer wrote it before token_endpoint_auth_method existed
+    const olderFile = join(dir, 'tenants', 'older.json');
+    const { token_endpoint_auth_method: _, ...olderClient } = JSON.parse(readFileSync(olderFile, 'utf8')).client;
+    writeFileSync(olderFile, JSON.stringify({ ...JSON.parse(readFileSync(olderFile, 'utf8')), client: olderClient }));
+
+    const second = await start({ stateDir: dir, port });
+    const methods = Object.fromEntries((await second.control.clients()).map((c) => [c.client_id, c.token_endpoint_auth_method]));
+    expect(methods).toEqual({ 'sandbox-client': 'client_secret_post', 'basic-one': 'client_secret_basic', older: 'client_secret_post' });
+    await expect(fetchToken(second.url, 'basic-one', 'b', { authMethod: 'client_secret_basic' })).resolves.toMatch(/^ey/);
+    await expect(fetchToken(second.url, 'basic-one', 'b')).rejects.toThrow(/invalid_client .*registered for client_secret_basic/);
+    await expect(fetchToken(second.url, 'older', 'o')).resolves.toMatch(/^ey/);
+    await second.stop();
+    running.splice(0);
+
+    const file = join(dir, 'tenants', 'basic-one.json');
+    writeFileSync(file, JSON.stringify({ ...kept, client: { ...kept.client, token_endpoint_auth_method: 'private_key_jwt' } }));
+    await expect(startServer({ stateDir: dir })).rejects.toThrow(new RegExp(`${file}.*\\n {2}/client/token_endpoint_auth_method: must be equal to one of the allowed values`));
+  });
+
   it('a partner keeps its control access across a restart (the scope lives in its client record)', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir, controlToken: 'ops' });

@@ -16,6 +16,11 @@ const PROGRESSIONS: [NonNullable<Schemas['ClientSettings']['order_progression']>
   ['polls', 'polls: orders move one step per few list reads'],
 ];
 
+const AUTH_METHODS: [Schemas['TokenEndpointAuthMethod'], string][] = [
+  ['client_secret_post', 'client_secret_post: client_id and client_secret in the form body'],
+  ['client_secret_basic', 'client_secret_basic: HTTP Basic credentials only'],
+];
+
 const randomSecret = (): string => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 function Settings() {
@@ -62,6 +67,20 @@ function Settings() {
             </label>
           </fieldset>
           <fieldset>
+            <legend>Token endpoint authentication (the other way is refused, as in production)</legend>
+            {AUTH_METHODS.map(([method, label]) => (
+              <label key={method} class="block">
+                <input
+                  type="radio"
+                  name="token_endpoint_auth_method"
+                  checked={client.token_endpoint_auth_method === method}
+                  onChange={() => change({ token_endpoint_auth_method: method })}
+                />{' '}
+                {label}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
             <legend>API scopes (tokens already issued keep theirs)</legend>
             {SCOPES.map((scope) => (
               <label key={scope} class="block">
@@ -87,12 +106,13 @@ function CreateClient() {
   const app = useApp();
   const [clientId, setClientId] = useState('');
   const [secret, setSecret] = useState(randomSecret);
+  const [method, setMethod] = useState<Schemas['TokenEndpointAuthMethod']>('client_secret_post');
   const [error, setError] = useState<unknown>();
   const create = async (e: Event) => {
     e.preventDefault();
     try {
       setError(undefined);
-      const created = await app.api.createClient({ client_id: clientId, client_secret: secret });
+      const created = await app.api.createClient({ client_id: clientId, client_secret: secret, token_endpoint_auth_method: method });
       await app.refresh();
       app.pickClient(created.client_id);
       app.notify(`Client ${created.client_id} created with a world of its own; it is the picked tenant now.`);
@@ -113,6 +133,15 @@ function CreateClient() {
         <label>
           Client secret <input value={secret} required onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
         </label>
+        {/* labelled by id, so that its name is not its options' text too */}
+        <label for="create-auth-method">Token endpoint auth method</label>
+        <select id="create-auth-method" value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value as Schemas['TokenEndpointAuthMethod'])}>
+          {AUTH_METHODS.map(([value]) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
         <button type="submit">Create client</button>
       </div>
       <ProblemView error={error} />
