@@ -53,6 +53,12 @@ export interface FakeOptions {
    * the console's own origin say `https://`. Default false (the header is ignored: a client could send it).
    */
   trustProxy?: boolean;
+  /**
+   * How long an idle keep-alive connection is kept, in ms; default 65,000: above the 60 s idle timeout of common load
+   * balancers and above every common client's idle socket timeout, so a client never reuses a socket the fake is
+   * closing. `headersTimeout` is a second above it, `requestTimeout` at least 120 s (src/server.ts).
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 export const DEFAULTS = {
@@ -63,6 +69,7 @@ export const DEFAULTS = {
   clients: [DEFAULT_CLIENT],
   maxTenants: 1_000,
   maxRecordsPerTenant: 100_000,
+  keepAliveTimeoutMs: 65_000,
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -151,6 +158,7 @@ const SETTINGS = [
   { flag: 'state-dir', env: 'STATE_DIR', arg: '<dir>', help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)', read: (_n: string, v: string) => ({ stateDir: v }) },
   { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
+  { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;
 

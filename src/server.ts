@@ -4,7 +4,7 @@ import { buildApp, createContext } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
-import type { FakeOptions } from './config.js';
+import { DEFAULTS, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
 import { tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
@@ -70,9 +70,28 @@ export interface FakeServer {
 /** How long stop() and SIGTERM let requests in flight finish before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
 
+/** A second between the keep-alive timeout and the headers timeout, as Node's documentation advises. */
+const HEADERS_AFTER_KEEP_ALIVE_MS = 1000;
+/** A whole request (headers and at most 1 MiB of body) arrives within this, unless the headers timeout is longer. */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * The connection timeouts, set deliberately rather than left to Node's defaults (5 s keep-alive, which clients and
+ * load balancers holding idle sockets longer meet as resets):
+ *   - keepAliveTimeout: an idle keep-alive connection is kept this long (65 s: above a load balancer's 60 s idle
+ *     timeout and every common client's idle socket timeout; the client closes first, never the fake);
+ *   - headersTimeout: a request's headers must arrive within this, a second above the keep-alive timeout;
+ *   - requestTimeout: the whole request within this (120 s; Node wants it no shorter than headersTimeout).
+ */
+export function connectionTimeouts(keepAliveTimeoutMs: number = DEFAULTS.keepAliveTimeoutMs): { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number } {
+  const headersTimeout = keepAliveTimeoutMs + HEADERS_AFTER_KEEP_ALIVE_MS;
+  return { keepAliveTimeout: keepAliveTimeoutMs, headersTimeout, requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout) };
+}
+
 export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<DrainableServer> {
   const app = buildApp(ctx);
   const server = drainable(host === undefined ? app.listen(port) : app.listen(port, host));
+  Object.assign(server, connectionTimeouts(ctx.options.keepAliveTimeoutMs));
   server.on('clientError', answerClientError);
   await once(server, 'listening');
   return server;
