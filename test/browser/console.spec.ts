@@ -129,12 +129,35 @@ describe('faults and the live requests feed', () => {
     await row.waitFor({ timeout: 5000 });
     expect(await row.textContent()).toContain('service_unavailable');
     // newest first: the call that recovered is above the one that failed
-    const statuses = await page.locator('table.requests tbody tr', { hasText: '/v1/orders' }).locator('td:nth-child(6)').allTextContents();
-    expect(statuses).toEqual(['200', '503']);
+    // the feed polls: the 200 may arrive a poll after the 503
+    const statuses = () => page.locator('table.requests tbody tr', { hasText: '/v1/orders' }).locator('td:nth-child(6)').allTextContents();
+    await expect.poll(statuses).toEqual(['200', '503']);
     await row.getByRole('button', { name: /^Details of request/ }).click();
     const details = page.locator('tr.details');
     expect(await details.textContent()).toContain('limit=5');
     expect(await details.textContent()).toMatch(/problem code\s*service_unavailable/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('a fault after the operation, added in the console, loses the answer of a create that is applied: the feed says so', async () => {
+    await open('/console/faults', 'Faults of sandbox-client');
+    await page.getByLabel('Method').selectOption('POST');
+    await page.getByLabel('Path').fill('/v1/accounts');
+    await page.getByLabel('Drop the connection').check();
+    await page.getByLabel('After the operation (it is done, the answer is lost)').check();
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await expect.poll(notice).toMatch(/^Fault \S+ added/);
+    expect(await fake.control.faults()).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' })]);
+    expect(await page.locator('table').last().textContent()).toContain('after the operation');
+
+    await nav('Requests');
+    await page.getByRole('heading', { level: 1, name: 'Requests' }).waitFor();
+    await expect(partner('/v1/accounts', { method: 'POST', body: JSON.stringify({ type: 'individual', external_id: 'lost-in-console' }) })).rejects.toThrow();
+    expect(fake.state().accounts.filter((a) => a.external_id === 'lost-in-console')).toHaveLength(1);
+    const row = page.locator('table.requests tbody tr', { hasText: '/v1/accounts' }).filter({ hasText: 'write applied' });
+    await row.waitFor({ timeout: 5000 });
+    await row.getByRole('button', { name: /^Details of request/ }).click();
+    expect(await page.locator('tr.details').textContent()).toMatch(/applied\s*yes, although the answer was lost/);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
