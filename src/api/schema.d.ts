@@ -1413,8 +1413,9 @@ export interface components {
             query: {
                 [key: string]: string;
             };
-            /** @description 0 when the connection was dropped. */
+            /** @description 0 when no answer reached the client: the connection was dropped, or the client left before it. */
             status: number;
+            /** @description Until the answer was sent, or until the operation ended when its client had left. */
             duration_ms: number;
             operation_id?: string | null;
             /** @description The problem's code when the answer was an error. */
