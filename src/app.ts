@@ -110,8 +110,8 @@ const mayBeMetaPath = (path: string): boolean => {
 };
 
 /**
- * The spec, the docs and the console, entered only by paths that may be theirs. The docs are made with the app (their
- * page names the default client as it is now); the rest of the router on its first request.
+ * The spec, the docs and the console, entered only by paths that may be theirs. The docs router is made with the app
+ * (its init script names the default client as it is at each request); the rest of the router on its first request.
  */
 function metaRoutes(ctx: FakeContext): RequestHandler {
   const docs = docsRoutes(ctx);

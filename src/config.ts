@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CLIENT, type ClientCreate } from './domain/clients.js';
+import { DEFAULT_CLIENT, TOKEN_ENDPOINT_AUTH_METHODS, type ClientCreate } from './domain/clients.js';
 import type { World } from './api/types.js';
 
 /** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
@@ -109,6 +109,9 @@ function clientsJson(name: string, value: string): ClientCreate[] {
   for (const c of list) {
     if (typeof c?.client_id !== 'string' || typeof c?.client_secret !== 'string' || !c.client_id || !c.client_secret) {
       throw new ConfigError(`Every client in ${name} needs a non-empty "client_id" and "client_secret".`);
+    }
+    if (c.token_endpoint_auth_method !== undefined && !TOKEN_ENDPOINT_AUTH_METHODS.includes(c.token_endpoint_auth_method)) {
+      throw new ConfigError(`"token_endpoint_auth_method" of client "${c.client_id}" in ${name} must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}, got ${JSON.stringify(c.token_endpoint_auth_method)}.`);
     }
   }
   if (list.length === 0) throw new ConfigError(`${name} must name at least one client.`);

@@ -101,7 +101,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     clientId: ctx.tenants.defaultClientId,
     async token(clientId = ctx.tenants.defaultClientId) {
       const { client } = ctx.tenants.get(clientId);
-      return fetchToken(url, client.client_id, client.client_secret);
+      return fetchToken(url, client.client_id, client.client_secret, { authMethod: client.token_endpoint_auth_method });
     },
     control: createControlClient({ url, ...(options.controlToken !== undefined && { controlToken: options.controlToken }) }),
     reset(clientId?: string) {

@@ -15,16 +15,19 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (client credentials)
-         * @description The five fields of the real service: `grant_type`, `scope`, `client_id`, `client_secret`, `audience`. The
-         *     client authenticates either in the form body (`client_secret_post`) or, as RFC 6749 §2.3.1 requires of
-         *     every authorization server, with HTTP Basic (`client_secret_basic`: `Authorization: Basic
-         *     base64(urlencode(client_id) ":" urlencode(client_secret))`, both form-urlencoded first); then the body may
-         *     leave them out. Both at once with different values is two authentications: `invalid_request`. Secrets are
-         *     compared in constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error",
-         *     "error_description"}`, not a problem): `invalid_request` 400 (a missing field, a missing or empty `scope`,
-         *     a wrong audience, a body that is not form-encoded, an undecodable Basic header, conflicting credentials),
-         *     `unsupported_grant_type` 400, `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401
-         *     (unknown client or wrong secret; with `WWW-Authenticate: Basic` when the client used Basic).
+         * @description The five fields of the real service, all required: `grant_type`, `scope`, `client_id`, `client_secret`,
+         *     `audience`. Each client is registered with one `token_endpoint_auth_method` (`GET /__control/clients`):
+         *     `client_secret_post` (the default, the default client's too) sends `client_id` and `client_secret` in this
+         *     form; `client_secret_basic` sends them only as HTTP Basic credentials (`Authorization: Basic
+         *     base64(urlencode(client_id) ":" urlencode(client_secret))`, RFC 6749 §2.3.1), and the form then carries
+         *     `grant_type`, `scope` and `audience`. A client that authenticates the other way is refused (401
+         *     `invalid_client` naming the method it is registered for and the one it used), as production refuses it.
+         *     Basic beside different form credentials is two authentications: `invalid_request`. Secrets are compared in
+         *     constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a
+         *     problem): `invalid_request` 400 (a missing field, a missing or empty `scope`, a wrong audience, a body that
+         *     is not form-encoded, an undecodable Basic header, conflicting credentials), `unsupported_grant_type` 400,
+         *     `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401 (unknown client, wrong secret,
+         *     or the other authentication method; with `WWW-Authenticate: Basic` when the client used Basic).
          */
         post: operations["createToken"];
         delete?: never;
@@ -798,9 +801,10 @@ export interface paths {
          *     its links are valid instead of using them), `over_polling` (the same list, same query, asked more often
          *     than every 5 s of the tenant's clock for a minute or more), `wrong_path` (the same `route_not_found` three
          *     times or more; the hint names the documented path), `unused_scopes` (tokens asked for API scopes that no
-         *     request of the client needed), `duplicate_after_lost_answer` (after a create whose answer was lost although
-         *     it was applied, the same create sent again without first looking for what the first one made: a second
-         *     resource now exists).
+         *     request of the client needed), `token_auth_method_mismatch` (token requests authenticated with HTTP Basic
+         *     by a `client_secret_post` client, or in the form by a `client_secret_basic` one), `duplicate_after_lost_answer`
+         *     (after a create whose answer was lost although it was applied, the same create sent again without first
+         *     looking for what the first one made: a second resource now exists).
          *
          *     Each finding has a `severity` (`error`: it fails in production; `warning`: it costs or risks), a `hint`
          *     (what to change in the client), `docs` (the README section of the rule) and the journal entries it rests on.
@@ -917,19 +921,20 @@ export interface components {
             code?: string;
         };
         /**
-         * @description `client_id` and `client_secret` are required here unless the client authenticates with HTTP Basic
-         *     (`client_secret_basic`); beside Basic, a body `client_id` may name the same client and a body
-         *     `client_secret` may repeat the same secret, any other value answers `invalid_request`.
+         * @description All five fields are required, as the real service requires them. A client registered for
+         *     `client_secret_basic` sends `client_id` and `client_secret` as HTTP Basic credentials instead of in this
+         *     form; beside Basic, a form `client_id` may name the same client and a form `client_secret` may repeat the
+         *     same secret, any other value answers `invalid_request`.
          */
         TokenRequest: {
             /** @description `client_credentials` */
             grant_type: string;
             /** @description Space-separated; `openid offline`. Missing or empty answers `invalid_request`. */
             scope: string;
-            /** @description Required unless sent as HTTP Basic credentials. */
-            client_id?: string;
-            /** @description Required unless sent as HTTP Basic credentials. */
-            client_secret?: string;
+            /** @description In the form for a `client_secret_post` client (the default); as HTTP Basic for a `client_secret_basic` one. */
+            client_id: string;
+            /** @description In the form for a `client_secret_post` client (the default); as HTTP Basic for a `client_secret_basic` one. */
+            client_secret: string;
             /** @description The host part of the base URL. */
             audience: string;
         };
@@ -1299,6 +1304,11 @@ export interface components {
          * @enum {string}
          */
         ApiScope: "read:accounts" | "write:accounts" | "read:orders" | "write:orders" | "read:assets" | "read:documents" | "control";
+        /**
+         * @description How the client authenticates at `POST /oauth2/token`: `client_secret_post` (client_id and client_secret in the form; the default) or `client_secret_basic` (HTTP Basic only). The other way is refused with 401 `invalid_client`, as production refuses it.
+         * @enum {string}
+         */
+        TokenEndpointAuthMethod: "client_secret_post" | "client_secret_basic";
         ClientSettings: {
             /** @description Requires `tin`/`tax_id` and `tax_residencies` on accounts. */
             tax_reporting?: boolean;
@@ -1307,6 +1317,7 @@ export interface components {
         };
         Client: {
             client_id: string;
+            token_endpoint_auth_method: components["schemas"]["TokenEndpointAuthMethod"];
             scopes: components["schemas"]["ApiScope"][];
             settings: {
                 tax_reporting: boolean;
@@ -1317,6 +1328,7 @@ export interface components {
             data: {
                 client_id: string;
                 client_secret: string;
+                token_endpoint_auth_method: components["schemas"]["TokenEndpointAuthMethod"];
                 /** @description The client control calls act on when they name none. */
                 default: boolean;
                 scopes: components["schemas"]["ApiScope"][];
@@ -1329,11 +1341,14 @@ export interface components {
         ClientCreate: {
             client_id: string;
             client_secret: string;
+            /** @description `client_secret_post` when absent. */
+            token_endpoint_auth_method?: components["schemas"]["TokenEndpointAuthMethod"];
             /** @description Every API scope when absent. */
             scopes?: components["schemas"]["ApiScope"][];
             settings?: components["schemas"]["ClientSettings"];
         };
         ClientUpdate: {
+            token_endpoint_auth_method?: components["schemas"]["TokenEndpointAuthMethod"];
             scopes?: components["schemas"]["ApiScope"][];
             settings?: components["schemas"]["ClientSettings"];
         };
@@ -1434,7 +1449,7 @@ export interface components {
         };
         ReadinessFinding: {
             /** @enum {string} */
-            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes" | "duplicate_after_lost_answer";
+            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes" | "token_auth_method_mismatch" | "duplicate_after_lost_answer";
             /**
              * @description `error`: it fails in production; `warning`: it costs or risks.
              * @enum {string}

@@ -27,6 +27,7 @@ export type OrderMarket = Schemas['OrderMarket'];
 export type OrderPaymentMethodDetails = NonNullable<Schemas['OrderPaymentMethodDetails']>;
 export type ApiScope = Schemas['ApiScope'];
 export type ClientSettings = Required<Schemas['ClientSettings']>;
+export type TokenEndpointAuthMethod = Schemas['TokenEndpointAuthMethod'];
 
 // Every operation's input and answer, typed from the document: a handler never casts what it reads.
 

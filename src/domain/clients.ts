@@ -1,11 +1,15 @@
 import type { Journal } from '../harness/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
-import type { Schemas } from '../api/types.js';
+import type { Schemas, TokenEndpointAuthMethod } from '../api/types.js';
 
 export type ClientView = Schemas['Client'];
 export type ClientCreate = Schemas['ClientCreate'];
 export type ClientUpdate = Schemas['ClientUpdate'];
+
+// a Record over the document's enum: a method added there without a line here is a compile error
+const METHODS: Record<TokenEndpointAuthMethod, true> = { client_secret_post: true, client_secret_basic: true };
+export const TOKEN_ENDPOINT_AUTH_METHODS = Object.keys(METHODS) as readonly TokenEndpointAuthMethod[];
 
 export const DEFAULT_CLIENT: ClientCreate = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
@@ -13,13 +17,14 @@ export function toClientRecord(input: ClientCreate): ClientRecord {
   return {
     client_id: input.client_id,
     client_secret: input.client_secret,
+    token_endpoint_auth_method: input.token_endpoint_auth_method ?? 'client_secret_post',
     scopes: [...(input.scopes ?? API_SCOPES)],
     settings: { tax_reporting: false, lei_required: false, ...input.settings },
   };
 }
 
-export function toClientView({ client_id, scopes, settings }: ClientRecord): ClientView {
-  return { client_id, scopes: [...scopes], settings: { ...settings } };
+export function toClientView({ client_id, token_endpoint_auth_method, scopes, settings }: ClientRecord): ClientView {
+  return { client_id, token_endpoint_auth_method, scopes: [...scopes], settings: { ...settings } };
 }
 
 /** Every client, or only the one named (what a partner may see: its own). */
@@ -40,6 +45,7 @@ export function createClient(registry: TenantRegistry, input: ClientCreate): Cli
 
 export function updateClient(registry: TenantRegistry, clientId: string, changes: ClientUpdate): ClientView {
   const { client } = registry.get(clientId);
+  if (changes.token_endpoint_auth_method) client.token_endpoint_auth_method = changes.token_endpoint_auth_method;
   if (changes.scopes) client.scopes = [...changes.scopes];
   if (changes.settings) client.settings = { ...client.settings, ...changes.settings };
   return toClientView(client);

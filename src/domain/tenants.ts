@@ -1,13 +1,14 @@
 import { Clock } from './clock.js';
 import { DomainError } from '../api/errors.js';
 import { FaultBook } from '../harness/faults.js';
-import type { ApiScope, ClientSettings, World } from '../api/types.js';
+import type { ApiScope, ClientSettings, TokenEndpointAuthMethod, World } from '../api/types.js';
 import { WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
 
 export interface ClientRecord {
   client_id: string;
   client_secret: string;
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
   scopes: ApiScope[];
   settings: ClientSettings;
 }

@@ -29,6 +29,7 @@ export const READINESS_RULES: { readonly [C in ReadinessCode]: ReadinessRule } =
   over_polling: { title: 'polls a list at most every 5 seconds', severity: 'warning' },
   wrong_path: { title: 'calls the documented paths', severity: 'error' },
   unused_scopes: { title: 'asks only for the scopes it uses', severity: 'warning' },
+  token_auth_method_mismatch: { title: 'authenticates at the token endpoint the way its client is registered', severity: 'error' },
   duplicate_after_lost_answer: { title: 'looks for what a create made before retrying it after a lost answer', severity: 'error' },
 };
 
@@ -329,9 +330,31 @@ function duplicatesAfterLostAnswers(records: readonly JournalRecord[]): Readines
   return findings;
 }
 
+const METHOD_SETTINGS: Record<'client_secret_basic' | 'client_secret_post', string> = {
+  client_secret_post: 'send client_id and client_secret in the form body, no Authorization header (client_secret_post; e.g. authlib token_endpoint_auth_method="client_secret_post", Spring client-authentication-method: client_secret_post)',
+  client_secret_basic: 'send client_id and client_secret as HTTP Basic credentials only (client_secret_basic; the default of most OAuth libraries)',
+};
+
+/**
+ * Token requests whose secret was right but whose authentication method was not the client's: only they reach a
+ * tenant's journal with 401 invalid_client (a wrong secret proves no client, so it lands in no tenant's journal).
+ */
+function tokenAuthMethodMismatch(records: readonly JournalRecord[]): ReadinessFinding[] {
+  const refused = records.filter((r) => isToken(r) && r.entry.status === 401 && r.entry.code === 'invalid_client');
+  if (refused.length === 0) return [];
+  const used = refused[0]!.exchange.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post';
+  const registered = used === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic';
+  return [finding(
+    'token_auth_method_mismatch',
+    `${refused.length} token request(s) authenticated with ${used}, but the client is registered for ${registered}: production refuses them with 401 invalid_client.`,
+    `Configure your OAuth client to ${METHOD_SETTINGS[registered]}.`,
+    refused,
+  )];
+}
+
 type Rule = (records: readonly JournalRecord[], context: ReadinessContext) => ReadinessFinding[];
 
-const RULES: readonly Rule[] = [tokenPerCall, throttling, firstPageOnly, repeatedClientErrors, cancelsOfNonCancellable, staleDocumentLinks, overPolling, wrongPaths, unusedScopes, duplicatesAfterLostAnswers];
+const RULES: readonly Rule[] = [tokenPerCall, throttling, firstPageOnly, repeatedClientErrors, cancelsOfNonCancellable, staleDocumentLinks, overPolling, wrongPaths, unusedScopes, tokenAuthMethodMismatch, duplicatesAfterLostAnswers];
 
 /** What a client does, as its journal shows, that would hurt in production. Empty for a careful client. */
 export function readinessFindings(records: readonly JournalRecord[], context: ReadinessContext): ReadinessFinding[] {

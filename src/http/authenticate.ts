@@ -4,7 +4,7 @@ import { basicCredentials } from '../auth/basic-credentials.js';
 import { missingToken, VerifiedTokens, type VerifyExpectations } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
-import { clientProvenBy } from '../domain/token-request.js';
+import { clientProvenBy, withBasicCredentials } from '../domain/token-request.js';
 import type { Fault } from '../harness/faults.js';
 import type { ReceiveBody } from './body.js';
 import { strike, takeFault } from './faults.js';
@@ -44,6 +44,8 @@ function identifyBearer(ctx: FakeContext, tokens: VerifiedTokens, expectations: 
   return { tenant, ...(missing.length > 0 && { refusal: insufficientScope(missing) }) };
 }
 
+const isForm = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
+
 /** A token request proves its client by its credentials, Basic or in the form (the grant's rules are the handler's). */
 function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
   if (routeOf(req)?.schema?.operationId !== 'createToken') return {};
@@ -53,6 +55,8 @@ function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
   } catch {
     return {}; // malformed Basic credentials prove nobody; the handler says what is wrong with them
   }
+  // validation then sees the five fields the document requires, whichever way the client sent its credentials
+  if (basic && isForm(req.body)) req.body = withBasicCredentials(req.body, basic);
   return { tenant: clientProvenBy(ctx.tenants, req.body ?? {}, basic) };
 }
 

@@ -38,6 +38,7 @@ export const TENANT_FILE_SCHEMA = {
       properties: {
         client_id: { type: 'string', minLength: 1 },
         client_secret: { type: 'string', minLength: 1 },
+        token_endpoint_auth_method: ref('TokenEndpointAuthMethod'),
         scopes: { type: 'array', uniqueItems: true, items: ref('ApiScope') },
         settings: ref('ClientSettings'),
       },

@@ -134,7 +134,7 @@ describe('clients and tenants', () => {
     const app = testApp();
     const created = await http(app).post('/__control/clients').send({ client_id: 'partner-b', client_secret: 'b-secret', scopes: ['read:assets'], settings: { tax_reporting: true } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ client_id: 'partner-b', scopes: ['read:assets'], settings: { tax_reporting: true, lei_required: false } });
+    expect(created.body).toEqual({ client_id: 'partner-b', token_endpoint_auth_method: 'client_secret_post', scopes: ['read:assets'], settings: { tax_reporting: true, lei_required: false } });
     expect(created.body).not.toHaveProperty('client_secret');
     const token = await tokenFor(app, { client_id: 'partner-b', client_secret: 'b-secret' });
     expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(200);
@@ -151,7 +151,7 @@ describe('clients and tenants', () => {
     const app = testApp();
     const patched = await http(app).patch('/__control/clients/sandbox-client').send({ scopes: ['read:orders'], settings: { lei_required: true } });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ client_id: 'sandbox-client', scopes: ['read:orders'], settings: { tax_reporting: false, lei_required: true } });
+    expect(patched.body).toEqual({ client_id: 'sandbox-client', token_endpoint_auth_method: 'client_secret_post', scopes: ['read:orders'], settings: { tax_reporting: false, lei_required: true } });
     const token = await tokenFor(app);
     expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(403);
     expect((await http(app).patch('/__control/clients/ghost').send({ scopes: [] })).status).toBe(404);

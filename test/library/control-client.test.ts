@@ -108,6 +108,16 @@ describe('createControlClient', () => {
     expect(await control.report()).toEqual({ client_id: clientId, requests_seen: 3, findings: [] });
   });
 
+  it('fetchToken authenticates the way the client is registered for; fake.token() knows it', async () => {
+    const { clientId } = await tenant();
+    await admin.updateClient(clientId, { token_endpoint_auth_method: 'client_secret_basic' });
+    await expect(fetchToken(fake.url, clientId, 'secret')).rejects.toThrow(/invalid_client .*registered for client_secret_basic/);
+    const token = await fetchToken(fake.url, clientId, 'secret', { authMethod: 'client_secret_basic' });
+    expect((await fetch(`${fake.url}/v1/assets`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(typeof (await fake.token(clientId))).toBe('string');
+    expect((await admin.clients()).find((c) => c.client_id === clientId)?.token_endpoint_auth_method).toBe('client_secret_basic');
+  });
+
   it('fetchToken names the client and the OAuth error when the credentials are refused', async () => {
     await expect(fetchToken(fake.url, 'nobody', 'x')).rejects.toThrow(/^No token for nobody: invalid_client /);
   });

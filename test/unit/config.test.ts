@@ -83,6 +83,7 @@ describe('optionsFromCli', () => {
     [['--clients', '[{"client_id":"acme"}]'], {}, 'Every client in --clients needs a non-empty "client_id" and "client_secret".'],
     [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
     [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
+    [[], { CLIENTS: '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]' }, '"token_endpoint_auth_method" of client "acme" in CLIENTS must be one of client_secret_post, client_secret_basic, got "basic".'],
     [['--prot', '1'], {}, "Unknown option '--prot'"],
     [['serve'], {}, 'serve'],
   ] as const)('refuses %j %j, naming the flag or variable the bad value came from', (argv, env, message) => {
