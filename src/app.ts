@@ -15,7 +15,7 @@ import { SigningKeys } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
-import { bodyParsers } from './http/body.js';
+import { bodyParsers, receiveBody } from './http/body.js';
 import { dispatch } from './http/dispatch.js';
 import { compileRoutes, type RouteMatch } from './http/route.js';
 import { chain } from './http/chain.js';
@@ -177,8 +177,8 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 
   const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
-  const bearer = authenticateBearer(ctx);
   const body = bodyParsers();
+  const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
   // This instance's steps per operation, made on the operation's first request.

@@ -738,6 +738,15 @@ export interface paths {
          *     fault fires that many times and is removed; with `probability` each matching request draws from a generator
          *     seeded by `seed` (default 1), so a run repeats exactly. Several faults may be active: the oldest matching
          *     one fires. The control plane and the docs are never faulted. Reset removes the tenant's faults.
+         *
+         *     `phase` says when the fault strikes. `before` (the default): before the operation runs, once the request
+         *     has been received; a status or a dropped connection means nothing was done, and a latency only delays the
+         *     operation, which then runs whether or not the client is still waiting (a slow platform still applies what
+         *     it received). `after`: the operation runs and commits first, then its answer is delayed, replaced by the
+         *     status, or lost with the connection: the answer a client times out on or never gets although the platform
+         *     acted. An `after` fault strikes only a request whose operation succeeded (a refused one goes on to the
+         *     next); the journal entry says `applied: true`. This is how a client's retry after a lost answer is tested
+         *     (see the README, "Surviving a lost answer", and the readiness finding `duplicate_after_lost_answer`).
          */
         post: operations["addFault"];
         /** Remove every fault of the tenant */
@@ -826,7 +835,9 @@ export interface paths {
          *     than every 5 s of the tenant's clock for a minute or more), `wrong_path` (the same `route_not_found` three
          *     times or more; the hint names the documented path), `unused_scopes` (tokens asked for API scopes that no
          *     request of the client needed), `token_auth_method_mismatch` (token requests authenticated with HTTP Basic
-         *     by a `client_secret_post` client, or in the form by a `client_secret_basic` one).
+         *     by a `client_secret_post` client, or in the form by a `client_secret_basic` one), `duplicate_after_lost_answer`
+         *     (after a create whose answer was lost although it was applied, the same create sent again without first
+         *     looking for what the first one made: a second resource now exists).
          *
          *     Each finding has a `severity` (`error`: it fails in production; `warning`: it costs or risks), a `hint`
          *     (what to change in the client), `docs` (the README section of the rule) and the journal entries it rests on.
@@ -1437,7 +1448,15 @@ export interface components {
             probability?: number;
             /** @description Seed of the probability draws (default 1). */
             seed?: number;
+            phase?: components["schemas"]["FaultPhase"];
         };
+        /**
+         * @description `before` (default): the fault strikes before the operation runs (with a status or `drop`, nothing is done;
+         *     a latency delays the operation, which still runs). `after`: the operation runs and commits, then its answer
+         *     is delayed, replaced by the status, or lost with the connection.
+         * @enum {string}
+         */
+        FaultPhase: "before" | "after";
         Fault: {
             id: string;
             method: string | null;
@@ -1450,6 +1469,7 @@ export interface components {
             remaining: number | null;
             probability: number;
             seed: number;
+            phase: components["schemas"]["FaultPhase"];
         };
         FaultList: {
             data: components["schemas"]["Fault"][];
@@ -1470,21 +1490,28 @@ export interface components {
             query: {
                 [key: string]: string;
             };
-            /** @description 0 when the connection was dropped. */
+            /** @description 0 when no answer reached the client: the connection was dropped, or the client left before it. */
             status: number;
+            /** @description Until the answer was sent, or until the operation ended when its client had left. */
             duration_ms: number;
             operation_id?: string | null;
             /** @description The problem's code when the answer was an error. */
             code?: string | null;
             /** @description The injected fault that answered, if any. */
             fault_id?: string | null;
+            /**
+             * @description Whether the operation ran and succeeded, so its write (if it makes one) was applied, whatever answer the
+             *     client got: `true` with status 0 or 503 is an answer lost after the write (a fault with `phase: after`,
+             *     or a client that gave up while the platform was slow). `false` when it was refused or never ran.
+             */
+            applied: boolean;
         };
         JournalEntryList: {
             data: components["schemas"]["JournalEntry"][];
         };
         ReadinessFinding: {
             /** @enum {string} */
-            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes" | "token_auth_method_mismatch";
+            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes" | "token_auth_method_mismatch" | "duplicate_after_lost_answer";
             /**
              * @description `error`: it fails in production; `warning`: it costs or risks.
              * @enum {string}

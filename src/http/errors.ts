@@ -1,9 +1,9 @@
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, OAuthError, type FieldError } from '../api/errors.js';
 import { WHERE_CREDENTIALS_GO } from '../domain/token-request.js';
 import { clip, MAX_FIELD_ERRORS, problem, type Problem } from './problem.js';
-import { stateOf } from './request-state.js';
+import { settle, stateOf } from './request-state.js';
 
 interface ValidatorError {
   status: number;
@@ -150,18 +150,26 @@ function asOAuthError(rendered: Rendered): OAuthError | undefined {
 /** The one place that writes an error answer: a problem, or an RFC 6749 error at the token endpoint. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    if (res.headersSent) return;
     const state = stateOf(req);
-    const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
-    const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!) : undefined;
-    if (oauth) {
-      state.code = oauth.error;
-      res.status(oauth.status).set({ ...oauth.headers, 'Cache-Control': 'no-store' }).json({ error: oauth.error, error_description: oauth.description });
-      return;
+    try {
+      if (!res.headersSent) writeError(error, req, res, logger);
+    } finally {
+      settle(state);
     }
-    const { body, headers = {} } = rendered!;
-    state.code = body.code;
-    // res.json, so that response validation (on in tests) checks problems against the document too.
-    res.status(body.status).set(headers).type('application/problem+json').json(body);
   };
+}
+
+function writeError(error: unknown, req: Request, res: Response, logger: Logger): void {
+  const state = stateOf(req);
+  const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
+  const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!) : undefined;
+  if (oauth) {
+    state.code = oauth.error;
+    res.status(oauth.status).set({ ...oauth.headers, 'Cache-Control': 'no-store' }).json({ error: oauth.error, error_description: oauth.description });
+    return;
+  }
+  const { body, headers = {} } = rendered!;
+  state.code = body.code;
+  // res.json, so that response validation (on in tests) checks problems against the document too.
+  res.status(body.status).set(headers).type('application/problem+json').json(body);
 }

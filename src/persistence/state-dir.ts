@@ -9,7 +9,7 @@ import { Clock } from '../domain/clock.js';
 import { FaultBook } from '../harness/faults.js';
 import type { ClientRecord, Tenant, TenantRegistry } from '../domain/tenants.js';
 import { checkWorld } from '../domain/world.js';
-import { compileTenantFileValidator, tenantFileName, tenantFileText, type TenantFile } from './tenant-file.js';
+import { compileTenantFileValidator, tenantFileName, tenantFileText, upgradeTenantFile, type TenantFile } from './tenant-file.js';
 
 /** A STATE_DIR that cannot be used: the start stops with this message, which names the file. */
 export class StateDirError extends Error {
@@ -145,7 +145,7 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
     if (!name.endsWith('.json')) continue;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readText(file, 'The state file'));
+      parsed = upgradeTenantFile(JSON.parse(readText(file, 'The state file')));
     } catch (error) {
       if (error instanceof StateDirError) throw error;
       throw new StateDirError(`The state file "${file}" is not JSON: ${(error as Error).message}`);

@@ -93,6 +93,20 @@ export const TENANT_FILE_SCHEMA = {
   },
 } as const;
 
+/**
+ * A file kept by an earlier release, brought to today's shape before it is checked: faults kept before they had a
+ * phase struck before the operation, as every fault then did.
+ */
+export function upgradeTenantFile(parsed: unknown): unknown {
+  const faults = (parsed as { faults?: { faults?: unknown } } | null)?.faults?.faults;
+  if (!Array.isArray(faults)) return parsed;
+  for (const kept of faults) {
+    const fault = (kept as { fault?: unknown } | null)?.fault;
+    if (typeof fault === 'object' && fault !== null && !('phase' in fault)) (fault as { phase: string }).phase = 'before';
+  }
+  return parsed;
+}
+
 export const compileTenantFileValidator = (document: ApiDocument): ((value: unknown) => FieldError[]) =>
   compileDocumentValidator(document, TENANT_FILE_SCHEMA);
 

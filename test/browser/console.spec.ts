@@ -138,6 +138,28 @@ describe('faults and the live requests feed', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('a fault after the operation, added in the console, loses the answer of a create that is applied: the feed says so', async () => {
+    await open('/console/faults', 'Faults of sandbox-client');
+    await page.getByLabel('Method').selectOption('POST');
+    await page.getByLabel('Path').fill('/v1/accounts');
+    await page.getByLabel('Drop the connection').check();
+    await page.getByLabel('After the operation (it is done, the answer is lost)').check();
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await expect.poll(notice).toMatch(/^Fault \S+ added/);
+    expect(await fake.control.faults()).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' })]);
+    expect(await page.locator('table').last().textContent()).toContain('after the operation');
+
+    await nav('Requests');
+    await page.getByRole('heading', { level: 1, name: 'Requests' }).waitFor();
+    await expect(partner('/v1/accounts', { method: 'POST', body: JSON.stringify({ type: 'individual', external_id: 'lost-in-console' }) })).rejects.toThrow();
+    expect(fake.state().accounts.filter((a) => a.external_id === 'lost-in-console')).toHaveLength(1);
+    const row = page.locator('table.requests tbody tr', { hasText: '/v1/accounts' }).filter({ hasText: 'write applied' });
+    await row.waitFor({ timeout: 5000 });
+    await row.getByRole('button', { name: /^Details of request/ }).click();
+    expect(await page.locator('tr.details').textContent()).toMatch(/applied\s*yes, although the answer was lost/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('filters the feed by status class and path, in the address', async () => {
     await partner('/v1/accounts/nope');
     await partner('/v1/share-classes');

@@ -40,6 +40,7 @@ describe('STATE_DIR', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const account = (await created.json()) as { id: string };
     await control.forClient('acme').addFault({ path: '/v1/assets', status: 503, count: 2 });
+    await control.forClient('acme').addFault({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' });
     const link = (await control.forClient('acme').documents())[0]!.url;
     const before = { state: first.state('acme'), clients: await control.clients(), faults: await control.forClient('acme').faults() };
     const { port } = first;
@@ -51,6 +52,7 @@ describe('STATE_DIR', () => {
     expect(second.state('acme')).toEqual(before.state);
     expect(await second.control.clients()).toEqual(before.clients);
     expect(await second.control.forClient('acme').faults()).toEqual(before.faults);
+    expect(before.faults.map((f) => f.phase)).toEqual(['before', 'after']);
     const now = Date.parse((await second.control.forClient('acme').now()).now);
     expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeGreaterThanOrEqual(0);
     expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeLessThan(60_000);
@@ -88,6 +90,21 @@ describe('STATE_DIR', () => {
     const kid = await jwks(first);
     expect(kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await jwks(await start({ stateDir: dir }))).toBe(kid);
+  });
+
+  it('a fault kept before faults had a phase comes back striking before the operation, as it did', async () => {
+    const dir = stateDir();
+    const fake = await start({ stateDir: dir });
+    await fake.control.addClient({ client_id: 'acme', client_secret: 's' });
+    await fake.control.forClient('acme').addFault({ path: '/v1/assets', status: 503 });
+    await fake.stop();
+    running.splice(0);
+    const file = join(dir, 'tenants', 'acme.json');
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    delete kept.faults.faults[0].fault.phase;
+    writeFileSync(file, JSON.stringify(kept));
+    const again = await start({ stateDir: dir });
+    expect(await again.control.forClient('acme').faults()).toMatchObject([{ path: '/v1/assets', status: 503, phase: 'before' }]);
   });
 
   it('a file that is not JSON, fails the schema, breaks a world’s rules or names another client stops the start, naming the file', async () => {
