@@ -20,7 +20,7 @@ function syncJob(url: string, token: () => Promise<string>) {
     completed,
     async runOnce() {
       const answer = await fetch(`${url}/v1/orders?limit=1000`, { headers: { authorization: `Bearer ${await token()}` } });
-      for (const order of (await answer.json()).data as { id: string; status: string }[]) {
+      for (const order of ((await answer.json()) as { data: { id: string; status: string }[] }).data) {
         const statuses = seen.get(order.id) ?? [];
         if (statuses.at(-1) !== order.status) seen.set(order.id, [...statuses, order.status]);
         if (order.status === 'COMPLETED') completed.add(order.id);
