@@ -6,7 +6,7 @@ import { controlGuard } from './control/guard.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { orderControlHandlers } from './control/order-handlers.js';
-import { toClientRecord, type ClientCreate } from './domain/clients.js';
+import { toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
 import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
@@ -73,16 +73,21 @@ function checkClients(clients: readonly ClientCreate[], api: LoadedDocument): re
   return clients;
 }
 
+function configuredClients(options: FakeOptions, api: LoadedDocument): readonly ClientCreate[] {
+  const clients = options.clients ? checkClients(options.clients, api) : DEFAULTS.clients;
+  return options.demo ? withDemoSettings(clients) : clients;
+}
+
 /** Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). */
 export function createContext(options: FakeOptions = {}): FakeContext {
   const api = loadApiDocument();
-  const fixtures = new Fixtures(loadFixtures(options, api));
+  const fixtures = new Fixtures(loadFixtures(options, api), options.seed ?? DEFAULTS.seed);
   const { stateDir, signingKeyFile } = options;
   const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
   const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;
   const tenants = new TenantRegistry(
     fixtures,
-    clientsToStart((options.clients ? checkClients(options.clients, api) : DEFAULTS.clients).map(toClientRecord), restored),
+    clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
     { maxTenants: options.maxTenants ?? DEFAULTS.maxTenants, maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant },
     new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
   );

@@ -59,6 +59,12 @@ export interface FakeOptions {
    * closing. `headersTimeout` is a second above it, `requestTimeout` at least 120 s (src/server.ts).
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * A live demo sandbox: the default (first) client's orders move on its clock (`order_progression` `clock`) and end
+   * investors place 30 orders an hour (`investor_activity_per_hour`), unless its own settings say otherwise. Default
+   * false: a test suite keeps exact answers.
+   */
+  demo?: boolean;
 }
 
 export const DEFAULTS = {
@@ -159,20 +165,22 @@ const SETTINGS = [
   { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
+  { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, 30 investor orders an hour (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;
 
 /** The environment variables the CLI reads. */
 export const ENVIRONMENT_VARIABLES: readonly string[] = SETTINGS.map((s) => s.env);
 
-const column = Math.max(...SETTINGS.map((s) => `--${s.flag} ${s.arg}`.length)) + 2;
+const flagOf = (s: (typeof SETTINGS)[number]) => (s.arg === '' ? `--${s.flag}` : `--${s.flag} ${s.arg}`);
+const column = Math.max(...SETTINGS.map((s) => flagOf(s).length)) + 2;
 export const USAGE = `investment-api-fake: an in-memory fake of the investment platform API
 
 Usage: investment-api-fake [options]
 
 Every option can also be set by its environment variable; a flag wins over the variable.
 
-${SETTINGS.map((s) => `  ${`--${s.flag} ${s.arg}`.padEnd(column)}${s.env}: ${s.help}`).join('\n')}
+${SETTINGS.map((s) => `  ${flagOf(s).padEnd(column)}${s.env}: ${s.help}`).join('\n')}
   ${'-h, --help'.padEnd(column)}this text
   ${'-v, --version'.padEnd(column)}the version
 `;
@@ -191,7 +199,8 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
       strict: true,
       allowPositionals: false,
       options: {
-        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: 'string' as const }])),
+        // a setting without an argument is a switch: `--demo`
+        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.arg === '' ? ('boolean' as const) : ('string' as const) }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -206,7 +215,7 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
   for (const setting of SETTINGS) {
     const flag = values[setting.flag];
     const fromEnv = env[setting.env];
-    if (typeof flag === 'string') parsed = { ...parsed, ...setting.read(`--${setting.flag}`, flag) };
+    if (typeof flag === 'string' || flag === true) parsed = { ...parsed, ...setting.read(`--${setting.flag}`, String(flag)) };
     else if (fromEnv) parsed = { ...parsed, ...setting.read(setting.env, fromEnv) };
   }
   const { fixtureAccounts, fixtureOrders, ...rest } = parsed;

@@ -512,8 +512,11 @@ export interface paths {
         /**
          * Move a tenant's clock
          * @description Exactly one of `advance_seconds` (may be negative) or `now`. The clock then runs on from there. It drives
-         *     token issue and expiry, `created` of new items and the expiry of document links. Reset puts it back to real
-         *     time.
+         *     token issue and expiry, `created` of new items, the expiry of document links, order progression and investor
+         *     activity. Reset puts it back to real time. Time that passes (an advance, a running clock) takes every order
+         *     step and places every investor order due in it, each at its own instant; a clock set to an instant (`now`)
+         *     takes what was due before it, then investor activity starts counting afresh from that instant (setting a
+         *     date years away places no backlog).
          */
         post: operations["setClock"];
         delete?: never;
@@ -1376,7 +1379,7 @@ export interface components {
             order_polls_per_step?: number;
             /** @description In `clock` mode, an order still `AWAITING_PAYMENT` this long after entering it is cancelled by the platform (`CANCELLED`, no payment reference); `null` (the default) for no deadline. */
             payment_deadline_seconds?: number | null;
-            /** @description Orders the platform places per hour of the tenant's clock on the tenant's own accounts (end investors acting in the platform's app), under the market rules, at instants drawn from a generator seeded by the client id; default 0. */
+            /** @description Orders the platform places per hour of the tenant's clock on the tenant's own accounts (end investors acting in the platform's app): primary BUYs of a subscribeable asset at or above its minimum investment, at instants of a Poisson process drawn from the world's seed and the client id, each `created` at its own instant. One an account cannot take (no primary wallet or payment method, the tenant at its record limit) is skipped. Counting starts when it is switched on, at a reset and when the clock is set to an instant; one read places at most 1,000, and the rest of a longer jump is passed. Default 0. */
             investor_activity_per_hour?: number;
         };
         Client: {

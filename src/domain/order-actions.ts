@@ -1,7 +1,7 @@
 // Status changes of an existing order; each goes through the lifecycle table (order-lifecycle.ts) and is recorded
 // in the order's status history (order-progression.ts).
 import { notFound } from '../api/errors.js';
-import { advancedFields, cancelledFields, forcedFields, type LifecycleFields } from './order-lifecycle.js';
+import { advancedFields, cancelledFields, forcedFields, type LifecycleFields, toOrderDetails } from './order-lifecycle.js';
 import type { StatusChangeBy } from './order-progression.js';
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
 import type { Tenant } from './tenants.js';
@@ -12,9 +12,6 @@ export function findOrder(store: WorldStore, orderId: string): OrderRecord {
   if (!order) throw notFound(`An order with id "${orderId}"`);
   return order;
 }
-
-/** The order with every field of the cancel response, detached from the store so callers cannot change it. */
-export const toOrderDetails = (order: OrderRecord): OrderRecord => structuredClone(order);
 
 function changeStatus(tenant: Tenant, orderId: string, by: StatusChangeBy, change: (order: OrderRecord) => LifecycleFields): OrderRecord {
   // the store as the tenant's clock has it: a change acts on the status that clock implies

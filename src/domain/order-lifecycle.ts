@@ -125,3 +125,6 @@ export function forcedFields(order: OrderRecord, status: OrderStatus): Lifecycle
   }
   return fields;
 }
+
+/** The order with every field of the cancel response, detached from the store so callers cannot change it. */
+export const toOrderDetails = (order: OrderRecord): OrderRecord => structuredClone(order);

@@ -1,8 +1,10 @@
-import { Clock } from './clock.js';
+import { changeClock, Clock } from './clock.js';
 import { DomainError } from '../api/errors.js';
 import { FaultBook } from '../harness/faults.js';
-import type { ApiScope, ClientSettings, TokenEndpointAuthMethod, World } from '../api/types.js';
+import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod, World } from '../api/types.js';
 import { OrderProgression } from './order-progression.js';
+import { InvestorActivity } from './investor-activity.js';
+import { placeOrder } from './order-placement.js';
 import { WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
 
@@ -20,7 +22,11 @@ export interface ClientRecord {
  * world by ~100 MB in the benchmark.)
  */
 export class Fixtures {
-  constructor(private readonly world: World) {}
+  /** `seed`: the world's seed, which also draws each tenant's investor activity. */
+  constructor(
+    private readonly world: World,
+    readonly seed: string | number = 'fixtures',
+  ) {}
 
   freshCopy(): World {
     return structuredClone(this.world);
@@ -33,6 +39,8 @@ export class Tenant {
   readonly clock = new Clock();
   readonly faults = new FaultBook();
   readonly progression: OrderProgression;
+  readonly activity: InvestorActivity;
+  private settling = false;
 
   constructor(
     readonly client: ClientRecord,
@@ -43,20 +51,55 @@ export class Tenant {
     // The fixtures are the operator's choice and may start above the cap: it bounds what requests add.
     this.world = new WorldStore(world, maxRecords, client.client_id);
     this.progression = new OrderProgression(this.now());
+    this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
   }
 
   /**
-   * The world as the tenant's clock has it now: whoever reads or writes it first takes the order steps that clock
-   * implies (`order_progression` `clock`; one comparison when nothing is due).
+   * The world as the tenant's clock has it now: whoever reads or writes it first places the orders end investors
+   * placed since (`investor_activity_per_hour`) and takes the order steps that clock implies (`order_progression`
+   * `clock`); one comparison each when nothing is due.
    */
   get store(): WorldStore {
-    this.progression.settle(this.world.orders, this.client.settings, this.now());
+    if (!this.settling) {
+      this.settling = true;
+      try {
+        const now = this.now();
+        this.placeInvestorOrders(now);
+        this.progression.settle(this.world.orders, this.client.settings, now);
+      } finally {
+        this.settling = false;
+      }
+    }
     return this.world;
+  }
+
+  /** Each at its own instant, under the market rules; one the account cannot take (or a full tenant) is skipped. */
+  private placeInvestorOrders(now: number): void {
+    for (const { at, order } of this.activity.due(this.world, this.client.settings.investor_activity_per_hour ?? 0, now)) {
+      try {
+        placeOrder(this, order, at);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+      }
+    }
   }
 
   /** The tenant's clock in ms. */
   now(): number {
     return this.clock.now().getTime();
+  }
+
+  /**
+   * A control-plane clock change. What was due by the old time happens first. Investors act in the time that passes
+   * (an advance, or a running clock); a clock set to an instant is a new start for them, so setting it to a date
+   * years away does not place years of orders, and a test that sets the clock first sees the same orders whatever
+   * ran before.
+   */
+  changeClock(change: Schemas['ClockChange']): Schemas['Clock'] {
+    void this.store;
+    const view = changeClock(this.clock, change);
+    if (change.now !== undefined) this.activity.restart(this.now());
+    return view;
   }
 
   /**
@@ -71,6 +114,7 @@ export class Tenant {
       (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
     );
     if (progressionChanged) this.progression.restart(this.now());
+    if (before.investor_activity_per_hour !== settings.investor_activity_per_hour) this.activity.restart(this.now());
   }
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
@@ -79,6 +123,7 @@ export class Tenant {
     this.clock.reset();
     this.faults.clear();
     this.progression.clear(this.now());
+    this.activity.restart(this.now());
   }
 
   /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT is refused. */
@@ -87,6 +132,7 @@ export class Tenant {
     ensureWorldFits(next.recordCount, this.maxRecords);
     this.world = next;
     this.progression.keepOnly(new Set(next.orderById.keys()), this.now());
+    this.activity.restart(this.now());
   }
 }
 

@@ -184,7 +184,7 @@ export function clientsToStart(configured: readonly ClientRecord[], restored: Re
   return [...first, ...[...kept.values()].filter((c) => !ids.has(c.client_id))];
 }
 
-/** Puts back what the worlds do not hold: each tenant's clock offset, faults and orders' progression. */
+/** Puts back what the worlds do not hold: each tenant's clock offset, faults, orders' progression and investor activity. */
 export function restoreTenants(registry: TenantRegistry, restored: RestoredState): void {
   for (const file of restored.tenants) {
     const tenant = registry.get(file.client.client_id);
@@ -192,6 +192,8 @@ export function restoreTenants(registry: TenantRegistry, restored: RestoredState
     tenant.faults.restoreState(file.faults);
     if (file.progression) tenant.progression.restoreState(file.progression);
     else tenant.progression.restart(tenant.now());
+    if (file.activity) tenant.activity.restoreState(file.activity);
+    else tenant.activity.restart(tenant.now());
   }
 }
 

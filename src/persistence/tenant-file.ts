@@ -4,6 +4,7 @@ import type { World } from '../api/types.js';
 import type { ClientRecord, Tenant } from '../domain/tenants.js';
 import type { FaultBookState } from '../harness/faults.js';
 import type { ProgressionState } from '../domain/order-progression.js';
+import type { ActivityState } from '../domain/investor-activity.js';
 
 /** The version of a tenant file's shape: a file of another version is refused by name, never guessed at. */
 export const TENANT_FILE_FORMAT = 'investment-api-fake/tenant@1';
@@ -22,6 +23,8 @@ export interface TenantFile {
   world: World;
   /** Orders' status histories and poll counts (absent in files written before progression: nothing recorded). */
   progression?: ProgressionState;
+  /** Where investor activity has got to (absent in files written before it: it counts from the restart). */
+  activity?: ActivityState;
 }
 
 const ref = (name: string) => ({ $ref: `openapi#/components/schemas/${name}` });
@@ -90,6 +93,12 @@ export const TENANT_FILE_SCHEMA = {
         polls: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } },
       },
     },
+    activity: {
+      type: 'object',
+      required: ['since', 'drawn'],
+      additionalProperties: false,
+      properties: { since: { type: 'number' }, drawn: { type: 'integer', minimum: 0 } },
+    },
   },
 } as const;
 
@@ -121,6 +130,7 @@ export function tenantFileText(tenant: Tenant, sequence: number): string {
     faults: tenant.faults.exportState(),
     world: tenant.store.snapshotView(),
     progression: tenant.progression.exportState(),
+    activity: tenant.activity.exportState(),
   };
   return JSON.stringify(file);
 }

@@ -63,6 +63,34 @@ describe('STATE_DIR', () => {
     expect(pdf.status).toBe(200);
   });
 
+  it('orders that move by themselves go on where they stopped: the same investor orders and steps as a server never restarted', async () => {
+    const settings = { order_progression: 'clock', investor_activity_per_hour: 120 } as const;
+    const clients = [{ client_id: 'living', client_secret: 's', settings }];
+    const halfHour = async (fake: FakeServer) => {
+      await fake.control.advanceClock(1800);
+      return fake.state();
+    };
+    const begin = async (fake: FakeServer) => {
+      await fake.control.setClock('2031-05-01T12:00:00Z', { frozen: true });
+      return halfHour(fake);
+    };
+    const uninterrupted = await start({ clients });
+    await begin(uninterrupted);
+    const expected = await halfHour(uninterrupted);
+
+    const dir = stateDir();
+    const first = await start({ clients, stateDir: dir });
+    const midway = await begin(first);
+    expect(midway.orders.length).toBeLessThan(expected.orders.length);
+    await first.stop();
+    running.splice(running.indexOf(first), 1);
+    const second = await start({ clients, stateDir: dir });
+    const after = await halfHour(second);
+    expect(after.orders.length).toBeGreaterThan(midway.orders.length);
+    expect(after).toEqual(expected);
+    expect(second.orderSync(after.orders.at(-1)!.id)).toEqual(uninterrupted.orderSync(after.orders.at(-1)!.id));
+  });
+
   it('writes a change within a second, without a stop; one file per tenant, the key PKCS#8 with mode 0600', async () => {
     const dir = stateDir();
     const fake = await start({ stateDir: dir });
