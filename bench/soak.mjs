@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run soak: the fake (its CLI, on 127.0.0.1) under N minutes of mixed traffic at C keep-alive connections: reads
 // of every list and a share class, writes (accounts with wallets and payment methods, updates, wallet
-// registrations), token fetches (body and HTTP Basic). Prints req/s, answers by status, transport errors and the
+// registrations), token fetches (half the tenants registered for client_secret_post, half for client_secret_basic,
+// each authenticating its own way). Prints req/s, answers by status, transport errors and the
 // server's RSS at the start, its peak and at the end, then stops it with SIGTERM and shows how long that took.
 //
 //   npm run soak                                   5 minutes at 200 connections (after npm run build)
@@ -23,7 +24,11 @@ const CONNECTIONS = Math.round(positive('connections', arg('connections') ?? pro
 const TENANTS = 4;
 
 requireBuild();
-const clients = Array.from({ length: TENANTS }, (_, i) => ({ client_id: `soak-${i}`, client_secret: `secret-${i}` }));
+const clients = Array.from({ length: TENANTS }, (_, i) => ({
+  client_id: `soak-${i}`,
+  client_secret: `secret-${i}`,
+  token_endpoint_auth_method: i % 2 === 0 ? 'client_secret_post' : 'client_secret_basic',
+}));
 const fake = await startCli({ env: { LOG_LEVEL: 'silent', CLIENTS: JSON.stringify(clients) } });
 const base = new URL(fake.url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -50,7 +55,8 @@ const tokenForm = (client) =>
   new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', audience: base.host, client_id: client.client_id, client_secret: client.client_secret }).toString();
 const basicHeader = (client) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
-async function fetchToken(client, viaBasic) {
+async function fetchToken(client) {
+  const viaBasic = client.token_endpoint_auth_method === 'client_secret_basic';
   const body = viaBasic ? new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', audience: base.host }).toString() : tokenForm(client);
   const headers = { 'content-type': 'application/x-www-form-urlencoded', ...(viaBasic && { authorization: basicHeader(client) }) };
   const answer = await send('POST', '/oauth2/token', { headers, body });
@@ -61,7 +67,7 @@ async function fetchToken(client, viaBasic) {
 const world = JSON.parse((await send('GET', '/__control/state')).body);
 const isins = world.assets.map((a) => a.isin);
 const funds = world.feeder_funds.map((f) => f.abbreviation);
-const tenants = await Promise.all(clients.map(async (client) => ({ client, token: (await fetchToken(client, false)).token, accounts: [...world.accounts.map((a) => a.id)] })));
+const tenants = await Promise.all(clients.map(async (client) => ({ client, token: (await fetchToken(client)).token, accounts: [...world.accounts.map((a) => a.id)] })));
 
 const statuses = new Map();
 const transportErrors = new Map();
@@ -80,7 +86,7 @@ async function step(tenant) {
   const json = { ...auth, 'content-type': 'application/json' };
   const roll = Math.random();
   if (roll < 0.05) {
-    const { answer, token } = await fetchToken(tenant.client, Math.random() < 0.5);
+    const { answer, token } = await fetchToken(tenant.client);
     if (token) tenant.token = token;
     return answer;
   }

@@ -6,7 +6,7 @@ import { controlGuard } from './control/guard.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { orderControlHandlers } from './control/order-handlers.js';
-import { toClientRecord } from './domain/clients.js';
+import { toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
 import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
@@ -15,7 +15,7 @@ import { SigningKeys } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
-import { bodyParsers, hasBody } from './http/body.js';
+import { bodyParsers, hasBody, receiveBody } from './http/body.js';
 import { fastReadOf } from './http/fast-parameters.js';
 import { cachedReads, ReadCache } from './http/read-cache.js';
 import { dispatch } from './http/dispatch.js';
@@ -28,7 +28,7 @@ import { catalogHandlers } from './http/handlers/catalog.js';
 import { fileHandlers } from './http/handlers/files.js';
 import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
-import { compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
+import { compileDocumentValidator, compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
 import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, type OperationValidator } from './http/validator.js';
 import { Journal } from './harness/journal.js';
@@ -54,16 +54,42 @@ function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   return source as World;
 }
 
+/** The clients a server starts with, their scopes and settings checked as the control plane checks them: a bad one stops the start, named. */
+function checkClients(clients: readonly ClientCreate[], api: LoadedDocument): readonly ClientCreate[] {
+  // the library accepts any client id (CLIENTS and the control plane keep to URL-safe ones)
+  const validate = compileDocumentValidator(api.document, {
+    type: 'object',
+    properties: {
+      token_endpoint_auth_method: { $ref: 'openapi#/components/schemas/TokenEndpointAuthMethod' },
+      scopes: { type: 'array', items: { $ref: 'openapi#/components/schemas/ApiScope' } },
+      settings: { $ref: 'openapi#/components/schemas/ClientSettings' },
+    },
+  });
+  for (const client of clients) {
+    const errors = validate(client);
+    if (errors.length > 0) {
+      const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
+      throw new Error(`The client "${String(client.client_id)}" is not valid (${errors.length} problem(s)):\n${list}`);
+    }
+  }
+  return clients;
+}
+
+function configuredClients(options: FakeOptions, api: LoadedDocument): readonly ClientCreate[] {
+  const clients = options.clients ? checkClients(options.clients, api) : DEFAULTS.clients;
+  return options.demo ? withDemoSettings(clients) : clients;
+}
+
 /** Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). */
 export function createContext(options: FakeOptions = {}): FakeContext {
   const api = loadApiDocument();
-  const fixtures = new Fixtures(loadFixtures(options, api));
+  const fixtures = new Fixtures(loadFixtures(options, api), options.seed ?? DEFAULTS.seed);
   const { stateDir, signingKeyFile } = options;
   const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
   const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;
   const tenants = new TenantRegistry(
     fixtures,
-    clientsToStart((options.clients ?? DEFAULTS.clients).map(toClientRecord), restored),
+    clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
     { maxTenants: options.maxTenants ?? DEFAULTS.maxTenants, maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant },
     new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
   );
@@ -112,8 +138,8 @@ const mayBeMetaPath = (path: string): boolean => {
 };
 
 /**
- * The spec, the docs and the console, entered only by paths that may be theirs. The docs are made with the app (their
- * page names the default client as it is now); the rest of the router on its first request.
+ * The spec, the docs and the console, entered only by paths that may be theirs. The docs router is made with the app
+ * (its init script names the default client as it is at each request); the rest of the router on its first request.
  */
 function metaRoutes(ctx: FakeContext): RequestHandler {
   const docs = docsRoutes(ctx);
@@ -172,11 +198,11 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 
   const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
-  const bearer = authenticateBearer(ctx);
   const body = bodyParsers();
+  const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
-  const reads = pipeline.readCache === false ? undefined : cachedReads(new ReadCache(), { trustProxy: ctx.options.trustProxy ?? false });
+  const reads = pipeline.readCache === false ? undefined : cachedReads(new ReadCache());
   const handleRead = reads ? reads.step(dispatch(ctx, handlers, reads.written)) : handle;
   // This instance's steps per operation, made on the operation's first request.
   const operationSteps = new Map<OperationId, RequestHandler>();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CLIENT, type ClientCreate } from './domain/clients.js';
+import { DEFAULT_CLIENT, TOKEN_ENDPOINT_AUTH_METHODS, type ClientCreate } from './domain/clients.js';
 import type { World } from './api/types.js';
 
 /** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
@@ -53,6 +53,18 @@ export interface FakeOptions {
    * the console's own origin say `https://`. Default false (the header is ignored: a client could send it).
    */
   trustProxy?: boolean;
+  /**
+   * How long an idle keep-alive connection is kept, in ms; default 65,000: above the 60 s idle timeout of common load
+   * balancers and above every common client's idle socket timeout, so a client never reuses a socket the fake is
+   * closing. `headersTimeout` is a second above it, `requestTimeout` at least 120 s (src/server.ts).
+   */
+  keepAliveTimeoutMs?: number;
+  /**
+   * A live demo sandbox: the default (first) client's orders move on its clock (`order_progression` `clock`) and end
+   * investors place 30 orders an hour (`investor_activity_per_hour`), unless its own settings say otherwise. Default
+   * false: a test suite keeps exact answers.
+   */
+  demo?: boolean;
 }
 
 export const DEFAULTS = {
@@ -63,6 +75,7 @@ export const DEFAULTS = {
   clients: [DEFAULT_CLIENT],
   maxTenants: 1_000,
   maxRecordsPerTenant: 100_000,
+  keepAliveTimeoutMs: 65_000,
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -110,6 +123,9 @@ function clientsJson(name: string, value: string): ClientCreate[] {
     if (typeof c?.client_id !== 'string' || typeof c?.client_secret !== 'string' || !c.client_id || !c.client_secret) {
       throw new ConfigError(`Every client in ${name} needs a non-empty "client_id" and "client_secret".`);
     }
+    if (c.token_endpoint_auth_method !== undefined && !TOKEN_ENDPOINT_AUTH_METHODS.includes(c.token_endpoint_auth_method)) {
+      throw new ConfigError(`"token_endpoint_auth_method" of client "${c.client_id}" in ${name} must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}, got ${JSON.stringify(c.token_endpoint_auth_method)}.`);
+    }
   }
   if (list.length === 0) throw new ConfigError(`${name} must name at least one client.`);
   return list as ClientCreate[];
@@ -148,20 +164,23 @@ const SETTINGS = [
   { flag: 'state-dir', env: 'STATE_DIR', arg: '<dir>', help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)', read: (_n: string, v: string) => ({ stateDir: v }) },
   { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
+  { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
+  { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, 30 investor orders an hour (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;
 
 /** The environment variables the CLI reads. */
 export const ENVIRONMENT_VARIABLES: readonly string[] = SETTINGS.map((s) => s.env);
 
-const column = Math.max(...SETTINGS.map((s) => `--${s.flag} ${s.arg}`.length)) + 2;
+const flagOf = (s: (typeof SETTINGS)[number]) => (s.arg === '' ? `--${s.flag}` : `--${s.flag} ${s.arg}`);
+const column = Math.max(...SETTINGS.map((s) => flagOf(s).length)) + 2;
 export const USAGE = `investment-api-fake: an in-memory fake of the investment platform API
 
 Usage: investment-api-fake [options]
 
 Every option can also be set by its environment variable; a flag wins over the variable.
 
-${SETTINGS.map((s) => `  ${`--${s.flag} ${s.arg}`.padEnd(column)}${s.env}: ${s.help}`).join('\n')}
+${SETTINGS.map((s) => `  ${flagOf(s).padEnd(column)}${s.env}: ${s.help}`).join('\n')}
   ${'-h, --help'.padEnd(column)}this text
   ${'-v, --version'.padEnd(column)}the version
 `;
@@ -180,7 +199,8 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
       strict: true,
       allowPositionals: false,
       options: {
-        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: 'string' as const }])),
+        // a setting without an argument is a switch: `--demo`
+        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.arg === '' ? ('boolean' as const) : ('string' as const) }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -195,7 +215,7 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
   for (const setting of SETTINGS) {
     const flag = values[setting.flag];
     const fromEnv = env[setting.env];
-    if (typeof flag === 'string') parsed = { ...parsed, ...setting.read(`--${setting.flag}`, flag) };
+    if (typeof flag === 'string' || flag === true) parsed = { ...parsed, ...setting.read(`--${setting.flag}`, String(flag)) };
     else if (fromEnv) parsed = { ...parsed, ...setting.read(setting.env, fromEnv) };
   }
   const { fixtureAccounts, fixtureOrders, ...rest } = parsed;

@@ -1,6 +1,6 @@
 import { AssertionError } from 'node:assert';
 import type { operations } from './api/schema.js';
-import type { OperationId, Schemas } from './api/types.js';
+import type { OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
 import { CONTROL_SCOPE } from './domain/scopes.js';
 import { describeVerificationFailure, type RequestCount, type RequestPattern, type VerificationFailure } from './harness/verify.js';
 
@@ -41,7 +41,7 @@ export interface ControlClientOptions {
    * A partner's own client, granted the scope `control` by the operator: the calls then carry its access token
    * (fetched with `scope=openid offline control`, fetched again when refused as expired) and act on its tenant only.
    */
-  clientCredentials?: { clientId: string; clientSecret: string };
+  clientCredentials?: { clientId: string; clientSecret: string; authMethod?: TokenEndpointAuthMethod };
   /** The tenant the calls act on; the fake's default client when absent (a partner's own with `clientCredentials`). */
   clientId?: string;
 }
@@ -56,7 +56,7 @@ export function createControlClient(options: ControlClientOptions) {
   let partnerToken: Promise<string> | undefined;
   const bearer = async (fresh: boolean): Promise<string | undefined> => {
     if (!partner) return options.controlToken;
-    if (fresh || !partnerToken) partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, `openid offline ${CONTROL_SCOPE}`);
+    if (fresh || !partnerToken) partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, { scope: `openid offline ${CONTROL_SCOPE}`, authMethod: partner.authMethod });
     return partnerToken;
   };
 
@@ -99,10 +99,18 @@ export function createControlClient(options: ControlClientOptions) {
       call<JsonResponse<'updateClient', 200>>('PATCH', `/clients/${id(clientId)}`, changes),
     now: () => call<JsonResponse<'getClock', 200>>('GET', '/clock'),
     advanceClock: (seconds: number) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { advance_seconds: seconds }),
-    setClock: (now: Date | string) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString() }),
+    /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
+    setClock: (now: Date | string, options: { frozen?: boolean } = {}) =>
+      call<JsonResponse<'setClock', 200>>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString(), ...options }),
+    /** Stops (`true`) or restarts (`false`) the tenant's clock where it stands. */
+    freezeClock: (frozen = true) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { frozen }),
     addPaymentMethodDetails: (accountId: string, details: JsonBody<'createPaymentMethodDetails'>) =>
       call<JsonResponse<'createPaymentMethodDetails', 201>>('POST', `/accounts/${id(accountId)}/payment-method-details`, details),
     placeOrder: (order: JsonBody<'placeOrder'>) => call<JsonResponse<'placeOrder', 201>>('POST', '/orders', order),
+    /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
+    order: (orderId: string) => call<JsonResponse<'getControlOrder', 200>>('GET', `/orders/${id(orderId)}`),
+    /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
+    orders: () => call<JsonResponse<'listControlOrders', 200>>('GET', '/orders'),
     advanceOrder: (orderId: string) => call<JsonResponse<'advanceOrder', 200>>('POST', `/orders/${id(orderId)}/advance`),
     setOrderStatus: (orderId: string, status: Schemas['OrderStatus']) =>
       call<JsonResponse<'setOrderStatus', 200>>('POST', `/orders/${id(orderId)}/status`, { status }),
@@ -143,14 +151,25 @@ export function createControlClient(options: ControlClientOptions) {
 export type ControlClient = ReturnType<typeof createControlClient>;
 export type { RequestCount, RequestPattern };
 
+export interface FetchTokenOptions {
+  /** Space-separated scopes to ask for; `openid offline` (every API scope the client has) when absent. */
+  scope?: string;
+  /** The method the client is registered for (`GET /__control/clients`): `client_secret_post` when absent. */
+  authMethod?: TokenEndpointAuthMethod;
+}
+
 /** A token the way a partner's client gets one: the client-credentials grant, audience = the URL's host. */
-export async function fetchToken(url: string, clientId: string, clientSecret: string, scope = 'openid offline'): Promise<string> {
+export async function fetchToken(url: string, clientId: string, clientSecret: string, options: FetchTokenOptions = {}): Promise<string> {
   const base = url.replace(/\/$/, '');
-  const response = await fetch(`${base}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope, client_id: clientId, client_secret: clientSecret, audience: new URL(base).host }),
-  });
+  const form: Record<string, string> = { grant_type: 'client_credentials', scope: options.scope ?? 'openid offline', audience: new URL(base).host };
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (options.authMethod === 'client_secret_basic') {
+    const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+    headers.authorization = `Basic ${Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64')}`;
+  } else {
+    Object.assign(form, { client_id: clientId, client_secret: clientSecret });
+  }
+  const response = await fetch(`${base}/oauth2/token`, { method: 'POST', headers, body: new URLSearchParams(form) });
   const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
   if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ''}`.trim());
   return body.access_token;

@@ -10,11 +10,12 @@ export {
   VerificationError,
   type ControlClient,
   type ControlClientOptions,
+  type FetchTokenOptions,
   type RequestCount,
   type RequestPattern,
 } from './control-client.js';
 export type { FakeOptions } from './config.js';
 export { DomainError } from './api/errors.js';
 export type { ClientCreate, ClientView } from './domain/clients.js';
-export type { World, Schemas } from './api/types.js';
+export type { World, Schemas, TokenEndpointAuthMethod } from './api/types.js';
 export type { components, operations, paths } from './api/schema.js';

@@ -4,12 +4,12 @@ import { buildApp, createContext } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
-import type { FakeOptions } from './config.js';
+import { DEFAULTS, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
 import { tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
 import { resetTenants } from './domain/clients.js';
-import { advanceOrder, setOrderStatus } from './domain/order-actions.js';
+import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
 import { drainable, type DrainableServer } from './drain.js';
 import type { Schemas, World } from './api/types.js';
@@ -34,6 +34,8 @@ export interface FakeServer {
    * (`not_found`, `asset_not_subscribeable`, `no_primary_wallet`…), and nothing changes.
    */
   placeOrderSync(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
+  /** An order as its tenant's clock has it now, with its `status_history` (as `GET /__control/orders/{id}`). */
+  orderSync(orderId: string, clientId?: string): Schemas['ControlOrder'];
   /** Moves an order one lifecycle step, at once (as `POST /__control/orders/{id}/advance`); throws `order_not_advanceable` at the end. */
   advanceOrderSync(orderId: string, clientId?: string): Schemas['OrderDetails'];
   /** Forces an order into any status with consistent side-effect fields, at once (as `POST /__control/orders/{id}/status`). */
@@ -68,9 +70,28 @@ export interface FakeServer {
 /** How long stop() and SIGTERM let requests in flight finish before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
 
+/** A second between the keep-alive timeout and the headers timeout, as Node's documentation advises. */
+const HEADERS_AFTER_KEEP_ALIVE_MS = 1000;
+/** A whole request (headers and at most 1 MiB of body) arrives within this, unless the headers timeout is longer. */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * The connection timeouts, set deliberately rather than left to Node's defaults (5 s keep-alive, which clients and
+ * load balancers holding idle sockets longer meet as resets):
+ *   - keepAliveTimeout: an idle keep-alive connection is kept this long (65 s: above a load balancer's 60 s idle
+ *     timeout and every common client's idle socket timeout; the client closes first, never the fake);
+ *   - headersTimeout: a request's headers must arrive within this, a second above the keep-alive timeout;
+ *   - requestTimeout: the whole request within this (120 s; Node wants it no shorter than headersTimeout).
+ */
+export function connectionTimeouts(keepAliveTimeoutMs: number = DEFAULTS.keepAliveTimeoutMs): { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number } {
+  const headersTimeout = keepAliveTimeoutMs + HEADERS_AFTER_KEEP_ALIVE_MS;
+  return { keepAliveTimeout: keepAliveTimeoutMs, headersTimeout, requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout) };
+}
+
 export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<DrainableServer> {
   const app = buildApp(ctx);
   const server = drainable(host === undefined ? app.listen(port) : app.listen(port, host));
+  Object.assign(server, connectionTimeouts(ctx.options.keepAliveTimeoutMs));
   server.on('clientError', answerClientError);
   await once(server, 'listening');
   return server;
@@ -90,10 +111,11 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrder(ctx.tenants.get(clientId), input);
+  const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => controlOrder(ctx.tenants.get(clientId), orderId);
   const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) =>
-    advanceOrder(ctx.tenants.get(clientId).store, orderId);
+    advanceOrder(ctx.tenants.get(clientId), orderId);
   const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
-    setOrderStatus(ctx.tenants.get(clientId).store, orderId, status);
+    setOrderStatus(ctx.tenants.get(clientId), orderId, status);
 
   return {
     url,
@@ -101,7 +123,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     clientId: ctx.tenants.defaultClientId,
     async token(clientId = ctx.tenants.defaultClientId) {
       const { client } = ctx.tenants.get(clientId);
-      return fetchToken(url, client.client_id, client.client_secret);
+      return fetchToken(url, client.client_id, client.client_secret, { authMethod: client.token_endpoint_auth_method });
     },
     control: createControlClient({ url, ...(options.controlToken !== undefined && { controlToken: options.controlToken }) }),
     reset(clientId?: string) {
@@ -119,6 +141,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id);
     },
     placeOrderSync,
+    orderSync,
     advanceOrderSync,
     setOrderStatusSync,
     // the names of 0.1.0, kept for the partners who use them

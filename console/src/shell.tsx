@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useApp } from './app.js';
+import type { Schemas } from './api.js';
+import { tenantNow, useApp } from './app.js';
 import { Link, ProblemView, saveFile } from './components.js';
 import type { Route } from './router.js';
 
@@ -66,7 +67,7 @@ export function ClockControls() {
     const timer = setInterval(() => tick((n) => n + 1), 1000);
     return () => clearInterval(timer);
   }, []);
-  const now = app.clock ? new Date(app.clock.now.getTime() + Date.now() - app.clock.readAt) : undefined;
+  const now = app.clock ? tenantNow(app.clock) : undefined;
   const change = async (body: { advance_seconds: number } | { now: string }) => {
     try {
       setError(undefined);
@@ -81,6 +82,7 @@ export function ClockControls() {
     <section class="clock" aria-label="Clock">
       <p>
         Clock: <time dateTime={now?.toISOString()}>{now ? now.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '…'}</time>
+        {app.clock?.frozen && ' (frozen)'}
       </p>
       <div class="row">
         {PRESETS.map(([label, seconds]) => (
@@ -166,13 +168,25 @@ export function WorldControls() {
   );
 }
 
-/** A partner signs in as the API does: its client's credentials for a token with the scope `control`. */
-async function partnerToken(clientId: string, clientSecret: string): Promise<string> {
-  const response = await fetch('/oauth2/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline control', client_id: clientId, client_secret: clientSecret, audience: location.host }),
-  });
+type AuthMethod = Schemas['TokenEndpointAuthMethod'];
+
+/** RFC 6749 §2.3.1: Basic credentials are form-urlencoded, then base64 of their UTF-8 bytes. */
+const basicAuthorization = (clientId: string, clientSecret: string): string => {
+  const encode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+  // every character is ASCII once form-urlencoded, so btoa takes it
+  return `Basic ${btoa(`${encode(clientId)}:${encode(clientSecret)}`)}`;
+};
+
+/**
+ * A partner signs in as the API does: its client's credentials for a token with the scope `control`, sent the way
+ * its client is registered (the other way is refused, as in production).
+ */
+async function partnerToken(clientId: string, clientSecret: string, method: AuthMethod): Promise<string> {
+  const form: Record<string, string> = { grant_type: 'client_credentials', scope: 'openid offline control', audience: location.host };
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  if (method === 'client_secret_basic') headers.authorization = basicAuthorization(clientId, clientSecret);
+  else Object.assign(form, { client_id: clientId, client_secret: clientSecret });
+  const response = await fetch('/oauth2/token', { method: 'POST', headers, body: new URLSearchParams(form) });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
   if (!response.ok || !body.access_token) throw new Error(`${body.error ?? response.status}: ${body.error_description ?? 'no token'}`);
   return body.access_token;
@@ -182,6 +196,7 @@ function PartnerSignIn() {
   const app = useApp();
   const [clientId, setClientId] = useState('');
   const [secret, setSecret] = useState('');
+  const [method, setMethod] = useState<AuthMethod>('client_secret_post');
   const [error, setError] = useState('');
   return (
     <form
@@ -189,13 +204,14 @@ function PartnerSignIn() {
       onSubmit={(e) => {
         e.preventDefault();
         setError('');
-        partnerToken(clientId, secret).then(app.useToken, (err: Error) => setError(err.message));
+        partnerToken(clientId, secret, method).then(app.useToken, (err: Error) => setError(err.message));
       }}
     >
       <h2 id="partner-h">Or sign in as a partner</h2>
       <p>
         With your client's credentials, if the operator granted it the scope <code>control</code>: the console then shows your
-        own tenant only.
+        own tenant only. Pick the token endpoint auth method your client is registered for (<code>client_secret_post</code> unless
+        the operator said otherwise).
       </p>
       {error && (
         <p role="alert" class="problem">
@@ -208,6 +224,12 @@ function PartnerSignIn() {
       <label>
         client_secret <input type="password" autoComplete="current-password" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} required />
       </label>{' '}
+      {/* labelled by id, so that its name is not its options' text too */}
+      <label for="partner-auth-method">token_endpoint_auth_method</label>{' '}
+      <select id="partner-auth-method" value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value as AuthMethod)}>
+        <option value="client_secret_post">client_secret_post (form body)</option>
+        <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
+      </select>{' '}
       <button type="submit">Sign in</button>
     </form>
   );

@@ -13,6 +13,7 @@ export async function workerTenant() {
   const control = admin.forClient(clientId);
   return {
     url,
+    clientId,
     control,
     token: () => fetchToken(url, clientId, clientSecret),
   };

@@ -60,7 +60,8 @@ export function operationScopesOf(document: ApiDocument): Map<string, string[]> 
 
 const fieldErrorOf = (e: ErrorObject): FieldError => {
   const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
-  return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: e.message ?? 'is not valid' };
+  const allowed = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: `${e.message ?? 'is not valid'}${allowed}` };
 };
 
 /**

@@ -15,16 +15,19 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (client credentials)
-         * @description The five fields of the real service: `grant_type`, `scope`, `client_id`, `client_secret`, `audience`. The
-         *     client authenticates either in the form body (`client_secret_post`) or, as RFC 6749 §2.3.1 requires of
-         *     every authorization server, with HTTP Basic (`client_secret_basic`: `Authorization: Basic
-         *     base64(urlencode(client_id) ":" urlencode(client_secret))`, both form-urlencoded first); then the body may
-         *     leave them out. Both at once with different values is two authentications: `invalid_request`. Secrets are
-         *     compared in constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error",
-         *     "error_description"}`, not a problem): `invalid_request` 400 (a missing field, a missing or empty `scope`,
-         *     a wrong audience, a body that is not form-encoded, an undecodable Basic header, conflicting credentials),
-         *     `unsupported_grant_type` 400, `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401
-         *     (unknown client or wrong secret; with `WWW-Authenticate: Basic` when the client used Basic).
+         * @description The five fields of the real service, all required: `grant_type`, `scope`, `client_id`, `client_secret`,
+         *     `audience`. Each client is registered with one `token_endpoint_auth_method` (`GET /__control/clients`):
+         *     `client_secret_post` (the default, the default client's too) sends `client_id` and `client_secret` in this
+         *     form; `client_secret_basic` sends them only as HTTP Basic credentials (`Authorization: Basic
+         *     base64(urlencode(client_id) ":" urlencode(client_secret))`, RFC 6749 §2.3.1), and the form then carries
+         *     `grant_type`, `scope` and `audience`. A client that authenticates the other way is refused (401
+         *     `invalid_client` naming the method it is registered for and the one it used), as production refuses it.
+         *     Basic beside different form credentials is two authentications: `invalid_request`. Secrets are compared in
+         *     constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a
+         *     problem): `invalid_request` 400 (a missing field, a missing or empty `scope`, a wrong audience, a body that
+         *     is not form-encoded, an undecodable Basic header, conflicting credentials), `unsupported_grant_type` 400,
+         *     `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401 (unknown client, wrong secret,
+         *     or the other authentication method; with `WWW-Authenticate: Basic` when the client used Basic).
          */
         post: operations["createToken"];
         delete?: never;
@@ -509,8 +512,11 @@ export interface paths {
         /**
          * Move a tenant's clock
          * @description Exactly one of `advance_seconds` (may be negative) or `now`. The clock then runs on from there. It drives
-         *     token issue and expiry, `created` of new items and the expiry of document links. Reset puts it back to real
-         *     time.
+         *     token issue and expiry, `created` of new items, the expiry of document links, order progression and investor
+         *     activity. Reset puts it back to real time. Time that passes (an advance, a running clock) takes every order
+         *     step and places every investor order due in it, each at its own instant; a clock set to an instant (`now`)
+         *     takes what was due before it, then investor activity starts counting afresh from that instant (setting a
+         *     date years away places no backlog).
          */
         post: operations["setClock"];
         delete?: never;
@@ -591,7 +597,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Every order with its status history and next step
+         * @description Every order of the tenant as its clock has it now (oldest first, as the world holds them), each as
+         *     `GET /__control/orders/{order_id}` answers it, and the tenant's clock, so a countdown to each `next_step`
+         *     can be shown (the console's orders view does).
+         */
+        get: operations["listControlOrders"];
         put?: never;
         /**
          * Place an order
@@ -609,6 +621,39 @@ export interface paths {
          *     `/value`, `/account_id`). The order starts `PLACED`, `created` by the tenant's clock.
          */
         post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/orders/{order_id}": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An order with its status history
+         * @description The order as its tenant's clock has it now (with `order_progression` `clock`, the steps that clock implies
+         *     are taken, each at its own instant), with every field of the cancel response, and `status_history`: every
+         *     status it has been in, oldest first, with the instant it entered it on the tenant's clock and what moved it
+         *     there (`by`): `placement` (placed, or in the world as loaded), `partner` (the public cancel), `control` (an
+         *     advance or a forced status here or through the library), `progression` (a step of `order_progression`),
+         *     `platform` (the payment deadline of `payment_deadline_seconds`).
+         */
+        get: operations["getControlOrder"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -702,6 +747,15 @@ export interface paths {
          *     fault fires that many times and is removed; with `probability` each matching request draws from a generator
          *     seeded by `seed` (default 1), so a run repeats exactly. Several faults may be active: the oldest matching
          *     one fires. The control plane and the docs are never faulted. Reset removes the tenant's faults.
+         *
+         *     `phase` says when the fault strikes. `before` (the default): before the operation runs, once the request
+         *     has been received; a status or a dropped connection means nothing was done, and a latency only delays the
+         *     operation, which then runs whether or not the client is still waiting (a slow platform still applies what
+         *     it received). `after`: the operation runs and commits first, then its answer is delayed, replaced by the
+         *     status, or lost with the connection: the answer a client times out on or never gets although the platform
+         *     acted. An `after` fault strikes only a request whose operation succeeded (a refused one goes on to the
+         *     next); the journal entry says `applied: true`. This is how a client's retry after a lost answer is tested
+         *     (see the README, "Surviving a lost answer", and the readiness finding `duplicate_after_lost_answer`).
          */
         post: operations["addFault"];
         /** Remove every fault of the tenant */
@@ -789,7 +843,10 @@ export interface paths {
          *     its links are valid instead of using them), `over_polling` (the same list, same query, asked more often
          *     than every 5 s of the tenant's clock for a minute or more), `wrong_path` (the same `route_not_found` three
          *     times or more; the hint names the documented path), `unused_scopes` (tokens asked for API scopes that no
-         *     request of the client needed).
+         *     request of the client needed), `token_auth_method_mismatch` (token requests authenticated with HTTP Basic
+         *     by a `client_secret_post` client, or in the form by a `client_secret_basic` one), `duplicate_after_lost_answer`
+         *     (after a create whose answer was lost although it was applied, the same create sent again without first
+         *     looking for what the first one made: a second resource now exists).
          *
          *     Each finding has a `severity` (`error`: it fails in production; `warning`: it costs or risks), a `hint`
          *     (what to change in the client), `docs` (the README section of the rule) and the journal entries it rests on.
@@ -906,19 +963,20 @@ export interface components {
             code?: string;
         };
         /**
-         * @description `client_id` and `client_secret` are required here unless the client authenticates with HTTP Basic
-         *     (`client_secret_basic`); beside Basic, a body `client_id` may name the same client and a body
-         *     `client_secret` may repeat the same secret, any other value answers `invalid_request`.
+         * @description All five fields are required, as the real service requires them. A client registered for
+         *     `client_secret_basic` sends `client_id` and `client_secret` as HTTP Basic credentials instead of in this
+         *     form; beside Basic, a form `client_id` may name the same client and a form `client_secret` may repeat the
+         *     same secret, any other value answers `invalid_request`.
          */
         TokenRequest: {
             /** @description `client_credentials` */
             grant_type: string;
             /** @description Space-separated; `openid offline`. Missing or empty answers `invalid_request`. */
             scope: string;
-            /** @description Required unless sent as HTTP Basic credentials. */
-            client_id?: string;
-            /** @description Required unless sent as HTTP Basic credentials. */
-            client_secret?: string;
+            /** @description In the form for a `client_secret_post` client (the default); as HTTP Basic for a `client_secret_basic` one. */
+            client_id: string;
+            /** @description In the form for a `client_secret_post` client (the default); as HTTP Basic for a `client_secret_basic` one. */
+            client_secret: string;
             /** @description The host part of the base URL. */
             audience: string;
         };
@@ -1174,6 +1232,36 @@ export interface components {
             /** Format: uuid */
             custom_offering_id?: string | null;
         };
+        ControlOrder: {
+            order: components["schemas"]["OrderDetails"];
+            status_history: components["schemas"]["OrderStatusHistoryEntry"][];
+            next_step: components["schemas"]["OrderNextStep"];
+        };
+        /** @description What the tenant's clock will do to the order next, with `order_progression` `clock`: the status it enters, the instant, and by what (`progression`, or `platform` for the payment deadline). `null` when nothing will (a final status, or `manual` / `polls` progression). */
+        OrderNextStep: {
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description The instant on the tenant's clock.
+             */
+            at: string;
+            /** @enum {string} */
+            by: "progression" | "platform";
+        } | null;
+        ControlOrderList: {
+            data: components["schemas"]["ControlOrder"][];
+            clock: components["schemas"]["Clock"];
+        };
+        OrderStatusHistoryEntry: {
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description The instant the order entered the status, on its tenant's clock.
+             */
+            at: string;
+            /** @enum {string} */
+            by: "placement" | "partner" | "control" | "progression" | "platform";
+        };
         OrderStatusChange: {
             status: components["schemas"]["OrderStatus"];
         };
@@ -1288,49 +1376,72 @@ export interface components {
          * @enum {string}
          */
         ApiScope: "read:accounts" | "write:accounts" | "read:orders" | "write:orders" | "read:assets" | "read:documents" | "control";
+        /**
+         * @description How the client authenticates at `POST /oauth2/token`: `client_secret_post` (client_id and client_secret in the form; the default) or `client_secret_basic` (HTTP Basic only). The other way is refused with 401 `invalid_client`, as production refuses it.
+         * @enum {string}
+         */
+        TokenEndpointAuthMethod: "client_secret_post" | "client_secret_basic";
         ClientSettings: {
             /** @description Requires `tin`/`tax_id` and `tax_residencies` on accounts. */
             tax_reporting?: boolean;
             /** @description Requires `lei` on business accounts. */
             lei_required?: boolean;
+            /**
+             * @description How orders move by themselves (default `manual`: only the partner's cancel and the control plane change a status). `clock`: an order takes its next lifecycle step when it has spent `order_step_seconds[status]` in its status on the tenant's clock. `polls`: it takes its next step after `order_polls_per_step` public `GET /v1/orders` answers have shown it in its status. Time in a status counts from the later of the instant the order entered it and the instant progression was switched on.
+             * @enum {string}
+             */
+            order_progression?: "manual" | "clock" | "polls";
+            /** @description Whole seconds an order spends in each status in `clock` mode; defaults 10, 120 and 60. A change names only what it changes. */
+            order_step_seconds?: {
+                PLACED?: number;
+                AWAITING_PAYMENT?: number;
+                AWAITING_TOKEN_DELIVERY?: number;
+            };
+            /** @description Answers of `GET /v1/orders` showing an order before it steps, in `polls` mode (default 3). */
+            order_polls_per_step?: number;
+            /** @description In `clock` mode, an order still `AWAITING_PAYMENT` this long after entering it is cancelled by the platform (`CANCELLED`, no payment reference); `null` (the default) for no deadline. */
+            payment_deadline_seconds?: number | null;
+            /** @description Orders the platform places per hour of the tenant's clock on the tenant's own accounts (end investors acting in the platform's app): primary BUYs of a subscribeable asset at or above its minimum investment, at instants of a Poisson process drawn from the world's seed and the client id, each `created` at its own instant. One an account cannot take (no primary wallet or payment method, the tenant at its record limit) is skipped. Counting starts when it is switched on, at a reset and when the clock is set to an instant; one read places at most 1,000, and the rest of a longer jump is passed. Default 0. */
+            investor_activity_per_hour?: number;
         };
         Client: {
             client_id: string;
+            token_endpoint_auth_method: components["schemas"]["TokenEndpointAuthMethod"];
             scopes: components["schemas"]["ApiScope"][];
-            settings: {
-                tax_reporting: boolean;
-                lei_required: boolean;
-            };
+            settings: components["schemas"]["ClientSettings"];
         };
         ClientList: {
             data: {
                 client_id: string;
                 client_secret: string;
+                token_endpoint_auth_method: components["schemas"]["TokenEndpointAuthMethod"];
                 /** @description The client control calls act on when they name none. */
                 default: boolean;
                 scopes: components["schemas"]["ApiScope"][];
-                settings: {
-                    tax_reporting: boolean;
-                    lei_required: boolean;
-                };
+                settings: components["schemas"]["ClientSettings"];
             }[];
         };
         ClientCreate: {
             client_id: string;
             client_secret: string;
+            /** @description `client_secret_post` when absent. */
+            token_endpoint_auth_method?: components["schemas"]["TokenEndpointAuthMethod"];
             /** @description Every API scope when absent. */
             scopes?: components["schemas"]["ApiScope"][];
             settings?: components["schemas"]["ClientSettings"];
         };
         ClientUpdate: {
+            token_endpoint_auth_method?: components["schemas"]["TokenEndpointAuthMethod"];
             scopes?: components["schemas"]["ApiScope"][];
             settings?: components["schemas"]["ClientSettings"];
         };
         Clock: {
             /** Format: date-time */
             now: string;
+            /** @description Whether the clock stands still between changes (else it runs with real time). */
+            frozen: boolean;
         };
-        /** @description Exactly one of the two. */
+        /** @description `advance_seconds` or `now` (not both), and/or `frozen`. A frozen clock moves only when told, so the same seed, calls and clock moves give byte-identical answers (`created`, token times, order steps). */
         ClockChange: {
             /** @description Seconds to move the clock by; may be negative. */
             advance_seconds?: number;
@@ -1339,6 +1450,8 @@ export interface components {
              * @description The time to set.
              */
             now?: string;
+            /** @description `true` stops the clock at the instant it shows (after `now`, at that time); `false` lets it run on from there. */
+            frozen?: boolean;
         };
         /** @description At least one of `status`, `latency_ms` and `drop`. */
         FaultCreate: {
@@ -1360,7 +1473,15 @@ export interface components {
             probability?: number;
             /** @description Seed of the probability draws (default 1). */
             seed?: number;
+            phase?: components["schemas"]["FaultPhase"];
         };
+        /**
+         * @description `before` (default): the fault strikes before the operation runs (with a status or `drop`, nothing is done;
+         *     a latency delays the operation, which still runs). `after`: the operation runs and commits, then its answer
+         *     is delayed, replaced by the status, or lost with the connection.
+         * @enum {string}
+         */
+        FaultPhase: "before" | "after";
         Fault: {
             id: string;
             method: string | null;
@@ -1373,6 +1494,7 @@ export interface components {
             remaining: number | null;
             probability: number;
             seed: number;
+            phase: components["schemas"]["FaultPhase"];
         };
         FaultList: {
             data: components["schemas"]["Fault"][];
@@ -1393,21 +1515,28 @@ export interface components {
             query: {
                 [key: string]: string;
             };
-            /** @description 0 when the connection was dropped. */
+            /** @description 0 when no answer reached the client: the connection was dropped, or the client left before it. */
             status: number;
+            /** @description Until the answer was sent, or until the operation ended when its client had left. */
             duration_ms: number;
             operation_id?: string | null;
             /** @description The problem's code when the answer was an error. */
             code?: string | null;
             /** @description The injected fault that answered, if any. */
             fault_id?: string | null;
+            /**
+             * @description Whether the operation ran and succeeded, so its write (if it makes one) was applied, whatever answer the
+             *     client got: `true` with status 0 or 503 is an answer lost after the write (a fault with `phase: after`,
+             *     or a client that gave up while the platform was slow). `false` when it was refused or never ran.
+             */
+            applied: boolean;
         };
         JournalEntryList: {
             data: components["schemas"]["JournalEntry"][];
         };
         ReadinessFinding: {
             /** @enum {string} */
-            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes";
+            code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes" | "token_auth_method_mismatch" | "duplicate_after_lost_answer";
             /**
              * @description `error`: it fails in production; `warning`: it costs or risks.
              * @enum {string}
@@ -2667,6 +2796,35 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listControlOrders: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders and the tenant's clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlOrderList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     placeOrder: {
         parameters: {
             query?: {
@@ -2702,6 +2860,38 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getControlOrder: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path: {
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order and its history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlOrder"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
     };

@@ -26,7 +26,11 @@ export type OrderSide = Schemas['OrderSide'];
 export type OrderMarket = Schemas['OrderMarket'];
 export type OrderPaymentMethodDetails = NonNullable<Schemas['OrderPaymentMethodDetails']>;
 export type ApiScope = Schemas['ApiScope'];
-export type ClientSettings = Required<Schemas['ClientSettings']>;
+/** A client's settings as the domain holds them: every one set (defaults filled in), every step's seconds too. */
+export type ClientSettings = Required<Omit<Schemas['ClientSettings'], 'order_step_seconds'>> & {
+  order_step_seconds: Required<NonNullable<Schemas['ClientSettings']['order_step_seconds']>>;
+};
+export type TokenEndpointAuthMethod = Schemas['TokenEndpointAuthMethod'];
 
 // Every operation's input and answer, typed from the document: a handler never casts what it reads.
 

@@ -11,7 +11,12 @@ function formDecode(value: string): string | undefined {
 }
 
 const malformed = (): OAuthError =>
-  new OAuthError(400, 'invalid_request', 'The Authorization header is not HTTP Basic credentials: send "Basic base64(urlencode(client_id):urlencode(client_secret))".');
+  new OAuthError(
+    400,
+    'invalid_request',
+    'The Authorization header is not HTTP Basic credentials as RFC 6749 §2.3.1 has them: send "Basic base64(urlencode(client_id):urlencode(client_secret))", ' +
+      'where a ":", "%", "+", space or non-ASCII character of the id or secret is form-urlencoded first (UTF-8).',
+  );
 
 /**
  * `client_secret_basic` (RFC 6749 §2.3.1, RFC 7617): the client credentials of an `Authorization: Basic` header,

@@ -1,5 +1,5 @@
 import type { FakeContext } from '../context.js';
-import { changeClock } from '../domain/clock.js';
+import { clockView } from '../domain/clock.js';
 import { createClient, listClients, resetTenants, updateClient } from '../domain/clients.js';
 import { listDocumentLinks } from '../domain/documents.js';
 import { replaceWorld } from '../domain/world.js';
@@ -39,7 +39,7 @@ export function controlHandlers(ctx: FakeContext) {
       if (call.body.scopes !== undefined) ensureOperator(call, 'change scopes');
       return ok(updateClient(ctx.tenants, call.path.client_id, call.body));
     },
-    getClock: (call) => ok({ now: controlTenant(ctx, call).clock.now().toISOString() }),
-    setClock: (call) => ok(changeClock(controlTenant(ctx, call).clock, call.body)),
+    getClock: (call) => ok(clockView(controlTenant(ctx, call).clock)),
+    setClock: (call) => ok(controlTenant(ctx, call).changeClock(call.body)),
   } satisfies Partial<OperationHandlers>;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
 import { findAccount } from './account-lookup.js';
@@ -79,10 +78,10 @@ export function createAccount(tenant: Tenant, input: AccountCreate): Account {
 
   // Everything is valid: from here on nothing can fail, so the account and all its parts land together.
   const created = clock.now().toISOString();
-  const account = canonical({ ...fields, id: randomUUID(), created });
+  const account = canonical({ ...fields, id: store.newId(), created });
   store.addAccount(account);
   for (const input of wallets) storeWallet(store, newWallet(tenant, account.id, input), input.is_primary);
-  paymentMethods.forEach((input, i) => storePaymentMethod(store, newPaymentMethod(account.id, input, ibans[i]!), input.is_primary));
+  paymentMethods.forEach((input, i) => storePaymentMethod(store, newPaymentMethod(store, account.id, input, ibans[i]!), input.is_primary));
   return account;
 }
 

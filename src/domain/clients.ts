@@ -1,25 +1,46 @@
 import type { Journal } from '../harness/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
-import type { Schemas } from '../api/types.js';
+import type { ClientSettings, Schemas, TokenEndpointAuthMethod } from '../api/types.js';
+import { DEFAULT_PROGRESSION_SETTINGS } from './order-progression.js';
 
 export type ClientView = Schemas['Client'];
 export type ClientCreate = Schemas['ClientCreate'];
 export type ClientUpdate = Schemas['ClientUpdate'];
 
+// a Record over the document's enum: a method added there without a line here is a compile error
+const METHODS: Record<TokenEndpointAuthMethod, true> = { client_secret_post: true, client_secret_basic: true };
+export const TOKEN_ENDPOINT_AUTH_METHODS = Object.keys(METHODS) as readonly TokenEndpointAuthMethod[];
+
+const DEFAULT_SETTINGS: ClientSettings = { tax_reporting: false, lei_required: false, investor_activity_per_hour: 0, ...DEFAULT_PROGRESSION_SETTINGS };
+
+/** Settings with changes applied: a change names only what it changes, down to one status's step seconds. */
+function withSettings(settings: ClientSettings, changes: Schemas['ClientSettings'] = {}): ClientSettings {
+  return { ...settings, ...changes, order_step_seconds: { ...settings.order_step_seconds, ...changes.order_step_seconds } };
+}
+
 export const DEFAULT_CLIENT: ClientCreate = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+
+/** What `demo` gives the default client, unless its own settings say otherwise: a world that moves by itself. */
+export const DEMO_SETTINGS = { order_progression: 'clock', investor_activity_per_hour: 30 } as const satisfies Schemas['ClientSettings'];
+
+/** The clients a demo sandbox starts with: the first (the default) with DEMO_SETTINGS under its own. */
+export function withDemoSettings([first, ...rest]: readonly ClientCreate[]): ClientCreate[] {
+  return first ? [{ ...first, settings: { ...DEMO_SETTINGS, ...first.settings } }, ...rest] : [];
+}
 
 export function toClientRecord(input: ClientCreate): ClientRecord {
   return {
     client_id: input.client_id,
     client_secret: input.client_secret,
+    token_endpoint_auth_method: input.token_endpoint_auth_method ?? 'client_secret_post',
     scopes: [...(input.scopes ?? API_SCOPES)],
-    settings: { tax_reporting: false, lei_required: false, ...input.settings },
+    settings: withSettings(DEFAULT_SETTINGS, input.settings),
   };
 }
 
-export function toClientView({ client_id, scopes, settings }: ClientRecord): ClientView {
-  return { client_id, scopes: [...scopes], settings: { ...settings } };
+export function toClientView({ client_id, token_endpoint_auth_method, scopes, settings }: ClientRecord): ClientView {
+  return { client_id, token_endpoint_auth_method, scopes: [...scopes], settings: withSettings(settings) };
 }
 
 /** Every client, or only the one named (what a partner may see: its own). */
@@ -41,12 +62,9 @@ export function createClient(registry: TenantRegistry, input: ClientCreate): Cli
 export function updateClient(registry: TenantRegistry, clientId: string, changes: ClientUpdate): ClientView {
   const tenant = registry.get(clientId);
   const { client } = tenant;
+  if (changes.token_endpoint_auth_method) client.token_endpoint_auth_method = changes.token_endpoint_auth_method;
   if (changes.scopes) client.scopes = [...changes.scopes];
-  if (changes.settings) {
-    client.settings = { ...client.settings, ...changes.settings };
-    // what the tenant's reads answer may depend on its settings (how its orders progress)
-    tenant.store.changed();
-  }
+  if (changes.settings) tenant.changeSettings(withSettings(client.settings, changes.settings));
   return toClientView(client);
 }
 

@@ -6,44 +6,72 @@ const EARLIEST_MS = Date.UTC(1970, 0, 1);
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /**
- * A tenant's clock: real time shifted by an offset, so it keeps running after it is set. Everything
- * time-dependent (token issue and expiry, `created`, document link expiry) reads it.
+ * A tenant's clock: real time shifted by an offset, so it keeps running after it is set; or frozen at an instant,
+ * so it moves only when told (a test that wants the same answers every run). Everything time-dependent (token issue
+ * and expiry, `created`, document link expiry, order progression) reads it.
  */
 export class Clock {
   private offsetMs = 0;
+  private frozenAtMs: number | undefined;
 
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date(this.frozenAtMs ?? Date.now() + this.offsetMs);
   }
 
   /** `now()` in ms, without a Date. */
   nowMs(): number {
-    return Date.now() + this.offsetMs;
+    return this.frozenAtMs ?? Date.now() + this.offsetMs;
   }
 
   nowSeconds(): number {
     return Math.floor(this.now().getTime() / 1000);
   }
 
+  get frozen(): boolean {
+    return this.frozenAtMs !== undefined;
+  }
+
   set(to: Date): void {
-    this.offsetMs = Clock.checked(to.getTime()) - Date.now();
+    this.moveTo(Clock.checked(to.getTime()));
   }
 
   advance(seconds: number): void {
-    this.offsetMs = Clock.checked(this.now().getTime() + seconds * 1000) - Date.now();
+    this.moveTo(Clock.checked(this.now().getTime() + seconds * 1000));
+  }
+
+  /** Stops the clock at the instant it shows. */
+  freeze(): void {
+    this.frozenAtMs = this.now().getTime();
+  }
+
+  /** Lets it run on from the instant it shows. */
+  unfreeze(): void {
+    if (this.frozenAtMs !== undefined) this.offsetMs = this.frozenAtMs - Date.now();
+    this.frozenAtMs = undefined;
   }
 
   reset(): void {
     this.offsetMs = 0;
+    this.frozenAtMs = undefined;
   }
 
-  /** How far the clock runs from real time, in ms: what a restart must keep (STATE_DIR). */
+  /** What a restart must keep (STATE_DIR): how far it runs from real time in ms, or the instant it is frozen at. */
   get offset(): number {
-    return this.offsetMs;
+    return this.frozenAtMs === undefined ? this.offsetMs : this.frozenAtMs - Date.now();
   }
 
-  restoreOffset(ms: number): void {
-    this.offsetMs = Clock.checked(Date.now() + ms) - Date.now();
+  get frozenAt(): number | undefined {
+    return this.frozenAtMs;
+  }
+
+  restore(offsetMs: number, frozenAtMs?: number): void {
+    this.offsetMs = Clock.checked(Date.now() + offsetMs) - Date.now();
+    this.frozenAtMs = frozenAtMs === undefined ? undefined : Clock.checked(frozenAtMs);
+  }
+
+  private moveTo(ms: number): void {
+    if (this.frozenAtMs === undefined) this.offsetMs = ms - Date.now();
+    else this.frozenAtMs = ms;
   }
 
   private static checked(ms: number): number {
@@ -54,9 +82,17 @@ export class Clock {
   }
 }
 
-/** A control-plane clock change: to a time, or by a number of seconds (the document allows exactly one). */
+/** The clock as the control plane shows it. */
+export const clockView = (clock: Clock): Schemas['Clock'] => ({ now: clock.now().toISOString(), frozen: clock.frozen });
+
+/**
+ * A control-plane clock change: to a time or by a number of seconds (the document allows one of the two), and/or
+ * frozen or running. Frozen first, so a clock frozen and set shows exactly the time set.
+ */
 export function changeClock(clock: Clock, change: Schemas['ClockChange']): Schemas['Clock'] {
+  if (change.frozen === true) clock.freeze();
   if (change.now !== undefined) clock.set(new Date(change.now));
   else if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
-  return { now: clock.now().toISOString() };
+  if (change.frozen === false) clock.unfreeze();
+  return clockView(clock);
 }

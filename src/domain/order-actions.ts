@@ -1,7 +1,11 @@
-// Status changes of an existing order; each goes through the lifecycle table (order-lifecycle.ts).
+// Status changes of an existing order; each goes through the lifecycle table (order-lifecycle.ts) and is recorded
+// in the order's status history (order-progression.ts).
 import { notFound } from '../api/errors.js';
-import { advancedFields, cancelledFields, forcedFields, type LifecycleFields } from './order-lifecycle.js';
-import type { OrderRecord, OrderStatus } from '../api/types.js';
+import { clockView } from './clock.js';
+import { advancedFields, cancelledFields, forcedFields, type LifecycleFields, toOrderDetails } from './order-lifecycle.js';
+import type { StatusChangeBy } from './order-progression.js';
+import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
+import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export function findOrder(store: WorldStore, orderId: string): OrderRecord {
@@ -10,28 +14,50 @@ export function findOrder(store: WorldStore, orderId: string): OrderRecord {
   return order;
 }
 
-/** The order with every field of the cancel response, detached from the store so callers cannot change it. */
-export const toOrderDetails = (order: OrderRecord): OrderRecord => structuredClone(order);
-
-function changeStatus(store: WorldStore, orderId: string, change: (order: OrderRecord) => LifecycleFields): OrderRecord {
-  const order = findOrder(store, orderId);
+function changeStatus(tenant: Tenant, orderId: string, by: StatusChangeBy, change: (order: OrderRecord) => LifecycleFields): OrderRecord {
+  // the store as the tenant's clock has it: a change acts on the status that clock implies
+  const order = findOrder(tenant.store, orderId);
   // The change is computed (and refused) before anything is written, so a refused change leaves the order as it was.
+  const from = order.status;
   Object.assign(order, change(order));
-  store.changed();
+  tenant.changed();
+  tenant.progression.recorded(order, from, tenant.now(), by, tenant.client.settings);
   return toOrderDetails(order);
 }
 
 /** `DELETE /v1/orders/{order_id}/`: from PLACED or AWAITING_PAYMENT only, else 409 `order_not_cancellable`. */
-export function cancelOrder(store: WorldStore, orderId: string): OrderRecord {
-  return changeStatus(store, orderId, cancelledFields);
+export function cancelOrder(tenant: Tenant, orderId: string): OrderRecord {
+  return changeStatus(tenant, orderId, 'partner', cancelledFields);
 }
 
 /** One lifecycle step with its side effect; 409 `order_not_advanceable` at COMPLETED or CANCELLED. */
-export function advanceOrder(store: WorldStore, orderId: string): OrderRecord {
-  return changeStatus(store, orderId, advancedFields);
+export function advanceOrder(tenant: Tenant, orderId: string): OrderRecord {
+  return changeStatus(tenant, orderId, 'control', advancedFields);
 }
 
 /** Any status, with side-effect fields consistent with it. */
-export function setOrderStatus(store: WorldStore, orderId: string, status: OrderStatus): OrderRecord {
-  return changeStatus(store, orderId, (order) => forcedFields(order, status));
+export function setOrderStatus(tenant: Tenant, orderId: string, status: OrderStatus): OrderRecord {
+  return changeStatus(tenant, orderId, 'control', (order) => forcedFields(order, status));
+}
+
+/** The control plane's view of an order: the order now, every status it has been in, and what the clock does next. */
+function controlView(tenant: Tenant, order: OrderRecord): Schemas['ControlOrder'] {
+  const next = tenant.progression.nextStep(order, tenant.client.settings);
+  return {
+    order: toOrderDetails(order),
+    status_history: tenant.progression.historyOf(order).map(({ status, at, by }) => ({ status, at: isoAt(at), by })),
+    next_step: next ? { status: next.status, at: isoAt(next.at), by: next.by } : null,
+  };
+}
+
+const isoAt = (ms: number): string => new Date(ms).toISOString();
+
+export function controlOrder(tenant: Tenant, orderId: string): Schemas['ControlOrder'] {
+  return controlView(tenant, findOrder(tenant.store, orderId));
+}
+
+/** Every order's control view, oldest first, with the clock they were read at (`GET /__control/orders`). */
+export function listControlOrders(tenant: Tenant): Schemas['ControlOrderList'] {
+  const { orders } = tenant.store;
+  return { data: orders.map((order) => controlView(tenant, order)), clock: clockView(tenant.clock) };
 }

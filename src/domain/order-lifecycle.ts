@@ -1,5 +1,5 @@
 // The order lifecycle as data: every status change of an order (cancel, advance, forced status) is computed here.
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DomainError } from '../api/errors.js';
 import type { OrderRecord, OrderSide, OrderStatus } from '../api/types.js';
 
@@ -20,21 +20,25 @@ export type LifecycleFields = Pick<OrderRecord, 'status' | SideEffectField>;
 
 const ALPHANUMERIC_UPPER = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-/** A payment reference in the format the fixtures use: `PAY-` and 12 of A–Z, 0–9. */
-export function makePaymentReference(): string {
-  return `PAY-${Array.from({ length: 12 }, () => ALPHANUMERIC_UPPER[randomInt(ALPHANUMERIC_UPPER.length)]).join('')}`;
+// Side-effect values are drawn from the order's id: the same calls and clock moves give the same answers.
+const digestOf = (orderId: string, field: SideEffectField): Buffer => createHash('sha256').update(`${field}:${orderId}`).digest();
+
+/** A payment reference in the format the fixtures use: `PAY-` and 12 of A–Z, 0–9; the order's own. */
+export function makePaymentReference(orderId: string): string {
+  const digest = digestOf(orderId, 'payment_transaction_reference');
+  return `PAY-${Array.from({ length: 12 }, (_, i) => ALPHANUMERIC_UPPER[digest[i]! % ALPHANUMERIC_UPPER.length]).join('')}`;
 }
 
-/** A Polygon transaction hash: `0x` and 64 lower-case hex digits. */
-export function makeSettlementHash(): string {
-  return `0x${randomBytes(32).toString('hex')}`;
+/** A Polygon transaction hash: `0x` and 64 lower-case hex digits; the order's own. */
+export function makeSettlementHash(orderId: string): string {
+  return `0x${digestOf(orderId, 'settlement_transaction_hash').toString('hex')}`;
 }
 
 export interface SideEffect {
   /** The lifecycle step out of this status sets `field`. */
   leaving: OrderStatus;
   field: SideEffectField;
-  make: () => string;
+  make: (orderId: string) => string;
 }
 
 export const SIDE_EFFECTS: readonly SideEffect[] = [
@@ -83,7 +87,7 @@ export function advancedFields(order: OrderRecord): LifecycleFields {
   }
   const fields = { ...fieldsOf(order), status: next };
   const effect = SIDE_EFFECTS.find((e) => e.leaving === order.status);
-  if (effect) fields[effect.field] ??= effect.make();
+  if (effect) fields[effect.field] ??= effect.make(order.id);
   return fields;
 }
 
@@ -117,7 +121,10 @@ export function forcedFields(order: OrderRecord, status: OrderStatus): Lifecycle
   const reached = fieldsSetOnTheWayTo(order.side, status);
   const fields = { ...fieldsOf(order), status };
   for (const effect of SIDE_EFFECTS) {
-    fields[effect.field] = reached.includes(effect.field) ? (order[effect.field] ?? effect.make()) : null;
+    fields[effect.field] = reached.includes(effect.field) ? (order[effect.field] ?? effect.make(order.id)) : null;
   }
   return fields;
 }
+
+/** The order with every field of the cancel response, detached from the store so callers cannot change it. */
+export const toOrderDetails = (order: OrderRecord): OrderRecord => structuredClone(order);

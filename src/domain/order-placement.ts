@@ -1,16 +1,23 @@
 // Placing an order (control plane and library only: placement is not in the public interface), with its rules.
 import { ensureRoomFor } from './limits.js';
-import { randomUUID } from 'node:crypto';
 import { findAsset } from './catalog.js';
 import { findAccount } from './account-lookup.js';
 import { DomainError } from '../api/errors.js';
-import { toOrderDetails } from './order-actions.js';
+import { toOrderDetails } from './order-lifecycle.js';
 import { PLATFORM_PAYMENT_DETAILS, toPaymentSide } from './platform.js';
-import type { Account, AssetRecord, OrderMarket, OrderRecord, OrderSide, Schemas } from '../api/types.js';
-import type { Tenant } from './tenants.js';
+import type { Account, AssetRecord, ClientSettings, OrderMarket, OrderRecord, OrderSide, Schemas } from '../api/types.js';
+import type { OrderProgression } from './order-progression.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export type OrderPlacement = Schemas['OrderPlacement'];
+
+/** What placing an order needs of a tenant (a Tenant is one). */
+export interface PlacementTarget {
+  readonly store: WorldStore;
+  readonly progression: Pick<OrderProgression, 'placed'>;
+  readonly client: { readonly settings: ClientSettings };
+  now(): number;
+}
 
 type MarketFlag = 'subscribeable' | 'redeemable' | 'tradeable';
 
@@ -101,9 +108,11 @@ function paymentParties(store: WorldStore, account: Account, side: OrderSide): P
 /**
  * Places an order in PLACED status, after every rule: positive integers, unknown account or ISIN (404), market
  * rule, currency, custom offering, minimum investment, primary wallet and payment method (422). Nothing is
- * written unless every rule holds.
+ * written unless every rule holds. `at`: when it was placed (ms, tenant clock); an investor's order is placed at
+ * its own instant, which a clock jump may have passed.
  */
-export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, input: OrderPlacement): OrderRecord {
+export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: number = tenant.now()): OrderRecord {
+  const { store } = tenant;
   checkPositiveIntegers(input);
   const account = findAccount(store, input.account_id);
   const asset = findAsset(store, input.isin);
@@ -115,7 +124,7 @@ export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, in
   ensureRoomFor(store, 1);
 
   const order: OrderRecord = {
-    id: randomUUID(),
+    id: store.newId(),
     side: input.side,
     market: input.market,
     status: 'PLACED',
@@ -124,12 +133,13 @@ export function placeOrder({ store, clock }: Pick<Tenant, 'store' | 'clock'>, in
     currency,
     isin: asset.isin,
     account_id: account.id,
-    created: clock.now().toISOString(),
+    created: new Date(at).toISOString(),
     settlement_transaction_hash: null,
     payment_transaction_reference: null,
     custom_offering_id: customOfferingId,
     ...parties,
   };
   store.addOrder(order);
+  tenant.progression.placed(order, tenant.client.settings);
   return toOrderDetails(order);
 }

@@ -1,6 +1,7 @@
 import { paginate } from './paginate.js';
 import type { Order, OrderRecord, QueryOf } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
+import type { Tenant } from './tenants.js';
 
 /** A list item shows the order without the payment details that only the cancel response carries. */
 export function toOrderListItem(o: OrderRecord): Order {
@@ -29,7 +30,8 @@ function candidates(store: WorldStore, query: QueryOf<'listOrders'>): readonly O
   return store.orders;
 }
 
-export function listOrders(store: WorldStore, query: QueryOf<'listOrders'>): Order[] {
+/** The page of orders a query asks for, as records of the store. */
+function findOrders(store: WorldStore, query: QueryOf<'listOrders'>): OrderRecord[] {
   // Read once: the request's query object is slow to read, and the filter runs over every candidate.
   const { side, market, order_status: status, account_id: accountId, currency, isin, account_type: accountType } = query;
   const filtered = [side, market, status, accountId, currency, isin, accountType].some((f) => f !== undefined);
@@ -41,5 +43,16 @@ export function listOrders(store: WorldStore, query: QueryOf<'listOrders'>): Ord
     (currency === undefined || o.currency === currency) &&
     (isin === undefined || o.isin === isin) &&
     (accountType === undefined || store.accountById.get(o.account_id)?.type === accountType);
-  return paginate(candidates(store, query), query, filtered ? keep : undefined).map(toOrderListItem);
+  return paginate(candidates(store, query), query, filtered ? keep : undefined);
+}
+
+/**
+ * `GET /v1/orders` as the tenant's clock has it. In `polls` mode the answer counts as one showing of each order in
+ * it: an order shown often enough takes its next step once the answer is built (the next answer shows it).
+ */
+export function listOrders(tenant: Tenant, query: QueryOf<'listOrders'>): Order[] {
+  const records = findOrders(tenant.store, query);
+  const items = records.map(toOrderListItem);
+  if (tenant.progression.shown(records, tenant.client.settings, tenant.now())) tenant.changed();
+  return items;
 }

@@ -1,5 +1,4 @@
 import { ensureRoomFor } from './limits.js';
-import { randomUUID } from 'node:crypto';
 import type { WorldStore } from '../store/world-store.js';
 import { findAccount } from './account-lookup.js';
 import { notFound } from '../api/errors.js';
@@ -24,9 +23,9 @@ export function checkPaymentMethod(input: PaymentMethodDetailsCreate, at: string
   return verdict.iban;
 }
 
-export function newPaymentMethod(accountId: string, input: PaymentMethodDetailsCreate, iban: string): PaymentMethodDetails {
+export function newPaymentMethod(store: WorldStore, accountId: string, input: PaymentMethodDetailsCreate, iban: string): PaymentMethodDetails {
   return {
-    id: randomUUID(),
+    id: store.newId(),
     account_id: accountId,
     type: input.type,
     iban,
@@ -47,7 +46,7 @@ export function createPaymentMethodDetails(store: WorldStore, accountId: string,
   const iban = checkPaymentMethod(input, '', errors);
   errors.throwIfAny();
   ensureRoomFor(store, 1);
-  const details = newPaymentMethod(accountId, input, iban!);
+  const details = newPaymentMethod(store, accountId, input, iban!);
   storePaymentMethod(store, details, input.is_primary);
   return details;
 }

@@ -1,13 +1,17 @@
-import { Clock } from './clock.js';
+import { changeClock, Clock } from './clock.js';
 import { DomainError } from '../api/errors.js';
 import { FaultBook } from '../harness/faults.js';
-import type { ApiScope, ClientSettings, World } from '../api/types.js';
+import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod, World } from '../api/types.js';
+import { OrderProgression } from './order-progression.js';
+import { InvestorActivity } from './investor-activity.js';
+import { placeOrder } from './order-placement.js';
 import { WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
 
 export interface ClientRecord {
   client_id: string;
   client_secret: string;
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
   scopes: ApiScope[];
   settings: ClientSettings;
 }
@@ -18,18 +22,25 @@ export interface ClientRecord {
  * world by ~100 MB in the benchmark.)
  */
 export class Fixtures {
-  constructor(private readonly world: World) {}
+  /** `seed`: the world's seed, which also draws each tenant's investor activity. */
+  constructor(
+    private readonly world: World,
+    readonly seed: string | number = 'fixtures',
+  ) {}
 
   freshCopy(): World {
     return structuredClone(this.world);
   }
 }
 
-/** An OAuth client and the world it sees: its own store and its own clock. */
+/** An OAuth client and the world it sees: its own store, its own clock, and its orders' progression on that clock. */
 export class Tenant {
-  store: WorldStore;
+  private world: WorldStore;
   readonly clock = new Clock();
   readonly faults = new FaultBook();
+  readonly progression: OrderProgression;
+  readonly activity: InvestorActivity;
+  private settling = false;
 
   constructor(
     readonly client: ClientRecord,
@@ -38,21 +49,108 @@ export class Tenant {
     world: World = fixtures.freshCopy(),
   ) {
     // The fixtures are the operator's choice and may start above the cap: it bounds what requests add.
-    this.store = new WorldStore(world, maxRecords);
+    this.world = new WorldStore(world, maxRecords, client.client_id);
+    this.progression = new OrderProgression(this.now());
+    this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
+  }
+
+  /**
+   * The world as the tenant's clock has it now: whoever reads or writes it first places the orders end investors
+   * placed since (`investor_activity_per_hour`) and takes the order steps that clock implies (`order_progression`
+   * `clock`); one comparison each when nothing is due.
+   */
+  get store(): WorldStore {
+    if (!this.settling) {
+      this.settling = true;
+      try {
+        const now = this.now();
+        this.placeInvestorOrders(now);
+        // steps change orders in place: the world's version says so (an investor's order is counted as it is added)
+        if (this.progression.settle(this.world.orders, this.client.settings, now)) this.world.changed();
+      } finally {
+        this.settling = false;
+      }
+    }
+    return this.world;
+  }
+
+  /** Each at its own instant, under the market rules; one the account cannot take (or a full tenant) is skipped. */
+  private placeInvestorOrders(now: number): void {
+    for (const { at, order } of this.activity.due(this.world, this.client.settings.investor_activity_per_hour ?? 0, now)) {
+      try {
+        placeOrder(this, order, at);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+      }
+    }
+  }
+
+  /** The tenant's clock in ms. */
+  now(): number {
+    return this.clock.nowMs();
+  }
+
+  /**
+   * What a read answered may have changed (a write, a step, a clock or settings change, a restore): the world's
+   * version moves on, so no answer computed before is served again (http/read-cache.ts).
+   */
+  changed(): void {
+    this.world.changed();
+  }
+
+  /** The world's version, as the tenant's clock has it now (whatever came due is taken first). */
+  get version(): number {
+    return this.store.version;
+  }
+
+  /**
+   * A control-plane clock change. What was due by the old time happens first. Investors act in the time that passes
+   * (an advance, or a running clock); a clock set to an instant is a new start for them, so setting it to a date
+   * years away does not place years of orders, and a test that sets the clock first sees the same orders whatever
+   * ran before.
+   */
+  changeClock(change: Schemas['ClockChange']): Schemas['Clock'] {
+    void this.store;
+    const view = changeClock(this.clock, change);
+    if (change.now !== undefined) this.activity.restart(this.now());
+    // what reads answer may depend on the clock (redemption dates, links, what comes due)
+    this.changed();
+    return view;
+  }
+
+  /**
+   * New settings: the steps the old ones imply up to now are taken first; progression then counts from now, so
+   * switching it on does not complete year-old orders at once.
+   */
+  changeSettings(settings: ClientSettings): void {
+    const before = this.client.settings;
+    void this.store;
+    this.client.settings = settings;
+    // what the tenant's reads answer may depend on its settings (how its orders progress)
+    this.changed();
+    const progressionChanged = (['order_progression', 'order_step_seconds', 'order_polls_per_step', 'payment_deadline_seconds'] as const).some(
+      (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
+    );
+    if (progressionChanged) this.progression.restart(this.now());
+    if (before.investor_activity_per_hour !== settings.investor_activity_per_hour) this.activity.restart(this.now());
   }
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.store = new WorldStore(this.fixtures.freshCopy(), this.maxRecords, this.store);
+    this.world = new WorldStore(this.fixtures.freshCopy(), this.maxRecords, this.client.client_id, this.world.version + 1);
     this.clock.reset();
     this.faults.clear();
+    this.progression.clear(this.now());
+    this.activity.restart(this.now());
   }
 
   /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT is refused. */
   replaceWorld(world: World): void {
-    const next = new WorldStore(world, this.maxRecords, this.store);
+    const next = new WorldStore(world, this.maxRecords, this.client.client_id, this.world.version + 1);
     ensureWorldFits(next.recordCount, this.maxRecords);
-    this.store = next;
+    this.world = next;
+    this.progression.keepOnly(new Set(next.orderById.keys()), this.now());
+    this.activity.restart(this.now());
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { OAuthError } from '../api/errors.js';
 import { API_SCOPES, BASE_SCOPES, CONTROL_SCOPE } from './scopes.js';
-import type { Schemas } from '../api/types.js';
+import type { Schemas, TokenEndpointAuthMethod } from '../api/types.js';
 import type { Tenant, TenantRegistry } from './tenants.js';
 
 export type TokenRequest = Schemas['TokenRequest'];
@@ -26,14 +26,17 @@ const sameSecret = (expected: string, sent: string): boolean => timingSafeEqual(
 // An unknown client is compared too, so its answer takes as long as a wrong secret's.
 const NO_SECRET = '\u0000no client';
 
-type AuthenticationMethod = 'client_secret_basic' | 'client_secret_post';
+/** What a token request missing its credentials is told: where each kind of client puts them. */
+export const WHERE_CREDENTIALS_GO =
+  'A client registered for client_secret_post (the default) sends client_id and client_secret in the form body; ' +
+  'one registered for client_secret_basic sends them only as HTTP Basic credentials (Authorization: Basic base64(urlencode(client_id):urlencode(client_secret))).';
 
 /**
  * How the client authenticates, by exactly one method (RFC 6749 §2.3): Basic, or the form body. A body `client_id`
  * beside Basic may name the same client (§3.2.1 allows it), and a body `client_secret` may repeat the same secret;
  * any other value beside Basic is a second, conflicting authentication: `invalid_request`.
  */
-function authenticationMethodOf(request: TokenRequest, basic: BasicCredentials | undefined): AuthenticationMethod {
+function authenticationMethodOf(request: Partial<TokenRequest>, basic: BasicCredentials | undefined): TokenEndpointAuthMethod {
   if (basic) {
     if (request.client_id !== undefined && request.client_id !== basic.clientId) {
       throw new OAuthError(400, 'invalid_request', 'client_id in the body differs from the client of the Authorization header; authenticate one way.');
@@ -44,11 +47,35 @@ function authenticationMethodOf(request: TokenRequest, basic: BasicCredentials |
     return 'client_secret_basic';
   }
   for (const field of ['client_id', 'client_secret'] as const) {
-    if (request[field] === undefined) {
-      throw new OAuthError(400, 'invalid_request', `Invalid token request: ${field} is required, in the form body or as HTTP Basic credentials.`);
-    }
+    if (request[field] === undefined) throw new OAuthError(400, 'invalid_request', `Invalid token request: ${field} is required. ${WHERE_CREDENTIALS_GO}`);
   }
   return 'client_secret_post';
+}
+
+const HOW: Record<TokenEndpointAuthMethod, string> = {
+  client_secret_post: 'client_id and client_secret in the form body',
+  client_secret_basic: 'HTTP Basic credentials in the Authorization header',
+};
+
+/** A client that proved its secret the other way than it is registered for, as production refuses it. */
+function authMethodMismatch(clientId: string, registered: TokenEndpointAuthMethod, used: TokenEndpointAuthMethod): OAuthError {
+  const headers = used === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
+  return new OAuthError(
+    401,
+    'invalid_client',
+    `Client authentication method mismatch: client "${clientId}" is registered for ${registered} (${HOW[registered]}) but this request used ${used} (${HOW[used]}). ` +
+      `Configure your OAuth client to use ${registered}.`,
+    headers,
+  );
+}
+
+/**
+ * Basic credentials as the form fields the document requires (a `client_secret_basic` client sends none in its
+ * form), so that request validation sees the five fields; a form value differing from Basic is kept, for the grant
+ * to refuse as two authentications.
+ */
+export function withBasicCredentials(form: Record<string, unknown>, basic: BasicCredentials): Record<string, unknown> {
+  return { ...form, client_id: form.client_id ?? basic.clientId, client_secret: form.client_secret ?? basic.clientSecret };
 }
 
 /**
@@ -87,6 +114,8 @@ export function grantClientCredentials(
     const headers = method === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
     throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.', headers);
   }
+  const registered = tenant.client.token_endpoint_auth_method;
+  if (method !== registered) throw authMethodMismatch(tenant.client.client_id, registered, method);
   if (!acceptedAudiences.includes(request.audience)) {
     throw new OAuthError(400, 'invalid_request', `audience "${request.audience}" is not this API; use "${acceptedAudiences[0]}".`);
   }

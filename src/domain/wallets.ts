@@ -1,5 +1,4 @@
 import { ensureRoomFor } from './limits.js';
-import { randomUUID } from 'node:crypto';
 import type { Tenant } from './tenants.js';
 import type { WorldStore } from '../store/world-store.js';
 import { findAccount } from './account-lookup.js';
@@ -33,7 +32,7 @@ export function checkWalletsAreNew(store: WorldStore, inputs: readonly WalletReg
 
 export function newWallet(tenant: Tenant, accountId: string, input: WalletRegister): Wallet {
   return {
-    id: randomUUID(),
+    id: tenant.store.newId(),
     account_id: accountId,
     chain: input.chain ?? 'polygon',
     wallet_address: input.wallet_address,

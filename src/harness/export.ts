@@ -41,6 +41,10 @@ function harPostData(body: JournalBody | null) {
   };
 }
 
+/** An answer the client never got although the operation was applied (phase `after`, or a client that left). */
+const lostAfterWrite = (r: JournalRecord): boolean => r.entry.applied && (r.entry.status < 200 || r.entry.status >= 300);
+const LOST_NOTE = 'applied: the operation was done, its answer lost';
+
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): what the journal holds, credentials redacted. */
 export function harOf(records: readonly JournalRecord[], { baseUrl, creator }: ExportContext) {
   return {
@@ -78,8 +82,10 @@ export function harOf(records: readonly JournalRecord[], { baseUrl, creator }: E
           },
           cache: {},
           timings: { send: 0, wait: entry.duration_ms, receive: 0 },
-          ...(entry.code && { comment: `problem code ${entry.code}` }),
+          ...((entry.code || lostAfterWrite(r)) && { comment: [entry.code && `problem code ${entry.code}`, lostAfterWrite(r) && LOST_NOTE].filter(Boolean).join('; ') }),
           _requestId: entry.id,
+          // a custom field (HAR allows those starting with "_"): whether the operation's write was applied
+          _applied: entry.applied,
         };
       }),
     },
@@ -105,7 +111,7 @@ export function httpFileOf(records: readonly JournalRecord[], { baseUrl }: Expor
   const blocks = records.map((r) => {
     const { entry, exchange } = r;
     const lines = [
-      `### ${entry.id}: ${entry.method} ${entry.path} answered ${entry.status === 0 ? 'nothing (connection dropped)' : entry.status}${entry.code ? ` ${entry.code}` : ''}`,
+      `### ${entry.id}: ${entry.method} ${entry.path} answered ${entry.status === 0 ? 'nothing (connection dropped)' : entry.status}${entry.code ? ` ${entry.code}` : ''}${lostAfterWrite(r) ? ` (${LOST_NOTE})` : ''}`,
       `${entry.method} {{base}}${entry.path}${queryString(r)}`,
     ];
     const authorization = authorizationHeader(r, '{{token}}', '{{basic_credentials}}');

@@ -4,6 +4,7 @@ import type { Schemas } from '../api/types.js';
 
 export type FaultCreate = Schemas['FaultCreate'];
 export type Fault = Schemas['Fault'];
+export type FaultPhase = Schemas['FaultPhase'];
 
 /** mulberry32: a tiny seeded generator, so that probabilistic faults repeat run after run. */
 function seededRandom(seed: number): () => number {
@@ -53,6 +54,7 @@ export class FaultBook {
       remaining: input.count ?? null,
       probability: input.probability ?? 1,
       seed: input.seed ?? 1,
+      phase: input.phase ?? 'before',
     };
     this.faults.push(FaultBook.activate(view, 0));
     return { ...view };
@@ -93,11 +95,14 @@ export class FaultBook {
     this.faults = [];
   }
 
-  /** The fault a request gets, if any: the oldest that matches and wins its draw; a counted fault is used up. */
-  take(method: string, path: string): Fault | undefined {
+  /**
+   * The fault a request gets at this phase, if any: the oldest of the phase that matches and wins its draw; a counted
+   * fault is used up.
+   */
+  take(method: string, path: string, phase: FaultPhase = 'before'): Fault | undefined {
     for (const fault of this.faults) {
       const { view } = fault;
-      if ((view.method !== null && view.method !== method) || !fault.matchesPath(path)) continue;
+      if (view.phase !== phase || (view.method !== null && view.method !== method) || !fault.matchesPath(path)) continue;
       if (view.probability < 1 && fault.draw() >= view.probability) continue;
       if (view.remaining !== null && --view.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
       return { ...view };

@@ -29,6 +29,8 @@ export const READINESS_RULES: { readonly [C in ReadinessCode]: ReadinessRule } =
   over_polling: { title: 'polls a list at most every 5 seconds', severity: 'warning' },
   wrong_path: { title: 'calls the documented paths', severity: 'error' },
   unused_scopes: { title: 'asks only for the scopes it uses', severity: 'warning' },
+  token_auth_method_mismatch: { title: 'authenticates at the token endpoint the way its client is registered', severity: 'error' },
+  duplicate_after_lost_answer: { title: 'looks for what a create made before retrying it after a lost answer', severity: 'error' },
 };
 
 /** The README section of a rule: each code has an anchor of its own name there (checked by a test). */
@@ -93,7 +95,8 @@ function throttling(records: readonly JournalRecord[]): ReadinessFinding[] {
   const neverRetried: JournalRecord[] = [];
   const tooSoon: JournalRecord[] = [];
   records.forEach((r, i) => {
-    if (r.entry.status !== 429 && r.entry.status !== 503) return;
+    // a 503 put in place of an applied write's answer is judged by duplicate_after_lost_answer: not retrying it is fine
+    if ((r.entry.status !== 429 && r.entry.status !== 503) || r.entry.applied) return;
     const retry = records.slice(i + 1).find((next) => next.entry.method === r.entry.method && next.entry.path === r.entry.path);
     if (!retry) neverRetried.push(r);
     else if (retry.evidence.at - r.evidence.at < (r.evidence.retryAfter ?? 0) * 1000) tooSoon.push(r, retry);
@@ -162,8 +165,25 @@ function repeatedClientErrors(records: readonly JournalRecord[]): ReadinessFindi
     });
 }
 
+/**
+ * An answer the client never got although the operation was applied: a dropped connection, a client that gave up
+ * waiting (status 0), or an error status put in place of the answer (a fault with phase `after`).
+ */
+const isLostAnswer = (r: JournalRecord): boolean => r.entry.applied && (r.entry.status < 200 || r.entry.status >= 300);
+
+/** The request just before `index` on the same method and path, if it was applied and its answer lost. */
+const followsLostAnswer = (records: readonly JournalRecord[], index: number): boolean => {
+  const { method, path } = records[index]!.entry;
+  for (let i = index - 1; i >= 0; i--) {
+    const { entry } = records[i]!;
+    if (entry.method === method && entry.path === path) return isLostAnswer(records[i]!);
+  }
+  return false;
+};
+
 function cancelsOfNonCancellable(records: readonly JournalRecord[]): ReadinessFinding[] {
-  const refused = records.filter((r) => r.entry.code === 'order_not_cancellable');
+  // a cancel retried after its lost answer meets 409 because the first one was applied: that is the careful way
+  const refused = records.filter((r, i) => r.entry.code === 'order_not_cancellable' && !followsLostAnswer(records, i));
   if (refused.length === 0) return [];
   return [finding(
     'cancel_not_cancellable',
@@ -273,9 +293,71 @@ function unusedScopes(records: readonly JournalRecord[], { operationScopes }: Re
   )];
 }
 
+/** The operations that create a resource, and how a client finds what one made (README "Surviving a lost answer"). */
+const CREATES: Readonly<Record<string, { noun: string; lookup: string }>> = {
+  createAccount: { noun: 'account', lookup: 'GET /v1/accounts?external_id=<the external_id it sent>' },
+  registerWallet: { noun: 'wallet', lookup: 'GET /v1/accounts/{account_id}/wallets?wallet_address=<the address it sent>' },
+};
+
+const sameBody = (a: JournalRecord, b: JournalRecord): boolean =>
+  a.exchange.request?.text === b.exchange.request?.text && a.exchange.request?.size === b.exchange.request?.size;
+
+/**
+ * A create whose answer was lost after it was applied, then sent again unchanged and applied again (a second
+ * resource exists), with no read of its collection in between: the client retried blindly. A retry after such a
+ * read is the careful way, as is one the platform refused (409): nothing was duplicated.
+ */
+function duplicatesAfterLostAnswers(records: readonly JournalRecord[]): ReadinessFinding[] {
+  const findings: ReadinessFinding[] = [];
+  records.forEach((lost, i) => {
+    const create = CREATES[lost.entry.operation_id ?? ''];
+    if (!create || !isLostAnswer(lost)) return;
+    const { method, path } = lost.entry;
+    const later = records.slice(i + 1);
+    const retryAt = later.findIndex((r) => r.entry.method === method && r.entry.path === path && sameBody(r, lost));
+    const retry = later[retryAt];
+    if (!retry?.entry.applied) return;
+    const lookedFor = later.slice(0, retryAt).some((r) => r.entry.method === 'GET' && (r.entry.path === path || r.entry.path.startsWith(`${path}/`)));
+    if (lookedFor) return;
+    const answer = lost.entry.status === 0 ? 'no answer reached the client' : `the client got ${lost.entry.status} instead of 201`;
+    findings.push(finding(
+      'duplicate_after_lost_answer',
+      `${method} ${path} (request ${lost.entry.id}) was applied but ${answer}; request ${retry.entry.id} sent the same create again without looking for the first ${create.noun}: two now exist.`,
+      `After a create whose answer was lost (a timeout, a dropped connection, a 5xx), look for what it made before sending it again: ${create.lookup}; retry only when nothing is found.`,
+      [lost, retry],
+    ));
+  });
+  return findings;
+}
+
+const METHOD_SETTINGS: Record<'client_secret_basic' | 'client_secret_post', string> = {
+  client_secret_post: 'send client_id and client_secret in the form body, no Authorization header (client_secret_post; e.g. authlib token_endpoint_auth_method="client_secret_post", Spring client-authentication-method: client_secret_post)',
+  client_secret_basic: 'send client_id and client_secret as HTTP Basic credentials only (client_secret_basic; the default of most OAuth libraries)',
+};
+
+/**
+ * Token requests whose secret was right but whose authentication method was not the client's: only they reach a
+ * tenant's journal with 401 invalid_client (a wrong secret proves no client, so it lands in no tenant's journal).
+ * One finding per method used: a client whose registration changed meanwhile may have been refused both ways.
+ */
+function tokenAuthMethodMismatch(records: readonly JournalRecord[]): ReadinessFinding[] {
+  const refused = records.filter((r) => isToken(r) && r.entry.status === 401 && r.entry.code === 'invalid_client');
+  const usedBy = (r: JournalRecord) => (r.exchange.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post');
+  return groupBy(refused, usedBy).map((requests) => {
+    const used = usedBy(requests[0]!);
+    const registered = used === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic';
+    return finding(
+      'token_auth_method_mismatch',
+      `${requests.length} token request(s) authenticated with ${used}, but the client is registered for ${registered}: production refuses them with 401 invalid_client.`,
+      `Configure your OAuth client to ${METHOD_SETTINGS[registered]}.`,
+      requests,
+    );
+  });
+}
+
 type Rule = (records: readonly JournalRecord[], context: ReadinessContext) => ReadinessFinding[];
 
-const RULES: readonly Rule[] = [tokenPerCall, throttling, firstPageOnly, repeatedClientErrors, cancelsOfNonCancellable, staleDocumentLinks, overPolling, wrongPaths, unusedScopes];
+const RULES: readonly Rule[] = [tokenPerCall, throttling, firstPageOnly, repeatedClientErrors, cancelsOfNonCancellable, staleDocumentLinks, overPolling, wrongPaths, unusedScopes, tokenAuthMethodMismatch, duplicatesAfterLostAnswers];
 
 /** What a client does, as its journal shows, that would hurt in production. Empty for a careful client. */
 export function readinessFindings(records: readonly JournalRecord[], context: ReadinessContext): ReadinessFinding[] {

@@ -1,11 +1,13 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../api/errors.js';
 import { basicCredentials } from '../auth/basic-credentials.js';
 import { missingToken, VerifiedTokens, type VerifyExpectations } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
-import { clientProvenBy } from '../domain/token-request.js';
-import { injectFault } from './faults.js';
+import { clientProvenBy, withBasicCredentials } from '../domain/token-request.js';
+import type { Fault } from '../harness/faults.js';
+import type { ReceiveBody } from './body.js';
+import { strike, takeFault } from './faults.js';
 import { audiencesOf, baseUrlOf } from './request-context.js';
 import { stateOf } from './request-state.js';
 import { routeOf } from './route.js';
@@ -42,29 +44,48 @@ function identifyBearer(ctx: FakeContext, tokens: VerifiedTokens, expectations: 
   return { tenant, ...(missing.length > 0 && { refusal: insufficientScope(missing) }) };
 }
 
+const isForm = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
+
 /** A token request proves its client by its credentials, Basic or in the form (the grant's rules are the handler's). */
 function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
   if (routeOf(req)?.schema?.operationId !== 'createToken') return {};
   let basic;
   try {
     basic = basicCredentials(req.get('authorization'));
-  } catch {
-    return {}; // malformed Basic credentials prove nobody; the handler says what is wrong with them
+  } catch (error) {
+    // malformed Basic credentials prove nobody, and are answered as such before validation asks for form fields
+    return { refusal: error };
   }
+  // validation then sees the five fields the document requires, whichever way the client sent its credentials
+  if (basic && isForm(req.body)) req.body = withBasicCredentials(req.body, basic);
   return { tenant: clientProvenBy(ctx.tenants, req.body ?? {}, basic) };
 }
 
+/** The token request's body is read before its client is known. */
+const alreadyReceived: ReceiveBody = () => Promise.resolve(undefined);
+
+/**
+ * A fault before the operation. A delay holds a request the platform has received: its body is read first, so the
+ * operation runs after the delay whether or not the client is still waiting (a slow platform still applies what it
+ * received). What was wrong with the body is answered after the fault and the refusal, as without a delay.
+ */
+async function strikeBefore(fault: Fault, req: Request, res: Response, receive: ReceiveBody): Promise<{ dropped: boolean; bodyError?: unknown }> {
+  const bodyError = fault.latency_ms === null ? undefined : await receive(req, res);
+  return { dropped: (await strike(fault, req, res)) === 'dropped', bodyError };
+}
+
 /** Attributes the request to the client it proved to be, applies that tenant's injected faults, then refuses or goes on. */
-const admit = (identify: (req: Request) => Identified): RequestHandler => (req, res, next) => {
+const admit = (identify: (req: Request) => Identified, receive: ReceiveBody): RequestHandler => (req, res, next) => {
   const { tenant, refusal } = identify(req);
   if (tenant) {
     stateOf(req).tenant = tenant;
-    // Only a tenant with faults set waits for them: the others go on in this tick (no promise per request).
-    if (tenant.faults.size > 0) {
-      return injectFault(tenant, req, res).then((outcome) => {
-        if (outcome === 'dropped') return;
+    // Only a request with a fault waits for it: the others go on in this tick (no promise per request).
+    const fault = takeFault(tenant, req, 'before');
+    if (fault) {
+      return strikeBefore(fault, req, res, receive).then(({ dropped, bodyError }) => {
+        if (dropped) return;
         if (refusal) throw refusal;
-        next();
+        next(bodyError);
       });
     }
   }
@@ -88,7 +109,7 @@ export function bearerTenant(ctx: FakeContext): (req: Request) => Tenant | undef
 }
 
 /** Before the body is read: operations secured by OAuth need a valid token with the operation's scopes. */
-export function authenticateBearer(ctx: FakeContext): RequestHandler {
+export function authenticateBearer(ctx: FakeContext, receive: ReceiveBody): RequestHandler {
   const tokens = new VerifiedTokens(ctx.keys);
   // The issuer and audiences of the last scheme and Host seen: a client keeps its host, so the Host check and
   // `new URL` run when they change, not per request (~4 % of a request on Node 24, profiled). One per instance.
@@ -102,8 +123,8 @@ export function authenticateBearer(ctx: FakeContext): RequestHandler {
     }
     return last;
   };
-  return admit((req) => identifyBearer(ctx, tokens, expectations, req));
+  return admit((req) => identifyBearer(ctx, tokens, expectations, req), receive);
 }
 
 /** After the body is read: the token endpoint's client, by the credentials of its form. */
-export const authenticateTokenRequest = (ctx: FakeContext): RequestHandler => admit((req) => identifyTokenRequest(ctx, req));
+export const authenticateTokenRequest = (ctx: FakeContext): RequestHandler => admit((req) => identifyTokenRequest(ctx, req), alreadyReceived);

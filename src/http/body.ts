@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from 'express';
+import { chain } from './chain.js';
 import { stateOf } from './request-state.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -62,3 +63,11 @@ export const bodyParsers = (): RequestHandler[] => {
     (req, res, next) => (hasBody(req) ? form(req, res, next) : next()),
   ];
 };
+
+/** Reads the request's body at once (the parsers then skip it), resolving to what went wrong, if anything. */
+export type ReceiveBody = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) => Promise<unknown>;
+
+export function receiveBody(parsers: readonly RequestHandler[]): ReceiveBody {
+  const read = chain(parsers);
+  return (req, res) => new Promise((resolve) => read(req, res, resolve));
+}

@@ -1,12 +1,13 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { OperationId } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 import type { OperationCall, OperationHandlers } from './operation.js';
 import { baseUrlOf } from './request-context.js';
-import { stateOf } from './request-state.js';
+import { settle, stateOf, type RequestState } from './request-state.js';
 import { routeOf } from './route.js';
-import { answerSerializer } from './serializers.js';
+import { answerSerializer, type Serialize } from './serializers.js';
+import { strike, takeFault } from './faults.js';
 
 /** Any operation's answer, as the adapter writes it (each handler's own type is checked where it is written). */
 interface Answer {
@@ -44,28 +45,37 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
  */
 export function dispatch(ctx: FakeContext, handlers: OperationHandlers, written?: (req: Request, status: number, text: string) => void): RequestHandler {
   // Compiled serializers only when answers are not validated: the validator reads them through res.json.
-  const serializerOf = ctx.options.validateResponses ? () => undefined : (id: OperationId, status: number) => answerSerializer(ctx.api.document, id, status);
+  const serializerOf: SerializerOf = ctx.options.validateResponses ? () => undefined : (id: OperationId, status: number) => answerSerializer(ctx.api.document, id, status);
   return async (req, res, next) => {
     const state = stateOf(req);
     if (state.operationId === undefined) return next();
     const handler = handlers[state.operationId] as unknown as AnyHandler;
     const answer = await handler(callOf(req, ctx, state.tenant));
-    res.status(answer.status);
-    if (answer.headers) res.set(answer.headers);
-    const { body } = answer;
-    if (body === undefined) return void res.end();
-    if (Buffer.isBuffer(body)) return void res.type(answer.contentType ?? 'application/octet-stream').send(body);
-    const data = (body as { data?: unknown }).data;
-    if (Array.isArray(data)) state.itemCount = data.length;
-    const serialize = serializerOf(state.operationId, answer.status);
-    if (!serialize) {
-      res.json(body);
-    } else {
-      // as res.json does, with the compiled serializer (the app sets no json replacer, spaces or escape)
-      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-      res.send(serialize(body));
-    }
-    // what res.send was given, as the journal keeps it (the observer's), for the read cache
-    if (written && !answer.headers && typeof state.responseBody === 'string') written(req, answer.status, state.responseBody);
+    state.applied = true;
+    // a fault after the operation: what it did stays done, its answer is delayed, replaced or lost
+    const fault = takeFault(state.tenant, req, 'after');
+    if (fault && (await strike(fault, req, res)) === 'dropped') return;
+    write(res, state, answer, serializerOf);
+    // what res.send was given, as the journal keeps it, for the read cache: never a faulted request's answer
+    if (written && state.faultId === undefined && !answer.headers && typeof state.responseBody === 'string') written(req, answer.status, state.responseBody);
+    settle(state);
   };
+}
+
+type SerializerOf = (id: OperationId, status: number) => Serialize | undefined;
+
+/** Writes a handler's answer: bytes as they are, JSON by the operation's compiled serializer where there is one. */
+function write(res: Response, state: RequestState, answer: Answer, serializerOf: SerializerOf): void {
+  res.status(answer.status);
+  if (answer.headers) res.set(answer.headers);
+  const { body } = answer;
+  if (body === undefined) return void res.end();
+  if (Buffer.isBuffer(body)) return void res.type(answer.contentType ?? 'application/octet-stream').send(body);
+  const data = (body as { data?: unknown }).data;
+  if (Array.isArray(data)) state.itemCount = data.length;
+  const serialize = serializerOf(state.operationId!, answer.status);
+  if (!serialize) return void res.json(body);
+  // as res.json does, with the compiled serializer (the app sets no json replacer, spaces or escape)
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.send(serialize(body));
 }

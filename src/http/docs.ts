@@ -14,15 +14,16 @@ const DOCS_PAGE = `<!doctype html>
 
 /**
  * Swagger UI's client-credentials dialog sends the client by HTTP Basic and neither `audience` nor the base scopes;
- * the token endpoint takes the client in the form body (`client_secret_post`) with `audience` = this host and
- * `scope` containing `openid offline`. The interceptor rewrites the token request into that shape.
+ * the token endpoint takes the client the way it is registered (the default client's method, given as the second
+ * argument: the form body for `client_secret_post`) with `audience` = this host and `scope` containing `openid
+ * offline`. The interceptor rewrites the token request into that shape.
  */
-const tokenRequestInterceptor = `function (req) {
+const tokenRequestInterceptor = (method: string): string => `function (req) {
   if (new URL(req.url, location.href).pathname !== '/oauth2/token') return req;
   var body = new URLSearchParams(typeof req.body === 'string' ? req.body : '');
   var headers = req.headers || {};
   var basic = /^Basic\\s+(.+)$/i.exec(headers.Authorization || headers.authorization || '');
-  if (basic) {
+  if (basic && ${JSON.stringify(method)} !== 'client_secret_basic') {
     var pair = atob(basic[1]);
     var colon = pair.indexOf(':');
     if (!body.get('client_id')) body.set('client_id', pair.slice(0, colon));
@@ -45,16 +46,16 @@ function docsInit(ctx: FakeContext): string {
   const defaultClient = ctx.tenants.find(ctx.tenants.defaultClientId)?.client;
   const oauth = { clientId: defaultClient?.client_id ?? '', scopes: defaultClient?.scopes ?? [] };
   return `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true,
-  requestInterceptor: ${tokenRequestInterceptor} });
+  requestInterceptor: ${tokenRequestInterceptor(defaultClient?.token_endpoint_auth_method ?? 'client_secret_post')} });
 window.ui.initOAuth(${JSON.stringify(oauth).replace(/</g, '\\u003c')});`;
 }
 
 /** The API reference at `/docs`: Swagger UI from the package (no CDN), reading `/openapi.json`. */
 export function docsRoutes(ctx: FakeContext): Router {
   const router = Router({ strict: true });
-  const init = docsInit(ctx);
   router.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
-  router.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(init));
+  // made per request: the default client's id, scopes and method as they are now
+  router.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(docsInit(ctx)));
   router.use('/docs/assets', express.static(swaggerUiDir(), { index: false }));
   return router;
 }

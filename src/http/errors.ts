@@ -1,8 +1,9 @@
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, OAuthError, type FieldError } from '../api/errors.js';
+import { WHERE_CREDENTIALS_GO } from '../domain/token-request.js';
 import { clip, MAX_FIELD_ERRORS, problem, type Problem } from './problem.js';
-import { stateOf } from './request-state.js';
+import { settle, stateOf } from './request-state.js';
 
 interface ValidatorError {
   status: number;
@@ -131,30 +132,44 @@ function render(error: unknown, req: Request, logger: Logger): Rendered {
   return { body: problem(500, 'internal_error', 'The fake failed unexpectedly; this is a bug, please report it.') };
 }
 
+const REQUIRED = /^must have required property '[^']+'$/;
+
 /** RFC 6749 §5.2 for the token endpoint: any request problem there is an `invalid_request`. */
 function asOAuthError(rendered: Rendered): OAuthError | undefined {
   const { status } = rendered.body;
   // a refused Host is the server's answer to any path, not a token request's problem
   if (status === 404 || status === 405 || status >= 500 || rendered.body.code === 'host_not_allowed') return undefined;
-  const fields = rendered.body.errors?.map((e) => `${e.path.slice(1)} ${e.message}`).join('; ');
-  return new OAuthError(400, 'invalid_request', rendered.body.status === 422 && fields ? `Invalid token request: ${fields}.` : rendered.body.detail);
+  const errors = rendered.body.errors ?? [];
+  if (status !== 422 || errors.length === 0) return new OAuthError(400, 'invalid_request', rendered.body.detail);
+  const fields = errors.map((e) => `${e.path.slice(1)} ${REQUIRED.test(e.message) ? 'is required' : e.message}`).join('; ');
+  // a client that sent no credentials in the form is told where its kind of client sends them
+  const credentialsMissing = errors.some((e) => REQUIRED.test(e.message) && (e.path === '/client_id' || e.path === '/client_secret'));
+  return new OAuthError(400, 'invalid_request', `Invalid token request: ${fields}.${credentialsMissing ? ` ${WHERE_CREDENTIALS_GO}` : ''}`);
 }
 
 /** The one place that writes an error answer: a problem, or an RFC 6749 error at the token endpoint. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    if (res.headersSent) return;
     const state = stateOf(req);
-    const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
-    const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!) : undefined;
-    if (oauth) {
-      state.code = oauth.error;
-      res.status(oauth.status).set({ ...oauth.headers, 'Cache-Control': 'no-store' }).json({ error: oauth.error, error_description: oauth.description });
-      return;
+    try {
+      if (!res.headersSent) writeError(error, req, res, logger);
+    } finally {
+      settle(state);
     }
-    const { body, headers = {} } = rendered!;
-    state.code = body.code;
-    // res.json, so that response validation (on in tests) checks problems against the document too.
-    res.status(body.status).set(headers).type('application/problem+json').json(body);
   };
+}
+
+function writeError(error: unknown, req: Request, res: Response, logger: Logger): void {
+  const state = stateOf(req);
+  const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
+  const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!) : undefined;
+  if (oauth) {
+    state.code = oauth.error;
+    res.status(oauth.status).set({ ...oauth.headers, 'Cache-Control': 'no-store' }).json({ error: oauth.error, error_description: oauth.description });
+    return;
+  }
+  const { body, headers = {} } = rendered!;
+  state.code = body.code;
+  // res.json, so that response validation (on in tests) checks problems against the document too.
+  res.status(body.status).set(headers).type('application/problem+json').json(body);
 }

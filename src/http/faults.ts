@@ -2,22 +2,28 @@ import type { Request, Response } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '../api/errors.js';
 import type { Tenant } from '../domain/tenants.js';
-import { stateOf } from './request-state.js';
+import type { Fault, FaultPhase } from '../harness/faults.js';
+import { settle, stateOf } from './request-state.js';
 
 const CODES: Record<number, string> = { 429: 'rate_limited', 503: 'service_unavailable' };
 
+/** The fault the tenant's control plane set for this request at this phase, if any (only for a tenant it proved to be). */
+export function takeFault(tenant: Tenant | undefined, req: Request, phase: FaultPhase): Fault | undefined {
+  if (!tenant || tenant.faults.size === 0) return undefined;
+  const fault = tenant.faults.take(req.method, req.path, phase);
+  if (fault) stateOf(req).faultId = fault.id;
+  return fault;
+}
+
 /**
- * A fault the tenant's control plane set for this request: a delay, then an error status or a dropped connection.
- * Only for a tenant the request proved to be (src/http/authenticate.ts).
+ * A fault's effect: a delay, then an error status (thrown, for the error middleware) or a dropped connection. The
+ * request's work goes on after a delay even when its client has left: a slow platform still applies what it received.
  */
-export async function injectFault(tenant: Tenant, req: Request, res: Response): Promise<'dropped' | 'none'> {
-  if (tenant.faults.size === 0) return 'none';
-  const fault = tenant.faults.take(req.method, req.path);
-  if (!fault) return 'none';
-  stateOf(req).faultId = fault.id;
+export async function strike(fault: Fault, req: Request, res: Response): Promise<'dropped' | 'none'> {
   if (fault.latency_ms !== null) await sleep(fault.latency_ms);
   if (fault.drop) {
     res.destroy();
+    settle(stateOf(req));
     return 'dropped';
   }
   if (fault.status === null) return 'none';

@@ -15,7 +15,8 @@ const hashOf = (body: Buffer | undefined): string | null =>
 
 /**
  * One journal entry and one log line per request, with a request id (also the `X-Request-Id` header). First in the
- * pipeline, so even unparseable bodies are journaled; records on `close`, so dropped connections are too (status 0).
+ * pipeline, so even unparseable bodies are journaled; records on `close`, so dropped connections are too (status 0),
+ * and not before the request's work is over, so a write applied after the client left is `applied` too.
  */
 export function requestObserver(ctx: FakeContext): RequestHandler {
   let counter = 0;
@@ -29,15 +30,23 @@ export function requestObserver(ctx: FakeContext): RequestHandler {
     const started = performance.now();
     res.setHeader('X-Request-Id', state.id!);
     keepResponseBody(res, state);
-    res.once('close', () => {
-      // A listener runs outside Express's error handling: whatever happens here must not end the process.
+    const journal = (answered: boolean): void => {
+      // Runs outside Express's error handling: whatever happens here must not end the process.
       try {
         // a change made after a delay (an injected latency) is saved too, not only what was there when the call began
         if (state.tenant) ctx.tenants.touch(state.tenant);
-        record(ctx, state, { req, res, at, started });
+        record(ctx, state, { req, res, at, started, answered });
       } catch (error) {
         ctx.logger.error({ err: error, reqId: state.id }, 'could not journal a request');
       }
+    };
+    res.once('close', () => {
+      // A client that left before its answer does not stop the operation (an injected delay): the entry waits for
+      // the request's work to end, so it says whether the write was applied.
+      // whether the answer went out is known now: one written after the client left reaches nobody
+      const answered = res.writableFinished;
+      if (answered || state.settled) journal(answered);
+      else state.whenSettled = () => journal(answered);
     });
     next();
   };
@@ -54,18 +63,19 @@ function keepResponseBody(res: Parameters<RequestHandler>[1], state: RequestStat
 
 const AUTHORIZATION_SCHEME = /^\s*(bearer|basic)\s/i;
 
-function exchangeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], state: RequestState): JournalExchange {
+function exchangeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], state: RequestState, answered: boolean): JournalExchange {
   const scheme = AUTHORIZATION_SCHEME.exec(req.headers.authorization ?? '')?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
   return {
     request: journalBody(state.rawBody, req.headers['content-type'] ?? null),
-    response: journalBody(state.responseBody, typeof responseType === 'string' ? responseType : null),
+    // an answer written after the client left never reached it
+    response: answered ? journalBody(state.responseBody, typeof responseType === 'string' ? responseType : null) : null,
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
   };
 }
 
-function record(ctx: FakeContext, state: RequestState, { req, res, at, started }: { req: Parameters<RequestHandler>[0]; res: Parameters<RequestHandler>[1]; at: number; started: number }): void {
-  const status = res.writableFinished ? res.statusCode : 0;
+function record(ctx: FakeContext, state: RequestState, { req, res, at, started, answered }: { req: Parameters<RequestHandler>[0]; res: Parameters<RequestHandler>[1]; at: number; started: number; answered: boolean }): void {
+  const status = answered ? res.statusCode : 0;
   const durationMs = Math.round((performance.now() - started) * 100) / 100;
   const clientId = state.tenant?.client.client_id ?? null;
   // the tenant's clock when the request arrived (its offset may have changed since only through the control plane)
@@ -85,6 +95,7 @@ function record(ctx: FakeContext, state: RequestState, { req, res, at, started }
         operation_id: state.operationId ?? null,
         code: state.code ?? null,
         fault_id: state.faultId ?? null,
+        applied: state.applied ?? false,
       },
       {
         at,
@@ -94,7 +105,7 @@ function record(ctx: FakeContext, state: RequestState, { req, res, at, started }
         itemCount: state.itemCount ?? null,
         tenantAt,
       },
-      exchangeOf(req, res, state),
+      exchangeOf(req, res, state, answered),
     ),
   );
   ctx.logger.info({ reqId: state.id, method: req.method, path: req.path, status, durationMs, clientId }, 'request');

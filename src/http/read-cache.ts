@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { OperationId } from '../api/types.js';
 import { CACHED_READS, readFreshUntil, type CachedRead } from '../domain/read-freshness.js';
 import type { Tenant } from '../domain/tenants.js';
-import { stateOf } from './request-state.js';
+import { settle, stateOf } from './request-state.js';
 
 /** One kept answer: the text res.send was given (the journal keeps it the same way), valid on [from, until) of the clock. */
 interface Kept {
@@ -41,10 +41,11 @@ export class ReadCache {
 
   constructor(private readonly limits: ReadCacheLimits = READ_CACHE_LIMITS) {}
 
-  find(tenant: Tenant, key: string, nowMs: number): Kept | undefined {
+  /** The answer kept under `key` for the tenant's world at `version`, if it is still fresh at the clock instant `nowMs`. */
+  find(tenant: Tenant, version: number, key: string, nowMs: number): Kept | undefined {
     const kept = this.tenants.get(tenant);
     if (kept === undefined) return undefined;
-    if (kept.version !== tenant.store.version) {
+    if (kept.version !== version) {
       this.drop(tenant, kept);
       return undefined;
     }
@@ -64,7 +65,7 @@ export class ReadCache {
 
   /** Keeps an answer computed at `version` (ignored if the world moved on since) from the clock instant `from`. */
   keep(tenant: Tenant, key: string, version: number, answer: Omit<Kept, 'bytes'>): void {
-    if (version !== tenant.store.version || answer.until <= answer.from) return;
+    if (version !== tenant.version || answer.until <= answer.from) return;
     const bytes = Buffer.byteLength(answer.text);
     if (bytes > this.limits.bytesPerTenant / 4) return;
     let kept = this.tenants.get(tenant);
@@ -110,19 +111,38 @@ export class ReadCache {
   }
 }
 
-/** What a read's answer depends on in its request: its URL, and the base URL its links are made of. */
-const keyOf = (req: Request, trustProxy: boolean): string =>
-  trustProxy ? `${req.protocol}://${req.headers.host ?? ''}${req.originalUrl}` : `${req.headers.host ?? ''}${req.originalUrl}`;
+/**
+ * What a read's answer depends on in its request besides its tenant: its URL, and the base URL its links are made of
+ * (the scheme and Host, when BASE_URL does not fix them).
+ */
+const keyOf = (req: Request): string => `${req.protocol}://${req.headers.host ?? ''}${req.originalUrl}`;
 
-/** The kept answer, written as dispatch writes a JSON answer (res.send's headers and bytes), and journaled alike. */
+/**
+ * Whether a request may be answered from the cache: a plain GET (a conditional one is answered by res.send's
+ * freshness check, a HEAD without its body), of a tenant with no fault to inject and none taken (a faulted request
+ * goes the whole way, so each fault strikes where it would, before or after the operation, and its answer is never kept).
+ */
+const mayUseCache = (req: Request, tenant: Tenant, faultId: string | undefined): boolean =>
+  req.method === 'GET' &&
+  tenant.faults.size === 0 &&
+  faultId === undefined &&
+  req.headers['if-none-match'] === undefined &&
+  req.headers['if-modified-since'] === undefined;
+
+/**
+ * The kept answer, written as dispatch writes a JSON answer (res.send's status, headers and bytes), and settled as
+ * dispatch settles it, so the journal, the readiness report and verify see it as any other answer.
+ */
 function answerKept(res: Response, req: Request, answer: Kept): void {
   const state = stateOf(req);
+  state.applied = true;
   state.responseBody = answer.text;
   if (answer.itemCount !== undefined) state.itemCount = answer.itemCount;
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', answer.bytes);
   res.end(answer.text, 'utf8');
+  settle(state);
 }
 
 export interface CachedReadStep {
@@ -139,17 +159,18 @@ type WithPending = Request & { [PENDING]?: Pending };
 /** Whether an operation's answers may be kept: one of the domain's cached reads. */
 export const isCachedRead = (operationId: OperationId): operationId is CachedRead => CACHED_READS.has(operationId);
 
-export function cachedReads(cache: ReadCache, options: { trustProxy: boolean }): CachedReadStep {
+export function cachedReads(cache: ReadCache): CachedReadStep {
   return {
     step: (compute) => (req, res, next) => {
-      const state = stateOf(req);
-      const { tenant, operationId } = state;
-      if (tenant === undefined || operationId === undefined || !isCachedRead(operationId)) return compute(req, res, next);
-      const now = tenant.clock.nowMs();
-      const key = keyOf(req, options.trustProxy);
-      const answer = cache.find(tenant, key, now);
+      const { tenant, operationId, faultId } = stateOf(req);
+      if (tenant === undefined || operationId === undefined || !isCachedRead(operationId) || !mayUseCache(req, tenant, faultId)) return compute(req, res, next);
+      // the version first: reading it takes what came due by the tenant's clock (a step, an investor's order)
+      const version = tenant.version;
+      const now = tenant.now();
+      const key = keyOf(req);
+      const answer = cache.find(tenant, version, key, now);
       if (answer !== undefined) return answerKept(res, req, answer);
-      (req as WithPending)[PENDING] = { tenant, read: operationId, key, version: tenant.store.version, from: now };
+      (req as WithPending)[PENDING] = { tenant, read: operationId, key, version, from: now };
       return compute(req, res, next);
     },
     written: (req, status, text) => {

@@ -31,6 +31,15 @@ export interface RequestState {
   /** The problem or OAuth error code answered. */
   code?: string;
   faultId?: string;
+  /** The operation ran and succeeded: its write, if it makes one, is applied, whatever answer the client then got. */
+  applied?: boolean;
+  /** The request's work is over: answered, refused, or dropped (set by the steps that end a request). */
+  settled?: boolean;
+  /**
+   * What waits for `settled` (http/observe.ts): a client that left early (a timeout during an injected delay) does
+   * not stop the operation, so its journal entry is written once the operation has run and says what was applied.
+   */
+  whenSettled?: () => void;
 }
 
 const STATE = Symbol('investment-api-fake.request-state');
@@ -45,3 +54,11 @@ export function beginRequestState(req: Request, id: string | undefined): Request
 
 /** The request's state; a request that arrived before the first step (never in practice) gets an empty one. */
 export const stateOf = (req: Request): RequestState => (req as WithState)[STATE] ?? beginRequestState(req, undefined);
+
+/** The request's work is over (answered, refused or dropped): what waited for it runs now. */
+export function settle(state: RequestState): void {
+  state.settled = true;
+  const waiting = state.whenSettled;
+  state.whenSettled = undefined;
+  waiting?.();
+}

@@ -3,7 +3,7 @@ import type { ApiDocument } from '../api/document.js';
 import { operationsOf } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 
-type Serialize = (value: unknown) => string;
+export type Serialize = (value: unknown) => string;
 type FastJson = (schema: object, options?: object) => Serialize;
 
 /**

@@ -9,7 +9,7 @@ import { Clock } from '../domain/clock.js';
 import { FaultBook } from '../harness/faults.js';
 import type { ClientRecord, Tenant, TenantRegistry } from '../domain/tenants.js';
 import { checkWorld } from '../domain/world.js';
-import { compileTenantFileValidator, tenantFileName, tenantFileText, type TenantFile } from './tenant-file.js';
+import { compileTenantFileValidator, tenantFileName, tenantFileText, upgradeTenantFile, type TenantFile } from './tenant-file.js';
 
 /** A STATE_DIR that cannot be used: the start stops with this message, which names the file. */
 export class StateDirError extends Error {
@@ -145,7 +145,7 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
     if (!name.endsWith('.json')) continue;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readText(file, 'The state file'));
+      parsed = upgradeTenantFile(JSON.parse(readText(file, 'The state file')));
     } catch (error) {
       if (error instanceof StateDirError) throw error;
       throw new StateDirError(`The state file "${file}" is not JSON: ${(error as Error).message}`);
@@ -159,7 +159,7 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
     const tenant = parsed as TenantFile;
     try {
       // what the schema cannot say: a clock a date can show, fault paths that compile
-      new Clock().restoreOffset(tenant.clock_offset_ms);
+      new Clock().restore(tenant.clock_offset_ms, tenant.clock_frozen_at_ms);
       new FaultBook().restoreState(tenant.faults);
     } catch (error) {
       throw new StateDirError(`The state file "${file}" is not a valid tenant: ${(error as Error).message}`);
@@ -184,12 +184,17 @@ export function clientsToStart(configured: readonly ClientRecord[], restored: Re
   return [...first, ...[...kept.values()].filter((c) => !ids.has(c.client_id))];
 }
 
-/** Puts back what the worlds do not hold: each tenant's clock offset and faults. */
+/** Puts back what the worlds do not hold: each tenant's clock offset, faults, orders' progression and investor activity. */
 export function restoreTenants(registry: TenantRegistry, restored: RestoredState): void {
   for (const file of restored.tenants) {
     const tenant = registry.get(file.client.client_id);
-    tenant.clock.restoreOffset(file.clock_offset_ms);
+    tenant.clock.restore(file.clock_offset_ms, file.clock_frozen_at_ms);
     tenant.faults.restoreState(file.faults);
+    if (file.progression) tenant.progression.restoreState(file.progression);
+    else tenant.progression.restart(tenant.now());
+    if (file.activity) tenant.activity.restoreState(file.activity);
+    else tenant.activity.restart(tenant.now());
+    tenant.changed();
   }
 }
 

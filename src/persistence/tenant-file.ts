@@ -3,6 +3,8 @@ import type { FieldError } from '../api/errors.js';
 import type { World } from '../api/types.js';
 import type { ClientRecord, Tenant } from '../domain/tenants.js';
 import type { FaultBookState } from '../harness/faults.js';
+import type { ProgressionState } from '../domain/order-progression.js';
+import type { ActivityState } from '../domain/investor-activity.js';
 
 /** The version of a tenant file's shape: a file of another version is refused by name, never guessed at. */
 export const TENANT_FILE_FORMAT = 'investment-api-fake/tenant@1';
@@ -15,8 +17,14 @@ export interface TenantFile {
   /** The whole client record, whatever fields it has: a field added later is carried without this code knowing it. */
   client: ClientRecord;
   clock_offset_ms: number;
+  /** The instant a frozen clock shows (absent: it runs). */
+  clock_frozen_at_ms?: number;
   faults: FaultBookState;
   world: World;
+  /** Orders' status histories and poll counts (absent in files written before progression: nothing recorded). */
+  progression?: ProgressionState;
+  /** Where investor activity has got to (absent in files written before it: it counts from the restart). */
+  activity?: ActivityState;
 }
 
 const ref = (name: string) => ({ $ref: `openapi#/components/schemas/${name}` });
@@ -38,11 +46,13 @@ export const TENANT_FILE_SCHEMA = {
       properties: {
         client_id: { type: 'string', minLength: 1 },
         client_secret: { type: 'string', minLength: 1 },
+        token_endpoint_auth_method: ref('TokenEndpointAuthMethod'),
         scopes: { type: 'array', uniqueItems: true, items: ref('ApiScope') },
         settings: ref('ClientSettings'),
       },
     },
     clock_offset_ms: { type: 'number' },
+    clock_frozen_at_ms: { type: 'number' },
     faults: {
       type: 'object',
       required: ['next_id', 'faults'],
@@ -61,8 +71,50 @@ export const TENANT_FILE_SCHEMA = {
       },
     },
     world: ref('World'),
+    progression: {
+      type: 'object',
+      required: ['since', 'history', 'polls'],
+      additionalProperties: false,
+      properties: {
+        since: { type: 'number' },
+        history: {
+          type: 'object',
+          additionalProperties: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'array',
+              minItems: 3,
+              maxItems: 3,
+              items: [ref('OrderStatus'), { type: 'number' }, ref('OrderStatusHistoryEntry/properties/by')],
+            },
+          },
+        },
+        polls: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } },
+      },
+    },
+    activity: {
+      type: 'object',
+      required: ['since', 'drawn'],
+      additionalProperties: false,
+      properties: { since: { type: 'number' }, drawn: { type: 'integer', minimum: 0 } },
+    },
   },
 } as const;
+
+/**
+ * A file kept by an earlier release, brought to today's shape before it is checked: faults kept before they had a
+ * phase struck before the operation, as every fault then did.
+ */
+export function upgradeTenantFile(parsed: unknown): unknown {
+  const faults = (parsed as { faults?: { faults?: unknown } } | null)?.faults?.faults;
+  if (!Array.isArray(faults)) return parsed;
+  for (const kept of faults) {
+    const fault = (kept as { fault?: unknown } | null)?.fault;
+    if (typeof fault === 'object' && fault !== null && !('phase' in fault)) (fault as { phase: string }).phase = 'before';
+  }
+  return parsed;
+}
 
 export const compileTenantFileValidator = (document: ApiDocument): ((value: unknown) => FieldError[]) =>
   compileDocumentValidator(document, TENANT_FILE_SCHEMA);
@@ -74,8 +126,11 @@ export function tenantFileText(tenant: Tenant, sequence: number): string {
     sequence,
     client: tenant.client,
     clock_offset_ms: tenant.clock.offset,
+    ...(tenant.clock.frozen && { clock_frozen_at_ms: tenant.clock.frozenAt }),
     faults: tenant.faults.exportState(),
     world: tenant.store.snapshotView(),
+    progression: tenant.progression.exportState(),
+    activity: tenant.activity.exportState(),
   };
   return JSON.stringify(file);
 }

@@ -10,6 +10,7 @@ import type {
   Wallet,
   World,
 } from '../api/types.js';
+import { sequenceUuid } from './ids.js';
 
 function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));
@@ -67,15 +68,23 @@ export class WorldStore {
   /** Accounts + wallets + payment method details + orders it may grow to (see domain/limits.ts). */
   readonly maxRecords: number;
 
+  private idSequence = 0;
+
   /**
    * Bumped by every write (`changed()`): an answer computed at one version is stale at any other. A store that
-   * replaces another (a reset, a restore) counts on from the one it replaces, so no version is ever seen twice.
+   * replaces another (a reset, a restore) starts above the one it replaces (`firstVersion`), so no version is seen twice.
    */
   private changes: number;
 
-  constructor(own: World, maxRecords = Number.POSITIVE_INFINITY, replacing?: WorldStore) {
+  /** `idSeed`: where the ids of what is created are drawn from (the tenant's client id), so they are the same every run. */
+  constructor(
+    own: World,
+    maxRecords = Number.POSITIVE_INFINITY,
+    private readonly idSeed = '',
+    firstVersion = 0,
+  ) {
     this.maxRecords = maxRecords;
-    this.changes = replacing === undefined ? 0 : replacing.changes + 1;
+    this.changes = firstVersion;
     this.feederFunds = own.feeder_funds;
     this.shareClasses = own.share_classes;
     this.assets = own.assets;
@@ -102,6 +111,14 @@ export class WorldStore {
     this.orderById = byId(this.orders);
     this.ordersByAccount = groupBy(this.orders, (o) => o.account_id);
     this.ordersByIsin = groupBy(this.orders, (o) => o.isin);
+  }
+
+  /** An id for a new account, wallet, payment method or order: the next of the tenant's sequence not yet taken. */
+  newId(): string {
+    for (;;) {
+      const id = sequenceUuid(this.idSeed, this.idSequence++);
+      if (!this.accountById.has(id) && !this.walletById.has(id) && !this.paymentMethodById.has(id) && !this.orderById.has(id)) return id;
+    }
   }
 
   /** What a tenant's client can create: the records MAX_RECORDS_PER_TENANT counts. */

@@ -128,13 +128,35 @@ describe('faults and the live requests feed', () => {
     const row = page.locator('table.requests tbody tr', { hasText: '/v1/orders' }).filter({ hasText: '503' });
     await row.waitFor({ timeout: 5000 });
     expect(await row.textContent()).toContain('service_unavailable');
-    // newest first: the call that recovered is above the one that failed
-    const statuses = await page.locator('table.requests tbody tr', { hasText: '/v1/orders' }).locator('td:nth-child(6)').allTextContents();
-    expect(statuses).toEqual(['200', '503']);
+    // newest first: the call that recovered is above the one that failed (its row may arrive a moment after the 503's)
+    const statuses = () => page.locator('table.requests tbody tr', { hasText: '/v1/orders' }).locator('td:nth-child(6)').allTextContents();
+    await expect.poll(statuses).toEqual(['200', '503']);
     await row.getByRole('button', { name: /^Details of request/ }).click();
     const details = page.locator('tr.details');
     expect(await details.textContent()).toContain('limit=5');
     expect(await details.textContent()).toMatch(/problem code\s*service_unavailable/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('a fault after the operation, added in the console, loses the answer of a create that is applied: the feed says so', async () => {
+    await open('/console/faults', 'Faults of sandbox-client');
+    await page.getByLabel('Method').selectOption('POST');
+    await page.getByLabel('Path').fill('/v1/accounts');
+    await page.getByLabel('Drop the connection').check();
+    await page.getByLabel('After the operation (it is done, the answer is lost)').check();
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await expect.poll(notice).toMatch(/^Fault \S+ added/);
+    expect(await fake.control.faults()).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' })]);
+    expect(await page.locator('table').last().textContent()).toContain('after the operation');
+
+    await nav('Requests');
+    await page.getByRole('heading', { level: 1, name: 'Requests' }).waitFor();
+    await expect(partner('/v1/accounts', { method: 'POST', body: JSON.stringify({ type: 'individual', external_id: 'lost-in-console' }) })).rejects.toThrow();
+    expect(fake.state().accounts.filter((a) => a.external_id === 'lost-in-console')).toHaveLength(1);
+    const row = page.locator('table.requests tbody tr', { hasText: '/v1/accounts' }).filter({ hasText: 'write applied' });
+    await row.waitFor({ timeout: 5000 });
+    await row.getByRole('button', { name: /^Details of request/ }).click();
+    expect(await page.locator('tr.details').textContent()).toMatch(/applied\s*yes, although the answer was lost/);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -251,6 +273,20 @@ describe('tenants', () => {
     await fake.control.forClient('acme-demo').reset();
   });
 
+  it('Connect gives a client_secret_basic client a token command with HTTP Basic that works', async () => {
+    await fake.control.addClient({ client_id: 'basic-demo', client_secret: "b4s1c+&%2B:with 'quotes'", token_endpoint_auth_method: 'client_secret_basic' });
+    await open('/console/', 'Overview of sandbox-client');
+    await page.getByRole('combobox', { name: 'Tenant' }).selectOption('basic-demo');
+    await page.getByRole('heading', { level: 1, name: 'Overview of basic-demo' }).waitFor();
+    await nav('Connect');
+    await page.getByRole('heading', { level: 1, name: 'Connect your client' }).waitFor();
+    const command = (await page.locator('figure', { hasText: 'Get a token' }).locator('pre').textContent())!;
+    expect(command).toContain(' -u ');
+    expect(command).not.toContain('client_secret=');
+    const { stdout } = await promisify(execFile)('sh', ['-c', command], { encoding: 'utf8', timeout: 10_000 });
+    expect(JSON.parse(stdout)).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer' });
+  });
+
   it('creates a client in the Tenant view, which becomes the picked tenant with a world of its own', async () => {
     await open('/console/tenant', 'Tenant');
     await page.getByLabel('Client id').fill('made-in-console');
@@ -261,6 +297,21 @@ describe('tenants', () => {
     await expect.poll(notice).toBe('made-in-console changed.');
     const clients = (await (await fetch(`${fake.url}/__control/clients`)).json()) as Schemas['ClientList'];
     expect(clients.data.find((c) => c.client_id === 'made-in-console')).toMatchObject({ default: false, settings: { lei_required: true, tax_reporting: false } });
+  });
+
+  it('creates a client_secret_basic client, and switches its token endpoint auth method back to client_secret_post', async () => {
+    await open('/console/tenant', 'Tenant');
+    await page.getByLabel('Client id').fill('basic-in-console');
+    await page.getByLabel('Token endpoint auth method').selectOption('client_secret_basic');
+    await page.getByRole('button', { name: 'Create client' }).click();
+    await page.getByRole('heading', { name: 'Settings of basic-in-console' }).waitFor();
+    const methodOf = async () =>
+      ((await (await fetch(`${fake.url}/__control/clients`)).json()) as Schemas['ClientList']).data.find((c) => c.client_id === 'basic-in-console')?.token_endpoint_auth_method;
+    expect(await methodOf()).toBe('client_secret_basic');
+    expect(await page.getByRole('radio', { name: /^client_secret_basic/ }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: /^client_secret_post/ }).check();
+    await expect.poll(notice).toBe('basic-in-console changed.');
+    expect(await methodOf()).toBe('client_secret_post');
   });
 });
 

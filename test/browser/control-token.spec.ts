@@ -98,4 +98,19 @@ describe('the console behind CONTROL_TOKEN', () => {
     });
     expect(crossing).toEqual({ status: 403, code: 'forbidden_tenant' });
   });
+
+  it('signs in a partner whose client is registered for client_secret_basic once that method is picked, and says so when it is not', async () => {
+    const operator = createControlClient({ url: fake.url, controlToken: CONTROL_TOKEN });
+    await operator.addClient({ client_id: 'basic-co', client_secret: 'p+ss w:rd é', scopes: ['read:accounts', 'control'], token_endpoint_auth_method: 'client_secret_basic' });
+    await page.goto(`${fake.url}/console/`);
+    await prompt().waitFor();
+    await page.getByLabel('client_id').fill('basic-co');
+    await page.getByLabel('client_secret').fill('p+ss w:rd é');
+    watched.expectError(/status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/oauth2\/token\)/);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/invalid_client: .*registered for client_secret_basic .* used client_secret_post/);
+    await page.getByLabel('token_endpoint_auth_method').selectOption('client_secret_basic');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview of basic-co' }).waitFor();
+  });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { expect, it } from 'vitest';
@@ -52,7 +52,13 @@ it('the vitest example passes against a separate fake process guarded by CONTROL
       execFile('npx', ['vitest', 'run', '--project', 'examples'], { cwd: ROOT, env: { ...cleanEnv, FAKE_URL: fake.url, CONTROL_TOKEN: 'ci-token' } }, (error, stdout, stderr) =>
         error ? reject(new Error(`${stdout}\n${stderr}`)) : resolve(stdout));
     });
-    expect(output).toMatch(/3 passed/);
+    // Every example test must run and pass, however many the examples hold.
+    const exampleTests = readdirSync(join(ROOT, 'examples/vitest')).filter((f) => f.endsWith('.test.ts'))
+      .map((f) => readFileSync(join(ROOT, 'examples/vitest', f), 'utf8').match(/^\s*(?:it|test)\(/gm)?.length ?? 0)
+      .reduce((a, b) => a + b, 0);
+    expect(exampleTests).toBeGreaterThan(0);
+    const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(new RegExp(`Tests\\s+${exampleTests} passed \\(${exampleTests}\\)`));
     const journal = await fetch(`${fake.url}/__control/requests`, { headers: { authorization: 'Bearer ci-token' } }).then((r) => r.json() as Promise<{ data: unknown[] }>);
     expect(journal.data.length).toBeGreaterThan(0);
   } finally {

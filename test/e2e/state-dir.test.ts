@@ -1,49 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cleanEnv, exitOf, freePort } from '../support/cli.js';
+import { fetchToken } from '../../src/index.js';
+import { exitOf, freePort, killLaunched, spawnCli } from '../support/cli.js';
 
 // The CLI with STATE_DIR, as a host runs it: restarts by SIGTERM and by SIGKILL keep every tenant, account, clock and
 // token (CONTRACT §13, issue #21).
-const started: ChildProcess[] = [];
 const dirs: string[] = [];
 afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killLaunched();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(port: number, stateDir: string) {
-  const child = spawn(process.execPath, [CLI, '--state-dir', stateDir], { env: { ...cleanEnv, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) return { child, url, output: () => output, exited: true };
-    if (await fetch(`${url}/__control/health`).then((r) => r.ok, () => false)) return { child, url, output: () => output, exited: false };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`CLI not healthy in time: ${output}`);
-}
+const cli = (port: number, stateDir: string) => spawnCli(port, ['--state-dir', stateDir], { LOG_LEVEL: 'silent' });
 
 const json = { 'content-type': 'application/json' };
 const ACCOUNT = JSON.stringify({
   type: 'individual', external_id: 'e2e-kept', first_name: 'Ada', last_name: 'Lovelace', dob_day: 10, dob_month: 12, dob_year: 1985,
   country: 'GB', city: 'London', line1: '1 St James Sq', postal_code: 'SW1Y 4JH',
 });
-
-async function tokenOf(url: string, clientId: string, secret: string): Promise<string> {
-  const response = await fetch(`${url}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: clientId, client_secret: secret, audience: new URL(url).host }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 describe('the CLI with STATE_DIR', () => {
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
@@ -54,7 +30,7 @@ describe('the CLI with STATE_DIR', () => {
       const first = await cli(port, dir);
       await fetch(`${first.url}/__control/clients`, { method: 'POST', headers: json, body: JSON.stringify({ client_id: 'acme', client_secret: 's' }) });
       await fetch(`${first.url}/__control/clock`, { method: 'POST', headers: { ...json, 'x-client-id': 'acme' }, body: JSON.stringify({ now: '2030-02-03T04:05:06Z' }) });
-      const token = await tokenOf(first.url, 'acme', 's');
+      const token = await fetchToken(first.url, 'acme', 's');
       const created = await fetch(`${first.url}/v1/accounts`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: ACCOUNT });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };

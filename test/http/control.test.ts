@@ -112,6 +112,22 @@ describe('control plane basics', () => {
     expect(Math.abs(new Date(other.body.now).getTime() - Date.now())).toBeLessThan(5000);
   });
 
+  it('POST /__control/clock freezes a clock: it then moves only when told, and runs on from there when unfrozen', async () => {
+    const app = testApp();
+    const frozen = await http(app).post('/__control/clock').send({ now: '2030-01-01T00:00:00Z', frozen: true }).expect(200);
+    expect(frozen.body).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await http(app).get('/__control/clock')).body).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: true });
+    expect((await http(app).post('/__control/clock').send({ advance_seconds: 1.5 })).body).toEqual({ now: '2030-01-01T00:00:01.500Z', frozen: true });
+    const running = await http(app).post('/__control/clock').send({ frozen: false }).expect(200);
+    expect(running.body.frozen).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(Date.parse((await http(app).get('/__control/clock')).body.now)).toBeGreaterThan(Date.UTC(2030, 0, 1, 0, 0, 1, 500));
+    await http(app).post('/__control/clock').send({ frozen: true }).expect(200);
+    await http(app).post('/__control/reset').send({}).expect(204);
+    expect((await http(app).get('/__control/clock')).body.frozen).toBe(false);
+  });
+
   it('POST /__control/clock refuses both or neither field, and times no ISO date can show', async () => {
     const app = testApp();
     expect((await http(app).post('/__control/clock').send({})).status).toBe(422);
@@ -134,7 +150,7 @@ describe('clients and tenants', () => {
     const app = testApp();
     const created = await http(app).post('/__control/clients').send({ client_id: 'partner-b', client_secret: 'b-secret', scopes: ['read:assets'], settings: { tax_reporting: true } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ client_id: 'partner-b', scopes: ['read:assets'], settings: { tax_reporting: true, lei_required: false } });
+    expect(created.body).toEqual({ client_id: 'partner-b', token_endpoint_auth_method: 'client_secret_post', scopes: ['read:assets'], settings: expect.objectContaining({ tax_reporting: true, lei_required: false, order_progression: 'manual' }) });
     expect(created.body).not.toHaveProperty('client_secret');
     const token = await tokenFor(app, { client_id: 'partner-b', client_secret: 'b-secret' });
     expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(200);
@@ -151,7 +167,7 @@ describe('clients and tenants', () => {
     const app = testApp();
     const patched = await http(app).patch('/__control/clients/sandbox-client').send({ scopes: ['read:orders'], settings: { lei_required: true } });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ client_id: 'sandbox-client', scopes: ['read:orders'], settings: { tax_reporting: false, lei_required: true } });
+    expect(patched.body).toEqual({ client_id: 'sandbox-client', token_endpoint_auth_method: 'client_secret_post', scopes: ['read:orders'], settings: expect.objectContaining({ tax_reporting: false, lei_required: true, order_progression: 'manual' }) });
     const token = await tokenFor(app);
     expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(403);
     expect((await http(app).patch('/__control/clients/ghost').send({ scopes: [] })).status).toBe(404);

@@ -102,3 +102,24 @@ describe('GET /__control/export?format=http', () => {
     expect(text).not.toContain(token);
   });
 });
+
+describe('an answer lost after its write, exported', () => {
+  it('says the operation was applied: _applied and a comment in HAR, a note on the .http block', async () => {
+    const app = testApp();
+    const token = await tokenFor(app);
+    await http(app).post('/__control/faults').send({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after', count: 1 }).expect(201);
+    await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', first_name: 'Ada' }).catch(() => undefined);
+    await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', first_name: 'Ada' }).expect(201);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const har = JSON.parse((await exported(app, 'har')).body as string);
+    expect(validHar(har), JSON.stringify(validHar.errors)).toBe(true);
+    const [token_, lost, created] = har.log.entries;
+    expect(token_._applied).toBe(true);
+    expect(lost).toMatchObject({ _applied: true, response: { status: 0 }, comment: 'applied: the operation was done, its answer lost' });
+    expect(created._applied).toBe(true);
+    expect(created.comment).toBeUndefined();
+    const text = (await exported(app, 'http')).body as string;
+    expect(text).toContain('### 2: POST /v1/accounts answered nothing (connection dropped) (applied: the operation was done, its answer lost)\n');
+    expect(text).toContain('### 3: POST /v1/accounts answered 201\n');
+  });
+});

@@ -13,10 +13,16 @@ const basic = (id: string, secret: string) => {
 const form = (fields: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries({ grant_type: 'client_credentials', scope: 'openid offline', audience: HOST, ...fields }).filter(([, v]) => v !== undefined));
 
-describe('client authentication at the token endpoint', () => {
+describe('client authentication at the token endpoint: each client by the one method it is registered for', () => {
   let app: Express;
   beforeAll(() => {
-    app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'odd id:é', client_secret: 'p@ss w:rd+%' }] });
+    app = testApp({
+      clients: [
+        { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+        { client_id: 'odd id:é', client_secret: 'p@ss w:rd+%', token_endpoint_auth_method: 'client_secret_basic' },
+        { client_id: 'basic-client', client_secret: 'basic-secret', token_endpoint_auth_method: 'client_secret_basic' },
+      ],
+    });
   });
   const token = (fields: Record<string, string | undefined>, authorization?: string) => {
     const request = http(app).post('/oauth2/token').type('form');
@@ -29,10 +35,47 @@ describe('client authentication at the token endpoint', () => {
     expect(response.body.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
   });
 
-  it('HTTP Basic credentials alone grant a token (client_secret_basic)', async () => {
+  it('the default client (client_secret_post) gets a token with the five form fields', async () => {
+    expect((await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })).status).toBe(200);
+  });
+
+  it('without Basic, a missing client_id or client_secret in the form is invalid_request naming it', async () => {
+    for (const missing of ['client_id', 'client_secret']) {
+      const response = await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret', [missing]: undefined });
+      expect(response.status, missing).toBe(400);
+      expect(response.body.error).toBe('invalid_request');
+      expect(response.body.error_description).toContain(`${missing} is required`);
+      // it says where each kind of client sends its credentials
+      expect(response.body.error_description).toMatch(/client_secret_post \(the default\) sends client_id and client_secret in the form body; .*client_secret_basic sends them only as HTTP Basic/);
+    }
+  });
+
+  it('the default client without client_id in the form answers 400 invalid_request naming client_id only', async () => {
+    const response = await token({ client_secret: 'sandbox-secret' });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_request');
+    expect(response.body.error_description).toMatch(/^Invalid token request: client_id is required\. /);
+  });
+
+  it('Basic for a client_secret_post client answers 401 invalid_client naming both methods, with the Basic challenge', async () => {
     const response = await token({}, basic('sandbox-client', 'sandbox-secret'));
+    expect(response.status).toBe(401);
+    expect(response.body.error).toBe('invalid_client');
+    expect(response.body.error_description).toMatch(/registered for client_secret_post .* used client_secret_basic/);
+    expect(response.headers['www-authenticate']).toMatch(/^Basic realm=/);
+    // the same client_id repeated in the form does not make Basic the client's method
+    expect((await token({ client_id: 'sandbox-client' }, basic('sandbox-client', 'sandbox-secret'))).status).toBe(401);
+  });
+
+  it('a client_secret_basic client gets a token through Basic only (the form then carries three fields)', async () => {
+    const response = await token({}, basic('basic-client', 'basic-secret'));
     expect(response.status).toBe(200);
     expect(response.body.token_type).toBe('Bearer');
+    const byForm = await token({ client_id: 'basic-client', client_secret: 'basic-secret' });
+    expect(byForm.status).toBe(401);
+    expect(byForm.body.error).toBe('invalid_client');
+    expect(byForm.body.error_description).toMatch(/registered for client_secret_basic .* used client_secret_post/);
+    expect(byForm.headers['www-authenticate']).toBeUndefined();
   });
 
   it('Basic credentials are form-urlencoded before base64, as RFC 6749 §2.3.1 says (colons, spaces, +, % and UTF-8)', async () => {
@@ -43,46 +86,58 @@ describe('client authentication at the token endpoint', () => {
   });
 
   it('the "Basic" scheme is case-insensitive', async () => {
-    expect((await token({}, basic('sandbox-client', 'sandbox-secret').replace('Basic', 'bAsIc'))).status).toBe(200);
+    expect((await token({}, basic('basic-client', 'basic-secret').replace('Basic', 'bAsIc'))).status).toBe(200);
   });
 
-  it('a wrong Basic secret answers 401 invalid_client with a Basic challenge', async () => {
-    const response = await token({}, basic('sandbox-client', 'guess'));
+  it('a wrong Basic secret answers 401 invalid_client with a Basic challenge, naming no method', async () => {
+    const response = await token({}, basic('basic-client', 'guess'));
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+    expect(response.body).toEqual({ error: 'invalid_client', error_description: expect.not.stringMatching(/registered for/) });
     expect(response.headers['www-authenticate']).toMatch(/^Basic realm=/);
   });
 
-  it('Basic beside the same client_id in the body is fine (RFC 6749 §3.2.1); beside another one is invalid_request', async () => {
-    expect((await token({ client_id: 'sandbox-client' }, basic('sandbox-client', 'sandbox-secret'))).status).toBe(200);
-    const conflicting = await token({ client_id: 'odd id:é', client_secret: 'p@ss w:rd+%' }, basic('sandbox-client', 'sandbox-secret'));
+  it('Basic beside the same client_id in the form is fine (RFC 6749 §3.2.1); beside another one is invalid_request', async () => {
+    expect((await token({ client_id: 'basic-client' }, basic('basic-client', 'basic-secret'))).status).toBe(200);
+    const conflicting = await token({ client_id: 'odd id:é', client_secret: 'p@ss w:rd+%' }, basic('basic-client', 'basic-secret'));
     expect(conflicting.status).toBe(400);
     expect(conflicting.body.error).toBe('invalid_request');
-    const otherSecret = await token({ client_secret: 'another' }, basic('sandbox-client', 'sandbox-secret'));
+    const otherSecret = await token({ client_secret: 'another' }, basic('basic-client', 'basic-secret'));
     expect(otherSecret.status).toBe(400);
     expect(otherSecret.body.error).toBe('invalid_request');
   });
 
-  it('without Basic, a missing client_id or client_secret in the body is invalid_request', async () => {
-    for (const missing of ['client_id', 'client_secret']) {
-      const response = await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret', [missing]: undefined });
-      expect(response.status, missing).toBe(400);
-      expect(response.body.error).toBe('invalid_request');
-      expect(response.body.error_description).toContain(missing);
-    }
-  });
-
   it.each(['Basic', 'Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from('bad%zz:x').toString('base64')}`])(
-    'an undecodable Basic header (%s) is invalid_request',
+    'an undecodable Basic header (%s) is invalid_request saying how Basic credentials are encoded, not asking for form fields',
     async (authorization) => {
       const response = await token({}, authorization);
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('invalid_request');
+      expect(response.body.error_description).toMatch(/^The Authorization header is not HTTP Basic credentials .*urlencode\(client_id\):urlencode\(client_secret\)/);
     },
   );
 
-  it('another Authorization scheme is not client authentication: the body credentials count', async () => {
+  it('another Authorization scheme is not client authentication: the form credentials count', async () => {
     expect((await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, 'Bearer abc')).status).toBe(200);
+  });
+
+  it('the method is changed on the control plane, and the token endpoint follows at once', async () => {
+    const changed = await http(app).patch('/__control/clients/sandbox-client').send({ token_endpoint_auth_method: 'client_secret_basic' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.token_endpoint_auth_method).toBe('client_secret_basic');
+    try {
+      expect((await token({}, basic('sandbox-client', 'sandbox-secret'))).status).toBe(200);
+      expect((await token({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })).status).toBe(401);
+    } finally {
+      await http(app).patch('/__control/clients/sandbox-client').send({ token_endpoint_auth_method: 'client_secret_post' });
+    }
+  });
+
+  it('a method the control plane does not know is a 4xx naming the field, and changes nothing', async () => {
+    const refused = await http(app).patch('/__control/clients/sandbox-client').send({ token_endpoint_auth_method: 'private_key_jwt' });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain('token_endpoint_auth_method');
+    const listed = await http(app).get('/__control/clients');
+    expect(listed.body.data.find((c: { client_id: string }) => c.client_id === 'sandbox-client').token_endpoint_auth_method).toBe('client_secret_post');
   });
 });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { http, requestToken, testApp, tokenFor } from '../support/harness.js';
+import { HOST, http, requestToken, testApp, tokenFor } from '../support/harness.js';
 
 interface Finding { code: string; severity: string; message: string; hint: string; docs: string; requests: string[] }
 interface Report { client_id: string; requests_seen: number; findings: Finding[] }
@@ -149,6 +149,48 @@ describe('unused_scopes', () => {
     const plain = testApp();
     await http(plain).get('/v1/orders').set(bearer(await tokenFor(plain))).expect(200);
     expect(await codes(plain)).toEqual([]);
+  });
+});
+
+describe('token_auth_method_mismatch', () => {
+  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+  const form = { grant_type: 'client_credentials', scope: 'openid offline', audience: HOST };
+
+  it('flags a right secret sent the other way than the client is registered for, naming what to configure', async () => {
+    const app = testApp();
+    const refused = await http(app).post('/oauth2/token').type('form').set('Authorization', basic('sandbox-client', 'sandbox-secret')).send(form);
+    expect(refused.status).toBe(401);
+    const [finding] = (await report(app)).findings;
+    expect(finding).toMatchObject({ code: 'token_auth_method_mismatch', severity: 'error', requests: [idOf(refused)], docs: 'README.md#token_auth_method_mismatch' });
+    expect(finding!.message).toContain('authenticated with client_secret_basic, but the client is registered for client_secret_post');
+    expect(finding!.hint).toMatch(/client_id and client_secret in the form body/);
+  });
+
+  it('names Basic for a client_secret_basic client that sent its credentials in the form', async () => {
+    const app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret', token_endpoint_auth_method: 'client_secret_basic' }] });
+    await requestToken(app).expect(401);
+    const [finding] = (await report(app)).findings;
+    expect(finding).toMatchObject({ code: 'token_auth_method_mismatch' });
+    expect(finding!.hint).toMatch(/as HTTP Basic credentials only/);
+  });
+
+  it('a client refused both ways (its registration changed between them) gets one finding per method it used', async () => {
+    const app = testApp();
+    const viaBasic = await http(app).post('/oauth2/token').type('form').set('Authorization', basic('sandbox-client', 'sandbox-secret')).send(form);
+    await http(app).patch('/__control/clients/sandbox-client').send({ token_endpoint_auth_method: 'client_secret_basic' }).expect(200);
+    const viaForm = await requestToken(app).expect(401);
+    const findings = (await report(app)).findings;
+    expect(findings.map((f) => [f.requests, f.message.match(/authenticated with (\w+)/)![1]])).toEqual([
+      [[idOf(viaBasic)], 'client_secret_basic'],
+      [[idOf(viaForm)], 'client_secret_post'],
+    ]);
+  });
+
+  it('stays silent for a client that authenticates its registered way, and for a wrong secret (no client proven)', async () => {
+    const app = testApp();
+    await requestToken(app).expect(200);
+    await requestToken(app, { client_secret: 'wrong' }).expect(401);
+    expect(await codes(app)).toEqual([]);
   });
 });
 

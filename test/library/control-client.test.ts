@@ -65,8 +65,10 @@ describe('createControlClient', () => {
     const { control } = await tenant();
     const { now } = await control.now();
     expect(Date.parse((await control.advanceClock(3600)).now) - Date.parse(now)).toBeGreaterThanOrEqual(3600_000);
-    expect(await control.setClock(new Date('2030-01-02T03:04:05Z'))).toEqual({ now: '2030-01-02T03:04:05.000Z' });
-    expect(await control.setClock('2031-01-01T00:00:00Z')).toEqual({ now: '2031-01-01T00:00:00.000Z' });
+    expect(await control.setClock(new Date('2030-01-02T03:04:05Z'), { frozen: true })).toEqual({ now: '2030-01-02T03:04:05.000Z', frozen: true });
+    expect(await control.advanceClock(1)).toEqual({ now: '2030-01-02T03:04:06.000Z', frozen: true });
+    expect((await control.freezeClock(false)).frozen).toBe(false);
+    expect((await control.setClock('2031-01-01T00:00:00Z')).now).toMatch(/^2031-01-01T00:00:00/);
   });
 
   it('adds payment method details, then places, advances and forces an order', async () => {
@@ -82,6 +84,9 @@ describe('createControlClient', () => {
     expect((await control.advanceOrder(order.id)).status).toBe('AWAITING_PAYMENT');
     expect((await control.setOrderStatus(order.id, 'COMPLETED')).status).toBe('COMPLETED');
     expect(fake.state(clientId).orders.find((o) => o.id === order.id)?.status).toBe('COMPLETED');
+    const { status_history: history } = await control.order(order.id);
+    expect(history.map((h) => [h.status, h.by])).toEqual([['PLACED', 'placement'], ['AWAITING_PAYMENT', 'control'], ['COMPLETED', 'control']]);
+    expect(fake.orderSync(order.id, clientId).status_history).toEqual(history);
     expect(await rejection(control.advanceOrder(order.id))).toMatchObject({ status: 409, problem: { code: 'order_not_advanceable' } });
   });
 
@@ -106,6 +111,16 @@ describe('createControlClient', () => {
     expect((await control.requests()).map((r) => r.path)).toEqual(['/oauth2/token', '/v1/assets', '/v1/share-classes']);
     expect((await control.requests({ method: 'GET', path: '/v1/assets' })).map((r) => r.path)).toEqual(['/v1/assets']);
     expect(await control.report()).toEqual({ client_id: clientId, requests_seen: 3, findings: [] });
+  });
+
+  it('fetchToken authenticates the way the client is registered for; fake.token() knows it', async () => {
+    const { clientId } = await tenant();
+    await admin.updateClient(clientId, { token_endpoint_auth_method: 'client_secret_basic' });
+    await expect(fetchToken(fake.url, clientId, 'secret')).rejects.toThrow(/invalid_client .*registered for client_secret_basic/);
+    const token = await fetchToken(fake.url, clientId, 'secret', { authMethod: 'client_secret_basic' });
+    expect((await fetch(`${fake.url}/v1/assets`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(typeof (await fake.token(clientId))).toBe('string');
+    expect((await admin.clients()).find((c) => c.client_id === clientId)?.token_endpoint_auth_method).toBe('client_secret_basic');
   });
 
   it('fetchToken names the client and the OAuth error when the credentials are refused', async () => {

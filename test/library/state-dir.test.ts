@@ -40,6 +40,7 @@ describe('STATE_DIR', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const account = (await created.json()) as { id: string };
     await control.forClient('acme').addFault({ path: '/v1/assets', status: 503, count: 2 });
+    await control.forClient('acme').addFault({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' });
     const link = (await control.forClient('acme').documents())[0]!.url;
     const before = { state: first.state('acme'), clients: await control.clients(), faults: await control.forClient('acme').faults() };
     const { port } = first;
@@ -51,6 +52,7 @@ describe('STATE_DIR', () => {
     expect(second.state('acme')).toEqual(before.state);
     expect(await second.control.clients()).toEqual(before.clients);
     expect(await second.control.forClient('acme').faults()).toEqual(before.faults);
+    expect(before.faults.map((f) => f.phase)).toEqual(['before', 'after']);
     const now = Date.parse((await second.control.forClient('acme').now()).now);
     expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeGreaterThanOrEqual(0);
     expect(now - Date.parse('2031-05-01T12:00:00Z')).toBeLessThan(60_000);
@@ -59,6 +61,34 @@ describe('STATE_DIR', () => {
     expect(read.status).toBe(200);
     const pdf = await fetch(link);
     expect(pdf.status).toBe(200);
+  });
+
+  it('orders that move by themselves go on where they stopped: the same investor orders and steps as a server never restarted', async () => {
+    const settings = { order_progression: 'clock', investor_activity_per_hour: 120 } as const;
+    const clients = [{ client_id: 'living', client_secret: 's', settings }];
+    const halfHour = async (fake: FakeServer) => {
+      await fake.control.advanceClock(1800);
+      return fake.state();
+    };
+    const begin = async (fake: FakeServer) => {
+      await fake.control.setClock('2031-05-01T12:00:00Z', { frozen: true });
+      return halfHour(fake);
+    };
+    const uninterrupted = await start({ clients });
+    await begin(uninterrupted);
+    const expected = await halfHour(uninterrupted);
+
+    const dir = stateDir();
+    const first = await start({ clients, stateDir: dir });
+    const midway = await begin(first);
+    expect(midway.orders.length).toBeLessThan(expected.orders.length);
+    await first.stop();
+    running.splice(running.indexOf(first), 1);
+    const second = await start({ clients, stateDir: dir });
+    const after = await halfHour(second);
+    expect(after.orders.length).toBeGreaterThan(midway.orders.length);
+    expect(after).toEqual(expected);
+    expect(second.orderSync(after.orders.at(-1)!.id)).toEqual(uninterrupted.orderSync(after.orders.at(-1)!.id));
   });
 
   it('writes a change within a second, without a stop; one file per tenant, the key PKCS#8 with mode 0600', async () => {
@@ -88,6 +118,21 @@ describe('STATE_DIR', () => {
     const kid = await jwks(first);
     expect(kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await jwks(await start({ stateDir: dir }))).toBe(kid);
+  });
+
+  it('a fault kept before faults had a phase comes back striking before the operation, as it did', async () => {
+    const dir = stateDir();
+    const fake = await start({ stateDir: dir });
+    await fake.control.addClient({ client_id: 'acme', client_secret: 's' });
+    await fake.control.forClient('acme').addFault({ path: '/v1/assets', status: 503 });
+    await fake.stop();
+    running.splice(0);
+    const file = join(dir, 'tenants', 'acme.json');
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    delete kept.faults.faults[0].fault.phase;
+    writeFileSync(file, JSON.stringify(kept));
+    const again = await start({ stateDir: dir });
+    expect(await again.control.forClient('acme').faults()).toMatchObject([{ path: '/v1/assets', status: 503, phase: 'before' }]);
   });
 
   it('a file that is not JSON, fails the schema, breaks a world’s rules or names another client stops the start, naming the file', async () => {
@@ -147,6 +192,35 @@ describe('STATE_DIR', () => {
     const kids = await Promise.all([a, b].map(async (f) => ((await (await fetch(`${local(f)}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]!.kid));
     expect(kids[0]).toBe(kids[1]);
     await expect(startServer({ signingKeyFile: join(dir, 'missing.pem') })).rejects.toThrow(`SIGNING_KEY_FILE "${join(dir, 'missing.pem')}" cannot be read`);
+  });
+
+  it('a client keeps its token_endpoint_auth_method across a restart; a file written before the field existed loads as client_secret_post', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    await first.control.addClient({ client_id: 'basic-one', client_secret: 'b', token_endpoint_auth_method: 'client_secret_basic' });
+    await first.control.addClient({ client_id: 'older', client_secret: 'o' });
+    const { port } = first;
+    await first.stop();
+    running.splice(0);
+    const kept = JSON.parse(readFileSync(join(dir, 'tenants', 'basic-one.json'), 'utf8'));
+    expect(kept.client.token_endpoint_auth_method).toBe('client_secret_basic');
+    // as the writer wrote it before token_endpoint_auth_method existed
+    const olderFile = join(dir, 'tenants', 'older.json');
+    const { token_endpoint_auth_method: _, ...olderClient } = JSON.parse(readFileSync(olderFile, 'utf8')).client;
+    writeFileSync(olderFile, JSON.stringify({ ...JSON.parse(readFileSync(olderFile, 'utf8')), client: olderClient }));
+
+    const second = await start({ stateDir: dir, port });
+    const methods = Object.fromEntries((await second.control.clients()).map((c) => [c.client_id, c.token_endpoint_auth_method]));
+    expect(methods).toEqual({ 'sandbox-client': 'client_secret_post', 'basic-one': 'client_secret_basic', older: 'client_secret_post' });
+    await expect(fetchToken(second.url, 'basic-one', 'b', { authMethod: 'client_secret_basic' })).resolves.toMatch(/^ey/);
+    await expect(fetchToken(second.url, 'basic-one', 'b')).rejects.toThrow(/invalid_client .*registered for client_secret_basic/);
+    await expect(fetchToken(second.url, 'older', 'o')).resolves.toMatch(/^ey/);
+    await second.stop();
+    running.splice(0);
+
+    const file = join(dir, 'tenants', 'basic-one.json');
+    writeFileSync(file, JSON.stringify({ ...kept, client: { ...kept.client, token_endpoint_auth_method: 'private_key_jwt' } }));
+    await expect(startServer({ stateDir: dir })).rejects.toThrow(new RegExp(`${file}.*\\n {2}/client/token_endpoint_auth_method: must be equal to one of the allowed values`));
   });
 
   it('a partner keeps its control access across a restart (the scope lives in its client record)', async () => {

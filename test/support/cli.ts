@@ -19,9 +19,8 @@ export const freePort = () =>
     });
   });
 
-/** Spawns the CLI on a free port and waits until it is healthy. */
-export async function launch(args: string[] = [], extraEnv: Record<string, string> = {}) {
-  const port = await freePort();
+/** Spawns the CLI on the given port and waits until it is healthy, or has exited (`exited`, its output kept). */
+export async function spawnCli(port: number, args: string[] = [], extraEnv: Record<string, string> = {}) {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...cleanEnv, PORT: String(port), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,12 +32,19 @@ export async function launch(args: string[] = [], extraEnv: Record<string, strin
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`CLI exited ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null) return { child, url, port, output: () => output, exited: true };
     const ok = await fetch(`${url}/__control/health`).then((r) => r.ok, () => false);
-    if (ok) return { child, url, port, output: () => output };
+    if (ok) return { child, url, port, output: () => output, exited: false };
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`CLI not healthy in time: ${output}`);
+}
+
+/** Spawns the CLI on a free port and waits until it is healthy. */
+export async function launch(args: string[] = [], extraEnv: Record<string, string> = {}) {
+  const launched = await spawnCli(await freePort(), args, extraEnv);
+  if (launched.exited) throw new Error(`CLI exited ${launched.child.exitCode}: ${launched.output()}`);
+  return launched;
 }
 
 export function killLaunched(): void {

@@ -30,6 +30,11 @@ describe('banner', () => {
     expect(lines[7]).toBe('');
   });
 
+  it('names a demo sandbox and what moves in it, and says nothing of it otherwise', () => {
+    expect(banner(facts({ options: cli({ demo: true }) }))).toContain("  demo           sandbox-client's orders move on its clock; end investors place about 30 an hour");
+    expect(banner(facts())).not.toContain('demo');
+  });
+
   it('on every interface, points a person at localhost, which is also the audience', () => {
     const text = banner(facts({ address: at('0.0.0.0', 9000) }));
     expect(text).toContain('listening on all interfaces, port 9000: http://localhost:9000\n');

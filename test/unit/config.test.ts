@@ -55,6 +55,17 @@ describe('optionsFromCli', () => {
     expect(() => parse([], { TRUST_PROXY: 'maybe' })).toThrow('TRUST_PROXY must be true or false, got "maybe".');
   });
 
+  it('reads --demo as a switch and DEMO as a boolean, the flag winning', () => {
+    expect(parse(['--demo'])).toMatchObject({ demo: true });
+    expect(parse([], { DEMO: '1' })).toMatchObject({ demo: true });
+    expect(parse([], { DEMO: 'false' })).toMatchObject({ demo: false });
+    expect(parse(['--demo'], { DEMO: '0' })).toMatchObject({ demo: true });
+    expect(parse([])).not.toHaveProperty('demo');
+    expect(() => parse([], { DEMO: 'please' })).toThrow('DEMO must be true or false, got "please".');
+    expect(() => parse(['--demo=1'])).toThrow(ConfigError);
+    expect(USAGE).toMatch(/\n {2}--demo {2,}DEMO: /);
+  });
+
   it('lets a flag win over its variable', () => {
     expect(parse(['--port', '1234', '--log-level=debug'], { PORT: '9000', LOG_LEVEL: 'warn' })).toMatchObject({ port: 1234, logLevel: 'debug' });
   });
@@ -83,6 +94,7 @@ describe('optionsFromCli', () => {
     [['--clients', '[{"client_id":"acme"}]'], {}, 'Every client in --clients needs a non-empty "client_id" and "client_secret".'],
     [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
     [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
+    [[], { CLIENTS: '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]' }, '"token_endpoint_auth_method" of client "acme" in CLIENTS must be one of client_secret_post, client_secret_basic, got "basic".'],
     [['--prot', '1'], {}, "Unknown option '--prot'"],
     [['serve'], {}, 'serve'],
   ] as const)('refuses %j %j, naming the flag or variable the bad value came from', (argv, env, message) => {

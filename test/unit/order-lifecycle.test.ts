@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/order-lifecycle.js';
 import type { OrderRecord, OrderSide, OrderStatus } from '../../src/api/types.js';
 import { WorldStore } from '../../src/store/world-store.js';
-import { failure } from '../support/world.js';
+import { failure, seededTenant } from '../support/world.js';
 
 const REFERENCE = /^PAY-[A-Z0-9]{12}$/;
 const HASH = /^0x[0-9a-f]{64}$/;
@@ -99,9 +99,14 @@ describe('the lifecycle table', () => {
     }
   });
 
-  it('makes up distinct random values', () => {
-    expect(makePaymentReference()).not.toBe(makePaymentReference());
-    expect(makeSettlementHash()).not.toBe(makeSettlementHash());
+  it('draws each side-effect value from the order id: the same order always gets the same, two orders differ', () => {
+    const [a, b] = ['a0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002'];
+    expect(makePaymentReference(a)).toMatch(REFERENCE);
+    expect(makePaymentReference(a)).toBe(makePaymentReference(a));
+    expect(makePaymentReference(a)).not.toBe(makePaymentReference(b));
+    expect(makeSettlementHash(a)).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(makeSettlementHash(a)).toBe(makeSettlementHash(a));
+    expect(makeSettlementHash(a)).not.toBe(makeSettlementHash(b));
   });
 });
 
@@ -138,7 +143,7 @@ describe('cancellation', () => {
   it('is accepted from PLACED and AWAITING_PAYMENT, on both sides, and sets no side-effect field', () => {
     for (const side of ['BUY', 'SELL'] as const) {
       for (const status of ['PLACED', 'AWAITING_PAYMENT'] as const) {
-        const hash = side === 'SELL' && status === 'AWAITING_PAYMENT' ? makeSettlementHash() : null;
+        const hash = side === 'SELL' && status === 'AWAITING_PAYMENT' ? makeSettlementHash('a0000000-0000-4000-8000-000000000001') : null;
         const before = order(side, status, { settlement_transaction_hash: hash });
         expect(cancelledFields(before)).toEqual({ status: 'CANCELLED', payment_transaction_reference: null, settlement_transaction_hash: hash });
       }
@@ -187,7 +192,7 @@ describe('a forced status', () => {
   });
 
   it('clears the fields of the states it has not reached', () => {
-    const completed = order('SELL', 'COMPLETED', { payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: makeSettlementHash() });
+    const completed = order('SELL', 'COMPLETED', { payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: makeSettlementHash('a0000000-0000-4000-8000-000000000001') });
     expect(forcedFields(completed, 'AWAITING_TOKEN_DELIVERY')).toEqual({
       status: 'AWAITING_TOKEN_DELIVERY',
       payment_transaction_reference: null,
@@ -196,7 +201,7 @@ describe('a forced status', () => {
   });
 
   it('CANCELLED keeps the fields of the status it leaves, whatever that status is', () => {
-    const hash = makeSettlementHash();
+    const hash = makeSettlementHash('a0000000-0000-4000-8000-000000000001');
     const delivering = order('BUY', 'AWAITING_TOKEN_DELIVERY', { payment_transaction_reference: 'PAY-KEEPME000000' });
     expect(forcedFields(delivering, 'CANCELLED')).toEqual({ status: 'CANCELLED', payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: null });
     const completed = order('SELL', 'COMPLETED', { payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: hash });
@@ -212,14 +217,15 @@ describe('a forced status', () => {
 
 describe('status changes in a store', () => {
   const storeWith = (status: OrderStatus) => {
-    const store = new WorldStore(generateWorld({ seed: 1 }));
+    const tenant = seededTenant();
+    const store = tenant.store;
     const target = store.orders.find((o) => o.status === status)!;
-    return { store, target };
+    return { tenant, store, target };
   };
 
   it('cancelOrder changes the stored order and answers a copy the caller cannot change it through', () => {
-    const { store, target } = storeWith('PLACED');
-    const answer = cancelOrder(store, target.id);
+    const { tenant, store, target } = storeWith('PLACED');
+    const answer = cancelOrder(tenant, target.id);
     expect(answer.status).toBe('CANCELLED');
     expect(store.orderById.get(target.id)!.status).toBe('CANCELLED');
     expect(store.orders.find((o) => o.id === target.id)!.status).toBe('CANCELLED');
@@ -228,24 +234,24 @@ describe('status changes in a store', () => {
   });
 
   it('a refused cancel leaves the order exactly as it was', () => {
-    const { store, target } = storeWith('COMPLETED');
+    const { tenant, store, target } = storeWith('COMPLETED');
     const before = structuredClone(target);
-    expect(failure(() => cancelOrder(store, target.id))).toMatchObject({ status: 409, code: 'order_not_cancellable' });
+    expect(failure(() => cancelOrder(tenant, target.id))).toMatchObject({ status: 409, code: 'order_not_cancellable' });
     expect(store.orderById.get(target.id)).toEqual(before);
   });
 
   it('an unknown order id answers 404 not_found for cancel, advance and forced status', () => {
-    const { store } = storeWith('PLACED');
+    const { tenant } = storeWith('PLACED');
     const unknown = '00000000-0000-4000-8000-000000000000';
-    for (const action of [() => cancelOrder(store, unknown), () => advanceOrder(store, unknown), () => setOrderStatus(store, unknown, 'COMPLETED')]) {
+    for (const action of [() => cancelOrder(tenant, unknown), () => advanceOrder(tenant, unknown), () => setOrderStatus(tenant, unknown, 'COMPLETED')]) {
       expect(failure(action)).toMatchObject({ status: 404, code: 'not_found' });
     }
   });
 
   it('advanceOrder and setOrderStatus write through to the store', () => {
-    const { store, target } = storeWith('PLACED');
-    expect(advanceOrder(store, target.id).status).toBe(store.orderById.get(target.id)!.status);
-    setOrderStatus(store, target.id, 'COMPLETED');
+    const { tenant, store, target } = storeWith('PLACED');
+    expect(advanceOrder(tenant, target.id).status).toBe(store.orderById.get(target.id)!.status);
+    setOrderStatus(tenant, target.id, 'COMPLETED');
     expect(store.orderById.get(target.id)).toMatchObject({ status: 'COMPLETED', payment_transaction_reference: expect.stringMatching(REFERENCE), settlement_transaction_hash: expect.stringMatching(HASH) });
   });
 });

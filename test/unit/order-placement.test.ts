@@ -1,26 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { generateWorld } from '../../fixtures/generate.js';
-import { Clock } from '../../src/domain/clock.js';
 import { placeOrder, type OrderPlacement } from '../../src/domain/order-placement.js';
 import { PLATFORM_PAYMENT_DETAILS } from '../../src/domain/platform.js';
 import type { Account, AssetRecord } from '../../src/api/types.js';
 import { WorldStore } from '../../src/store/world-store.js';
-import { failure } from '../support/world.js';
+import { failure, seededTenant } from '../support/world.js';
+import type { Tenant } from '../../src/domain/tenants.js';
 
 const NOW = '2026-03-04T05:06:07.000Z';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 let store: WorldStore;
-let clock: Clock;
-let tenant: { store: WorldStore; clock: Clock };
+let tenant: Tenant;
 
 beforeEach(() => {
   // Real time stands still, and the tenant's clock is set apart from it: `created` must come from the tenant's clock.
   vi.useFakeTimers({ toFake: ['Date'] });
-  store = new WorldStore(generateWorld({ seed: 1 }));
-  clock = new Clock();
-  clock.set(new Date(NOW));
-  tenant = { store, clock };
+  tenant = seededTenant();
+  tenant.clock.set(new Date(NOW));
+  store = tenant.store;
 });
 afterEach(() => {
   vi.useRealTimers();

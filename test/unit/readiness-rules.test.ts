@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { docsOf, READINESS_RULES, type ReadinessReport } from '../../src/harness/readiness-report.js';
+import { docsOf, READINESS_RULES, readinessFindings, type ReadinessReport } from '../../src/harness/readiness-report.js';
+import { JournalRecord } from '../../src/harness/journal.js';
 import { readinessJunit, xmlText } from '../../src/harness/junit.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -64,5 +65,62 @@ describe('the JUnit form', () => {
 
   it('escapes the five XML characters and replaces the ones XML cannot hold', () => {
     expect(xmlText(`<>&"'\u0000\t\n`)).toBe('&lt;&gt;&amp;&quot;&apos;\uFFFD\t\n');
+  });
+});
+
+describe('duplicate_after_lost_answer', () => {
+  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>() };
+  let ids = 0;
+  /** A journal record as the observer writes it, for the rules alone. */
+  const request = (method: string, path: string, status: number, applied: boolean, operation: string | null, body?: object): JournalRecord => {
+    const text = body === undefined ? null : JSON.stringify(body);
+    const id = String(++ids);
+    return new JournalRecord(
+      { id, client_id: 'c', method, path, rawQuery: '', status, duration_ms: 1, operation_id: operation, code: status === 409 ? 'order_not_cancellable' : null, fault_id: null, applied },
+      { at: ids * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: ids * 1000 },
+      { request: text === null ? null : { contentType: 'application/json', text, size: text.length, truncated: false }, response: null, authorization: 'bearer' },
+    );
+  };
+  const create = (status: number, applied: boolean, body: object = { type: 'individual', external_id: 'x-1' }) => request('POST', '/v1/accounts', status, applied, 'createAccount', body);
+  const lookup = () => request('GET', '/v1/accounts', 200, true, 'listAccounts');
+  const codes = (records: JournalRecord[]) => readinessFindings(records, context).map((f) => f.code);
+
+  it('flags a create sent again, unchanged and applied, after an answer lost once applied (dropped, or a 503 in its place)', () => {
+    for (const lostStatus of [0, 503]) {
+      const [lost, retry] = [create(lostStatus, true), create(201, true)];
+      const findings = readinessFindings([lost!, retry!], context);
+      expect(findings).toEqual([expect.objectContaining({ code: 'duplicate_after_lost_answer', severity: 'error', requests: [lost!.entry.id, retry!.entry.id] })]);
+      expect(findings[0]!.message).toContain('two now exist');
+    }
+  });
+
+  it('flags a wallet registered again the same way, with the wallet lookup as its hint', () => {
+    const wallet = (status: number, applied: boolean) => request('POST', '/v1/accounts/a/wallets', status, applied, 'registerWallet', { wallet_address: '0x1' });
+    const [finding] = readinessFindings([wallet(0, true), wallet(201, true)], context);
+    expect(finding!.hint).toContain('/wallets?wallet_address=');
+  });
+
+  it('is silent when the client looked for the first one before retrying', () => {
+    expect(codes([create(0, true), lookup(), create(201, true)])).toEqual([]);
+  });
+
+  it('is silent when nothing was duplicated: the first was not applied, the retry was refused, or it sent another create', () => {
+    expect(codes([create(0, false), create(201, true)])).toEqual([]);
+    expect(codes([create(0, true), create(409, false)])).toEqual([]);
+    expect(codes([create(0, true), create(201, true, { type: 'individual', external_id: 'x-2' })])).toEqual([]);
+    expect(codes([create(201, true), create(201, true)])).toEqual([]);
+  });
+
+  it('leaves a cancel retried after its lost answer, that met 409 and stopped, to nobody; a 409 without a lost answer is cancel_not_cancellable', () => {
+    const cancel = (status: number, applied: boolean) => request('DELETE', '/v1/orders/o-1/', status, applied, 'cancelOrder');
+    expect(codes([cancel(0, true), cancel(409, false)])).toEqual([]);
+    expect(codes([cancel(503, true), cancel(409, false)])).toEqual([]);
+    expect(codes([cancel(409, false)])).toEqual(['cancel_not_cancellable']);
+    expect(codes([cancel(0, false), cancel(409, false)])).toEqual(['cancel_not_cancellable']);
+  });
+
+  it('does not ask for a retry of a 503 put in place of an applied write, but still does for one that was not applied', () => {
+    expect(codes([create(503, true), lookup()])).toEqual([]);
+    expect(codes([create(503, false)])).toEqual(['no_retry_after_throttling']);
   });
 });

@@ -4,7 +4,8 @@ import { loadApiDocument } from '../../src/api/document.js';
 import type { OperationId, World } from '../../src/api/types.js';
 import { listOrders } from '../../src/domain/orders.js';
 import { answerSerializer, PRECOMPILED_ANSWERS } from '../../src/http/serializers.js';
-import { WorldStore } from '../../src/store/world-store.js';
+import { toClientRecord } from '../../src/domain/clients.js';
+import { Fixtures, Tenant } from '../../src/domain/tenants.js';
 import { generateWorld } from '../../fixtures/generate.js';
 import { http, tokenFor } from '../support/harness.js';
 
@@ -30,10 +31,10 @@ describe('compiled serializers of answers', () => {
     expect([...PRECOMPILED_ANSWERS]).toEqual(['listOrders']);
     const serialize = answerSerializer(document, 'listOrders', 200)!;
     for (const world of [generateWorld({ seed: 1 }), worldWithAwkwardStrings()]) {
-      const store = new WorldStore(world);
+      const tenant = new Tenant(toClientRecord({ client_id: 'unit', client_secret: 'unit' }), new Fixtures(world));
       const queries = [{}, { limit: 100 }, { limit: 1 }, { skip: 5, limit: 7 }, { order_status: 'PLACED' }, { side: 'SELL' }, { currency: 'XXX' }];
       for (const query of queries) {
-        const body = { data: listOrders(store, query as never) };
+        const body = { data: listOrders(tenant, query as never) };
         expect(serialize(body)).toBe(JSON.stringify(body));
       }
     }

@@ -20,8 +20,18 @@ describe('what a restart restores beside the world (STATE_DIR)', () => {
     const clock = new Clock();
     clock.set(new Date('2031-01-01T00:00:00Z'));
     const restored = new Clock();
-    restored.restoreOffset(clock.offset);
+    restored.restore(clock.offset);
     expect(Math.abs(restored.now().getTime() - clock.now().getTime())).toBeLessThan(50);
-    expect(() => new Clock().restoreOffset(1e16)).toThrow(/between 1970-01-01 and 9999-12-31/);
+    expect(() => new Clock().restore(1e16)).toThrow(/between 1970-01-01 and 9999-12-31/);
+  });
+
+  it('a frozen clock comes back frozen at its instant', () => {
+    const clock = new Clock();
+    clock.freeze();
+    clock.set(new Date('2031-01-01T00:00:00Z'));
+    const restored = new Clock();
+    restored.restore(clock.offset, clock.frozenAt);
+    expect(restored.frozen).toBe(true);
+    expect(restored.now().toISOString()).toBe('2031-01-01T00:00:00.000Z');
   });
 });

@@ -12,6 +12,7 @@ export function FaultTable({ faults, onRemove }: { faults: Fault[]; onRemove?: (
           <th scope="col">Method</th>
           <th scope="col">Path</th>
           <th scope="col">Effect</th>
+          <th scope="col">When</th>
           <th scope="col">Remaining</th>
           <th scope="col">Probability</th>
           {onRemove && (
@@ -36,6 +37,7 @@ export function FaultTable({ faults, onRemove }: { faults: Fault[]; onRemove?: (
                 .filter(Boolean)
                 .join(', ')}
             </td>
+            <td>{f.phase === 'after' ? 'after the operation' : 'before the operation'}</td>
             <td>{f.remaining === null ? 'unlimited' : f.remaining}</td>
             <td>{f.probability === 1 ? 'always' : `${f.probability} (seed ${f.seed})`}</td>
             {onRemove && (
@@ -62,6 +64,7 @@ export function Faults() {
   const [status, setStatus] = useState('503');
   const [retryAfter, setRetryAfter] = useState('');
   const [latency, setLatency] = useState('2000');
+  const [phase, setPhase] = useState<Schemas['FaultPhase']>('before');
   const [limit, setLimit] = useState<'count' | 'probability' | 'always'>('count');
   const [count, setCount] = useState('1');
   const [probability, setProbability] = useState('0.5');
@@ -77,6 +80,7 @@ export function Faults() {
       ...(kind === 'status' && { status: Number(status), ...(retryAfter && { retry_after_seconds: Number(retryAfter) }) }),
       ...(kind === 'latency' && { latency_ms: Number(latency) }),
       ...(kind === 'drop' && { drop: true }),
+      ...(phase === 'after' && { phase }),
       ...(limit === 'count' && { count: Number(count) }),
       ...(limit === 'probability' && { probability: Number(probability), seed: Number(seed) }),
     };
@@ -103,7 +107,10 @@ export function Faults() {
   return (
     <>
       <h1>Faults of {app.clientId}</h1>
-      <p>A fault answers the partner's matching calls instead of the API: an error status, a delay, or a dropped connection.</p>
+      <p>
+        A fault answers the partner's matching calls instead of the API: an error status, a delay, or a dropped connection. After the operation, the
+        write is applied and only its answer is lost: how a client's retry is tested.
+      </p>
       <form class="card" onSubmit={add} aria-labelledby="add-fault-h">
         <h2 id="add-fault-h">Add a fault</h2>
         <div class="row">
@@ -142,6 +149,15 @@ export function Faults() {
           </label>
           <label>
             <input type="radio" name="kind" checked={kind === 'drop'} onChange={() => setKind('drop')} /> Drop the connection
+          </label>
+        </fieldset>
+        <fieldset class="row">
+          <legend>When</legend>
+          <label>
+            <input type="radio" name="phase" checked={phase === 'before'} onChange={() => setPhase('before')} /> Before the operation (nothing is done)
+          </label>
+          <label>
+            <input type="radio" name="phase" checked={phase === 'after'} onChange={() => setPhase('after')} /> After the operation (it is done, the answer is lost)
           </label>
         </fieldset>
         <fieldset class="row">

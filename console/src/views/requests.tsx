@@ -14,6 +14,9 @@ const CLASSES: [string, string, (s: number) => boolean][] = [
 
 const time = (iso: string) => iso.slice(11, 23);
 
+/** The operation was applied although the client never got its success answer. */
+const lostAfterWrite = (e: JournalEntry) => e.applied && (e.status < 200 || e.status >= 300);
+
 function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolean }) {
   const [open, setOpen] = useState(initiallyOpen);
   const query = Object.entries(entry.query);
@@ -32,7 +35,14 @@ function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolea
         <td>
           <span class={`status ${statusClass(entry.status)}`}>{entry.status === 0 ? 'dropped' : entry.status}</span>
         </td>
-        <td>{entry.code ?? ''}</td>
+        <td>
+          {entry.code ?? ''}{' '}
+          {lostAfterWrite(entry) && (
+            <span class="badge on" title="The operation was applied; its answer never reached the client">
+              write applied
+            </span>
+          )}
+        </td>
         <td>{entry.client_id ?? '—'}</td>
         <td class="num">{entry.duration_ms} ms</td>
       </tr>
@@ -63,6 +73,10 @@ function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolea
               <div>
                 <dt>fault</dt>
                 <dd>{entry.fault_id ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>applied</dt>
+                <dd>{entry.applied ? (lostAfterWrite(entry) ? 'yes, although the answer was lost' : 'yes') : 'no'}</dd>
               </div>
               <div>
                 <dt>time</dt>

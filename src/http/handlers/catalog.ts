@@ -10,7 +10,7 @@ export function catalogHandlers(ctx: FakeContext) {
     listShareClasses: ({ tenant, query }) => ok({ data: listShareClasses(tenant.store, query) }),
     getShareClass: ({ tenant, path }) => ok(getShareClass(tenant.store, path.isin, tenant.clock.now())),
     listAssets: ({ tenant, query }) => ok({ data: listAssets(tenant.store, query) }),
-    listOrders: ({ tenant, query }) => ok({ data: listOrders(tenant.store, query) }),
+    listOrders: ({ tenant, query }) => ok({ data: listOrders(tenant, query) }),
     listFundDocuments: (call) =>
       ok({ data: listFundDocuments(call.tenant.store, call.path.abbreviation, linkContextOf(call, ctx, call.tenant), call.query) }),
     listCustomOfferingDocuments: (call) => {

@@ -1,0 +1,207 @@
+// Orders that move by themselves (CONTRACT §13): progress is a pure function of the tenant's clock (mode `clock`) or
+// of the answers that showed an order (mode `polls`). Nothing runs on a timer: whoever reads or writes a tenant's
+// orders first takes the steps its clock implies (`settle`), each at its own instant.
+import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
+import { advancedFields, cancelledFields, LIFECYCLE, type LifecycleFields } from './order-lifecycle.js';
+
+export type ProgressionMode = NonNullable<Schemas['ClientSettings']['order_progression']>;
+export type StepStatus = keyof NonNullable<Schemas['ClientSettings']['order_step_seconds']>;
+export type StatusChangeBy = Schemas['OrderStatusHistoryEntry']['by'];
+
+/** The settings progression reads (a client's settings, defaults filled in). */
+export interface ProgressionSettings {
+  order_progression: ProgressionMode;
+  order_step_seconds: Record<StepStatus, number>;
+  order_polls_per_step: number;
+  payment_deadline_seconds: number | null;
+}
+
+export const DEFAULT_PROGRESSION_SETTINGS: ProgressionSettings = {
+  order_progression: 'manual',
+  order_step_seconds: { PLACED: 10, AWAITING_PAYMENT: 120, AWAITING_TOKEN_DELIVERY: 60 },
+  order_polls_per_step: 3,
+  payment_deadline_seconds: null,
+};
+
+/** One entry of an order's status history: the status, the instant (ms, tenant clock) it entered it, and by what. */
+export interface StatusChange {
+  status: OrderStatus;
+  at: number;
+  by: StatusChangeBy;
+}
+
+export interface TimedEvent {
+  at: number;
+  by: 'progression' | 'platform';
+}
+
+/**
+ * The next thing time does to an order in `clock` mode, from the instant it entered its status and the instant
+ * progression was switched on (time counts from the later of the two): its next lifecycle step, or the platform's
+ * cancel at the payment deadline when that comes first. None for a final status or another mode.
+ */
+export function nextTimedEvent(order: Pick<OrderRecord, 'side' | 'status'>, enteredAt: number, since: number, settings: ProgressionSettings): TimedEvent | undefined {
+  if (settings.order_progression !== 'clock' || LIFECYCLE[order.side][order.status] === undefined) return undefined;
+  const start = Math.max(enteredAt, since);
+  const stepAt = start + settings.order_step_seconds[order.status as StepStatus] * 1000;
+  const deadline = settings.payment_deadline_seconds;
+  // a payment that arrives at the deadline's very instant is in time
+  if (order.status === 'AWAITING_PAYMENT' && deadline !== null && start + deadline * 1000 < stepAt) {
+    return { at: start + deadline * 1000, by: 'platform' };
+  }
+  return { at: stepAt, by: 'progression' };
+}
+
+const fieldsOf = (event: TimedEvent, order: OrderRecord): LifecycleFields => (event.by === 'platform' ? cancelledFields(order) : advancedFields(order));
+
+/** What a tenant file keeps of progression (STATE_DIR): histories as `[status, at, by]` triples. */
+export interface ProgressionState {
+  since: number;
+  history: Record<string, [OrderStatus, number, StatusChangeBy][]>;
+  polls: Record<string, number>;
+}
+
+/**
+ * One tenant's progression: when it was switched on, each order's history (kept from its first change; before
+ * that an order has been in its status since `created`), the poll counts of `polls` mode, and the earliest
+ * instant anything is due, so a read with nothing due costs one comparison.
+ */
+export class OrderProgression {
+  private since: number;
+  private readonly history = new Map<string, StatusChange[]>();
+  private readonly polls = new Map<string, number>();
+  private nextDue = Number.NEGATIVE_INFINITY;
+
+  constructor(now: number) {
+    this.since = now;
+  }
+
+  /** The instant the order entered its current status. */
+  enteredAt(order: OrderRecord): number {
+    return this.history.get(order.id)?.at(-1)?.at ?? Date.parse(order.created);
+  }
+
+  /** Its history, oldest first; an order never changed has been in its status since it was created (or loaded). */
+  historyOf(order: OrderRecord): StatusChange[] {
+    return [...(this.history.get(order.id) ?? [{ status: order.status, at: Date.parse(order.created), by: 'placement' as const }])];
+  }
+
+  /** What the clock will do to the order next (`clock` mode), with the status it enters; none otherwise. */
+  nextStep(order: OrderRecord, settings: ProgressionSettings): (TimedEvent & { status: OrderStatus }) | undefined {
+    const event = nextTimedEvent(order, this.enteredAt(order), this.since, settings);
+    return event && { ...event, status: event.by === 'platform' ? 'CANCELLED' : LIFECYCLE[order.side][order.status]! };
+  }
+
+  /** Records a change already written to the order (from `from` to its status now), and what it makes due. */
+  recorded(order: OrderRecord, from: OrderStatus, at: number, by: StatusChangeBy, settings: ProgressionSettings): void {
+    this.recordOnly(order, from, at, by);
+    this.due(order, settings);
+  }
+
+  /** A new order (placed now): nothing to record yet, but it may become due. */
+  placed(order: OrderRecord, settings: ProgressionSettings): void {
+    this.due(order, settings);
+  }
+
+  /** Progression switched on or its settings changed (time counts from now), or the world replaced: look again. */
+  restart(now: number): void {
+    this.since = now;
+    this.nextDue = Number.NEGATIVE_INFINITY;
+  }
+
+  /** Back to nothing recorded (a reset: the fixtures again). */
+  clear(now: number): void {
+    this.history.clear();
+    this.polls.clear();
+    this.restart(now);
+  }
+
+  /** Forgets the orders a new world no longer has, and looks again at what is due. */
+  keepOnly(orderIds: ReadonlySet<string>, now: number): void {
+    for (const id of [...this.history.keys()]) if (!orderIds.has(id)) this.history.delete(id);
+    for (const id of [...this.polls.keys()]) if (!orderIds.has(id)) this.polls.delete(id);
+    this.restart(now);
+  }
+
+  /**
+   * The earliest instant a step or deadline is due in `clock` mode, as the last `settle` (and the orders placed or
+   * changed since) left it; `-Infinity` when not known since a restart. What the read cache keeps an order list until.
+   */
+  get nextDueAt(): number {
+    return this.nextDue;
+  }
+
+  /**
+   * `clock` mode: every step (and payment deadline) due by `now` is taken, each at its own instant, order by order;
+   * what is due next is noted. Cheap when nothing is due. Says whether it changed an order.
+   */
+  settle(orders: readonly OrderRecord[], settings: ProgressionSettings, now: number): boolean {
+    if (settings.order_progression !== 'clock' || now < this.nextDue) return false;
+    let stepped = false;
+    let nextDue = Number.POSITIVE_INFINITY;
+    for (const order of orders) {
+      for (;;) {
+        const event = nextTimedEvent(order, this.enteredAt(order), this.since, settings);
+        if (event === undefined) break;
+        if (event.at > now) {
+          if (event.at < nextDue) nextDue = event.at;
+          break;
+        }
+        const from = order.status;
+        Object.assign(order, fieldsOf(event, order));
+        this.recordOnly(order, from, event.at, event.by);
+        stepped = true;
+      }
+    }
+    this.nextDue = nextDue;
+    return stepped;
+  }
+
+  /**
+   * `polls` mode: the orders a `GET /v1/orders` answer showed; each shown often enough takes its next step now. Says
+   * whether it changed an order.
+   */
+  shown(orders: readonly OrderRecord[], settings: ProgressionSettings, now: number): boolean {
+    if (settings.order_progression !== 'polls') return false;
+    let stepped = false;
+    for (const order of orders) {
+      if (LIFECYCLE[order.side][order.status] === undefined) continue;
+      const count = (this.polls.get(order.id) ?? 0) + 1;
+      if (count < settings.order_polls_per_step) {
+        this.polls.set(order.id, count);
+        continue;
+      }
+      const from = order.status;
+      Object.assign(order, advancedFields(order));
+      this.recordOnly(order, from, now, 'progression');
+      stepped = true;
+    }
+    return stepped;
+  }
+
+  exportState(): ProgressionState {
+    const history: ProgressionState['history'] = {};
+    for (const [id, entries] of this.history) history[id] = entries.map((e) => [e.status, e.at, e.by]);
+    return { since: this.since, history, polls: Object.fromEntries(this.polls) };
+  }
+
+  restoreState(state: ProgressionState): void {
+    this.history.clear();
+    this.polls.clear();
+    for (const [id, entries] of Object.entries(state.history)) this.history.set(id, entries.map(([status, at, by]) => ({ status, at, by })));
+    for (const [id, count] of Object.entries(state.polls)) this.polls.set(id, count);
+    this.restart(state.since);
+  }
+
+  private recordOnly(order: OrderRecord, from: OrderStatus, at: number, by: StatusChangeBy): void {
+    let entries = this.history.get(order.id);
+    if (!entries) this.history.set(order.id, (entries = [{ status: from, at: Date.parse(order.created), by: 'placement' }]));
+    entries.push({ status: order.status, at, by });
+    this.polls.delete(order.id);
+  }
+
+  private due(order: OrderRecord, settings: ProgressionSettings): void {
+    const event = nextTimedEvent(order, this.enteredAt(order), this.since, settings);
+    if (event !== undefined && event.at < this.nextDue) this.nextDue = event.at;
+  }
+}

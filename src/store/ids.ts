@@ -1,0 +1,13 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The `n`th id of a sequence: a version-4-shaped UUID drawn from `seed` and `n`, so the same calls give the same ids
+ * every run (CONTRACT §13: same seed, calls and clock moves, byte-identical answers).
+ */
+export function sequenceUuid(seed: string, n: number): string {
+  const bytes = createHash('sha256').update(`${seed}:${n}`).digest();
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
