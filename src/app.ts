@@ -166,8 +166,8 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
 export interface PipelineOptions {
   /** The fast path of reads with simple parameters (src/http/fast-parameters.ts); off: every request to the validator. */
   fastReads?: boolean;
-  /** Kept answers of hot reads (src/http/read-cache.ts). */
-  readCache?: boolean;
+  /** Kept answers of hot reads (src/http/read-cache.ts); a test may hand the cache in, to see it. */
+  readCache?: boolean | ReadCache;
 }
 
 /** The query string of a request, without its `?`. */
@@ -202,7 +202,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
-  const reads = pipeline.readCache === false ? undefined : cachedReads(new ReadCache());
+  const reads = pipeline.readCache === false ? undefined : cachedReads(pipeline.readCache instanceof ReadCache ? pipeline.readCache : new ReadCache());
   const handleRead = reads ? reads.step(dispatch(ctx, handlers, reads.written)) : handle;
   // This instance's steps per operation, made on the operation's first request.
   const operationSteps = new Map<OperationId, RequestHandler>();

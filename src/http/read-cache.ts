@@ -38,6 +38,8 @@ export const READ_CACHE_LIMITS: ReadCacheLimits = { answersPerTenant: 64, bytesP
 export class ReadCache {
   private readonly tenants = new Map<Tenant, TenantAnswers>();
   private bytes = 0;
+  /** Answers served again (the tests read it, to know the cache was in play). */
+  hits = 0;
 
   constructor(private readonly limits: ReadCacheLimits = READ_CACHE_LIMITS) {}
 
@@ -60,6 +62,7 @@ export class ReadCache {
     kept.answers.set(key, answer);
     this.tenants.delete(tenant);
     this.tenants.set(tenant, kept);
+    this.hits++;
     return answer;
   }
 
@@ -98,7 +101,7 @@ export class ReadCache {
     }
   }
 
-  /** Answers and bytes kept (bench/read-cache.mjs reads it). */
+  /** Answers and bytes kept. */
   get size(): { answers: number; bytes: number; tenants: number } {
     let answers = 0;
     for (const kept of this.tenants.values()) answers += kept.answers.size;
