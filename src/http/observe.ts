@@ -69,7 +69,7 @@ function exchangeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestH
   return {
     request: journalBody(state.rawBody, req.headers['content-type'] ?? null),
     // an answer written after the client left never reached it
-    response: answered ? journalBody(state.responseBody, typeof responseType === 'string' ? responseType : null) : null,
+    response: !answered ? null : state.responseJournal !== undefined ? state.responseJournal : journalBody(state.responseBody, typeof responseType === 'string' ? responseType : null),
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
   };
 }

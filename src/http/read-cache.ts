@@ -2,12 +2,18 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { OperationId } from '../api/types.js';
 import { CACHED_READS, readFreshUntil, type CachedRead } from '../domain/read-freshness.js';
 import type { Tenant } from '../domain/tenants.js';
+import { journalBody, type JournalBody } from '../harness/journal-body.js';
 import { settle, stateOf } from './request-state.js';
 
-/** One kept answer: the text res.send was given (the journal keeps it the same way), valid on [from, until) of the clock. */
+/**
+ * One kept answer: the text res.send was given, valid on [from, until) of the clock; its bytes and the body the
+ * journal keeps of it (cut and redacted) are made on its first hit, then shared by every answer it serves.
+ */
 interface Kept {
   text: string;
   bytes: number;
+  encoded?: Buffer;
+  journaled?: JournalBody | null;
   itemCount: number | undefined;
   from: number;
   until: number;
@@ -139,14 +145,17 @@ const mayUseCache = (req: Request, tenant: Tenant, faultId: string | undefined):
 function answerKept(res: Response, req: Request, answer: Kept): void {
   const state = stateOf(req);
   state.applied = true;
-  state.responseBody = answer.text;
+  state.responseJournal = answer.journaled ??= journalBody(answer.text, CONTENT_TYPE);
   if (answer.itemCount !== undefined) state.itemCount = answer.itemCount;
   res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', CONTENT_TYPE);
   res.setHeader('Content-Length', answer.bytes);
-  res.end(answer.text, 'utf8');
+  res.end((answer.encoded ??= Buffer.from(answer.text, 'utf8')));
   settle(state);
 }
+
+/** As res.send sets it for the JSON text dispatch writes. */
+const CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export interface CachedReadStep {
   /** Answers from the cache, or hands the request on to `compute` with what its answer will be kept under. */
