@@ -33,6 +33,7 @@ import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
+import { transferEncodingGuard } from './http/transfer-encoding.js';
 import { docsRoutes } from './http/docs.js';
 import { consoleRoutes } from './http/console.js';
 import { pino } from 'pino';
@@ -161,14 +162,16 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
 }
 
 /**
- * The request pipeline, top to bottom: meta routes (spec, docs, console) → request state, journal and log → control guard →
- * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
- * token request's client (and its faults) → validate → the operation's handler → one error middleware. The handlers
- * are this API's unless given: a test of the pipeline gives its own with a document of its own (`ctx.api`).
+ * The request pipeline, top to bottom: transfer coding (anything but chunked refused) → Host → meta routes (spec,
+ * docs, console) → request state, journal and log → control guard → route (the document's operation) → bearer token
+ * (the proven client, then its injected faults) → body parsers → token request's client (and its faults) → validate
+ * → the operation's handler → one error middleware. The handlers are this API's unless given: a test of the pipeline
+ * gives its own with a document of its own (`ctx.api`).
  *
- * Express sees four layers: the front (host, meta routes, observer), the control guard (mounted at /__control, as
- * its paths are relative to it), the operation's steps, the error middleware. The route step finds the operation once
- * (src/http/route.ts); each operation has its own chain of steps with its own validator (src/http/validator.ts).
+ * Express sees four layers: the front (transfer coding, host, meta routes, observer), the control guard (mounted at
+ * /__control, as its paths are relative to it), the operation's steps, the error middleware. The route step finds
+ * the operation once (src/http/route.ts); each operation has its own chain of steps with its own validator
+ * (src/http/validator.ts).
  */
 export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx)): Express {
   checkEveryOperationHandled(ctx, handlers);
@@ -212,7 +215,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     return steps;
   };
 
-  app.use(chain([hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
+  app.use(chain([transferEncodingGuard, hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
   app.use('/__control', controlGuard(ctx));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
