@@ -16,6 +16,7 @@ import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers, receiveBody } from './http/body.js';
+import { boundedBody } from './http/body-bounds.js';
 import { dispatch } from './http/dispatch.js';
 import { compileRoutes, type RouteMatch } from './http/route.js';
 import { chain } from './http/chain.js';
@@ -164,9 +165,9 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
 /**
  * The request pipeline, top to bottom: transfer coding (anything but chunked refused) → Host → meta routes (spec,
  * docs, console) → request state, journal and log → control guard → route (the document's operation) → bearer token
- * (the proven client, then its injected faults) → body parsers → token request's client (and its faults) → validate
- * → the operation's handler → one error middleware. The handlers are this API's unless given: a test of the pipeline
- * gives its own with a document of its own (`ctx.api`).
+ * (the proven client, then its injected faults) → body parsers → body bounds → token request's client (and its
+ * faults) → validate → the operation's handler → one error middleware. The handlers are this API's unless given: a
+ * test of the pipeline gives its own with a document of its own (`ctx.api`).
  *
  * Express sees four layers: the front (transfer coding, host, meta routes, observer), the control guard (mounted at
  * /__control, as its paths are relative to it), the operation's steps, the error middleware. The route step finds
@@ -186,6 +187,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
 
   const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
   const body = bodyParsers();
+  const bounded = boundedBody(ctx.api.document);
   const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
@@ -199,7 +201,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
         if (!validated) {
           const validator = operationValidator(ctx.api.document, operation, validateResponses);
           const metadata = metadataOnce(validator.metadata);
-          validated = chain([(req, res, next) => metadata(req, res, next, stateOf(req).pathParams ?? {}), bearer, ...body, tokenRequest, ...validator.validate, handle]);
+          validated = chain([(req, res, next) => metadata(req, res, next, stateOf(req).pathParams ?? {}), bearer, ...body, bounded, tokenRequest, ...validator.validate, handle]);
         }
         return validated;
       };
