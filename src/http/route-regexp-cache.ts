@@ -1,4 +1,4 @@
-import { loadInternal, loadValidatorInternal, replaceExport, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
+import { loadInternal, loadValidatorInternal, messageOf, replaceExport, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
 
 interface RegexpOptions {
   sensitive?: boolean;
@@ -29,7 +29,7 @@ function unexpectedCompile(compile: unknown): ShimOutcome {
   try {
     probe = (compile as PathToRegexp)('/probe/:id', { strict: true, sensitive: false }) as typeof probe;
   } catch (error) {
-    return `pathToRegexp('/probe/:id', options) throws (${error instanceof Error ? error.message : String(error)})`;
+    return `pathToRegexp('/probe/:id', options) throws (${messageOf(error)})`;
   }
   if (!(probe?.regexp instanceof RegExp) || !Array.isArray(probe.keys)) return 'pathToRegexp(path, options) does not answer { regexp, keys }';
   if (probe.regexp.global || probe.regexp.sticky) return 'pathToRegexp answers expressions that keep state between matches';

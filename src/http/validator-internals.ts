@@ -17,7 +17,8 @@ export const loadValidatorInternal: LoadValidatorInternal = (request) =>
  */
 export type ShimOutcome = string | undefined;
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message.split('\n')[0]! : String(error));
+/** An error's first line, for a reason. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message.split('\n')[0]! : String(error));
 
 /** Loads one internal module, or says why it cannot be loaded. */
 export function loadInternal(load: LoadValidatorInternal, request: string): { module: Record<string, unknown> } | { missing: string } {
@@ -39,7 +40,7 @@ export function replaceExport(module: Record<string, unknown>, name: string, val
   return module[name] === value ? undefined : `its ${name} cannot be replaced`;
 }
 
-/** Runs a shim; a shim that steps aside is told once, at debug, on the app's logger; a shim never stops the start. */
+/** Runs a shim (the app runs each once): why it stepped aside, if it did, is one debug line; it never stops the start. */
 export function applyShim(name: string, shim: () => ShimOutcome, logger: Logger): void {
   let reason: ShimOutcome;
   try {
