@@ -86,6 +86,12 @@ export class OrderProgression {
     return [...(this.history.get(order.id) ?? [{ status: order.status, at: Date.parse(order.created), by: 'placement' as const }])];
   }
 
+  /** What the clock will do to the order next (`clock` mode), with the status it enters; none otherwise. */
+  nextStep(order: OrderRecord, settings: ProgressionSettings): (TimedEvent & { status: OrderStatus }) | undefined {
+    const event = nextTimedEvent(order, this.enteredAt(order), this.since, settings);
+    return event && { ...event, status: event.by === 'platform' ? 'CANCELLED' : LIFECYCLE[order.side][order.status]! };
+  }
+
   /** Records a change already written to the order (from `from` to its status now), and what it makes due. */
   recorded(order: OrderRecord, from: OrderStatus, at: number, by: StatusChangeBy, settings: ProgressionSettings): void {
     this.recordOnly(order, from, at, by);
