@@ -193,7 +193,7 @@ export function buildApp(
   // logging why once, when the library's internals are not as it knows them (src/http/validator-internals.ts).
   applyShim('route-regexp-cache', () => cacheRouteRegexps(validatorInternals), ctx.logger);
   let metaSchemaShim = false;
-  const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
+  const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') }, validatorInternals);
   const body = bodyParsers();
   const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);

@@ -23,7 +23,7 @@ const keyed = (options: RegexpOptions | undefined): boolean => {
  * `{ regexp, keys }` (as the validator reads it), an expression that holds no state between matches (no `g` or `y`
  * flag: one compiled expression serves every request).
  */
-function unexpectedCompile(compile: unknown): ShimOutcome {
+export function pathToRegexpProblem(compile: unknown): ShimOutcome {
   if (typeof compile !== 'function') return 'path-to-regexp exports no pathToRegexp function';
   let probe: { regexp?: unknown; keys?: unknown };
   try {
@@ -55,7 +55,7 @@ export function cacheRouteRegexps(load: LoadValidatorInternal = loadValidatorInt
   const { module } = loaded;
   const found = module.pathToRegexp as PathToRegexp | undefined;
   if (found?.memoized) return undefined;
-  const unexpected = unexpectedCompile(found);
+  const unexpected = pathToRegexpProblem(found);
   if (unexpected !== undefined) return unexpected;
   const compile = found!;
   const compiled = new Map<string, unknown>();

@@ -5,6 +5,8 @@ import { buildApp, createContext } from '../../src/app.js';
 import { skipMetaSchemaUnlessChecked } from '../../src/http/meta-schema-shim.js';
 import { cacheRouteRegexps } from '../../src/http/route-regexp-cache.js';
 import { loadValidatorInternal, type LoadValidatorInternal } from '../../src/http/validator-internals.js';
+import { ownPathToRegexp } from '../../src/http/route.js';
+import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
 
 const SCHEMA_MODULE = './framework/openapi.schema.validator';
@@ -157,5 +159,44 @@ describe('an app whose validator internals changed starts, validates as before a
     // what served them was the library untouched
     expect(real('path-to-regexp').pathToRegexp).not.toHaveProperty('memoized');
     expect(real(SCHEMA_MODULE).OpenAPISchemaValidator).not.toHaveProperty('shimmed');
+  });
+});
+
+describe('routing, when the validator’s path-to-regexp and error classes are gone', () => {
+  it('compiles every route of the document to the expression path-to-regexp compiles', () => {
+    const real = loadValidatorInternal('path-to-regexp') as { pathToRegexp: (path: string, options: object) => { regexp: RegExp; keys: { name: string }[] } };
+    const compile = (real.pathToRegexp as { original?: typeof real.pathToRegexp }).original ?? real.pathToRegexp;
+    const routes = operationsOf(loadApiDocument().document).map((o) => o.path.replace(/\{([^}]+)}/g, ':$1'));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const route of routes) {
+      for (const sensitive of [false, true]) {
+        const theirs = compile(route, { sensitive, strict: false });
+        const ours = ownPathToRegexp(route, { sensitive });
+        expect([ours.regexp.source, ours.regexp.flags], route).toEqual([theirs.regexp.source, theirs.regexp.flags]);
+        expect(ours.keys.map((k) => k.name)).toEqual(theirs.keys.map((k) => k.name));
+      }
+    }
+  });
+
+  it('an app routes as before: the operation, a 404 for an unknown path, a 405 with Allow, a 400 for a malformed path', async () => {
+    const app = buildApp(createContext({ allowedHosts: ['.test'] }), undefined, internals({}));
+    const reference = testApp();
+    for (const target of [app, reference]) {
+      const as = { Authorization: `Bearer ${await tokenFor(target)}` };
+      expect((await http(target).get('/v1/share-classes?limit=1').set(as)).status).toBe(200);
+    }
+    const answers = async (target: Express) => {
+      const as = { Authorization: `Bearer ${await tokenFor(target)}` };
+      const [unknown, method, malformed, slash] = await Promise.all([
+        http(target).get('/v1/nothing-here').set(as),
+        http(target).put('/v1/share-classes').set(as),
+        http(target).get('/v1/accounts/%E0%A4%A').set(as),
+        http(target).delete('/v1/orders/00000000-0000-4000-8000-000000000000').set(as),
+      ]);
+      return [unknown, method, malformed, slash].map((r) => ({ status: r.status, allow: r.headers.allow, body: r.body }));
+    };
+    const [ours, theirs] = await Promise.all([answers(app), answers(reference)]);
+    expect(ours.map((a) => a.status)).toEqual([404, 405, 400, 404]);
+    expect(ours).toEqual(theirs);
   });
 });
