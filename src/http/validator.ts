@@ -2,8 +2,6 @@ import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
 import type { ApiDocument } from '../api/document.js';
-import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
-import { cacheRouteRegexps } from './route-regexp-cache.js';
 import { hasBody } from './body.js';
 
 /**
@@ -95,8 +93,9 @@ export function inlineSchemaRefs(value: unknown, schemas: Readonly<Record<string
 }
 
 /**
- * The document with just one operation and the components it reaches; its request body's schemas in place. Without response validation its answers lose
- * their bodies: the validator would still compile every response schema (~20 MB of generated code, profiled).
+ * The document with just one operation and the components it reaches, its request body's schemas written in place.
+ * Without response validation its answers lose their bodies: the validator would still compile every response schema
+ * (~20 MB of generated code, profiled).
  */
 function oneOperationDocument(document: ApiDocument, { method, path }: OperationOf, validateResponses: boolean): ApiDocument {
   const item = document.paths[path] as Record<string, unknown>;
@@ -123,8 +122,6 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
   const key = `${validateResponses ? 'requests+responses' : 'requests'} ${JSON.stringify(apiSpec)}`;
   let steps = compiled.get(key);
   if (!steps) {
-    cacheRouteRegexps();
-    skipMetaSchemaUnlessChecked();
     const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
       // The meta-schema check of the document runs in tests, where responses are validated too.
