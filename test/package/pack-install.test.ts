@@ -65,7 +65,7 @@ describe('the packed package', () => {
     expect(manifest.scripts.prepare).toBeUndefined();
     expect(manifest.scripts.install).toBeUndefined();
     expect(manifest.scripts.postinstall).toBeUndefined();
-    expect(manifest.engines.node).toBe('^20.19.0 || ^24.0.0');
+    expect(manifest.engines.node).toBe('^20.19.0 || ^22.12.0 || ^24.0.0');
     expect(manifest.type).toBe('module');
   });
 
