@@ -29,6 +29,9 @@ import { orderHandlers } from './http/handlers/orders.js';
 import { compileDocumentValidator, compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
 import { metadataOnce, operationValidator, requestAsksNothing, takesNothing } from './http/validator.js';
+import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './http/validator-internals.js';
+import { cacheRouteRegexps } from './http/route-regexp-cache.js';
+import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
@@ -170,7 +173,12 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
  * its paths are relative to it), the operation's steps, the error middleware. The route step finds the operation once
  * (src/http/route.ts); each operation has its own chain of steps with its own validator (src/http/validator.ts).
  */
-export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx)): Express {
+export function buildApp(
+  ctx: FakeContext,
+  handlers: OperationHandlers = operationHandlers(ctx),
+  /** Where the validator shims find the library's internals (a test gives them changed ones). */
+  validatorInternals: LoadValidatorInternal = loadValidatorInternal,
+): Express {
   checkEveryOperationHandled(ctx, handlers);
   const validateResponses = ctx.options.validateResponses ?? false;
 
@@ -181,6 +189,10 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   // req.protocol from X-Forwarded-Proto: the scheme of the partner's URL when a proxy terminates TLS (docs/scaling.md)
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 
+  // Before the routes are compiled, so that the validator's router reuses their expressions. Either shim steps aside,
+  // logging why once, when the library's internals are not as it knows them (src/http/validator-internals.ts).
+  applyShim('route-regexp-cache', () => cacheRouteRegexps(validatorInternals), ctx.logger);
+  let metaSchemaShim = false;
   const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
   const body = bodyParsers();
   const bearer = authenticateBearer(ctx, receiveBody(body));
@@ -194,6 +206,11 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
       let validated: RequestHandler | undefined;
       const validatedSteps = (): RequestHandler => {
         if (!validated) {
+          if (!metaSchemaShim) {
+            // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
+            metaSchemaShim = true;
+            applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger);
+          }
           const validator = operationValidator(ctx.api.document, operation, validateResponses);
           const metadata = metadataOnce(validator.metadata);
           validated = chain([(req, res, next) => metadata(req, res, next, stateOf(req).pathParams ?? {}), bearer, ...body, tokenRequest, ...validator.validate, handle]);

@@ -107,8 +107,10 @@ export function createControlClient(options: ControlClientOptions) {
     addPaymentMethodDetails: (accountId: string, details: JsonBody<'createPaymentMethodDetails'>) =>
       call<JsonResponse<'createPaymentMethodDetails', 201>>('POST', `/accounts/${id(accountId)}/payment-method-details`, details),
     placeOrder: (order: JsonBody<'placeOrder'>) => call<JsonResponse<'placeOrder', 201>>('POST', '/orders', order),
-    /** The order as the tenant's clock has it now, with its `status_history` (`GET /__control/orders/{order_id}`). */
+    /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
     order: (orderId: string) => call<JsonResponse<'getControlOrder', 200>>('GET', `/orders/${id(orderId)}`),
+    /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
+    orders: () => call<JsonResponse<'listControlOrders', 200>>('GET', '/orders'),
     advanceOrder: (orderId: string) => call<JsonResponse<'advanceOrder', 200>>('POST', `/orders/${id(orderId)}/advance`),
     setOrderStatus: (orderId: string, status: Schemas['OrderStatus']) =>
       call<JsonResponse<'setOrderStatus', 200>>('POST', `/orders/${id(orderId)}/status`, { status }),

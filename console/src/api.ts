@@ -87,6 +87,9 @@ export const api = (s: Session) => ({
   createClient: (client: Schemas['ClientCreate']) => control<Client>(s, 'POST', '/clients', client),
   updateClient: (clientId: string, change: Schemas['ClientUpdate']) => control<Client>(s, 'PATCH', `/clients/${id(clientId)}`, change),
   placeOrder: (order: Schemas['OrderPlacement']) => control<Order>(s, 'POST', '/orders', order),
+  /** Every order with its status history and next step, and the tenant's clock. */
+  orders: () => control<Schemas['ControlOrderList']>(s, 'GET', '/orders'),
+  order: (orderId: string) => control<Schemas['ControlOrder']>(s, 'GET', `/orders/${id(orderId)}`),
   advanceOrder: (orderId: string) => control<Order>(s, 'POST', `/orders/${id(orderId)}/advance`),
   setOrderStatus: (orderId: string, status: OrderStatus) => control<Order>(s, 'POST', `/orders/${id(orderId)}/status`, { status }),
   faults: async () => (await control<Schemas['FaultList']>(s, 'GET', '/faults')).data,

@@ -15,7 +15,11 @@ export interface AppState {
   report: Schemas['ReadinessReport'] | undefined;
   /** Every client's journal entries, newest first. */
   journal: JournalEntry[] | undefined;
-  clock: { now: Date; readAt: number } | undefined;
+  clock: TenantClock | undefined;
+  /** Each order's next step on the tenant's clock, by order id, while the tenant's world moves by itself. */
+  nextSteps: Map<string, Schemas['OrderNextStep']> | undefined;
+  /** Whether the picked tenant's world moves by itself (clock progression or investor activity): it is read every second. */
+  living: boolean;
   loadError: unknown;
   needsToken: boolean;
   /** The code of the guard's 401 when a token was sent and refused (`invalid_control_token`, `token_expired`…). */
@@ -27,6 +31,20 @@ export interface AppState {
   notice: string;
   notify: (text: string) => void;
 }
+
+/** The tenant's clock as last read, and when (this browser's time). */
+export interface TenantClock {
+  now: Date;
+  frozen: boolean;
+  readAt: number;
+}
+
+/** The tenant's time now: a running clock ticks on locally between reads, a frozen one stays. */
+export const tenantNow = (clock: TenantClock): Date => (clock.frozen ? clock.now : new Date(clock.now.getTime() + Date.now() - clock.readAt));
+
+/** A tenant whose orders move, or are placed, without anyone asking. */
+const isLiving = (client: ListedClient | undefined): boolean =>
+  client?.settings.order_progression === 'clock' || (client?.settings.investor_activity_per_hour ?? 0) > 0;
 
 const AppContext = createContext<AppState | undefined>(undefined);
 export const useApp = (): AppState => useContext(AppContext)!;
@@ -41,6 +59,7 @@ export function useAppState(): AppState {
   const [report, setReport] = useState<Schemas['ReadinessReport']>();
   const [journal, setJournal] = useState<JournalEntry[]>();
   const [clock, setClock] = useState<AppState['clock']>();
+  const [nextSteps, setNextSteps] = useState<AppState['nextSteps']>();
   const [loadError, setLoadError] = useState<unknown>();
   const [needsToken, setNeedsToken] = useState(false);
   const [tokenRejected, setTokenRejected] = useState<string>();
@@ -59,6 +78,7 @@ export function useAppState(): AppState {
   const defaultClientId = (clients?.find((c) => c.default) ?? clients?.[0])?.client_id;
   // A tenant picked earlier in this tab may be gone (the fake restarted): then the default one.
   const clientId = clients?.some((c) => c.client_id === stored.clientId) ? stored.clientId : defaultClientId;
+  const living = isLiving(clients?.find((c) => c.client_id === clientId));
   const onUnauthorized = useCallback(
     (code: string) => {
       setNeedsToken(true);
@@ -85,18 +105,28 @@ export function useAppState(): AppState {
 
   const ready = clientId !== undefined && !needsToken;
   // The answers of the tenant picked last win: a slow read for the one picked before is dropped.
+  const livingRef = useRef(living);
+  livingRef.current = living;
   const current = useRef(client);
   current.current = client;
   const refresh = useCallback(async () => {
     if (!ready) return;
     try {
-      const [list, w, f, r, c] = await Promise.all([anyClient.clients(), client.state(), client.faults(), client.report(), client.clock()]);
+      const [list, w, f, r, c, orders] = await Promise.all([
+        anyClient.clients(),
+        client.state(),
+        client.faults(),
+        client.report(),
+        client.clock(),
+        livingRef.current ? client.orders() : undefined,
+      ]);
       if (current.current !== client) return;
       setClients(list);
       setWorld(w);
       setFaults(f);
       setReport(r);
-      setClock({ now: new Date(c.now), readAt: Date.now() });
+      setClock({ now: new Date(c.now), frozen: c.frozen, readAt: Date.now() });
+      setNextSteps(orders && new Map(orders.data.map((o) => [o.order.id, o.next_step])));
       setLoadError(undefined);
     } catch (e) {
       failed(e);
@@ -109,6 +139,7 @@ export function useAppState(): AppState {
   }, [refresh]);
 
   // The live feed: the journal every second; when it moved, the partner changed something, so read the world again.
+  // A living world moves without requests: it is read again every second.
   const lastSeen = useRef('');
   const refreshRef = useRef(refresh);
   refreshRef.current = refresh;
@@ -125,6 +156,8 @@ export function useAppState(): AppState {
         if (mark !== lastSeen.current) {
           lastSeen.current = mark;
           setJournal(entries.slice().reverse());
+          void refreshRef.current();
+        } else if (livingRef.current) {
           void refreshRef.current();
         }
       } catch {
@@ -149,6 +182,9 @@ export function useAppState(): AppState {
     report,
     journal,
     clock,
+    // a tenant switched off stops showing steps at once, before the next read
+    nextSteps: living ? nextSteps : undefined,
+    living,
     loadError,
     needsToken,
     tokenRejected,

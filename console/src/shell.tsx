@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from './api.js';
-import { useApp } from './app.js';
+import { tenantNow, useApp } from './app.js';
 import { Link, ProblemView, saveFile } from './components.js';
 import type { Route } from './router.js';
 
@@ -67,7 +67,7 @@ export function ClockControls() {
     const timer = setInterval(() => tick((n) => n + 1), 1000);
     return () => clearInterval(timer);
   }, []);
-  const now = app.clock ? new Date(app.clock.now.getTime() + Date.now() - app.clock.readAt) : undefined;
+  const now = app.clock ? tenantNow(app.clock) : undefined;
   const change = async (body: { advance_seconds: number } | { now: string }) => {
     try {
       setError(undefined);
@@ -82,6 +82,7 @@ export function ClockControls() {
     <section class="clock" aria-label="Clock">
       <p>
         Clock: <time dateTime={now?.toISOString()}>{now ? now.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '…'}</time>
+        {app.clock?.frozen && ' (frozen)'}
       </p>
       <div class="row">
         {PRESETS.map(([label, seconds]) => (

@@ -597,7 +597,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Every order with its status history and next step
+         * @description Every order of the tenant as its clock has it now (oldest first, as the world holds them), each as
+         *     `GET /__control/orders/{order_id}` answers it, and the tenant's clock, so a countdown to each `next_step`
+         *     can be shown (the console's orders view does).
+         */
+        get: operations["listControlOrders"];
         put?: never;
         /**
          * Place an order
@@ -1229,6 +1235,22 @@ export interface components {
         ControlOrder: {
             order: components["schemas"]["OrderDetails"];
             status_history: components["schemas"]["OrderStatusHistoryEntry"][];
+            next_step: components["schemas"]["OrderNextStep"];
+        };
+        /** @description What the tenant's clock will do to the order next, with `order_progression` `clock`: the status it enters, the instant, and by what (`progression`, or `platform` for the payment deadline). `null` when nothing will (a final status, or `manual` / `polls` progression). */
+        OrderNextStep: {
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description The instant on the tenant's clock.
+             */
+            at: string;
+            /** @enum {string} */
+            by: "progression" | "platform";
+        } | null;
+        ControlOrderList: {
+            data: components["schemas"]["ControlOrder"][];
+            clock: components["schemas"]["Clock"];
         };
         OrderStatusHistoryEntry: {
             status: components["schemas"]["OrderStatus"];
@@ -2772,6 +2794,35 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listControlOrders: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders and the tenant's clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlOrderList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     placeOrder: {

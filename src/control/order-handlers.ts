@@ -1,5 +1,5 @@
 import type { FakeContext } from '../context.js';
-import { advanceOrder, controlOrder, setOrderStatus } from '../domain/order-actions.js';
+import { advanceOrder, controlOrder, listControlOrders, setOrderStatus } from '../domain/order-actions.js';
 import { placeOrder } from '../domain/order-placement.js';
 import { createPaymentMethodDetails } from '../domain/payment-methods.js';
 import { created, ok, type OperationHandlers } from '../http/operation.js';
@@ -9,6 +9,7 @@ import { controlTenant } from './tenant.js';
 export function orderControlHandlers(ctx: FakeContext) {
   return {
     getControlOrder: (call) => ok(controlOrder(controlTenant(ctx, call), call.path.order_id)),
+    listControlOrders: (call) => ok(listControlOrders(controlTenant(ctx, call))),
     placeOrder: (call) => created(placeOrder(controlTenant(ctx, call), call.body)),
     advanceOrder: (call) => ok(advanceOrder(controlTenant(ctx, call), call.path.order_id)),
     setOrderStatus: (call) => ok(setOrderStatus(controlTenant(ctx, call), call.path.order_id, call.body.status)),

@@ -1,6 +1,7 @@
 // Status changes of an existing order; each goes through the lifecycle table (order-lifecycle.ts) and is recorded
 // in the order's status history (order-progression.ts).
 import { notFound } from '../api/errors.js';
+import { clockView } from './clock.js';
 import { advancedFields, cancelledFields, forcedFields, type LifecycleFields, toOrderDetails } from './order-lifecycle.js';
 import type { StatusChangeBy } from './order-progression.js';
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
@@ -38,11 +39,24 @@ export function setOrderStatus(tenant: Tenant, orderId: string, status: OrderSta
   return changeStatus(tenant, orderId, 'control', (order) => forcedFields(order, status));
 }
 
-/** The control plane's view of an order: the order now, and every status it has been in. */
-export function controlOrder(tenant: Tenant, orderId: string): Schemas['ControlOrder'] {
-  const order = findOrder(tenant.store, orderId);
+/** The control plane's view of an order: the order now, every status it has been in, and what the clock does next. */
+function controlView(tenant: Tenant, order: OrderRecord): Schemas['ControlOrder'] {
+  const next = tenant.progression.nextStep(order, tenant.client.settings);
   return {
     order: toOrderDetails(order),
-    status_history: tenant.progression.historyOf(order).map(({ status, at, by }) => ({ status, at: new Date(at).toISOString(), by })),
+    status_history: tenant.progression.historyOf(order).map(({ status, at, by }) => ({ status, at: isoAt(at), by })),
+    next_step: next ? { status: next.status, at: isoAt(next.at), by: next.by } : null,
   };
+}
+
+const isoAt = (ms: number): string => new Date(ms).toISOString();
+
+export function controlOrder(tenant: Tenant, orderId: string): Schemas['ControlOrder'] {
+  return controlView(tenant, findOrder(tenant.store, orderId));
+}
+
+/** Every order's control view, oldest first, with the clock they were read at (`GET /__control/orders`). */
+export function listControlOrders(tenant: Tenant): Schemas['ControlOrderList'] {
+  const { orders } = tenant.store;
+  return { data: orders.map((order) => controlView(tenant, order)), clock: clockView(tenant.clock) };
 }

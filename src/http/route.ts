@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
 import type { Request } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
 import { operationsOf, type ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
-import { cacheRouteRegexps } from './route-regexp-cache.js';
+import { loadValidatorInternal } from './validator-internals.js';
 import type { OperationOf } from './validator.js';
 
 interface RoutedRequest extends Request {
@@ -58,13 +57,12 @@ const firstSegmentOf = (path: string): string => {
  * whose router sees just that one route.
  */
 export function compileRoutes(document: ApiDocument, options: { caseSensitive: boolean; strict: boolean }): (req: Request) => RouteMatch {
-  // The validator's own path-to-regexp, memoized: the expressions compiled here are the ones its router reuses.
-  cacheRouteRegexps();
-  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const { pathToRegexp } = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
+  // The validator's own path-to-regexp (memoized by http/route-regexp-cache.ts, when the app put it in place before
+  // this: the expressions compiled here are then the ones its router reuses).
+  const { pathToRegexp } = loadValidatorInternal('path-to-regexp') as { pathToRegexp: PathToRegexp };
   // The validator's own error classes (its package's `error`), from their module alone: the package itself loads
   // with the first validator (src/http/validator.ts).
-  const errors = fromValidator('./framework/types') as Pick<typeof OpenApiValidatorLibrary.error, 'BadRequest' | 'MethodNotAllowed'>;
+  const errors = loadValidatorInternal('./framework/types') as Pick<typeof OpenApiValidatorLibrary.error, 'BadRequest' | 'MethodNotAllowed'>;
 
   // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.
   const routes = operationsOf(document).map((operation) => ({ expressRoute: toExpressRoute(operation.path), operation: operation as RouteMatch['operation'] }));

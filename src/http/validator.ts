@@ -2,8 +2,6 @@ import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
 import type { ApiDocument } from '../api/document.js';
-import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
-import { cacheRouteRegexps } from './route-regexp-cache.js';
 import { hasBody } from './body.js';
 
 /**
@@ -100,8 +98,6 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
   const key = `${validateResponses ? 'requests+responses' : 'requests'} ${JSON.stringify(apiSpec)}`;
   let steps = compiled.get(key);
   if (!steps) {
-    cacheRouteRegexps();
-    skipMetaSchemaUnlessChecked();
     const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
       // The meta-schema check of the document runs in tests, where responses are validated too.

@@ -30,6 +30,14 @@ describe('the CLI', () => {
     expect(ca[2]).not.toEqual(cc[2]);
   });
 
+  it('--demo and DEMO=1 start a world that moves by itself; without them the default client stays manual', async () => {
+    const settingsOf = async (url: string) =>
+      ((await fetch(`${url}/__control/clients`).then((r) => r.json())) as { data: { settings: Record<string, unknown> }[] }).data[0]!.settings;
+    const [flag, variable, plain] = await Promise.all([launch(['--demo']), launch([], { DEMO: '1' }), launch()]);
+    for (const demo of [flag, variable]) expect(await settingsOf(demo.url)).toMatchObject({ order_progression: 'clock', investor_activity_per_hour: 30 });
+    expect(await settingsOf(plain.url)).toMatchObject({ order_progression: 'manual', investor_activity_per_hour: 0 });
+  });
+
   it('answers SIGTERM by finishing and exiting 0', async () => {
     const { child } = await launch();
     const exited = exitOf(child);

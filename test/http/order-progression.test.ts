@@ -105,6 +105,20 @@ describe('order_progression clock', () => {
     expect((await t.history()).status_history.at(-1)).toEqual({ status: 'CANCELLED', at: at(40), by: 'platform' });
   });
 
+  it('next_step names the status the clock brings next, its instant and its cause; the list shows every order so, with the clock', async () => {
+    const t = await tenantWith({ order_progression: 'clock', payment_deadline_seconds: 60 });
+    expect((await t.history()).next_step).toEqual({ status: 'AWAITING_PAYMENT', at: at(10), by: 'progression' });
+    await t.advanceClock(10);
+    expect((await t.history()).next_step).toEqual({ status: 'CANCELLED', at: at(70), by: 'platform' });
+    const list = (await http(app).get('/__control/orders').set('X-Client-Id', t.clientId).expect(200)).body;
+    expect(list.clock).toEqual({ now: at(10), frozen: true });
+    const world = (await http(app).get('/__control/state').set('X-Client-Id', t.clientId).expect(200)).body as World;
+    expect(list.data.map((o: { order: Order }) => o.order.id)).toEqual(world.orders.map((o) => o.id));
+    expect(list.data.find((o: { order: Order }) => o.order.id === t.order.id)).toEqual(await t.history());
+    await t.advanceClock(60);
+    expect((await t.history()).next_step).toBeNull();
+  });
+
   it('switching a tenant to clock counts from that instant: year-old fixture orders do not complete at once', async () => {
     const t = await tenantWith({});
     const before = await t.list('order_status=PLACED&limit=1000');
@@ -147,6 +161,7 @@ describe('order_progression manual', () => {
     await http(app).post(`/__control/orders/${t.order.id}/advance`).set('X-Client-Id', t.clientId).expect(200);
     await t.advanceClock(5);
     await t.cancel().expect(200);
+    expect((await t.history()).next_step).toBeNull();
     expect((await t.history()).status_history).toEqual([
       { status: 'PLACED', at: T0, by: 'placement' },
       { status: 'AWAITING_PAYMENT', at: at(86_400 * 30), by: 'control' },

@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
-import type { Order, OrderStatus } from '../api.js';
+import { useEffect, useState } from 'preact/hooks';
+import type { Order, OrderStatus, Schemas } from '../api.js';
 import { useApp } from '../app.js';
 import { accountName, Fields, Link, money, ProblemView } from '../components.js';
+import { NextStep } from './orders.js';
 import { canAdvance, canCancel, CANCELLABLE_STATUSES, LIFECYCLE, ORDER_STATUSES, road, statusLabel } from '../lifecycle.js';
 
 /** The side's road as boxes and arrows, with the cancel branch; the current status marked (also for screen readers). */
@@ -32,11 +33,55 @@ function Lifecycle({ order }: { order: Order }) {
   );
 }
 
+const CAUSES: Record<Schemas['OrderStatusHistoryEntry']['by'], string> = {
+  placement: 'placed',
+  partner: 'the partner’s cancel',
+  control: 'the control plane',
+  progression: 'progression',
+  platform: 'the platform (payment deadline)',
+};
+
+/** Every status the order has been in, when (tenant clock) and by what. */
+function History({ entries }: { entries: Schemas['OrderStatusHistoryEntry'][] }) {
+  return (
+    <>
+      <h2>History</h2>
+      <table data-testid="status-history">
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">At (tenant clock)</th>
+            <th scope="col">By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={`${e.status}-${e.at}`}>
+              <td>
+                <span class={`order-status ${e.status}`}>{statusLabel(e.status)}</span>
+              </td>
+              <td>
+                <time dateTime={e.at}>{e.at.replace('T', ' ').slice(0, 19)}</time>
+              </td>
+              <td>{CAUSES[e.by]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 export function OrderDetail({ orderId }: { orderId: string }) {
   const app = useApp();
   const [error, setError] = useState<unknown>();
   const [forced, setForced] = useState<OrderStatus>('COMPLETED');
+  const [view, setView] = useState<Schemas['ControlOrder']>();
   const w = app.world;
+  // read again with the world: the history and the next step change as it does
+  useEffect(() => {
+    app.api.order(orderId).then(setView, () => setView(undefined));
+  }, [app.api, orderId, w]);
   if (!w) return <p>Loading…</p>;
   const order = w.orders.find((o) => o.id === orderId);
   if (!order)
@@ -76,6 +121,11 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         {account ? <Link to={`accounts/${account.id}`}>{accountName(account)}</Link> : <code>{order.account_id}</code>}
       </p>
       <Lifecycle order={order} />
+      {view?.next_step && (
+        <p>
+          Next: <NextStep step={view.next_step} />
+        </p>
+      )}
       <div class="row actions">
         <button
           type="button"
@@ -117,6 +167,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         </form>
       </div>
       <ProblemView error={error} />
+      {view && <History entries={view.status_history} />}
       <h2>Fields</h2>
       <Fields record={order} />
     </>

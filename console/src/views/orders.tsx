@@ -1,10 +1,32 @@
-import type { Order } from '../api.js';
-import { useApp } from '../app.js';
+import type { Order, Schemas } from '../api.js';
+import { tenantNow, useApp } from '../app.js';
 import { accountName, Link, money } from '../components.js';
 import { ORDER_STATUSES, statusLabel } from '../lifecycle.js';
 import { navigate, type Route } from '../router.js';
 
+/** How long until a step, as a countdown: `0:07`, `2:00`, `1:05:00`; `now` once due (the next read shows it taken). */
+export function countdown(ms: number): string {
+  if (ms <= 0) return 'now';
+  const seconds = Math.ceil(ms / 1000);
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** The step the tenant's clock brings an order next, and in how long. */
+export function NextStep({ step }: { step: Schemas['OrderNextStep'] | undefined }) {
+  const app = useApp();
+  if (!step || !app.clock) return <span class="muted">—</span>;
+  const left = Date.parse(step.at) - tenantNow(app.clock).getTime();
+  return (
+    <span data-testid="next-step" title={`${step.at} (${step.by})`}>
+      {step.by === 'platform' ? 'cancelled by the platform' : statusLabel(step.status)} in <time dateTime={step.at}>{countdown(left)}</time>
+    </span>
+  );
+}
+
 export function OrderTable({ orders }: { orders: Order[] }) {
+  const { nextSteps } = useApp();
   return (
     <table>
       <thead>
@@ -17,6 +39,7 @@ export function OrderTable({ orders }: { orders: Order[] }) {
           <th scope="col">Units</th>
           <th scope="col">Value</th>
           <th scope="col">Created</th>
+          {nextSteps && <th scope="col">Next step</th>}
         </tr>
       </thead>
       <tbody>
@@ -36,6 +59,11 @@ export function OrderTable({ orders }: { orders: Order[] }) {
             <td class="num">{o.amount_of_units}</td>
             <td class="num">{money(o.value, o.currency)}</td>
             <td>{o.created.slice(0, 16).replace('T', ' ')}</td>
+            {nextSteps && (
+              <td>
+                <NextStep step={nextSteps.get(o.id) ?? undefined} />
+              </td>
+            )}
           </tr>
         ))}
       </tbody>
@@ -44,6 +72,14 @@ export function OrderTable({ orders }: { orders: Order[] }) {
 }
 
 const FILTERS = ['status', 'side', 'market', 'account'] as const;
+
+function describeLiving(app: ReturnType<typeof useApp>): string {
+  const settings = app.clients?.find((c) => c.client_id === app.clientId)?.settings;
+  const parts: string[] = [];
+  if (settings?.order_progression === 'clock') parts.push('orders take their steps on the tenant clock');
+  if ((settings?.investor_activity_per_hour ?? 0) > 0) parts.push(`end investors place about ${settings!.investor_activity_per_hour} orders an hour`);
+  return parts.join('; ');
+}
 
 export function Orders({ route }: { route: Route }) {
   const app = useApp();
@@ -76,6 +112,12 @@ export function Orders({ route }: { route: Route }) {
   return (
     <>
       <h1>Orders of {app.clientId}</h1>
+      {app.living && (
+        <p data-testid="living">
+          This world moves by itself ({describeLiving(app)}): the list is read every second. Switch it in{' '}
+          <Link to="tenant">the tenant view</Link>.
+        </p>
+      )}
       <form class="filters row" onSubmit={(e) => e.preventDefault()}>
         {select('status', 'Status', status!, ORDER_STATUSES.map((s) => [s, statusLabel(s)]))}
         {select('side', 'Side', side!, [['BUY', 'BUY'], ['SELL', 'SELL']])}

@@ -65,6 +65,30 @@ function Settings() {
                 ))}
               </select>
             </label>
+            <form
+              class="row"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const value = Number(new FormData(e.target as HTMLFormElement).get('investor_activity_per_hour'));
+                void change({ settings: { investor_activity_per_hour: value } });
+              }}
+            >
+              <label>
+                Investor orders an hour (0–3600: end investors place orders on this tenant's accounts){' '}
+                <input
+                  type="number"
+                  name="investor_activity_per_hour"
+                  min={0}
+                  max={3600}
+                  step="any"
+                  key={client.settings.investor_activity_per_hour}
+                  defaultValue={String(client.settings.investor_activity_per_hour ?? 0)}
+                />
+              </label>
+              <button type="submit" class="small">
+                Set
+              </button>
+            </form>
           </fieldset>
           <fieldset>
             <legend>Token endpoint authentication (the other way is refused, as in production)</legend>
