@@ -205,6 +205,7 @@ export function buildApp(
   const handle = dispatch(ctx, handlers);
   // This instance's steps per operation, made on the operation's first request.
   const operationSteps = new Map<OperationId, RequestHandler>();
+  let stepsFallbackLogged = false;
   const stepsOf = ({ operation }: RouteMatch): RequestHandler => {
     let steps = operationSteps.get(operation.operationId);
     if (!steps) {
@@ -217,6 +218,10 @@ export function buildApp(
             applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger);
           }
           const validator = operationValidator(ctx.api.document, operation, validateResponses);
+          if (validator.unknownSteps && !stepsFallbackLogged) {
+            stepsFallbackLogged = true;
+            ctx.logger.debug({ shim: 'validator-steps', reason: validator.unknownSteps }, `validator steps run as the library chains them: ${validator.unknownSteps}`);
+          }
           const metadata = metadataOnce(validator.metadata);
           validated = chain([(req, res, next) => metadata(req, res, next, stateOf(req).pathParams ?? {}), bearer, ...body, bounded, tokenRequest, ...validator.validate, handle]);
         }

@@ -18,6 +18,12 @@ export interface OperationValidator {
   metadata: RequestHandler;
   /** Checks parameters and body against the operation (and, in tests, the answer against the document). */
   validate: RequestHandler[];
+  /**
+   * Why the library's steps were not split as known (a release renamed or added one), if they were not: then
+   * `metadata` runs its steps up to the one that sets `req.openapi` (its router) and `validate` the rest, in the
+   * library's own order (same answers).
+   */
+  unknownSteps?: string;
 }
 
 /** One operation of the document: its path template, method and the path item it belongs to. */
@@ -115,6 +121,37 @@ const VALIDATE_STEPS = new Set(['requestMiddleware', 'responseMiddleware']);
 // handlers for Express route parameters, which no route of the pipeline has.
 const SKIPPED_STEPS = new Set(['pathParamsMiddleware', 'securityMiddleware']);
 
+/** Runs `steps` from `from` on, in turn, as one step. */
+const runFrom =
+  (steps: readonly RequestHandler[], from: () => number): RequestHandler =>
+  (req, res, next) => {
+    let i = from();
+    const step = (error?: unknown): void => {
+      if (error !== undefined || i >= steps.length) return next(error);
+      void steps[i++]!(req, res, step);
+    };
+    step();
+  };
+
+/** The library's chain split where its router has set `req.openapi`, found by running it (names unknown). */
+function splitAtRouter(middleware: readonly RequestHandler[]): Pick<OperationValidator, 'metadata' | 'validate'> {
+  let afterRouter = middleware.length;
+  const metadata: RequestHandler = (req, res, next) => {
+    let i = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined) return next(error);
+      if ((req as Request & { openapi?: unknown }).openapi !== undefined) {
+        afterRouter = i;
+        return next();
+      }
+      if (i >= middleware.length) return next();
+      void middleware[i++]!(req, res, step);
+    };
+    step();
+  };
+  return { metadata, validate: [runFrom(middleware, () => afterRouter)] };
+}
+
 export function operationValidator(document: ApiDocument, operation: OperationOf, validateResponses: boolean): OperationValidator {
   const apiSpec = oneOperationDocument(document, operation, validateResponses);
   // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
@@ -135,12 +172,15 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
     }) as RequestHandler[];
     const metadata = middleware.find((step) => step.name === ROUTE_STEP);
     const validate = middleware.filter((step) => VALIDATE_STEPS.has(step.name));
-    // Anything new would be skipped, so it stops here.
+    // Anything new would be skipped by the split: then the library's own chain runs whole, where validation runs.
     const unknown = middleware.filter((step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name));
-    if (!metadata || unknown.length > 0) {
-      throw new Error(`express-openapi-validator's steps are not the expected ones: ${middleware.map((s) => s.name).join(', ')}`);
-    }
-    steps = { metadata, validate };
+    steps =
+      metadata && unknown.length === 0
+        ? { metadata, validate }
+        : {
+            ...splitAtRouter(middleware),
+            unknownSteps: `express-openapi-validator's steps are not the known ones (${middleware.map((s) => s.name || 'anonymous').join(', ')})`,
+          };
     compiled.set(key, steps);
   }
   return steps;
