@@ -14,8 +14,10 @@
 #   (final) - dist/ + production node_modules + package.json, runs as `node`
 #
 # `npm ci` runs with --ignore-scripts everywhere: no lifecycle script of ours is
-# needed before the sources are copied, and the only dependency install script in
-# the lockfile is @scarf/scarf's telemetry, which is not needed.
+# needed before the sources are copied; no production dependency has an install
+# script (test/package checks it), and the development ones that do (esbuild's
+# binary check, @scarf/scarf's telemetry under swagger-ui-dist, whose files the
+# build copies into dist/) are not needed.
 #
 # The release workflow passes VERSION, REVISION and SOURCE for the OCI labels.
 

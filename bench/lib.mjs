@@ -221,9 +221,9 @@ process.once('exit', killAllChildren);
  * The fake as users run it: `node dist/src/cli.js` in its own process, with the CLI's defaults (log level `info`,
  * one JSON line per request, here to /dev/null) unless `env` says otherwise.
  */
-export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000, node } = {}) {
+export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000, node, cli = dist.cli, stdio } = {}) {
   const port = await freePort();
-  const proc = spawnNode([...nodeArgs, dist.cli], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv }, node });
+  const proc = spawnNode([...nodeArgs, cli], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv }, node, ...(stdio && { stdio }) });
   const url = `http://127.0.0.1:${port}`;
   const startupMs = await waitUntilUp(`${url}/__control/health`, { timeoutMs, child: proc.child });
   return { ...proc, port, url, startupMs };

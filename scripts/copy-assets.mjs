@@ -1,7 +1,10 @@
 // tsc compiles the TypeScript; the OpenAPI document is read at run time, so it travels beside the compiled code,
 // as the YAML users read and as JSON, which starts faster. tsc does not copy hand-written or generated `.d.ts`
 // files, so the generated API types are copied too: the published declarations import them.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 const root = new URL('..', import.meta.url);
@@ -17,3 +20,15 @@ copyFileSync(new URL('src/api/schema.d.ts', root), new URL('schema.d.ts', target
 const { generateWorld } = await import(new URL('dist/fixtures/generate.js', root).href);
 const { DEFAULT_WORLD_FILE, DEFAULT_WORLD_SEED } = await import(new URL('dist/fixtures/world-source.js', root).href);
 writeFileSync(new URL(`dist/fixtures/${DEFAULT_WORLD_FILE}`, root), JSON.stringify(generateWorld({ seed: DEFAULT_WORLD_SEED })));
+
+// Swagger UI for /docs, copied from the swagger-ui-dist development dependency: the package then serves its API
+// reference with no swagger-ui-dist installed, and so without @scarf/scarf's telemetry install script. Its licence,
+// notice and the bundle's third-party licences travel with the files (Apache-2.0 asks for them).
+const { SWAGGER_UI_FILES, SWAGGER_UI_BUILD_DIR } = await import(new URL('dist/src/http/docs.js', root).href);
+const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const swaggerUiTarget = fileURLToPath(new URL(`dist/src/http/${SWAGGER_UI_BUILD_DIR}/`, root));
+rmSync(swaggerUiTarget, { recursive: true, force: true });
+mkdirSync(swaggerUiTarget, { recursive: true });
+for (const file of [...SWAGGER_UI_FILES, 'LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt']) {
+  copyFileSync(join(swaggerUi, file), join(swaggerUiTarget, file));
+}

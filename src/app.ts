@@ -18,6 +18,7 @@ import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './ht
 import { bodyParsers, hasBody, receiveBody } from './http/body.js';
 import { fastReadOf } from './http/fast-parameters.js';
 import { cachedReads, ReadCache } from './http/read-cache.js';
+import { boundedBody } from './http/body-bounds.js';
 import { dispatch } from './http/dispatch.js';
 import { compileRoutes, type RouteMatch } from './http/route.js';
 import { chain } from './http/chain.js';
@@ -31,10 +32,14 @@ import { orderHandlers } from './http/handlers/orders.js';
 import { compileDocumentValidator, compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
 import type { OperationHandlers } from './http/operation.js';
 import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, type OperationValidator } from './http/validator.js';
+import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './http/validator-internals.js';
+import { cacheRouteRegexps } from './http/route-regexp-cache.js';
+import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { requestObserver } from './http/observe.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
+import { transferEncodingGuard } from './http/transfer-encoding.js';
 import { docsRoutes } from './http/docs.js';
 import { consoleRoutes } from './http/console.js';
 import { pino } from 'pino';
@@ -162,12 +167,14 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
   };
 }
 
-/** Parts of the pipeline a test or a benchmark may leave out, to compare (both on by default). */
+/** Parts of the pipeline a test or a benchmark may leave out or change, to compare (the defaults: all on, as shipped). */
 export interface PipelineOptions {
   /** The fast path of reads with simple parameters (src/http/fast-parameters.ts); off: every request to the validator. */
   fastReads?: boolean;
   /** Kept answers of hot reads (src/http/read-cache.ts); a test may hand the cache in, to see it. */
   readCache?: boolean | ReadCache;
+  /** Where the validator shims find the library's internals (a test gives them changed ones). */
+  validatorInternals?: LoadValidatorInternal;
 }
 
 /** The query string of a request, without its `?`. */
@@ -177,16 +184,20 @@ const rawQueryOf = (req: Request): string => {
 };
 
 /**
- * The request pipeline, top to bottom: meta routes (spec, docs, console) → request state, journal and log → control guard →
- * route (the document's operation) → bearer token (the proven client, then its injected faults) → body parsers →
- * token request's client (and its faults) → validate → the operation's handler → one error middleware. The handlers
- * are this API's unless given: a test of the pipeline gives its own with a document of its own (`ctx.api`).
+ * The request pipeline, top to bottom: transfer coding (anything but chunked refused) → Host → meta routes (spec,
+ * docs, console) → request state, journal and log → control guard → route (the document's operation) → bearer token
+ * (the proven client, then its injected faults) → [a read with simple parameters: its fast check, then its kept
+ * answer if any] → body parsers → body bounds → token request's client (and its faults) → validate → the operation's
+ * handler → one error middleware. The handlers are this API's unless given: a
+ * test of the pipeline gives its own with a document of its own (`ctx.api`).
  *
- * Express sees four layers: the front (host, meta routes, observer), the control guard (mounted at /__control, as
- * its paths are relative to it), the operation's steps, the error middleware. The route step finds the operation once
- * (src/http/route.ts); each operation has its own chain of steps with its own validator (src/http/validator.ts).
+ * Express sees four layers: the front (transfer coding, host, meta routes, observer), the control guard (mounted at
+ * /__control, as its paths are relative to it), the operation's steps, the error middleware. The route step finds
+ * the operation once (src/http/route.ts); each operation has its own chain of steps with its own validator
+ * (src/http/validator.ts).
  */
 export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx), pipeline: PipelineOptions = {}): Express {
+  const { validatorInternals = loadValidatorInternal } = pipeline;
   checkEveryOperationHandled(ctx, handlers);
   const validateResponses = ctx.options.validateResponses ?? false;
 
@@ -197,8 +208,13 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   // req.protocol from X-Forwarded-Proto: the scheme of the partner's URL when a proxy terminates TLS (docs/scaling.md)
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 
-  const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') });
+  // Before the routes are compiled, so that the validator's router reuses their expressions. Either shim steps aside,
+  // logging why once, when the library's internals are not as it knows them (src/http/validator-internals.ts).
+  applyShim('route-regexp-cache', () => cacheRouteRegexps(validatorInternals), ctx.logger);
+  let metaSchemaShim = false;
+  const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') }, validatorInternals);
   const body = bodyParsers();
+  const bounded = boundedBody(ctx.api.document);
   const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
@@ -206,30 +222,51 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const handleRead = reads ? reads.step(dispatch(ctx, handlers, reads.written)) : handle;
   // This instance's steps per operation, made on the operation's first request.
   const operationSteps = new Map<OperationId, RequestHandler>();
+  let stepsFallbackLogged = false;
+  const newValidator = (operation: RouteMatch['operation']): OperationValidator => {
+    if (!metaSchemaShim) {
+      // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
+      metaSchemaShim = true;
+      applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger);
+    }
+    const validator = operationValidator(ctx.api.document, operation, validateResponses);
+    if (validator.unknownSteps && !stepsFallbackLogged) {
+      stepsFallbackLogged = true;
+      ctx.logger.debug({ shim: 'validator-steps', reason: validator.unknownSteps }, `validator steps run as the library chains them: ${validator.unknownSteps}`);
+    }
+    return validator;
+  };
   const stepsOf = ({ operation }: RouteMatch): RequestHandler => {
     let steps = operationSteps.get(operation.operationId);
     if (steps) return steps;
     let validator: OperationValidator | undefined;
     let metadata: ReturnType<typeof metadataOnce> | undefined;
-    const validatorOf = (): OperationValidator => (validator ??= operationValidator(ctx.api.document, operation, validateResponses));
+    const validatorOf = (): OperationValidator => (validator ??= newValidator(operation));
     const metadataStep: RequestHandler = (req, res, next) => (metadata ??= metadataOnce(validatorOf().metadata))(req, res, next, stateOf(req).pathParams ?? {});
     let validated: RequestHandler | undefined;
-    const validatedSteps = (): RequestHandler => (validated ??= chain([metadataStep, bearer, ...body, tokenRequest, ...validatorOf().validate, handle]));
+    const validatedSteps = (): RequestHandler => (validated ??= chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validatorOf().validate, handle]));
     const fast = pipeline.fastReads === false ? undefined : fastReadOf(ctx.api.document, operation);
     if (fast) {
       // A read with simple parameters: the validator (and the body parsers) only for what the fast path does not take.
       let afterBearer: RequestHandler | undefined;
-      const validatedAfterBearer = (): RequestHandler => (afterBearer ??= chain([...body, ...validatorOf().validate, handle]));
+      const validatedAfterBearer = (): RequestHandler => (afterBearer ??= chain([...body, bounded, ...validatorOf().validate, handle]));
       let answer: RequestHandler | undefined;
-      const answerRead = (): RequestHandler => (answer ??= validateResponses ? chain([...validatorOf().validateResponse, handleRead]) : handleRead);
+      // answers checked against the document (tests) by the validator's own response step; where its steps are not
+      // the known ones (it cannot be told apart), the whole validator answers
+      const answerRead = (): RequestHandler | undefined => {
+        if (!validateResponses) return handleRead;
+        const { validateResponse } = validatorOf();
+        return validateResponse && (answer ??= chain([...validateResponse, handleRead]));
+      };
       steps = chain([
         metadataStep,
         bearer,
         (req, res, next) => {
           const query = hasBody(req) ? undefined : fast(rawQueryOf(req), stateOf(req).pathParams ?? {});
-          if (query === undefined) return validatedAfterBearer()(req, res, next);
+          const read = query === undefined ? undefined : answerRead();
+          if (read === undefined) return validatedAfterBearer()(req, res, next);
           stateOf(req).query = query;
-          return answerRead()(req, res, next);
+          return read(req, res, next);
         },
       ]);
     } else if (!validateResponses && takesNothing(ctx.api.document, operation)) {
@@ -243,7 +280,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     return steps;
   };
 
-  app.use(chain([hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
+  app.use(chain([transferEncodingGuard, hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
   app.use('/__control', controlGuard(ctx));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {

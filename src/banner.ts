@@ -18,20 +18,35 @@ export interface BannerFacts {
   clientCount: number;
 }
 
+/** The other name of a loopback address, when the client may call the server by either. */
+const OTHER_LOOPBACK_NAME: Record<string, string> = { localhost: '127.0.0.1', '127.0.0.1': 'localhost' };
+
 /** What a person needs to make the first call: where it listens, who to be, what audience to send, where to look and watch. */
 export function banner({ version, address, options, defaultClient, clientCount }: BannerFacts): string {
   const everywhere = ALL_INTERFACES.has(address.address);
   // The URL a person on this machine types; the audience is its host part unless BASE_URL names another.
-  const local = `http://${hostPort(everywhere ? 'localhost' : address.address, address.port)}`;
+  const localName = everywhere ? 'localhost' : address.address;
+  const local = `http://${hostPort(localName, address.port)}`;
   const base = options.baseUrl ?? local;
-  const audience = new URL(base).host;
   const where = everywhere ? `all interfaces, port ${address.port}` : hostPort(address.address, address.port);
   const world = options.fixtures !== undefined ? `fixtures ${String(options.fixtures)}` : `seed ${options.seed ?? 1}`;
   const guard = options.controlToken ? 'guarded: send Authorization: Bearer <CONTROL_TOKEN>' : 'open: set CONTROL_TOKEN to guard it';
+  const credentials = `client_id=${defaultClient.client_id} client_secret=${defaultClient.client_secret}`;
+  const others = clientCount > 1 ? ` (+${clientCount - 1} more clients)` : '';
+  // The audience is the host part of the URL the client calls: on loopback a newcomer calls either name, and
+  // mixing them (localhost in the URL, 127.0.0.1 in the audience) is the first error met, so both are spelled out.
+  const otherName = options.baseUrl === undefined ? OTHER_LOOPBACK_NAME[localName] : undefined;
+  const audience =
+    otherName === undefined
+      ? [`${credentials} audience=${new URL(base).host}${others}`]
+      : [
+          `${credentials}${others}; audience: the host part of the URL you call`,
+          `audience=${[local, `http://${hostPort(otherName, address.port)}`].map((url) => `${new URL(url).host} when you call ${url}`).join(', ')}`,
+        ];
   return [
     `investment-api-fake ${version} (Node ${process.versions.node}) listening on ${where}: ${local}`,
     `  token          POST ${base}/oauth2/token`,
-    `                 client_id=${defaultClient.client_id} client_secret=${defaultClient.client_secret} audience=${audience}${clientCount > 1 ? ` (+${clientCount - 1} more clients)` : ''}`,
+    ...audience.map((line) => `                 ${line}`),
     `  API reference  ${base}/docs`,
     `  console        ${base}/console/`,
     `  control plane  ${base}/__control (${guard})`,

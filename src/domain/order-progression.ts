@@ -3,6 +3,7 @@
 // orders first takes the steps its clock implies (`settle`), each at its own instant.
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
 import { advancedFields, cancelledFields, LIFECYCLE, type LifecycleFields } from './order-lifecycle.js';
+import { DueQueue } from './due-queue.js';
 
 export type ProgressionMode = NonNullable<Schemas['ClientSettings']['order_progression']>;
 export type StepStatus = keyof NonNullable<Schemas['ClientSettings']['order_step_seconds']>;
@@ -63,14 +64,17 @@ export interface ProgressionState {
 
 /**
  * One tenant's progression: when it was switched on, each order's history (kept from its first change; before
- * that an order has been in its status since `created`), the poll counts of `polls` mode, and the earliest
- * instant anything is due, so a read with nothing due costs one comparison.
+ * that an order has been in its status since `created`), the poll counts of `polls` mode, and (`clock` mode) a queue
+ * of the orders by the instant their next step is due, so a read with nothing due costs one comparison and a step
+ * costs O(log n), however many orders the world holds. The queue is built at the first settle after a restart.
  */
 export class OrderProgression {
   private since: number;
   private readonly history = new Map<string, StatusChange[]>();
   private readonly polls = new Map<string, number>();
-  private nextDue = Number.NEGATIVE_INFINITY;
+  /** Each order waiting for a timed step, at that step's instant; an entry whose order has moved since is stale. */
+  private readonly queue = new DueQueue<OrderRecord>();
+  private queueBuilt = false;
 
   constructor(now: number) {
     this.since = now;
@@ -106,7 +110,13 @@ export class OrderProgression {
   /** Progression switched on or its settings changed (time counts from now), or the world replaced: look again. */
   restart(now: number): void {
     this.since = now;
-    this.nextDue = Number.NEGATIVE_INFINITY;
+    this.queue.clear();
+    this.queueBuilt = false;
+  }
+
+  /** The earliest instant a step is due (`clock` mode); -Infinity until the queue is built (unknown). */
+  nextDueAt(): number {
+    return this.queueBuilt ? this.queue.peekAt() : Number.NEGATIVE_INFINITY;
   }
 
   /** Back to nothing recorded (a reset: the fixtures again). */
@@ -124,36 +134,28 @@ export class OrderProgression {
   }
 
   /**
-   * The earliest instant a step or deadline is due in `clock` mode, as the last `settle` (and the orders placed or
-   * changed since) left it; `-Infinity` when not known since a restart. What the read cache keeps an order list until.
-   */
-  get nextDueAt(): number {
-    return this.nextDue;
-  }
-
-  /**
-   * `clock` mode: every step (and payment deadline) due by `now` is taken, each at its own instant, order by order;
-   * what is due next is noted. Cheap when nothing is due. Says whether it changed an order.
+   * `clock` mode: every step (and payment deadline) due by `now` is taken, each at its own instant, earliest first,
+   * with its side effects. Cheap when nothing is due. Says whether it changed an order.
    */
   settle(orders: readonly OrderRecord[], settings: ProgressionSettings, now: number): boolean {
-    if (settings.order_progression !== 'clock' || now < this.nextDue) return false;
+    if (settings.order_progression !== 'clock') return false;
     let stepped = false;
-    let nextDue = Number.POSITIVE_INFINITY;
-    for (const order of orders) {
-      for (;;) {
-        const event = nextTimedEvent(order, this.enteredAt(order), this.since, settings);
-        if (event === undefined) break;
-        if (event.at > now) {
-          if (event.at < nextDue) nextDue = event.at;
-          break;
-        }
-        const from = order.status;
-        Object.assign(order, fieldsOf(event, order));
-        this.recordOnly(order, from, event.at, event.by);
-        stepped = true;
-      }
+    if (!this.queueBuilt) {
+      for (const order of orders) this.enqueue(order, settings);
+      this.queueBuilt = true;
     }
-    this.nextDue = nextDue;
+    while (this.queue.peekAt() <= now) {
+      const at = this.queue.peekAt();
+      const order = this.queue.pop();
+      const event = nextTimedEvent(order, this.enteredAt(order), this.since, settings);
+      // stale: the order moved (a cancel, a forced status) after this entry was queued; its own entry is queued too
+      if (event === undefined || event.at !== at) continue;
+      const from = order.status;
+      Object.assign(order, fieldsOf(event, order));
+      this.recordOnly(order, from, event.at, event.by);
+      this.enqueue(order, settings);
+      stepped = true;
+    }
     return stepped;
   }
 
@@ -200,8 +202,13 @@ export class OrderProgression {
     this.polls.delete(order.id);
   }
 
+  /** Queues the order's next timed step, if it has one (an unbuilt queue picks every order up when it is built). */
   private due(order: OrderRecord, settings: ProgressionSettings): void {
+    if (this.queueBuilt) this.enqueue(order, settings);
+  }
+
+  private enqueue(order: OrderRecord, settings: ProgressionSettings): void {
     const event = nextTimedEvent(order, this.enteredAt(order), this.since, settings);
-    if (event !== undefined && event.at < this.nextDue) this.nextDue = event.at;
+    if (event !== undefined) this.queue.push(event.at, order);
   }
 }

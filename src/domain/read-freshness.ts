@@ -62,6 +62,6 @@ export function readFreshUntil(read: CachedRead, tenant: Tenant, nowMs: number):
   const { settings } = tenant.client;
   if (read === 'listOrders' && settings.order_progression === 'polls') return NEVER;
   let until = clockBound(read, nowMs);
-  if (settings.order_progression === 'clock') until = Math.min(until, tenant.progression.nextDueAt);
+  if (settings.order_progression === 'clock') until = Math.min(until, tenant.progression.nextDueAt());
   return Math.min(until, tenant.activity.nextInstant(settings.investor_activity_per_hour));
 }

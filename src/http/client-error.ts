@@ -7,11 +7,21 @@ const ANSWERS: Record<string, { status: number; reason: string; code: string; de
 };
 const MALFORMED = { status: 400, reason: 'Bad Request', code: 'malformed_request', detail: 'The request is not valid HTTP/1.1.' };
 
+/** The response Node's server is writing on a socket, if any. */
+const inFlight = (socket: Duplex): { headersSent: boolean } | undefined => (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage ?? undefined;
+
 /**
  * Node's own HTTP parser refuses some requests before Express sees them (oversized headers, broken syntax); by
- * default it answers them with an empty body. Here they get a problem, like every other refusal.
+ * default it answers them with an empty body. Here they get a problem, like every other refusal. A request the
+ * parser refuses only after its headers (a body it cannot frame) may already be answered: a second answer on the
+ * same connection would read as the answer to another request, so the connection is only closed once that one is out
+ * (Node's own rule).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (inFlight(socket)?.headersSent) {
+    socket.end();
+    return;
+  }
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;

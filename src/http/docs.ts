@@ -1,15 +1,32 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import type { FakeContext } from '../context.js';
 
-// Resolve the folder without loading the package: its main module evaluates the whole 1 MB UI bundle.
-const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/** The Swagger UI files `/docs` serves; scripts/copy-assets.mjs copies them (and their licences) into the build. */
+export const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
+/** Where the build puts them, beside the compiled module. */
+export const SWAGGER_UI_BUILD_DIR = 'swagger-ui';
 
+/**
+ * The built package carries its own copy of the files, so a partner's install needs no swagger-ui-dist (whose
+ * dependency @scarf/scarf runs a telemetry install script): it is a development dependency. Run from the sources
+ * (the fast tests), there is no copy and the files come from that development dependency.
+ */
+function swaggerUiDir(): string {
+  const built = fileURLToPath(new URL(`./${SWAGGER_UI_BUILD_DIR}/`, import.meta.url));
+  if (existsSync(built)) return built;
+  // Resolve the folder without loading the package: its main module evaluates the whole 1 MB UI bundle.
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+const [CSS, BUNDLE] = SWAGGER_UI_FILES;
 const DOCS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>investment-api-fake: API reference</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
-<body><main id="ui"></main><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<link rel="stylesheet" href="/docs/assets/${CSS}"></head>
+<body><main id="ui"></main><script src="/docs/assets/${BUNDLE}"></script>
 <script src="/docs/init.js"></script></body></html>`;
 
 /**
@@ -50,7 +67,7 @@ function docsInit(ctx: FakeContext): string {
 window.ui.initOAuth(${JSON.stringify(oauth).replace(/</g, '\\u003c')});`;
 }
 
-/** The API reference at `/docs`: Swagger UI from the package (no CDN), reading `/openapi.json`. */
+/** The API reference at `/docs`: Swagger UI served from this package's files (no CDN), reading `/openapi.json`. */
 export function docsRoutes(ctx: FakeContext): Router {
   const router = Router({ strict: true });
   router.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));

@@ -147,12 +147,20 @@ function asOAuthError(rendered: Rendered): OAuthError | undefined {
   return new OAuthError(400, 'invalid_request', `Invalid token request: ${fields}.${credentialsMissing ? ` ${WHERE_CREDENTIALS_GO}` : ''}`);
 }
 
+/**
+ * The client closed its connection before its request was read (body-parser's `request.aborted`), or the connection
+ * is gone: there is nobody to answer, and nothing was refused. The journal records a dropped connection (status 0).
+ */
+const clientLeft = (error: unknown, res: Response): boolean =>
+  (isBodyParserError(error) && error.type === 'request.aborted') || res.socket?.destroyed === true;
+
 /** The one place that writes an error answer: a problem, or an RFC 6749 error at the token endpoint. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const state = stateOf(req);
     try {
-      if (!res.headersSent) writeError(error, req, res, logger);
+      if (clientLeft(error, res)) res.destroy();
+      else if (!res.headersSent) writeError(error, req, res, logger);
     } finally {
       settle(state);
     }

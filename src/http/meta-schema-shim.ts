@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { loadInternal, loadValidatorInternal, replaceExport, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
 
 interface SchemaValidatorOptions {
   version: string;
@@ -9,6 +9,19 @@ interface SchemaValidator {
 }
 type SchemaValidatorClass = (new (options: SchemaValidatorOptions) => SchemaValidator) & { shimmed?: true; original?: SchemaValidatorClass };
 
+const MODULE = './framework/openapi.schema.validator';
+
+/** Why the module's class is not the one the shim knows (`new OpenAPISchemaValidator(options).validate(document)`), if it is not. */
+function unexpectedClass(Original: unknown): ShimOutcome {
+  if (typeof Original !== 'function') return `${MODULE} exports no OpenAPISchemaValidator class`;
+  const validate = (Original.prototype as { validate?: unknown } | undefined)?.validate;
+  if (typeof validate !== 'function') return 'OpenAPISchemaValidator has no validate method';
+  if (Original.length !== 1 || validate.length !== 1) {
+    return `OpenAPISchemaValidator takes ${Original.length} argument(s) and its validate ${validate.length}, not one options object and one document`;
+  }
+  return undefined;
+}
+
 /**
  * express-openapi-validator compiles the OpenAPI meta-schema for every validator it makes, whether it checks the
  * document or not (framework/openapi.schema.validator.js: `validateApiSpec: false` only turns off Ajv's own schema
@@ -16,19 +29,31 @@ type SchemaValidatorClass = (new (options: SchemaValidatorOptions) => SchemaVali
  * The shim makes it lazy and once per process: unchecked documents never compile it, checked ones (tests) share one
  * compiled meta-schema per OpenAPI version. The framework looks the class up on its module at each use, so replacing
  * it there is enough; what it answers is unchanged (test/unit/meta-schema-shim.test.ts).
+ *
+ * The module is the library's internals: when it is not shaped as above (moved, renamed, another signature), the shim
+ * steps aside, changes nothing and answers why (test/unit/validator-shims-fallback.test.ts).
  */
-export function skipMetaSchemaUnlessChecked(): void {
-  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const module = fromValidator('./framework/openapi.schema.validator') as { OpenAPISchemaValidator: SchemaValidatorClass };
-  const Original = module.OpenAPISchemaValidator;
-  if (Original.shimmed) return;
+export function skipMetaSchemaUnlessChecked(load: LoadValidatorInternal = loadValidatorInternal): ShimOutcome {
+  const loaded = loadInternal(load, MODULE);
+  if ('missing' in loaded) return loaded.missing;
+  const { module } = loaded;
+  const found = module.OpenAPISchemaValidator as SchemaValidatorClass | undefined;
+  if (found?.shimmed) return undefined;
+  const unexpected = unexpectedClass(found);
+  if (unexpected !== undefined) return unexpected;
+  const Original = found!;
   const compiledByVersion = new Map<string, SchemaValidator>();
   class LazyOpenAPISchemaValidator implements SchemaValidator {
     static shimmed = true as const;
     /** The validator's own class (tests compare the two). */
     static original = Original;
-    constructor(private readonly options: SchemaValidatorOptions) {}
+    /** Options not of the known shape: the validator's own class, as is. */
+    private readonly unknownOptions?: SchemaValidator;
+    constructor(private readonly options: SchemaValidatorOptions) {
+      if (typeof options?.version !== 'string' || typeof options.validateApiSpec !== 'boolean') this.unknownOptions = new Original(options);
+    }
     validate(document: unknown): { errors: unknown[] } {
+      if (this.unknownOptions) return this.unknownOptions.validate(document);
       if (!this.options.validateApiSpec) return { errors: [] };
       let validator = compiledByVersion.get(this.options.version);
       if (!validator) {
@@ -38,5 +63,5 @@ export function skipMetaSchemaUnlessChecked(): void {
       return validator.validate(document);
     }
   }
-  module.OpenAPISchemaValidator = LazyOpenAPISchemaValidator;
+  return replaceExport(module, 'OpenAPISchemaValidator', LazyOpenAPISchemaValidator);
 }

@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
 import type { Request } from 'express';
-import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
 import { operationsOf, type ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
-import { cacheRouteRegexps } from './route-regexp-cache.js';
+import { pathToRegexpProblem } from './route-regexp-cache.js';
+import { loadInternal, loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
 import type { OperationOf } from './validator.js';
 
 interface RoutedRequest extends Request {
@@ -15,6 +14,41 @@ interface RoutedRequest extends Request {
 export const routeOf = (req: Request): RoutedRequest['openapi'] => (req as RoutedRequest).openapi;
 
 type PathToRegexp = (path: string, options?: { sensitive?: boolean; strict?: boolean }) => { regexp: RegExp; keys: { name: string }[] };
+
+/**
+ * The expression path-to-regexp 8 compiles for a route of this document (static segments and `:name` ones, a
+ * trailing slash forgiven): what routes when the validator's own path-to-regexp is not shaped as known.
+ */
+export function ownPathToRegexp(path: string, options?: { sensitive?: boolean }): ReturnType<PathToRegexp> {
+  const keys: { name: string }[] = [];
+  const source = path
+    .split(/(:[A-Za-z_$][\w$]*)/)
+    .map((part) => (part.startsWith(':') ? (keys.push({ name: part.slice(1) }), '([^\\/]+)') : part.replace(/\\:/g, ':').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))
+    .join('');
+  return { regexp: new RegExp(`^(?:${source})(?:\\/$)?$`, options?.sensitive ? '' : 'i'), keys };
+}
+
+/** The validator's path-to-regexp, so that routes match as its router matches them; ours when it is not as known. */
+function validatorPathToRegexp(load: LoadValidatorInternal): PathToRegexp {
+  const loaded = loadInternal(load, 'path-to-regexp');
+  const found = 'module' in loaded ? loaded.module.pathToRegexp : undefined;
+  return pathToRegexpProblem(found) === undefined ? (found as PathToRegexp) : ownPathToRegexp;
+}
+
+/** Shaped as the validator's HttpError (`status`, `errors`, `headers`): the error handler renders both alike. */
+class RouteError extends Error {
+  readonly errors: { path: string; message: string }[];
+  constructor(
+    readonly status: 400 | 405,
+    readonly path: string,
+    message: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = status === 400 ? 'Bad Request' : 'Method Not Allowed';
+    this.errors = [{ path, message }];
+  }
+}
 
 /** One path of the document, with its operations by upper-case method. */
 interface PathRoute {
@@ -57,14 +91,14 @@ const firstSegmentOf = (path: string): string => {
  * expression and tried each on every request. Each operation then gets its own validator (src/http/validator.ts),
  * whose router sees just that one route.
  */
-export function compileRoutes(document: ApiDocument, options: { caseSensitive: boolean; strict: boolean }): (req: Request) => RouteMatch {
-  // The validator's own path-to-regexp, memoized: the expressions compiled here are the ones its router reuses.
-  cacheRouteRegexps();
-  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const { pathToRegexp } = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
-  // The validator's own error classes (its package's `error`), from their module alone: the package itself loads
-  // with the first validator (src/http/validator.ts).
-  const errors = fromValidator('./framework/types') as Pick<typeof OpenApiValidatorLibrary.error, 'BadRequest' | 'MethodNotAllowed'>;
+export function compileRoutes(
+  document: ApiDocument,
+  options: { caseSensitive: boolean; strict: boolean },
+  load: LoadValidatorInternal = loadValidatorInternal,
+): (req: Request) => RouteMatch {
+  // The validator's own path-to-regexp (memoized by http/route-regexp-cache.ts, when the app put it in place before
+  // this: the expressions compiled here are then the ones its router reuses).
+  const pathToRegexp = validatorPathToRegexp(load);
 
   // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.
   const routes = operationsOf(document).map((operation) => ({ expressRoute: toExpressRoute(operation.path), operation: operation as RouteMatch['operation'] }));
@@ -113,11 +147,11 @@ export function compileRoutes(document: ApiDocument, options: { caseSensitive: b
       try {
         values = matched.slice(1).map(decodeURIComponent);
       } catch {
-        throw new errors.BadRequest({ path: req.path, message: `malformed uri'` });
+        throw new RouteError(400, req.path, `malformed uri'`);
       }
       const operation = entry.operations.get(req.method);
       if (!operation) {
-        throw new errors.MethodNotAllowed({ path: req.path, message: `${req.method} method not allowed`, headers: { Allow: entry.allow } });
+        throw new RouteError(405, req.path, `${req.method} method not allowed`, { Allow: entry.allow });
       }
       // The validator forgives a trailing slash either way; the real service does not, so a path that differs from
       // the document by its trailing slash is unknown here too.

@@ -2,8 +2,6 @@ import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
 import type { ApiDocument } from '../api/document.js';
-import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
-import { cacheRouteRegexps } from './route-regexp-cache.js';
 import { hasBody } from './body.js';
 
 /**
@@ -20,8 +18,17 @@ export interface OperationValidator {
   metadata: RequestHandler;
   /** Checks parameters and body against the operation (and, in tests, the answer against the document). */
   validate: RequestHandler[];
-  /** The answer's check alone (in tests), for requests whose parameters the fast path checked. */
-  validateResponse: RequestHandler[];
+  /**
+   * Why the library's steps were not split as known (a release renamed or added one), if they were not: then
+   * `metadata` runs its steps up to the one that sets `req.openapi` (its router) and `validate` the rest, in the
+   * library's own order (same answers).
+   */
+  unknownSteps?: string;
+  /**
+   * The answer's check alone (in tests), for requests whose parameters the fast path checked; absent when the
+   * library's steps were not split as known.
+   */
+  validateResponse?: RequestHandler[];
 }
 
 /** One operation of the document: its path template, method and the path item it belongs to. */
@@ -75,14 +82,38 @@ function reachableComponents(components: Record<string, Record<string, unknown> 
   return reached;
 }
 
+const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
+
 /**
- * The document with just one operation and the components it reaches. Without response validation its answers lose
- * their bodies: the validator would still compile every response schema (~20 MB of generated code, profiled).
+ * A schema with the component schemas it names written in place (those that name themselves again stay references).
+ * Ajv compiles a referenced schema that holds references of its own as a function of its own, and with allErrors
+ * merges each call's errors by copying all those gathered so far: 10,000 wrong items of an array of such a
+ * component took ~10 s (bench/invalid-bodies.mjs --shape=at-bound); written in place, they are one loop.
+ */
+export function inlineSchemaRefs(value: unknown, schemas: Readonly<Record<string, unknown>>, open: ReadonlySet<string> = new Set()): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineSchemaRefs(item, schemas, open));
+  if (typeof value !== 'object' || value === null) return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') {
+    const name = SCHEMA_REF.exec(ref)?.[1];
+    // a reference with siblings is left as it is (OpenAPI 3.0 ignores them; Ajv would not)
+    if (name === undefined || open.has(name) || schemas[name] === undefined || Object.keys(value).length > 1) return value;
+    return inlineSchemaRefs(schemas[name], schemas, new Set([...open, name]));
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineSchemaRefs(item, schemas, open)]));
+}
+
+/**
+ * The document with just one operation and the components it reaches, its request body's schemas written in place.
+ * Without response validation its answers lose their bodies: the validator would still compile every response schema
+ * (~20 MB of generated code, profiled).
  */
 function oneOperationDocument(document: ApiDocument, { method, path }: OperationOf, validateResponses: boolean): ApiDocument {
   const item = document.paths[path] as Record<string, unknown>;
-  const operation = item[method] as { responses?: Responses };
-  const kept = validateResponses ? operation : { ...operation, responses: withoutContent(operation.responses) };
+  const operation = item[method] as { responses?: Responses; requestBody?: unknown };
+  const schemas = (document.components as { schemas?: Record<string, unknown> }).schemas ?? {};
+  const inlined = operation.requestBody === undefined ? operation : { ...operation, requestBody: inlineSchemaRefs(operation.requestBody, schemas) };
+  const kept = validateResponses ? inlined : { ...inlined, responses: withoutContent(operation.responses) };
   const pathItem = { ...(item.parameters !== undefined && { parameters: item.parameters }), [method]: kept };
   const components = document.components as Record<string, Record<string, unknown> | undefined>;
   const all = validateResponses || !components.responses ? components : { ...components, responses: withoutContent(components.responses as Responses) };
@@ -95,6 +126,37 @@ const VALIDATE_STEPS = new Set(['requestMiddleware', 'responseMiddleware']);
 // handlers for Express route parameters, which no route of the pipeline has.
 const SKIPPED_STEPS = new Set(['pathParamsMiddleware', 'securityMiddleware']);
 
+/** Runs `steps` from `from` on, in turn, as one step. */
+const runFrom =
+  (steps: readonly RequestHandler[], from: () => number): RequestHandler =>
+  (req, res, next) => {
+    let i = from();
+    const step = (error?: unknown): void => {
+      if (error !== undefined || i >= steps.length) return next(error);
+      void steps[i++]!(req, res, step);
+    };
+    step();
+  };
+
+/** The library's chain split where its router has set `req.openapi`, found by running it (names unknown). */
+function splitAtRouter(middleware: readonly RequestHandler[]): Pick<OperationValidator, 'metadata' | 'validate'> {
+  let afterRouter = middleware.length;
+  const metadata: RequestHandler = (req, res, next) => {
+    let i = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined) return next(error);
+      if ((req as Request & { openapi?: unknown }).openapi !== undefined) {
+        afterRouter = i;
+        return next();
+      }
+      if (i >= middleware.length) return next();
+      void middleware[i++]!(req, res, step);
+    };
+    step();
+  };
+  return { metadata, validate: [runFrom(middleware, () => afterRouter)] };
+}
+
 export function operationValidator(document: ApiDocument, operation: OperationOf, validateResponses: boolean): OperationValidator {
   const apiSpec = oneOperationDocument(document, operation, validateResponses);
   // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
@@ -102,8 +164,6 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
   const key = `${validateResponses ? 'requests+responses' : 'requests'} ${JSON.stringify(apiSpec)}`;
   let steps = compiled.get(key);
   if (!steps) {
-    cacheRouteRegexps();
-    skipMetaSchemaUnlessChecked();
     const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
       // The meta-schema check of the document runs in tests, where responses are validated too.
@@ -117,12 +177,15 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
     }) as RequestHandler[];
     const metadata = middleware.find((step) => step.name === ROUTE_STEP);
     const validate = middleware.filter((step) => VALIDATE_STEPS.has(step.name));
-    // Anything new would be skipped, so it stops here.
+    // Anything new would be skipped by the split: then the library's own chain runs whole, where validation runs.
     const unknown = middleware.filter((step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name));
-    if (!metadata || unknown.length > 0) {
-      throw new Error(`express-openapi-validator's steps are not the expected ones: ${middleware.map((s) => s.name).join(', ')}`);
-    }
-    steps = { metadata, validate, validateResponse: validate.filter((step) => step.name === 'responseMiddleware') };
+    steps =
+      metadata && unknown.length === 0
+        ? { metadata, validate, validateResponse: validate.filter((step) => step.name === 'responseMiddleware') }
+        : {
+            ...splitAtRouter(middleware),
+            unknownSteps: `express-openapi-validator's steps are not the known ones (${middleware.map((s) => s.name || 'anonymous').join(', ')})`,
+          };
     compiled.set(key, steps);
   }
   return steps;

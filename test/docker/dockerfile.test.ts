@@ -169,7 +169,7 @@ describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps 
     if (workRoot) rmSync(workRoot, { recursive: true, force: true });
   });
 
-  it('builds, serves /__control/health as a lean production tree and stops cleanly on SIGTERM', async () => {
+  it('builds, serves /__control/health and /docs as a lean production tree and stops cleanly on SIGTERM', async () => {
     workRoot = mkdtempSync(join(tmpdir(), 'dockerfile-steps-'));
     const hostEnv = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? workRoot };
     const { final } = await steps.runDockerfile({
@@ -217,6 +217,12 @@ describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps 
     const [hcCommand, ...hcArgs] = final.healthcheck!.cmd;
     const probe = spawn(hcCommand!, hcArgs, { cwd: final.dir, env, stdio: 'ignore' });
     expect((await waitForExit(probe, 10_000)).code).toBe(0);
+
+    // /docs from the build's own copy of Swagger UI: swagger-ui-dist is a development dependency, not in the image.
+    expect(existsSync(join(final.dir, 'node_modules/swagger-ui-dist'))).toBe(false);
+    for (const path of ['/docs', '/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js']) {
+      expect((await fetch(`http://127.0.0.1:${port}${path}`)).status, path).toBe(200);
+    }
 
     server.kill((final.stopSignal ?? 'SIGTERM') as NodeJS.Signals);
     const exit = await waitForExit(server, 5_000);

@@ -121,10 +121,22 @@ describe('the CLI', () => {
     const fake = await launch([], { HOST: '' });
     const out = fake.output();
     expect(out).toContain(`listening on 127.0.0.1:${fake.port}: http://127.0.0.1:${fake.port}`);
-    expect(out).toContain(`client_id=sandbox-client client_secret=sandbox-secret audience=127.0.0.1:${fake.port}`);
+    expect(out).toContain('client_id=sandbox-client client_secret=sandbox-secret; audience: the host part of the URL you call\n');
+    expect(out).toContain(`audience=127.0.0.1:${fake.port} when you call http://127.0.0.1:${fake.port}, localhost:${fake.port} when you call http://localhost:${fake.port}\n`);
     expect(out).toContain(`http://127.0.0.1:${fake.port}/docs`);
     expect(out).toMatch(/control plane +http:\/\/127\.0\.0\.1:\d+\/__control \(open: set CONTROL_TOKEN/);
     expect(out).not.toContain('warning:');
+  });
+
+  it('grants a token for each audience the greeting names, called at the URL it names', async () => {
+    const fake = await launch([], { HOST: '' });
+    const pairs = [...fake.output().matchAll(/([^\s,=]+) when you call (http:\/\/[^\s,]+)/g)].map((m) => ({ audience: m[1]!, url: m[2]! }));
+    expect(pairs.map((p) => p.url)).toEqual([`http://127.0.0.1:${fake.port}`, `http://localhost:${fake.port}`]);
+    for (const { audience, url } of pairs) {
+      const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope: 'openid offline', audience });
+      const response = await fetch(`${url}/oauth2/token`, { method: 'POST', body: form });
+      expect(response.status, `${audience} at ${url}: ${await response.clone().text()}`).toBe(200);
+    }
   });
 
   it('warns when the open control plane is reachable beyond loopback, and not once it is guarded', async () => {

@@ -303,8 +303,8 @@ describe('with kept answers and without, two identical reads around each change 
     expect((await t.control('post', '/__control/clock', { frozen: false })).status).toBe(200);
     const paying = await t.read('/v1/orders?order_status=AWAITING_PAYMENT&limit=1000');
     expect(paying.body.data.length).toBeGreaterThan(0);
-    expect(t.tenant.progression.nextDueAt).toBeGreaterThan(t.tenant.now());
-    vi.setSystemTime(Date.now() + (t.tenant.progression.nextDueAt - t.tenant.now()) - 1);
+    expect(t.tenant.progression.nextDueAt()).toBeGreaterThan(t.tenant.now());
+    vi.setSystemTime(Date.now() + (t.tenant.progression.nextDueAt() - t.tenant.now()) - 1);
     expect((await t.read('/v1/orders?order_status=AWAITING_PAYMENT&limit=1000')).text).toBe(paying.text);
     vi.setSystemTime(Date.now() + 1);
     expect((await t.read('/v1/orders?order_status=AWAITING_PAYMENT&limit=1000')).text).not.toBe(paying.text);

@@ -1,23 +1,13 @@
 // The package as a partner gets it: `npm pack`, then `npm install <tarball>` into a fresh project that type-checks a
 // strict usage file (skipLibCheck off) and runs a small vitest suite against startServer.
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
+import { pack, sh, type PackResult } from '../support/pack.js';
 
-const run = promisify(execFile);
 const here = new URL('./fresh-project/', import.meta.url).pathname;
-// Vite puts BASE_URL=/ and VITEST* into the test process's environment; the fresh project must not inherit them.
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'BASE_URL' && !k.startsWith('VITEST')));
-const sh = (command: string, args: string[], cwd: string) =>
-  run(command, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-    throw new Error(`${command} ${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
-  });
-
-interface PackResult { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }
 
 let work: string;
 let project: string;
@@ -25,10 +15,7 @@ let packed: PackResult;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'pack-install-'));
-  // dist/ is built once for the run by the global setup; --ignore-scripts so that packing does not rebuild it under
-  // the feet of the tests that spawn the CLI at the same time (prepack builds for `npm publish`).
-  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
-  packed = (JSON.parse(stdout) as PackResult[])[0]!;
+  packed = await pack(work);
   process.stdout.write(`package: ${packed.filename}, ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.entryCount} files\n`);
 
   project = join(work, 'partner');
@@ -78,7 +65,7 @@ describe('the packed package', () => {
     expect(manifest.scripts.prepare).toBeUndefined();
     expect(manifest.scripts.install).toBeUndefined();
     expect(manifest.scripts.postinstall).toBeUndefined();
-    expect(manifest.engines.node).toBe('^20.19.0 || ^24.0.0');
+    expect(manifest.engines.node).toBe('^20.19.0 || ^22.12.0 || ^24.0.0');
     expect(manifest.type).toBe('module');
   });
 

@@ -18,16 +18,17 @@ function facts(overrides: Partial<BannerFacts> = {}): BannerFacts {
 }
 
 describe('banner', () => {
-  it('names the address, the token call with its audience, the docs, the console, an open control plane and the seed', () => {
+  it('names the address, the token call with its audience under both loopback names, the docs, the console, an open control plane and the seed', () => {
     const lines = banner(facts()).split('\n');
     expect(lines[0]).toBe(`investment-api-fake 1.2.3 (Node ${process.versions.node}) listening on 127.0.0.1:8080: http://127.0.0.1:8080`);
     expect(lines[1]).toBe('  token          POST http://127.0.0.1:8080/oauth2/token');
-    expect(lines[2]).toBe('                 client_id=sandbox-client client_secret=sandbox-secret audience=127.0.0.1:8080');
-    expect(lines[3]).toBe('  API reference  http://127.0.0.1:8080/docs');
-    expect(lines[4]).toBe('  console        http://127.0.0.1:8080/console/');
-    expect(lines[5]).toBe('  control plane  http://127.0.0.1:8080/__control (open: set CONTROL_TOKEN to guard it)');
-    expect(lines[6]).toBe('  world          seed 1; logs json, level info');
-    expect(lines[7]).toBe('');
+    expect(lines[2]).toBe('                 client_id=sandbox-client client_secret=sandbox-secret; audience: the host part of the URL you call');
+    expect(lines[3]).toBe('                 audience=127.0.0.1:8080 when you call http://127.0.0.1:8080, localhost:8080 when you call http://localhost:8080');
+    expect(lines[4]).toBe('  API reference  http://127.0.0.1:8080/docs');
+    expect(lines[5]).toBe('  console        http://127.0.0.1:8080/console/');
+    expect(lines[6]).toBe('  control plane  http://127.0.0.1:8080/__control (open: set CONTROL_TOKEN to guard it)');
+    expect(lines[7]).toBe('  world          seed 1; logs json, level info');
+    expect(lines[8]).toBe('');
   });
 
   it('names a demo sandbox and what moves in it, and says nothing of it otherwise', () => {
@@ -35,14 +36,20 @@ describe('banner', () => {
     expect(banner(facts())).not.toContain('demo');
   });
 
-  it('on every interface, points a person at localhost, which is also the audience', () => {
-    const text = banner(facts({ address: at('0.0.0.0', 9000) }));
+  it('on every interface, points a person at localhost, whose audience comes first, then 127.0.0.1, and counts the other clients', () => {
+    const text = banner(facts({ address: at('0.0.0.0', 9000), clientCount: 2 }));
     expect(text).toContain('listening on all interfaces, port 9000: http://localhost:9000\n');
-    expect(text).toContain('audience=localhost:9000');
+    expect(text).toContain('client_secret=sandbox-secret (+1 more clients); audience: the host part of the URL you call\n');
+    expect(text).toContain('audience=localhost:9000 when you call http://localhost:9000, 127.0.0.1:9000 when you call http://127.0.0.1:9000\n');
   });
 
-  it('brackets an IPv6 address', () => {
+  it('names a single audience on an address with no other name: IPv6 loopback (bracketed), another 127.x, a LAN address', () => {
     expect(banner(facts({ address: at('::1', 8081) }))).toContain('listening on [::1]:8081: http://[::1]:8081\n');
+    expect(banner(facts({ address: at('::1', 8081) }))).toContain('client_secret=sandbox-secret audience=[::1]:8081\n');
+    expect(banner(facts({ address: at('127.0.0.2') }))).toContain('client_secret=sandbox-secret audience=127.0.0.2:8080\n');
+    const lan = banner(facts({ address: at('192.168.1.10') }));
+    expect(lan).toContain('client_secret=sandbox-secret audience=192.168.1.10:8080\n');
+    expect(lan).not.toContain('when you call');
   });
 
   it('takes the base URL and its host as audience from BASE_URL, and names a guard, fixtures, level and other clients', () => {
@@ -53,7 +60,8 @@ describe('banner', () => {
       }),
     );
     expect(text).toContain('POST https://fake.example.com/oauth2/token\n');
-    expect(text).toContain('audience=fake.example.com (+2 more clients)\n');
+    expect(text).toContain('client_id=sandbox-client client_secret=sandbox-secret audience=fake.example.com (+2 more clients)\n');
+    expect(text).not.toContain('when you call');
     expect(text).toContain('https://fake.example.com/__control (guarded: send Authorization: Bearer <CONTROL_TOKEN>)');
     expect(text).toContain('world          fixtures /fixtures/world.json; logs pretty, level debug');
   });

@@ -42,4 +42,13 @@ describe("answerClientError: Node's parser refusals", () => {
     answerClientError(failure('HPE_HEADER_OVERFLOW'), ended);
     expect(destroy).toHaveBeenCalledOnce();
   });
+
+  it('writes nothing on a connection whose answer has begun (a body the parser cannot frame, after its request was answered): it ends it', async () => {
+    const answering = Object.assign(new PassThrough(), { _httpMessage: { headersSent: true } });
+    answerClientError(failure('HPE_INVALID_TRANSFER_ENCODING'), answering);
+    let written = '';
+    for await (const chunk of answering) written += String(chunk);
+    expect(written).toBe('');
+    expect(answering.writableEnded).toBe(true);
+  });
 });

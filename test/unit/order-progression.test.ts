@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
 import type { OrderRecord } from '../../src/api/types.js';
-import { fieldsSetOnTheWayTo, LIFECYCLE } from '../../src/domain/order-lifecycle.js';
+import { advancedFields, CANCELLABLE_STATUSES, cancelledFields, fieldsSetOnTheWayTo, LIFECYCLE } from '../../src/domain/order-lifecycle.js';
 import { DEFAULT_PROGRESSION_SETTINGS, nextTimedEvent, OrderProgression, type ProgressionSettings } from '../../src/domain/order-progression.js';
 
 const START = Date.UTC(2030, 0, 1);
@@ -81,6 +81,49 @@ describe('OrderProgression.settle (property)', () => {
           }
           if (history.at(-1)!.by === 'platform') expect(order.payment_transaction_reference).toBeNull();
         }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('OrderProgression.settle against a pass over every order (property)', () => {
+  /** The plain rule: each order takes every step due by `now`, in turn; a model of what the queue must give. */
+  function referenceSettle(progression: OrderProgression, list: OrderRecord[], settings: ProgressionSettings, since: number, now: number) {
+    for (const order of list) {
+      for (let event = nextTimedEvent(order, progression.enteredAt(order), since, settings); event && event.at <= now; event = nextTimedEvent(order, progression.enteredAt(order), since, settings)) {
+        const from = order.status;
+        Object.assign(order, event.by === 'platform' ? cancelledFields(order) : advancedFields(order));
+        progression.recorded(order, from, event.at, event.by, DEFAULT_PROGRESSION_SETTINGS);
+      }
+    }
+  }
+
+  it('gives what the plain rule gives, with control changes of random orders at random instants in between', () => {
+    const change = fc.record({ after: fc.integer({ min: 0, max: 200_000 }), order: fc.nat(59), cancel: fc.boolean() });
+    fc.assert(
+      fc.property(settingsArbitrary, fc.array(change, { maxLength: 12 }), (settings, changes) => {
+        const [fast, plain] = [orders(), orders()];
+        const [queued, model] = [new OrderProgression(START), new OrderProgression(START)];
+        let now = START;
+        for (const { after, order: index, cancel } of changes) {
+          now += after;
+          queued.settle(fast, settings, now);
+          referenceSettle(model, plain, settings, START, now);
+          expect(fast).toEqual(plain);
+          for (const [progression, list] of [[queued, fast], [model, plain]] as const) {
+            const order = list[index]!;
+            const from = order.status;
+            const fields = cancel ? (CANCELLABLE_STATUSES.includes(from) ? cancelledFields(order) : undefined) : LIFECYCLE[order.side][from] ? advancedFields(order) : undefined;
+            if (!fields) continue;
+            Object.assign(order, fields);
+            progression.recorded(order, from, now, 'control', settings);
+          }
+        }
+        queued.settle(fast, settings, now + 1_000_000);
+        referenceSettle(model, plain, settings, START, now + 1_000_000);
+        expect(fast).toEqual(plain);
+        expect(historiesOf(queued, fast)).toEqual(historiesOf(model, plain));
       }),
       { numRuns: 150 },
     );

@@ -26,7 +26,7 @@ describe('readFreshUntil', () => {
   it('clock progression: until the next step of any order, counted from the switch', () => {
     const tenant = tenantWith({ order_progression: 'clock', order_step_seconds: { PLACED: 7, AWAITING_PAYMENT: 120, AWAITING_TOKEN_DELIVERY: 60 } });
     expect(tenant.store.orders.some((o) => o.status === 'PLACED')).toBe(true);
-    expect(tenant.progression.nextDueAt).toBe(T0 + 7000);
+    expect(tenant.progression.nextDueAt()).toBe(T0 + 7000);
     expect(readFreshUntil('listOrders', tenant, T0)).toBe(T0 + 7000);
     expect(readFreshUntil('getShareClass', tenant, T0)).toBe(T0 + 7000);
     expect(readFreshUntil('listFundDocuments', tenant, T0)).toBe(Date.parse('2030-01-01T12:00:01.000Z'));
