@@ -2,18 +2,25 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { OperationId } from '../api/types.js';
 import { CACHED_READS, readFreshUntil, type CachedRead } from '../domain/read-freshness.js';
 import type { Tenant } from '../domain/tenants.js';
-import { journalBody, type JournalBody } from '../harness/journal-body.js';
+import { JOURNAL_BODY_LIMIT_BYTES, journalBody, type JournalBody } from '../harness/journal-body.js';
 import { settle, stateOf } from './request-state.js';
 
+/** What dispatch wrote, to keep: the text res.send was given, valid on [from, until) of the clock. */
+interface Written {
+  text: string;
+  itemCount: number | undefined;
+  from: number;
+  until: number;
+}
+
 /**
- * One kept answer: the text res.send was given, valid on [from, until) of the clock; its bytes and the body the
- * journal keeps of it (cut and redacted) are made on its first hit, then shared by every answer it serves.
+ * One kept answer: its bytes, and the body the journal keeps of it (cut and redacted), made on its first hit and
+ * then shared by every answer it serves. `cost`: the bytes it holds, the journal's copy counted at its cut.
  */
 interface Kept {
-  text: string;
-  bytes: number;
-  encoded?: Buffer;
+  encoded: Buffer;
   journaled?: JournalBody | null;
+  cost: number;
   itemCount: number | undefined;
   from: number;
   until: number;
@@ -33,7 +40,8 @@ export interface ReadCacheLimits {
   bytes: number;
 }
 
-// 64 answers hold a client's polling loop and a page-through of a list; 4 MiB, 64 lists of 100 orders (~40 KB each).
+// 64 answers hold a client's polling loop and a page-through of a list; 4 MiB, 64 lists of 100 orders (~12 KB each in
+// the default world, ~20 KB kept with the journal's copy) several times over.
 export const READ_CACHE_LIMITS: ReadCacheLimits = { answersPerTenant: 64, bytesPerTenant: 4 * 1024 * 1024, bytes: 32 * 1024 * 1024 };
 
 /**
@@ -61,8 +69,8 @@ export class ReadCache {
     if (answer === undefined) return undefined;
     kept.answers.delete(key);
     if (nowMs < answer.from || nowMs >= answer.until) {
-      kept.bytes -= answer.bytes;
-      this.bytes -= answer.bytes;
+      kept.bytes -= answer.cost;
+      this.bytes -= answer.cost;
       return undefined;
     }
     kept.answers.set(key, answer);
@@ -73,9 +81,10 @@ export class ReadCache {
   }
 
   /** Keeps an answer computed at `version` (ignored if the world moved on since) from the clock instant `from`. */
-  keep(tenant: Tenant, key: string, version: number, answer: Omit<Kept, 'bytes'>): void {
+  keep(tenant: Tenant, key: string, version: number, { text, ...answer }: Written): void {
     if (version !== tenant.version || answer.until <= answer.from) return;
-    const bytes = Buffer.byteLength(answer.text);
+    const encoded = Buffer.from(text, 'utf8');
+    const bytes = encoded.length + Math.min(encoded.length, JOURNAL_BODY_LIMIT_BYTES);
     if (bytes > this.limits.bytesPerTenant / 4) return;
     let kept = this.tenants.get(tenant);
     if (kept !== undefined && kept.version !== version) {
@@ -89,17 +98,17 @@ export class ReadCache {
     const previous = kept.answers.get(key);
     if (previous !== undefined) {
       kept.answers.delete(key);
-      kept.bytes -= previous.bytes;
-      this.bytes -= previous.bytes;
+      kept.bytes -= previous.cost;
+      this.bytes -= previous.cost;
     }
-    kept.answers.set(key, { ...answer, bytes });
+    kept.answers.set(key, { ...answer, encoded, cost: bytes });
     kept.bytes += bytes;
     this.bytes += bytes;
     while (kept.answers.size > this.limits.answersPerTenant || kept.bytes > this.limits.bytesPerTenant) {
       const [oldestKey, oldest] = kept.answers.entries().next().value as [string, Kept];
       kept.answers.delete(oldestKey);
-      kept.bytes -= oldest.bytes;
-      this.bytes -= oldest.bytes;
+      kept.bytes -= oldest.cost;
+      this.bytes -= oldest.cost;
     }
     for (const [other, answers] of this.tenants) {
       if (this.bytes <= this.limits.bytes) break;
@@ -107,7 +116,7 @@ export class ReadCache {
     }
   }
 
-  /** Answers and bytes kept. */
+  /** Answers kept, and the bytes they hold (each answer's bytes and the journal's copy of it at its cut). */
   get size(): { answers: number; bytes: number; tenants: number } {
     let answers = 0;
     for (const kept of this.tenants.values()) answers += kept.answers.size;
@@ -145,12 +154,12 @@ const mayUseCache = (req: Request, tenant: Tenant, faultId: string | undefined):
 function answerKept(res: Response, req: Request, answer: Kept): void {
   const state = stateOf(req);
   state.applied = true;
-  state.responseJournal = answer.journaled ??= journalBody(answer.text, CONTENT_TYPE);
+  state.responseJournal = answer.journaled ??= journalBody(answer.encoded, CONTENT_TYPE);
   if (answer.itemCount !== undefined) state.itemCount = answer.itemCount;
   res.statusCode = 200;
   res.setHeader('Content-Type', CONTENT_TYPE);
-  res.setHeader('Content-Length', answer.bytes);
-  res.end((answer.encoded ??= Buffer.from(answer.text, 'utf8')));
+  res.setHeader('Content-Length', answer.encoded.length);
+  res.end(answer.encoded);
   settle(state);
 }
 
