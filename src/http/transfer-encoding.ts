@@ -4,6 +4,10 @@ import { clip } from './problem.js';
 
 const CHUNKED_ALONE = /^[ \t]*chunked[ \t]*$/i;
 
+/** Marks a connection whose framing was refused: nothing more read from it is a request. */
+const FRAMING_REFUSED = Symbol('transfer coding refused');
+type MarkedSocket = { [FRAMING_REFUSED]?: true };
+
 /**
  * RFC 9112 §6.1: a server that receives a transfer coding it does not understand answers 501 and closes the
  * connection. Only `chunked` alone is understood here. Node's parser would take the last coding of
@@ -12,8 +16,12 @@ const CHUNKED_ALONE = /^[ \t]*chunked[ \t]*$/i;
  * is closed after the answer (what the client sent after the headers is never read as a request).
  */
 export const transferEncodingGuard: RequestHandler = (req, _res, next) => {
+  // Node 24 parses what followed the refused request as a pipelined one and hands it over too (its answer would never
+  // be sent: the connection closes after the 501), so it is dropped here, before anything acts on it or journals it.
+  if ((req.socket as MarkedSocket)[FRAMING_REFUSED]) return;
   const header = req.headers['transfer-encoding'];
   if (header === undefined || CHUNKED_ALONE.test(header)) return next();
+  (req.socket as MarkedSocket)[FRAMING_REFUSED] = true;
   const codings = header.split(',').map((coding) => coding.trim()).filter(Boolean);
   const unknown = codings.filter((coding) => coding.toLowerCase() !== 'chunked');
   const named = unknown.length > 0 ? unknown : codings;
