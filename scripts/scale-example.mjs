@@ -23,7 +23,8 @@ import { parse } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'scale');
-const IMAGE = process.env.SCALE_IMAGE ?? 'investment-api-fake:scale';
+// what compose.yaml runs; SCALE_IMAGE names an image already built (CI: the container suite's), tagged as this
+const IMAGE = 'investment-api-fake:scale';
 const CONTROL_TOKEN = 'scale-operator-token';
 const DOMAIN = '.sandbox.example.test';
 const NODE_UID = 1000; // the image's `node` user
@@ -180,6 +181,9 @@ async function main() {
     say(`building ${IMAGE} (docker build --network host)`);
     execFileSync('docker', ['build', '--network', 'host', '-q', '-t', IMAGE, '.'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     say('image built');
+  } else {
+    docker('tag', process.env.SCALE_IMAGE, IMAGE);
+    say(`${process.env.SCALE_IMAGE} tagged ${IMAGE}`);
   }
 
   work = mkdtempSync(join(tmpdir(), 'fake-scale-'));
