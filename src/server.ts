@@ -99,11 +99,13 @@ export async function listen(ctx: FakeContext, port: number, host: string | unde
 
 /** Starts an independent instance; by default on a free port of 127.0.0.1. */
 export async function startServer(options: FakeOptions = {}): Promise<FakeServer> {
-  // made on the thread pool (started when the library loaded), not on this thread; meanwhile this thread loads the
-  // request validator, which the first request of an instance needs (a no-op once it is loaded)
+  // The key pair is made on the thread pool (started when the library loaded) while this thread loads the request
+  // validator, builds the instance and listens: only the token endpoint and the JWKS wait for it (SigningKeys), as in
+  // the CLI, so a first token request does its own work (validation, the token library's load) meanwhile. A STATE_DIR
+  // without its key file keeps the process's pair at once, so there it is awaited first.
   const keyPair = prepareRsaKeyPair();
   loadValidatorLibrary();
-  await keyPair;
+  if (options.stateDir !== undefined && options.signingKeyFile === undefined) await keyPair;
   const ctx = createContext(options);
   const host = options.host ?? '127.0.0.1';
   const server = await listen(ctx, options.port ?? 0, host);

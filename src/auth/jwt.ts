@@ -54,8 +54,12 @@ export class SigningKeys {
     return this.keyPair.publicKey;
   }
 
-  /** Resolves when the process's key pair is made (at once when it is). */
+  /**
+   * Resolves when the process's key pair is made (at once when it is). The token library is loaded first, while the
+   * pair may still be in the making.
+   */
   ready(): Promise<void> {
+    jwtLibrary();
     return this.pair ? Promise.resolve() : prepareRsaKeyPair();
   }
 

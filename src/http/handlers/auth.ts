@@ -9,10 +9,10 @@ import { audiencesOf } from '../request-context.js';
 export function authHandlers(ctx: FakeContext) {
   return {
     createToken: async ({ body, baseUrl, header }) => {
-      // the CLI answers before the process's key pair is made (src/cli.ts)
-      await ctx.keys.ready();
       const basic = basicCredentials(header('authorization'));
       const { tenant, audience, scope } = grantClientCredentials(ctx.tenants, body, audiencesOf(baseUrl), basic);
+      // an instance answers before the process's key pair is made (src/cli.ts, startServer())
+      await ctx.keys.ready();
       const iat = tenant.clock.nowSeconds();
       const ttl = ctx.options.tokenTtlSeconds;
       const clientId = tenant.client.client_id;
