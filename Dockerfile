@@ -62,4 +62,4 @@ HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/__control/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
 # Exec form: node is PID 1 and receives SIGTERM directly (it drains and exits 0).
-CMD ["node", "dist/src/cli.js"]
+CMD ["node", "dist/bundle/cli.js"]

@@ -17,8 +17,8 @@ let distRoot = process.env.BENCH_DIST_ROOT || join(ROOT, 'dist');
 export const dist = {
   get root() { return distRoot; },
   /** file URL of the library's entry, for import() */
-  get index() { return pathToFileURL(join(distRoot, 'src', 'index.js')).href; },
-  get cli() { return join(distRoot, 'src', 'cli.js'); },
+  get index() { return pathToFileURL(join(distRoot, 'bundle', 'index.js')).href; },
+  get cli() { return join(distRoot, 'bundle', 'cli.js'); },
   get openapi() { return join(distRoot, 'src', 'api', 'openapi.json'); },
 };
 
@@ -41,7 +41,7 @@ export function snapshotDist() {
   rmSync(run, { recursive: true, force: true });
   cpSync(join(ROOT, 'dist'), dir, { recursive: true });
   // below node_modules the package scope of /package.json is not seen: the copy says again that .js is ESM, and
-  // the CLI reads its version from it (dist/src/cli.js → ../../package.json)
+  // the CLI reads its version from it (dist/bundle/cli.js → ../../package.json)
   cpSync(join(ROOT, 'package.json'), join(run, 'package.json'));
   distRoot = dir;
   process.once('exit', () => rmSync(run, { recursive: true, force: true }));
@@ -218,7 +218,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 process.once('exit', killAllChildren);
 
 /**
- * The fake as users run it: `node dist/src/cli.js` in its own process, with the CLI's defaults (log level `info`,
+ * The fake as users run it: `node dist/bundle/cli.js` in its own process, with the CLI's defaults (log level `info`,
  * one JSON line per request, here to /dev/null) unless `env` says otherwise.
  */
 export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000, node, cli = dist.cli, stdio } = {}) {

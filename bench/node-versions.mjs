@@ -50,7 +50,7 @@ async function cli(node) {
   for (let i = 0; i < runs; i++) {
     const port = await freePort();
     const t0 = performance.now();
-    const child = spawn(node, [join(root, 'dist/src/cli.js')], { env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+    const child = spawn(node, [join(root, 'dist/bundle/cli.js')], { env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: 'ignore' });
     await healthy(`http://127.0.0.1:${port}`);
     times.push(performance.now() - t0);
     child.kill('SIGTERM');

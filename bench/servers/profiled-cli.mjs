@@ -1,4 +1,4 @@
-// The CLI (dist/src/cli.js) run inside this process, with the V8 CPU profiler driven over IPC by bench/profile.mjs:
+// The CLI (dist/bundle/cli.js) run inside this process, with the V8 CPU profiler driven over IPC by bench/profile.mjs:
 // { cmd: 'start' } → profiling; { cmd: 'stop', file } → the .cpuprofile written, answered with { stopped: file }.
 // With BENCH_PROFILE_FROM_START=1 profiling starts before the CLI module is even imported (startup profiles).
 // argv: <path of cli.js> [interval µs]

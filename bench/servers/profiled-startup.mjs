@@ -1,5 +1,5 @@
 // Profiles the second startServer() → first authenticated 200 in a process that already ran one (modules loaded).
-// argv: <file URL of dist/src/index.js> <out .cpuprofile> [interval µs] [repeats]
+// argv: <file URL of dist/bundle/index.js> <out .cpuprofile> [interval µs] [repeats]
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,5 @@
 // One fresh process of the startup figures (spawned by bench/startup.mjs; prints one JSON line).
-// argv: <file URL of dist/src/index.js> <resets>
+// argv: <file URL of dist/bundle/index.js> <resets>
 import { once } from 'node:events';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';

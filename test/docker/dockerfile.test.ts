@@ -125,7 +125,7 @@ describe('Dockerfile', () => {
     it('uses exec-form CMD and STOPSIGNAL SIGTERM', () => {
       const cmd = last(final(), 'CMD')?.args ?? '';
       const argv: unknown = JSON.parse(cmd);
-      expect(argv).toEqual(['node', 'dist/src/cli.js']);
+      expect(argv).toEqual(['node', 'dist/bundle/cli.js']);
       expect(all(final(), 'ENTRYPOINT')).toHaveLength(0);
       expect(last(final(), 'STOPSIGNAL')?.args ?? 'SIGTERM').toBe('SIGTERM');
     });
@@ -182,7 +182,7 @@ describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps 
 
     // Only the runtime tree: no sources, no dev dependencies.
     expect(readdirSync(final.dir).sort()).toEqual(['dist', 'node_modules', 'package.json']);
-    expect(existsSync(join(final.dir, 'dist/src/cli.js'))).toBe(true);
+    expect(existsSync(join(final.dir, 'dist/bundle/cli.js'))).toBe(true);
     const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
     const devOnly = Object.entries(lock.packages).filter(([p, meta]) => p.startsWith('node_modules/') && meta.dev).map(([p]) => p);
     expect(devOnly).toEqual(expect.arrayContaining(['node_modules/typescript', 'node_modules/vitest']));

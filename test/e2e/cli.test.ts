@@ -90,7 +90,7 @@ describe('the CLI', () => {
   });
 
   it('the library is quiet unless asked', () => {
-    const script = `const { startServer } = await import(${JSON.stringify(new URL('../../dist/src/index.js', import.meta.url).href)});
+    const script = `const { startServer } = await import(${JSON.stringify(new URL('../../dist/bundle/index.js', import.meta.url).href)});
       const fake = await startServer(); await fetch(fake.url + '/.well-known/jwks.json'); await fake.stop();`;
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: cleanEnv }).toString()).toBe('');
   });

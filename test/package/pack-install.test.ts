@@ -41,7 +41,7 @@ describe('the packed package', () => {
   it('ships the compiled code, its complete declarations, the README and the license, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli.js',
+      'package.json', 'README.md', 'LICENSE', 'dist/bundle/index.js', 'dist/bundle/library.js', 'dist/src/index.d.ts', 'dist/bundle/cli.js',
       'dist/src/api/schema.d.ts', 'dist/src/api/openapi.json', 'dist/src/api/openapi.yaml',
     ]));
     expect(paths.filter((p) => !/^(package\.json|README\.md|LICENSE|dist\/.+)$/.test(p))).toEqual([]);
@@ -91,7 +91,7 @@ describe('the packed package', () => {
     const script = "import('investment-api-fake/vitest').then((m) => console.log(Object.keys(m.matchers).join(',')))";
     const { stdout } = await sh(process.execPath, ['-e', script], project);
     expect(stdout.trim()).toBe('toHaveReceived,toHaveNoReadinessFindings');
-    expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/src/vitest.js', 'dist/src/vitest.d.ts']));
+    expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/bundle/vitest.js', 'dist/src/vitest.d.ts']));
   });
 
   it('is ESM that require() loads on the supported Node versions, with a CLI on the PATH', async () => {

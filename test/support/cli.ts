@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 /** Built once for the whole run by test/support/global-setup.ts. */
-export const CLI = join(ROOT, 'dist/src/cli.js');
+export const CLI = join(ROOT, 'dist/bundle/cli.js');
 // Vite puts BASE_URL=/ into the test process's environment; the CLI would read it as its own.
 const { BASE_URL: _vite, ...env } = process.env;
 export const cleanEnv: NodeJS.ProcessEnv = env;
