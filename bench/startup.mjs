@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { benchConfig, dist, fetchToken, freePort, median, progress, request, requireBuild, spawnNode, startCli, summary, waitUntilUp } from './lib.mjs';
 
 const CHILD = fileURLToPath(new URL('./servers/startup-child.mjs', import.meta.url));
+const BARE_CHILD = fileURLToPath(new URL('./servers/startup-bare-child.mjs', import.meta.url));
 const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
 
 /** The baseline of "spawn → healthy": a bare Express process (one route) until it answers. */
@@ -40,14 +41,18 @@ async function nodeRun(node) {
 }
 const RESETS_PER_PROCESS = 20;
 
-function libraryRun(node = process.execPath) {
+/** One fresh process of `script` (a startup child), resolving to the JSON line it prints last. */
+function childRun(script, args, node = process.execPath) {
   return new Promise((resolve, reject) => {
-    execFile(node, [CHILD, dist.index, String(RESETS_PER_PROCESS)], { timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`startup child failed: ${error.message}\n${stderr}`));
+    execFile(node, [script, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${script} failed: ${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
     });
   });
 }
+const libraryRun = (node) => childRun(CHILD, [dist.index, String(RESETS_PER_PROCESS)], node);
+/** The baseline of the library's first start: a fresh process importing Express and answering its first request. */
+const bareLibraryRun = (node) => childRun(BARE_CHILD, [], node);
 
 /** Spawn → healthy, and spawn → first authenticated 200 (health polled until up, then a token and a /v1 call). */
 async function cliRun(node) {
@@ -67,6 +72,7 @@ async function cliRun(node) {
 export async function measureStartup(config = benchConfig(), { node, runs = config.startupRuns, label = process.version } = {}) {
   requireBuild();
   const lib = [];
+  const bareLib = [];
   const cli = [];
   const bare = [];
   const floor = [];
@@ -77,10 +83,11 @@ export async function measureStartup(config = benchConfig(), { node, runs = conf
     // Interleaved, so a burst of noise on the shared machine hits every kind of run alike.
     for (let i = 0; i < runs; i++) {
       lib.push(await libraryRun(node));
+      bareLib.push(await bareLibraryRun(node));
       cli.push(await cliRun(node));
       bare.push(await bareRun(routesFile, node));
       floor.push(await nodeRun(node));
-      progress(`startup ${label} ${i + 1}/${runs}: import + first 200 ${(lib.at(-1).importMs + lib.at(-1).firstMs).toFixed(0)} ms, second startServer ${lib.at(-1).secondMs.toFixed(1)} ms, CLI ${cli.at(-1).healthyMs.toFixed(0)} ms (first 200 ${cli.at(-1).firstCallMs.toFixed(0)} ms), bare Express ${bare.at(-1).toFixed(0)} ms`);
+      progress(`startup ${label} ${i + 1}/${runs}: import + first 200 ${(lib.at(-1).importMs + lib.at(-1).firstMs).toFixed(0)} ms (bare Express ${(bareLib.at(-1).importMs + bareLib.at(-1).firstMs).toFixed(0)} ms), second startServer ${lib.at(-1).secondMs.toFixed(1)} ms, CLI ${cli.at(-1).healthyMs.toFixed(0)} ms (first 200 ${cli.at(-1).firstCallMs.toFixed(0)} ms), bare Express ${bare.at(-1).toFixed(0)} ms`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -92,6 +99,9 @@ export async function measureStartup(config = benchConfig(), { node, runs = conf
     firstMs: summary(lib.map((r) => r.firstMs)),
     // the figure of issue 13: import + startServer() + token + first authenticated 200, per fresh process
     firstTotalMs: summary(lib.map((r) => r.importMs + r.firstMs)),
+    // issue 22: the same in a fresh process importing Express, building an app and answering its first request
+    bareFirstTotalMs: summary(bareLib.map((r) => r.importMs + r.firstMs)),
+    firstTotalOverBare: summary(lib.map((r, i) => (r.importMs + r.firstMs) / (bareLib[i].importMs + bareLib[i].firstMs))),
     firstListeningMs: summary(lib.map((r) => r.firstListeningMs)),
     secondMs: summary(lib.map((r) => r.secondMs)),
     secondListeningMs: summary(lib.map((r) => r.secondListeningMs)),
@@ -112,6 +122,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`startup, medians of ${result.runs} fresh processes (Node ${process.version})`);
   line('import of the library (fresh process)', result.importMs);
   line('first startServer() → first authenticated 200', result.firstMs);
+  line('bare Express: import + app + first 200 in a fresh process (baseline)', result.bareFirstTotalMs);
+  console.log(`${'import + first startServer() → first 200 over bare Express, per run'.padEnd(64)} ${result.firstTotalOverBare.median.toFixed(2).padStart(9)} ×`);
   line('second startServer() in the same process → first authenticated 200', result.secondMs);
   line('CLI spawn → healthy', result.cliMs);
   line('CLI spawn → first authenticated 200', result.cliFirstCallMs);

@@ -36,6 +36,14 @@ export const ACCOUNT_BODY = JSON.stringify({
  */
 export const DISTINCT_ORDER_PATHS = Array.from({ length: 200 }, (_, i) => `/v1/orders?limit=${'0'.repeat(i % 20)}100&skip=${'0'.repeat(Math.floor(i / 20))}0`);
 
+/**
+ * 40 distinct list queries (each filter of the document's enums, and none, at four pages), taken in turn: the mixed
+ * load of a partner's polling job. All fit in a tenant's kept answers; bare Express answers each URL the fake's bytes.
+ */
+const FILTERS = ['', 'side=BUY', 'side=SELL', 'market=PRIMARY', 'market=SECONDARY', 'order_status=PLACED', 'order_status=AWAITING_PAYMENT', 'order_status=AWAITING_TOKEN_DELIVERY', 'order_status=COMPLETED', 'order_status=CANCELLED', 'account_type=individual', 'account_type=business'];
+const PAGES = ['limit=100', 'limit=20', 'limit=100&skip=10', 'limit=50&skip=5'];
+export const MIXED_ORDER_PATHS = PAGES.flatMap((page) => FILTERS.map((filter) => `/v1/orders?${filter ? `${filter}&` : ''}${page}`)).slice(0, 40);
+
 export const OPERATIONS = [
   { key: 'orders', label: 'GET /v1/orders?limit=100', method: 'GET', path: '/v1/orders?limit=100', route: '/v1/orders', extras: true },
   {
@@ -45,6 +53,16 @@ export const OPERATIONS = [
     path: DISTINCT_ORDER_PATHS[0],
     paths: DISTINCT_ORDER_PATHS,
     route: '/v1/orders',
+    againstBareOnly: true,
+  },
+  {
+    key: 'ordersMixed',
+    label: 'GET /v1/orders, 40 distinct list queries in turn (filters and pages)',
+    method: 'GET',
+    path: MIXED_ORDER_PATHS[0],
+    paths: MIXED_ORDER_PATHS,
+    route: '/v1/orders',
+    bytesPerUrl: true,
     againstBareOnly: true,
   },
   { key: 'shareClasses', label: 'GET /v1/share-classes', method: 'GET', path: '/v1/share-classes', route: '/v1/share-classes' },
@@ -88,7 +106,16 @@ export async function measureThroughput(config = benchConfig(), { node, full = t
     for (const op of OPERATIONS) {
       const r = await request(fake.url + op.path, { method: op.method, headers: headersFor(op, `Bearer ${tokens.get(fake)}`), body: op.body });
       if (r.status < 200 || r.status > 299) throw new Error(`${op.label} answered ${r.status} on the fake: ${r.body}`);
-      routes.push({ method: op.method, path: op.route, status: r.status, body: r.body.toString('utf8') });
+      const route = { method: op.method, path: op.route, status: r.status, body: r.body.toString('utf8') };
+      if (op.bytesPerUrl) {
+        route.byUrl = {};
+        for (const path of op.paths) {
+          const each = await request(fake.url + path, { method: op.method, headers: headersFor(op, `Bearer ${tokens.get(fake)}`) });
+          if (each.status !== 200) throw new Error(`${path} answered ${each.status} on the fake: ${each.body}`);
+          route.byUrl[path] = each.body.toString('utf8');
+        }
+      }
+      routes.push(route);
     }
     await resetFake(fake);
     const routesFile = join(tmp, 'routes.json');
@@ -131,6 +158,12 @@ export async function measureThroughput(config = benchConfig(), { node, full = t
       (sample[op.key] ??= {})[s.key] = { status: r.status, bytes: r.body.length };
       if (s.key.startsWith('bare') && s.key !== 'bareJson' && r.body.toString('utf8') !== routes[OPERATIONS.indexOf(op)].body) {
         throw new Error(`bare Express did not answer the fake's bytes for ${op.label}`);
+      }
+      if (op.bytesPerUrl && s.key === 'bare') {
+        for (const path of op.paths) {
+          const other = await request(s.server.url + path, { method: op.method, headers: headersFor(op, s.auth) });
+          if (other.body.toString('utf8') !== routes[OPERATIONS.indexOf(op)].byUrl[path]) throw new Error(`bare Express did not answer the fake's bytes for ${path}`);
+        }
       }
       // every distinct URL answers the fake's bytes of the first
       if (op.paths && s.key === 'fake') {

@@ -2,7 +2,8 @@
 // argv: <routes.json> <mode: bytes | json>. PORT from the environment; listens on 127.0.0.1.
 //   bytes: res.type('application/json').send(<the exact bytes>)   (what "the same JSON bytes" means literally)
 //   json:  res.json(<the parsed value>)                         (a typical handler: serializes on every request)
-// routes.json: [{ "method": "GET", "path": "/v1/orders", "status": 200, "body": "<json text>" }]
+// routes.json: [{ "method": "GET", "path": "/v1/orders", "status": 200, "body": "<json text>", "byUrl"?: { "<url>": "<json text>" } }]
+//   byUrl: the answer for each whole URL (path and query) of the route; others get `body`.
 import { readFileSync } from 'node:fs';
 import express from 'express';
 
@@ -16,10 +17,15 @@ app.use(express.json({ limit: '1mb' }));
 for (const route of routes) {
   const bytes = Buffer.from(route.body, 'utf8');
   const value = JSON.parse(route.body);
+  const byUrl = new Map(Object.entries(route.byUrl ?? {}).map(([url, body]) => [url, { bytes: Buffer.from(body, 'utf8'), value: JSON.parse(body) }]));
   const handler =
-    mode === 'json'
-      ? (_req, res) => void res.status(route.status).json(value)
-      : (_req, res) => void res.status(route.status).type('application/json').send(bytes);
+    byUrl.size > 0
+      ? mode === 'json'
+        ? (req, res) => void res.status(route.status).json(byUrl.get(req.url)?.value ?? value)
+        : (req, res) => void res.status(route.status).type('application/json').send(byUrl.get(req.url)?.bytes ?? bytes)
+      : mode === 'json'
+        ? (_req, res) => void res.status(route.status).json(value)
+        : (_req, res) => void res.status(route.status).type('application/json').send(bytes);
   app[route.method.toLowerCase()](route.path, handler);
 }
 app.get('/__health', (_req, res) => void res.send('ok'));
