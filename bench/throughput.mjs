@@ -166,7 +166,7 @@ export async function measureThroughput(config = benchConfig(), { node, full = t
         }
       }
       // every distinct URL answers the fake's bytes of the first
-      if (op.paths && s.key === 'fake') {
+      if (op.paths && !op.bytesPerUrl && s.key === 'fake') {
         for (const path of op.paths.filter((_, i) => i % 37 === 0)) {
           const other = await request(s.server.url + path, { method: op.method, headers: headersFor(op, s.auth) });
           if (other.body.toString('utf8') !== routes[OPERATIONS.indexOf(op)].body) throw new Error(`${path} did not answer the same bytes as ${op.path}`);

@@ -3,7 +3,7 @@
 //   bytes: res.type('application/json').send(<the exact bytes>)   (what "the same JSON bytes" means literally)
 //   json:  res.json(<the parsed value>)                         (a typical handler: serializes on every request)
 // routes.json: [{ "method": "GET", "path": "/v1/orders", "status": 200, "body": "<json text>", "byUrl"?: { "<url>": "<json text>" } }]
-//   byUrl: the answer for each whole URL (path and query) of the route; others get `body`.
+//   byUrl: the answer for each whole URL (path and query); other URLs go on to the next route of the same path.
 import { readFileSync } from 'node:fs';
 import express from 'express';
 
@@ -14,15 +14,19 @@ const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
 app.use(express.json({ limit: '1mb' }));
-for (const route of routes) {
+// routes answering by URL first: a plain route of the same path answers the rest
+for (const route of [...routes].sort((a, b) => Number(Boolean(b.byUrl)) - Number(Boolean(a.byUrl)))) {
   const bytes = Buffer.from(route.body, 'utf8');
   const value = JSON.parse(route.body);
   const byUrl = new Map(Object.entries(route.byUrl ?? {}).map(([url, body]) => [url, { bytes: Buffer.from(body, 'utf8'), value: JSON.parse(body) }]));
   const handler =
     byUrl.size > 0
-      ? mode === 'json'
-        ? (req, res) => void res.status(route.status).json(byUrl.get(req.url)?.value ?? value)
-        : (req, res) => void res.status(route.status).type('application/json').send(byUrl.get(req.url)?.bytes ?? bytes)
+      ? (req, res, next) => {
+          const answer = byUrl.get(req.url);
+          if (!answer) return next();
+          if (mode === 'json') res.status(route.status).json(answer.value);
+          else res.status(route.status).type('application/json').send(answer.bytes);
+        }
       : mode === 'json'
         ? (_req, res) => void res.status(route.status).json(value)
         : (_req, res) => void res.status(route.status).type('application/json').send(bytes);
