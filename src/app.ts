@@ -37,7 +37,7 @@ import { cacheRouteRegexps } from './http/route-regexp-cache.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
-import { requestObserver } from './http/observe.js';
+import { keepSentBodies, requestObserver } from './http/observe.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { transferEncodingGuard } from './http/transfer-encoding.js';
 import { docsRoutes } from './http/docs.js';
@@ -205,6 +205,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('etag', false);
+  keepSentBodies(app);
   // req.protocol from X-Forwarded-Proto: the scheme of the partner's URL when a proxy terminates TLS (docs/scaling.md)
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type JournalExchange } from '../harness/journal.js';
 import { journalBody, storedQuery } from '../harness/journal-body.js';
-import { beginRequestState, type RequestState } from './request-state.js';
+import { beginRequestState, stateOf, type RequestState } from './request-state.js';
 
 /** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
 export const isOwnPath = (path: string): boolean =>
@@ -29,7 +29,6 @@ export function requestObserver(ctx: FakeContext): RequestHandler {
     const at = Date.now();
     const started = performance.now();
     res.setHeader('X-Request-Id', state.id!);
-    keepResponseBody(res, state);
     const journal = (answered: boolean): void => {
       // Runs outside Express's error handling: whatever happens here must not end the process.
       try {
@@ -52,11 +51,17 @@ export function requestObserver(ctx: FakeContext): RequestHandler {
   };
 }
 
-/** Every answer is written by res.send (res.json ends there too): the last body it was given is the one sent. */
-function keepResponseBody(res: Parameters<RequestHandler>[1], state: RequestState): void {
-  const send = res.send;
-  res.send = function sendAndKeep(body) {
-    if (typeof body === 'string' || Buffer.isBuffer(body)) state.responseBody = body;
+/**
+ * Every answer is written by res.send (res.json ends there too): the last body it was given is the one sent, kept for
+ * the journal of a journaled request. Set once on the app's response prototype rather than on each response.
+ */
+export function keepSentBodies(app: Express): void {
+  const send = app.response.send;
+  app.response.send = function sendAndKeep(this: Response, body) {
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      const state = this.req && stateOf(this.req);
+      if (state?.id !== undefined) state.responseBody = body;
+    }
     return send.call(this, body);
   };
 }
