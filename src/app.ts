@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type Express, type Request, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
@@ -16,7 +17,7 @@ import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers, hasBody, receiveBody } from './http/body.js';
-import { fastReadOf } from './http/fast-parameters.js';
+import { fastReadOf, type FastParameters } from './http/fast-parameters.js';
 import { cachedReads, ReadCache } from './http/read-cache.js';
 import { boundedBody } from './http/body-bounds.js';
 import { dispatch } from './http/dispatch.js';
@@ -37,7 +38,8 @@ import { cacheRouteRegexps } from './http/route-regexp-cache.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
-import { keepSentBodies, requestObserver } from './http/observe.js';
+import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
+import { keptAnswerLane, type KeptAnswerLane } from './http/kept-answer-lane.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { transferEncodingGuard } from './http/transfer-encoding.js';
 import { docsRoutes } from './http/docs.js';
@@ -219,8 +221,15 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
-  const reads = pipeline.readCache === false ? undefined : cachedReads(pipeline.readCache instanceof ReadCache ? pipeline.readCache : new ReadCache());
+  const cache = pipeline.readCache === false ? undefined : pipeline.readCache instanceof ReadCache ? pipeline.readCache : new ReadCache();
+  const reads = cache && cachedReads(cache);
   const handleRead = reads ? reads.step(dispatch(ctx, handlers, reads.written)) : handle;
+  // Each operation's fast parameter check, compiled on its first request (shared with the kept-answer lane).
+  const fastChecks = new Map<OperationId, FastParameters | undefined>();
+  const fastRead = (operation: RouteMatch['operation']): FastParameters | undefined => {
+    if (!fastChecks.has(operation.operationId)) fastChecks.set(operation.operationId, pipeline.fastReads === false ? undefined : fastReadOf(ctx.api.document, operation));
+    return fastChecks.get(operation.operationId);
+  };
   // This instance's steps per operation, made on the operation's first request.
   const operationSteps = new Map<OperationId, RequestHandler>();
   let stepsFallbackLogged = false;
@@ -246,7 +255,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     const metadataStep: RequestHandler = (req, res, next) => (metadata ??= metadataOnce(validatorOf().metadata))(req, res, next, stateOf(req).pathParams ?? {});
     let validated: RequestHandler | undefined;
     const validatedSteps = (): RequestHandler => (validated ??= chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validatorOf().validate, handle]));
-    const fast = pipeline.fastReads === false ? undefined : fastReadOf(ctx.api.document, operation);
+    const fast = fastRead(operation);
     if (fast) {
       // A read with simple parameters: the validator (and the body parsers) only for what the fast path does not take.
       let afterBearer: RequestHandler | undefined;
@@ -281,7 +290,9 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     return steps;
   };
 
-  app.use(chain([transferEncodingGuard, hostGuard(hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl])), metaRoutes(ctx), requestObserver(ctx)]));
+  const hosts = hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl]);
+  const nextId = requestIds();
+  app.use(chain([transferEncodingGuard, hostGuard(hosts), metaRoutes(ctx), requestObserver(ctx, nextId)]));
   app.use('/__control', controlGuard(ctx));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
@@ -302,7 +313,34 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     throw routeNotFound(req);
   });
   app.use(errorMiddleware(ctx.logger));
+  if (cache && !validateResponses && !ctx.options.trustProxy) {
+    (app as WithLane)[LANE] = { lane: keptAnswerLane(ctx, { route, fastRead, cache, nextId, hosts }), logger: ctx.logger };
+  }
   return app;
+}
+
+const LANE = Symbol('investment-api-fake.kept-answer-lane');
+type WithLane = Express & { [LANE]?: { lane: KeptAnswerLane; logger: FakeContext['logger'] } };
+
+/**
+ * What a server built on the app calls for each request: the kept-answer lane of the app (src/http/kept-answer-lane.ts),
+ * then Express for whatever the lane leaves. The app alone (supertest, mounting it elsewhere) answers the same.
+ */
+export function requestListener(app: Express): (req: IncomingMessage, res: ServerResponse) => void {
+  const own = (app as WithLane)[LANE];
+  if (own === undefined) return app;
+  const { lane, logger } = own;
+  return (req, res) => {
+    let answered: boolean;
+    try {
+      answered = lane(req, res);
+    } catch (error) {
+      // a fault of the lane itself: Express answers the request as it would have without it
+      logger.error({ err: error }, 'the kept-answer lane failed; Express answers the request');
+      answered = res.headersSent;
+    }
+    if (!answered) app(req, res);
+  };
 }
 
 /** The Express app of a fresh instance, for supertest or mounting; it never listens. */

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { buildApp, createContext } from './app.js';
+import { createServer } from 'node:http';
+import { buildApp, createContext, requestListener } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
@@ -89,8 +90,9 @@ export function connectionTimeouts(keepAliveTimeoutMs: number = DEFAULTS.keepAli
 }
 
 export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<DrainableServer> {
-  const app = buildApp(ctx);
-  const server = drainable(host === undefined ? app.listen(port) : app.listen(port, host));
+  const server = drainable(createServer(requestListener(buildApp(ctx))));
+  if (host === undefined) server.listen(port);
+  else server.listen(port, host);
   Object.assign(server, connectionTimeouts(ctx.options.keepAliveTimeoutMs));
   server.on('clientError', answerClientError);
   await once(server, 'listening');

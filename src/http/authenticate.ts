@@ -12,7 +12,7 @@ import { audiencesOf, baseUrlOf } from './request-context.js';
 import { stateOf } from './request-state.js';
 import { routeOf } from './route.js';
 
-interface Identified {
+export interface Identified {
   /** The client the request proved to be: a token we signed, or the token request's own credentials. */
   tenant?: Tenant;
   /** Why the request may not go on, answered after its tenant's faults. */
@@ -33,9 +33,20 @@ const insufficientScope = (missing: string[]): DomainError =>
 function identifyBearer(ctx: FakeContext, tokens: VerifiedTokens, expectations: (req: Request) => Omit<VerifyExpectations, 'nowOf'>, req: Request): Identified {
   const scopes = routeOf(req)?.schema?.security?.find((requirement) => 'oauth2' in requirement)?.oauth2;
   if (!scopes) return {};
-  const match = BEARER.exec(req.get('authorization') ?? '');
+  return bearerIdentity(ctx, tokens, req.get('authorization'), () => expectations(req), scopes);
+}
+
+/** The client an Authorization header's bearer token proves, and why it may not call an operation needing `scopes`. */
+export function bearerIdentity(
+  ctx: FakeContext,
+  tokens: VerifiedTokens,
+  authorization: string | undefined,
+  expectations: () => Omit<VerifyExpectations, 'nowOf'>,
+  scopes: readonly string[],
+): Identified {
+  const match = BEARER.exec(authorization ?? '');
   if (!match) return { refusal: missingToken() };
-  const { issuer, audiences } = expectations(req);
+  const { issuer, audiences } = expectations();
   const verdict = tokens.verify(match[1]!, { issuer, audiences, nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
   const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
   if (verdict.error) return { tenant, refusal: verdict.error };

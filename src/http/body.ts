@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { chain } from './chain.js';
 import { stateOf } from './request-state.js';
@@ -44,7 +45,7 @@ function keepRawBody(req: Parameters<RequestHandler>[0], buffer: Buffer, json: b
 }
 
 /** As body-parser (type-is's hasBody): a request has a body when it says how long it is or that it is chunked. */
-export const hasBody = (req: Parameters<RequestHandler>[0]): boolean =>
+export const hasBody = (req: { headers: IncomingHttpHeaders }): boolean =>
   req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
 
 /**

@@ -112,7 +112,7 @@ function fromBodyParser(error: BodyParserError): Rendered {
 }
 
 /** The answer for a path the document does not serve; `documented` is the path it has with the other trailing slash. */
-export function routeNotFound(req: Request, documented?: string): DomainError {
+export function routeNotFound(req: Pick<Request, 'method' | 'path'>, documented?: string): DomainError {
   const cancel = req.method === 'DELETE' && /^\/v1\/orders\/[^/]+$/.test(req.path);
   const hint = cancel
     ? ' Cancelling an order is DELETE /v1/orders/{order_id}/, with the trailing slash.'

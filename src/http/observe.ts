@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler, Response } from 'express';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type JournalExchange } from '../harness/journal.js';
@@ -13,42 +14,55 @@ export const isOwnPath = (path: string): boolean =>
 const hashOf = (body: Buffer | undefined): string | null =>
   body === undefined || body.length === 0 ? null : createHash('sha256').update(body).digest('hex');
 
+/** The ids of one app's requests (the journal's, the `X-Request-Id` header's), counted from 1. */
+export const requestIds = (): (() => string) => {
+  let counter = 0;
+  return () => String(++counter);
+};
+
 /**
  * One journal entry and one log line per request, with a request id (also the `X-Request-Id` header). First in the
  * pipeline, so even unparseable bodies are journaled; records on `close`, so dropped connections are too (status 0),
  * and not before the request's work is over, so a write applied after the client left is `applied` too.
  */
-export function requestObserver(ctx: FakeContext): RequestHandler {
-  let counter = 0;
+export function requestObserver(ctx: FakeContext, nextId: () => string): RequestHandler {
   return (req, res, next) => {
     if (isOwnPath(req.path)) {
       beginRequestState(req, undefined);
       return next();
     }
-    const state = beginRequestState(req, String(++counter));
-    const at = Date.now();
-    const started = performance.now();
+    const state = beginRequestState(req, nextId());
     res.setHeader('X-Request-Id', state.id!);
-    const journal = (answered: boolean): void => {
-      // Runs outside Express's error handling: whatever happens here must not end the process.
-      try {
-        // a change made after a delay (an injected latency) is saved too, not only what was there when the call began
-        if (state.tenant) ctx.tenants.touch(state.tenant);
-        record(ctx, state, { req, res, at, started, answered });
-      } catch (error) {
-        ctx.logger.error({ err: error, reqId: state.id }, 'could not journal a request');
-      }
-    };
-    res.once('close', () => {
-      // A client that left before its answer does not stop the operation (an injected delay): the entry waits for
-      // the request's work to end, so it says whether the write was applied.
-      // whether the answer went out is known now: one written after the client left reaches nobody
-      const answered = res.writableFinished;
-      if (answered || state.settled) journal(answered);
-      else state.whenSettled = () => journal(answered);
-    });
+    journalWhenClosed(ctx, state, req, res, req.path);
     next();
   };
+}
+
+/** A request as the journal reads it: Express's, or Node's own (a kept answer served before Express). */
+type ObservedRequest = IncomingMessage & { originalUrl?: string };
+
+/** Journals and logs a request when its response closes and its work is over (`path`: its URL's path). */
+export function journalWhenClosed(ctx: FakeContext, state: RequestState, req: ObservedRequest, res: ServerResponse, path: string): void {
+  const at = Date.now();
+  const started = performance.now();
+  const journal = (answered: boolean): void => {
+    // Runs outside Express's error handling: whatever happens here must not end the process.
+    try {
+      // a change made after a delay (an injected latency) is saved too, not only what was there when the call began
+      if (state.tenant) ctx.tenants.touch(state.tenant);
+      record(ctx, state, { req, res, path, at, started, answered });
+    } catch (error) {
+      ctx.logger.error({ err: error, reqId: state.id }, 'could not journal a request');
+    }
+  };
+  res.once('close', () => {
+    // A client that left before its answer does not stop the operation (an injected delay): the entry waits for
+    // the request's work to end, so it says whether the write was applied.
+    // whether the answer went out is known now: one written after the client left reaches nobody
+    const answered = res.writableFinished;
+    if (answered || state.settled) journal(answered);
+    else state.whenSettled = () => journal(answered);
+  });
 }
 
 /**
@@ -68,7 +82,7 @@ export function keepSentBodies(app: Express): void {
 
 const AUTHORIZATION_SCHEME = /^\s*(bearer|basic)\s/i;
 
-function exchangeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], state: RequestState, answered: boolean): JournalExchange {
+function exchangeOf(req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean): JournalExchange {
   const scheme = AUTHORIZATION_SCHEME.exec(req.headers.authorization ?? '')?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
   return {
@@ -79,22 +93,27 @@ function exchangeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestH
   };
 }
 
-function record(ctx: FakeContext, state: RequestState, { req, res, at, started, answered }: { req: Parameters<RequestHandler>[0]; res: Parameters<RequestHandler>[1]; at: number; started: number; answered: boolean }): void {
+function record(
+  ctx: FakeContext,
+  state: RequestState,
+  { req, res, path, at, started, answered }: { req: ObservedRequest; res: ServerResponse; path: string; at: number; started: number; answered: boolean },
+): void {
   const status = answered ? res.statusCode : 0;
   const durationMs = Math.round((performance.now() - started) * 100) / 100;
   const clientId = state.tenant?.client.client_id ?? null;
   // the tenant's clock when the request arrived (its offset may have changed since only through the control plane)
   const tenantAt = state.tenant ? state.tenant.clock.now().getTime() - (Date.now() - at) : null;
   const retryAfter = res.getHeader('retry-after');
-  const queryAt = req.originalUrl.indexOf('?');
+  const url = req.originalUrl ?? req.url ?? '';
+  const queryAt = url.indexOf('?');
   ctx.journal.record(
     new JournalRecord(
       {
         id: state.id!,
         client_id: clientId,
-        method: req.method,
-        path: req.path,
-        rawQuery: queryAt === -1 ? '' : storedQuery(req.originalUrl.slice(queryAt + 1)),
+        method: req.method!, // a server's request always has one
+        path,
+        rawQuery: queryAt === -1 ? '' : storedQuery(url.slice(queryAt + 1)),
         status,
         duration_ms: durationMs,
         operation_id: state.operationId ?? null,
@@ -113,5 +132,5 @@ function record(ctx: FakeContext, state: RequestState, { req, res, at, started, 
       exchangeOf(req, res, state, answered),
     ),
   );
-  ctx.logger.info({ reqId: state.id, method: req.method, path: req.path, status, durationMs, clientId }, 'request');
+  ctx.logger.info({ reqId: state.id, method: req.method, path, status, durationMs, clientId }, 'request');
 }

@@ -1,9 +1,10 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import type { OperationId } from '../api/types.js';
 import { CACHED_READS, readFreshUntil, type CachedRead } from '../domain/read-freshness.js';
 import type { Tenant } from '../domain/tenants.js';
 import { JOURNAL_BODY_LIMIT_BYTES, journalBody, type JournalBody } from '../harness/journal-body.js';
-import { settle, stateOf } from './request-state.js';
+import { settle, stateOf, type RequestState } from './request-state.js';
 
 /** What dispatch wrote, to keep: the text res.send was given, valid on [from, until) of the clock. */
 interface Written {
@@ -133,14 +134,21 @@ export class ReadCache {
  * What a read's answer depends on in its request besides its tenant: its URL, and the base URL its links are made of
  * (the scheme and Host, when BASE_URL does not fix them).
  */
-const keyOf = (req: Request): string => `${req.protocol}://${req.headers.host ?? ''}${req.originalUrl}`;
+export const cacheKeyOf = (protocol: string, host: string | undefined, url: string): string => `${protocol}://${host ?? ''}${url}`;
+
+/** What decides whether a request may be answered from the cache, and under which key. */
+export interface CacheableRequest {
+  method: string | undefined;
+  headers: IncomingHttpHeaders;
+  key: string;
+}
 
 /**
  * Whether a request may be answered from the cache: a plain GET (a conditional one is answered by res.send's
  * freshness check, a HEAD without its body), of a tenant with no fault to inject and none taken (a faulted request
  * goes the whole way, so each fault strikes where it would, before or after the operation, and its answer is never kept).
  */
-const mayUseCache = (req: Request, tenant: Tenant, faultId: string | undefined): boolean =>
+const mayUseCache = (req: CacheableRequest, tenant: Tenant, faultId: string | undefined): boolean =>
   req.method === 'GET' &&
   tenant.faults.size === 0 &&
   faultId === undefined &&
@@ -148,11 +156,28 @@ const mayUseCache = (req: Request, tenant: Tenant, faultId: string | undefined):
   req.headers['if-modified-since'] === undefined;
 
 /**
+ * The cache's part in a request: none (undefined) when its answer may not be kept; else the tenant's world version
+ * and clock instant it is looked up at, and the kept answer, if one is fresh then.
+ */
+export function lookUpKept(
+  cache: ReadCache,
+  tenant: Tenant,
+  operationId: OperationId,
+  req: CacheableRequest,
+  faultId?: string,
+): { read: CachedRead; version: number; now: number; answer: Kept | undefined } | undefined {
+  if (!isCachedRead(operationId) || !mayUseCache(req, tenant, faultId)) return undefined;
+  // the version first: reading it takes what came due by the tenant's clock (a step, an investor's order)
+  const version = tenant.version;
+  const now = tenant.now();
+  return { read: operationId, version, now, answer: cache.find(tenant, version, req.key, now) };
+}
+
+/**
  * The kept answer, written as dispatch writes a JSON answer (res.send's status, headers and bytes), and settled as
  * dispatch settles it, so the journal, the readiness report and verify see it as any other answer.
  */
-function answerKept(res: Response, req: Request, answer: Kept): void {
-  const state = stateOf(req);
+export function answerKept(res: ServerResponse, state: RequestState, answer: Kept): void {
   state.applied = true;
   state.responseJournal = answer.journaled ??= journalBody(answer.encoded, CONTENT_TYPE);
   if (answer.itemCount !== undefined) state.itemCount = answer.itemCount;
@@ -183,15 +208,14 @@ export const isCachedRead = (operationId: OperationId): operationId is CachedRea
 export function cachedReads(cache: ReadCache): CachedReadStep {
   return {
     step: (compute) => (req, res, next) => {
-      const { tenant, operationId, faultId } = stateOf(req);
-      if (tenant === undefined || operationId === undefined || !isCachedRead(operationId) || !mayUseCache(req, tenant, faultId)) return compute(req, res, next);
-      // the version first: reading it takes what came due by the tenant's clock (a step, an investor's order)
-      const version = tenant.version;
-      const now = tenant.now();
-      const key = keyOf(req);
-      const answer = cache.find(tenant, version, key, now);
-      if (answer !== undefined) return answerKept(res, req, answer);
-      (req as WithPending)[PENDING] = { tenant, read: operationId, key, version, from: now };
+      const state = stateOf(req);
+      const { tenant, operationId, faultId } = state;
+      if (tenant === undefined || operationId === undefined) return compute(req, res, next);
+      const key = cacheKeyOf(req.protocol, req.headers.host, req.originalUrl);
+      const lookup = lookUpKept(cache, tenant, operationId, { method: req.method, headers: req.headers, key }, faultId);
+      if (lookup === undefined) return compute(req, res, next);
+      if (lookup.answer !== undefined) return answerKept(res, state, lookup.answer);
+      (req as WithPending)[PENDING] = { tenant, read: lookup.read, key, version: lookup.version, from: lookup.now };
       return compute(req, res, next);
     },
     written: (req, status, text) => {

@@ -6,12 +6,15 @@ import type { Tenant } from '../domain/tenants.js';
 import { hostNameOf } from './host-guard.js';
 
 /** The public base URL of a request: BASE_URL when configured, else the request's own scheme and Host. */
-export function baseUrlOf(req: Request, ctx: FakeContext): string {
-  if (ctx.options.baseUrl !== undefined) return ctx.options.baseUrl;
-  const host = req.get('host') ?? 'localhost';
+export const baseUrlOf = (req: Request, ctx: FakeContext): string =>
+  ctx.options.baseUrl ?? baseUrlFor(req.protocol, req.get('host'));
+
+/** The base URL of a request's scheme and Host header (BASE_URL aside). */
+export function baseUrlFor(protocol: string, hostHeader: string | undefined): string {
+  const host = hostHeader ?? 'localhost';
   // The host guard refuses these first; a path it exempts must not turn one into a broken URL either.
   if (hostNameOf(host) === undefined) throw new DomainError(400, 'malformed_host', `The Host header "${host.slice(0, 100)}" is not a valid host[:port].`);
-  return `${req.protocol}://${host}`;
+  return `${protocol}://${host}`;
 }
 
 /** The audiences a token for this base URL may carry: `URL.host`, and `URL.hostname` too. */

@@ -61,6 +61,9 @@ interface PathRoute {
   allow: string;
 }
 
+/** What routing reads of a request (Express's, or Node's own with the same three fields). */
+export type RoutableRequest = Pick<Request, 'originalUrl' | 'method' | 'path'>;
+
 /** What the route step found: the operation, its path as the document writes it, its path parameters (decoded). */
 export interface RouteMatch {
   operation: OperationOf & { operationId: OperationId };
@@ -95,7 +98,7 @@ export function compileRoutes(
   document: ApiDocument,
   options: { caseSensitive: boolean; strict: boolean },
   load: LoadValidatorInternal = loadValidatorInternal,
-): (req: Request) => RouteMatch {
+): (req: RoutableRequest) => RouteMatch {
   // The validator's own path-to-regexp (memoized by http/route-regexp-cache.ts, when the app put it in place before
   // this: the expressions compiled here are then the ones its router reuses).
   const pathToRegexp = validatorPathToRegexp(load);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../../src/app.js';
+import { createApp, requestListener } from '../../src/app.js';
 import type { FakeOptions } from '../../src/config.js';
 
 /** Every test app validates its responses against the OpenAPI document: a mismatch answers 500 and fails the test. */
@@ -22,7 +22,8 @@ function serverOf(app: Express): Server {
   let server = listening.get(app);
   if (!server) {
     // listen() binds synchronously, so supertest finds the address and does not listen again.
-    server = createServer(app).listen(0, '127.0.0.1');
+    // as the fake's own server serves it: the kept-answer lane first, where the app has one
+    server = createServer(requestListener(app)).listen(0, '127.0.0.1');
     listening.set(app, server);
   }
   return server;
