@@ -21,6 +21,15 @@ async function idleRssOf(pid) {
   return median(readings);
 }
 
+/**
+ * RSS once V8's memory reducer has run in the idle process (about 8 s after its last allocations; it gives back the
+ * young generation that startup grew): read 12 s after the calls, as `idleRssOf` began.
+ */
+async function settledIdleRssOf(pid) {
+  await sleep(12_000 - 3000);
+  return rssOf(pid).rss;
+}
+
 /** Idle RSS of the baselines after a few requests: bare Express (one route) and Prism (our document). */
 async function baselineRss(config, headers, paths, { node, prism = config.prism } = {}) {
   const out = {};
@@ -34,6 +43,7 @@ async function baselineRss(config, headers, paths, { node, prism = config.prism 
       await waitUntilUp(`http://127.0.0.1:${port}/__health`, { child: bare.child });
       for (let i = 0; i < 4; i++) await request(`http://127.0.0.1:${port}/v1/orders`, { headers });
       out.bare = await idleRssOf(bare.pid);
+      out.bareSettled = await settledIdleRssOf(bare.pid);
     } finally {
       await bare.stop();
     }
@@ -69,7 +79,8 @@ export async function measureMemory(config = benchConfig()) {
       if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}`);
     }
     const idleRss = await idleRssOf(fake.pid);
-    progress(`memory: idle RSS ${idleRss.toFixed(1)} MB; ${config.soak} s load…`);
+    const settledIdleRss = await settledIdleRssOf(fake.pid);
+    progress(`memory: idle RSS ${idleRss.toFixed(1)} MB, ${settledIdleRss.toFixed(1)} MB settled; ${config.soak} s load…`);
 
     const samples = [{ s: 0, rss: idleRss }];
     const started = Date.now();
@@ -101,6 +112,7 @@ export async function measureMemory(config = benchConfig()) {
     const baselines = await baselineRss(config, headers, paths);
     return {
       idleRss,
+      settledIdleRss,
       baselines,
       samples,
       endRss: endRss.rss,

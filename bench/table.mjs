@@ -203,6 +203,9 @@ export function buildRows({ startup, startup24, throughput, throughput24, scale,
       node24: memory24 && `${mb(memory24.idleRss)} (bare Express ${mb(memory24.baselines?.bare)})`,
       ok24: memory24 && atMost(memory24.idleRss, TARGETS.idleRss.max),
     });
+    row('idle RSS settled (12 s after the calls: V8\'s memory reducer has given back what startup grew)', mb(memory.settledIdleRss), {
+      baseline: b.bareSettled !== undefined ? `bare Express ${mb(b.bareSettled)}` : '',
+    });
     row('RSS before → after the load (3 s later in brackets)', `${mb(memory.idleRss)} → ${mb(memory.endRss)} (${mb(memory.settledRss)})`, {
       baseline: `at ${memory.lateFrom.s.toFixed(0)} s: ${mb(memory.lateFrom.rss)}`,
       ratio: `${memory.lateGrowth >= 0 ? '+' : ''}${fixed(memory.lateGrowth, 1)} MB`,
