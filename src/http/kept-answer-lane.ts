@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { operationsOf, type ApiDocument } from '../api/document.js';
+import { operationScopesOf } from '../api/document.js';
 import { VerifiedTokens } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import { bearerIdentity } from './authenticate.js';
@@ -11,6 +11,7 @@ import { answerKept, cacheKeyOf, lookUpKept, type ReadCache } from './read-cache
 import { audiencesOf, baseUrlFor } from './request-context.js';
 import type { RequestState } from './request-state.js';
 import type { RouteMatch, RoutableRequest } from './route.js';
+import { framingRefused } from './transfer-encoding.js';
 
 /** The pipeline's own parts the lane uses, shared with it: the same routes, checks, cache and request ids. */
 export interface KeptAnswerLaneParts {
@@ -27,17 +28,6 @@ const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
 /** Answers a request and says so, or leaves it untouched for Express (false). */
 export type KeptAnswerLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** The OAuth scopes of each operation that names its own (those the bearer step checks), by operationId. */
-function operationScopes(document: ApiDocument): Map<string, readonly string[]> {
-  const scopes = new Map<string, readonly string[]>();
-  for (const { operationId, method, path } of operationsOf(document)) {
-    const { security } = document.paths[path]![method] as { security?: Record<string, string[]>[] };
-    const oauth2 = security?.find((requirement) => 'oauth2' in requirement)?.oauth2;
-    if (oauth2) scopes.set(operationId, oauth2);
-  }
-  return scopes;
-}
-
 /**
  * Kept answers served before Express: a hit of the read cache costs little more than writing its bytes, and Express's
  * layers were most of what was left of its time. A request takes the lane only when every step of the pipeline would
@@ -49,7 +39,8 @@ function operationScopes(document: ApiDocument): Map<string, readonly string[]> 
  */
 export function keptAnswerLane(ctx: FakeContext, parts: KeptAnswerLaneParts): KeptAnswerLane {
   const tokens = new VerifiedTokens(ctx.keys);
-  const scopes = operationScopes(ctx.api.document);
+  // every cached read needs scopes; an operation needing none is not one the lane takes
+  const scopes = operationScopesOf(ctx.api.document);
   // As the host guard and the bearer step keep them: clients keep their Host, so these run when it changes.
   let lastHost: { header: string | undefined; allowed: boolean; issuer?: string; audiences?: readonly string[] } | undefined;
   const hostOf = (header: string | undefined) => {
@@ -68,7 +59,7 @@ export function keptAnswerLane(ctx: FakeContext, parts: KeptAnswerLaneParts): Ke
   };
   return (req, res) => {
     const url = req.url!;
-    if (req.method !== 'GET' || url[0] !== '/' || UNUSUAL_URL.test(url) || hasBody(req)) return false;
+    if (req.method !== 'GET' || url[0] !== '/' || UNUSUAL_URL.test(url) || hasBody(req) || framingRefused(req.socket)) return false;
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     if (isOwnPath(path)) return false;
@@ -83,7 +74,7 @@ export function keptAnswerLane(ctx: FakeContext, parts: KeptAnswerLaneParts): Ke
     const { operation, pathParams } = match;
     const needed = scopes.get(operation.operationId);
     const fast = parts.fastRead(operation);
-    if (needed === undefined || fast === undefined) return false;
+    if (needed === undefined || needed.length === 0 || fast === undefined) return false;
     const { tenant, refusal } = bearerIdentity(ctx, tokens, req.headers.authorization, () => ({ issuer: host.issuer!, audiences: host.audiences! }), needed);
     if (tenant === undefined || refusal !== undefined) return false;
     if (fast(queryAt === -1 ? '' : url.slice(queryAt + 1), pathParams) === undefined) return false;

@@ -8,6 +8,9 @@ const CHUNKED_ALONE = /^[ \t]*chunked[ \t]*$/i;
 const FRAMING_REFUSED = Symbol('transfer coding refused');
 type MarkedSocket = { [FRAMING_REFUSED]?: true };
 
+/** Whether a connection's framing was refused: what still arrives on it is not a request. */
+export const framingRefused = (socket: object): boolean => (socket as MarkedSocket)[FRAMING_REFUSED] === true;
+
 /**
  * RFC 9112 §6.1: a server that receives a transfer coding it does not understand answers 501 and closes the
  * connection. Only `chunked` alone is understood here. Node's parser would take the last coding of
@@ -18,7 +21,7 @@ type MarkedSocket = { [FRAMING_REFUSED]?: true };
 export const transferEncodingGuard: RequestHandler = (req, _res, next) => {
   // Node 24 parses what followed the refused request as a pipelined one and hands it over too (its answer would never
   // be sent: the connection closes after the 501), so it is dropped here, before anything acts on it or journals it.
-  if ((req.socket as MarkedSocket)[FRAMING_REFUSED]) return;
+  if (framingRefused(req.socket)) return;
   const header = req.headers['transfer-encoding'];
   if (header === undefined || CHUNKED_ALONE.test(header)) return next();
   (req.socket as MarkedSocket)[FRAMING_REFUSED] = true;

@@ -36,6 +36,9 @@ describe('Transfer-Encoding', () => {
     const host = `127.0.0.1:${fake.port}`;
     // After a `0` chunk, the bytes of another request: a parser taking the last coding would answer it too.
     const smuggled = `GET /v1/accounts HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+    // the smuggled read's answer is kept, so it would be answered before Express (src/http/kept-answer-lane.ts) too
+    for (let i = 0; i < 2; i++) expect((await fetch(`http://${host}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const journaled = (await fake.control.requests()).length;
     const received = await exchange(
       fake.port,
       `POST /v1/accounts HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${codings}\r\n\r\n0\r\n\r\n${smuggled}`,
@@ -47,8 +50,8 @@ describe('Transfer-Encoding', () => {
     const problem = problemOf(received);
     expect(problem).toMatchObject({ status: 501, code: 'transfer_encoding_not_implemented' });
     expect(problem.detail).toContain(`"${named}"`);
-    // nothing reached the API: neither the POST nor the request after it (only the token request is journaled)
-    expect((await fake.control.requests()).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /oauth2/token']);
+    // nothing reached the API: neither the POST nor the request after it
+    expect(await fake.control.requests()).toHaveLength(journaled);
   });
 
   it('"chunked" alone still carries a body', async () => {
