@@ -14,6 +14,9 @@ export const TARGETS = {
   ordersVsBare: { min: 0.7, text: '≥ 0.7 × bare' },
   ordersVsPrism: { min: 3, text: '≥ 3 × Prism' },
   ordersMixedVsBare: { min: 0.6, text: '≥ 0.6 × bare' },
+  // issue 22: clock progression and STATE_DIR within 10 % of manual and in-memory on the orders list
+  clockOverManual: { min: 0.9, text: '≥ 0.9 × manual' },
+  stateDirOverMemory: { min: 0.9, text: '≥ 0.9 × in memory' },
   shareClassesVsBare: { min: 0.5, text: '≥ 0.5 × bare' },
   createAccountVsBare: { min: 0.5, text: '≥ 0.5 × bare' },
   scaleP50: { max: 5 },
@@ -149,6 +152,24 @@ export function buildRows({ startup, startup24, throughput, throughput24, scale,
         row(`${op.label}: fake with LOG_LEVEL=silent (cost of the log line)`, rps(s.fakeSilent.rps.median) + spread(s.fakeSilent.rps), {
           baseline: `fake, info ${rps(fake.rps.median)}`,
           ratio: op.silentOverInfo ? ratio(op.silentOverInfo.median) : '',
+        });
+      }
+      if (s.fakeClock) {
+        row(`${op.label}: fake with order_progression clock (its kept answers end at each step)`, rps(s.fakeClock.rps.median) + spread(s.fakeClock.rps), {
+          baseline: `fake, manual ${rps(fake.rps.median)}`,
+          ratio: op.clockOverManual ? ratio(op.clockOverManual.median) + spread(op.clockOverManual) : '',
+          name: 'orders with clock progression vs manual',
+          target: TARGETS.clockOverManual.text,
+          ok: atLeast(op.clockOverManual?.median, TARGETS.clockOverManual.min),
+        });
+      }
+      if (s.fakeState) {
+        row(`${op.label}: fake with STATE_DIR`, rps(s.fakeState.rps.median) + spread(s.fakeState.rps), {
+          baseline: `fake, in memory ${rps(fake.rps.median)}`,
+          ratio: op.stateDirOverMemory ? ratio(op.stateDirOverMemory.median) + spread(op.stateDirOverMemory) : '',
+          name: 'orders with STATE_DIR vs in memory',
+          target: TARGETS.stateDirOverMemory.text,
+          ok: atLeast(op.stateDirOverMemory?.median, TARGETS.stateDirOverMemory.min),
         });
       }
       if (s.bareJson) {

@@ -2,8 +2,9 @@
 // authenticated, validated operations of the fake (its CLI, in a child process, with its defaults), beside:
 //   - bare Express answering the same bytes (servers/bare-express.mjs), in a child process;
 //   - Prism mocking our own OpenAPI document (fetched on demand, see prism.mjs).
-// For GET /v1/orders?limit=100 also: the fake with LOG_LEVEL=silent (the cost of the per-request log line), and
-// bare Express serializing the same value on each request (res.json) instead of sending fixed bytes.
+// For GET /v1/orders?limit=100 also: the fake with LOG_LEVEL=silent (the cost of the per-request log line), with clock
+// progression, with STATE_DIR, and bare Express serializing the same value on each request (res.json) instead of
+// sending fixed bytes.
 // Runs are round-robin: each round runs every (operation, server) once, the server order rotating, so that the
 // noise of the shared machine spreads over all of them; ratios are taken within a round, then the median of rounds.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchConfig, cannon, fetchToken, freePort, median, progress, request, requireBuild, spawnNode, startCli, summary, waitUntilUp } from './lib.mjs';
 import { ensurePrism, PRISM_VERSION, startPrism } from './prism.mjs';
+
+const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
 const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
 
@@ -95,7 +98,15 @@ export async function measureThroughput(config = benchConfig(), { node, full = t
     started.push(fake);
     const fakeSilent = full ? await startCli({ env: { LOG_LEVEL: 'silent' }, node }) : undefined;
     if (fakeSilent) started.push(fakeSilent);
-    const tokens = new Map([[fake, await fetchToken(fake.url)], ...(fakeSilent ? [[fakeSilent, await fetchToken(fakeSilent.url)]] : [])]);
+    // issue 22: the orders list with clock progression (kept answers end at each step's instant) and with STATE_DIR
+    const fakeClock = full ? await startCli({ env: { CLIENTS: JSON.stringify([{ ...DEFAULT_CLIENT, settings: { order_progression: 'clock' } }]) }, node }) : undefined;
+    if (fakeClock) started.push(fakeClock);
+    const stateDir = full ? mkdtempSync(join(tmp, 'state-')) : undefined;
+    const fakeState = full ? await startCli({ env: { STATE_DIR: stateDir }, node }) : undefined;
+    if (fakeState) started.push(fakeState);
+    const variants = [fakeSilent, fakeClock, fakeState].filter(Boolean);
+    const tokens = new Map([[fake, await fetchToken(fake.url)]]);
+    for (const variant of variants) tokens.set(variant, await fetchToken(variant.url));
     const resetFake = async (server) => {
       const r = await request(`${server.url}/__control/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       if (r.status !== 204) throw new Error(`reset answered ${r.status}`);
@@ -147,6 +158,8 @@ export async function measureThroughput(config = benchConfig(), { node, full = t
       { key: 'bare', label: `bare Express, same bytes (${label})`, server: bare, auth: `Bearer ${tokens.get(fake)}` },
       ...(prism ? [{ key: 'prism', label: `Prism ${PRISM_VERSION} mock`, server: prism, auth: 'Bearer bench' }] : []),
       ...(fakeSilent ? [{ key: 'fakeSilent', label: 'fake (CLI, LOG_LEVEL=silent)', server: fakeSilent, auth: `Bearer ${tokens.get(fakeSilent)}`, reset: true, extra: true }] : []),
+      ...(fakeClock ? [{ key: 'fakeClock', label: 'fake (CLI, order_progression clock)', server: fakeClock, auth: `Bearer ${tokens.get(fakeClock)}`, reset: true, extra: true }] : []),
+      ...(fakeState ? [{ key: 'fakeState', label: 'fake (CLI, STATE_DIR)', server: fakeState, auth: `Bearer ${tokens.get(fakeState)}`, reset: true, extra: true }] : []),
       ...(bareJson ? [{ key: 'bareJson', label: 'bare Express, res.json(value)', server: bareJson, auth: `Bearer ${tokens.get(fake)}`, extra: true }] : []),
     ];
     const pairs = OPERATIONS.flatMap((op) => servers.filter((s) => (!s.extra || op.extras) && (!op.againstBareOnly || s.key === 'fake' || s.key === 'bare')).map((s) => ({ op, s })));
@@ -231,6 +244,8 @@ export async function measureThroughput(config = benchConfig(), { node, full = t
         fakeOverPrism: ratio('fake', 'prism'),
         fakeOverBareJson: ratio('fake', 'bareJson'),
         silentOverInfo: ratio('fakeSilent', 'fake'),
+        clockOverManual: ratio('fakeClock', 'fake'),
+        stateDirOverMemory: ratio('fakeState', 'fake'),
       };
     }
     return { node: label, config: { duration: config.duration, warmup: config.warmup, rounds, connections: config.connections }, prismNote, results };
