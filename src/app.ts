@@ -12,7 +12,7 @@ import { LinkSigner } from './domain/documents.js';
 import type { World } from './api/types.js';
 import { checkWorld } from './domain/world.js';
 import { generatedWorld } from '../fixtures/world-source.js';
-import { SigningKeys } from './auth/jwt.js';
+import { SigningKeys, VerifiedTokens } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
@@ -103,11 +103,13 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   restoreTenants(tenants, restored);
   // Quiet unless asked: the library runs inside partners' test output.
   const logger = pino({ level: options.logLevel ?? 'silent', base: { service: 'investment-api-fake' } });
+  const keys = new SigningKeys(keptKey);
   const ctx: FakeContext = {
     options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
     api,
     tenants,
-    keys: new SigningKeys(keptKey),
+    keys,
+    tokens: new VerifiedTokens(keys),
     linkSigner: new LinkSigner(keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32)),
     journal: new Journal(options.journalSize),
     logger,

@@ -1,6 +1,6 @@
 import type { FakeOptions } from './config.js';
 import type { LinkSigner } from './domain/documents.js';
-import type { SigningKeys } from './auth/jwt.js';
+import type { SigningKeys, VerifiedTokens } from './auth/jwt.js';
 import type { LoadedDocument } from './api/document.js';
 import type { Logger } from 'pino';
 import type { Journal } from './harness/journal.js';
@@ -13,6 +13,8 @@ export interface FakeContext {
   api: LoadedDocument;
   tenants: TenantRegistry;
   keys: SigningKeys;
+  /** The tokens whose signature this instance has verified: one cache for every step that reads a bearer token. */
+  tokens: VerifiedTokens;
   linkSigner: LinkSigner;
   journal: Journal;
   logger: Logger;

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { DomainError } from '../api/errors.js';
-import { VerifiedTokens } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import { CONTROL_SCOPE } from '../domain/scopes.js';
 import type { Tenant } from '../domain/tenants.js';
@@ -75,14 +74,14 @@ const controlTokenRequired = (): DomainError =>
  * refused; when it is open, a valid token without the scope, or one we did not sign, is ignored as it always was (a
  * suite sending its API token along keeps working).
  */
-async function controlCaller(ctx: FakeContext, tokens: VerifiedTokens, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
+async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
   const bearer = BEARER.exec(req.get('authorization') ?? '')?.[1];
   // Compares digests, so neither the token's content nor its length shows in the time taken.
   if (bearer !== undefined && expected && timingSafeEqual(digest(bearer), expected)) return 'operator';
   if (bearer !== undefined && looksLikeJwt(bearer)) {
     await ctx.keys.ready();
     const issuer = baseUrlOf(req, ctx);
-    const verdict = tokens.verify(bearer, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+    const verdict = ctx.tokens.verify(bearer, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
     if (tenant) {
       if (verdict.error) throw verdict.error;
@@ -107,12 +106,11 @@ async function controlCaller(ctx: FakeContext, tokens: VerifiedTokens, expected:
 export function controlGuard(ctx: FakeContext): RequestHandler {
   const { controlToken, baseUrl } = ctx.options;
   const expected = controlToken === undefined ? undefined : digest(controlToken);
-  const tokens = new VerifiedTokens(ctx.keys);
   return async (req, _res, next) => {
     if (req.path === HEALTH) return next();
     checkSameOrigin(req, baseUrl);
     checkJsonBody(req);
-    const caller = await controlCaller(ctx, tokens, expected, req);
+    const caller = await controlCaller(ctx, expected, req);
     if (caller !== 'operator') stateOf(req).controlPartner = caller;
     next();
   };

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../api/errors.js';
 import { basicCredentials } from '../auth/basic-credentials.js';
-import { missingToken, VerifiedTokens, type VerifyExpectations } from '../auth/jwt.js';
+import { missingToken, type VerifyExpectations } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 import { clientProvenBy, withBasicCredentials } from '../domain/token-request.js';
@@ -30,16 +30,15 @@ const insufficientScope = (missing: string[]): DomainError =>
  * Who is calling, proven by a bearer token we signed (even an expired one, or one short of a scope: it still proves
  * its client). A forged token names no tenant, so it never takes a tenant's faults nor lands in its journal or report.
  */
-function identifyBearer(ctx: FakeContext, tokens: VerifiedTokens, expectations: (req: Request) => Omit<VerifyExpectations, 'nowOf'>, req: Request): Identified {
+function identifyBearer(ctx: FakeContext, expectations: (req: Request) => Omit<VerifyExpectations, 'nowOf'>, req: Request): Identified {
   const scopes = routeOf(req)?.schema?.security?.find((requirement) => 'oauth2' in requirement)?.oauth2;
   if (!scopes) return {};
-  return bearerIdentity(ctx, tokens, req.get('authorization'), () => expectations(req), scopes);
+  return bearerIdentity(ctx, req.get('authorization'), () => expectations(req), scopes);
 }
 
 /** The client an Authorization header's bearer token proves, and why it may not call an operation needing `scopes`. */
 export function bearerIdentity(
   ctx: FakeContext,
-  tokens: VerifiedTokens,
   authorization: string | undefined,
   expectations: () => Omit<VerifyExpectations, 'nowOf'>,
   scopes: readonly string[],
@@ -47,7 +46,7 @@ export function bearerIdentity(
   const match = BEARER.exec(authorization ?? '');
   if (!match) return { refusal: missingToken() };
   const { issuer, audiences } = expectations();
-  const verdict = tokens.verify(match[1]!, { issuer, audiences, nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+  const verdict = ctx.tokens.verify(match[1]!, { issuer, audiences, nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
   const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
   if (verdict.error) return { tenant, refusal: verdict.error };
   const granted = verdict.claims.scope.split(' ');
@@ -109,19 +108,17 @@ const admit = (identify: (req: Request) => Identified, receive: ReceiveBody): Re
  * journal only, with no faults and no refusal.
  */
 export function bearerTenant(ctx: FakeContext): (req: Request) => Tenant | undefined {
-  const tokens = new VerifiedTokens(ctx.keys);
   return (req) => {
     const match = BEARER.exec(req.get('authorization') ?? '');
     if (!match) return undefined;
     const issuer = baseUrlOf(req, ctx);
-    const { signedFor } = tokens.verify(match[1]!, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+    const { signedFor } = ctx.tokens.verify(match[1]!, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
     return signedFor === undefined ? undefined : ctx.tenants.find(signedFor);
   };
 }
 
 /** Before the body is read: operations secured by OAuth need a valid token with the operation's scopes. */
 export function authenticateBearer(ctx: FakeContext, receive: ReceiveBody): RequestHandler {
-  const tokens = new VerifiedTokens(ctx.keys);
   // The issuer and audiences of the last scheme and Host seen: a client keeps its host, so the Host check and
   // `new URL` run when they change, not per request (~4 % of a request on Node 24, profiled). One per instance.
   let last: { protocol: string; host: string | undefined; issuer: string; audiences: readonly string[] } | undefined;
@@ -134,7 +131,7 @@ export function authenticateBearer(ctx: FakeContext, receive: ReceiveBody): Requ
     }
     return last;
   };
-  return admit((req) => identifyBearer(ctx, tokens, expectations, req), receive);
+  return admit((req) => identifyBearer(ctx, expectations, req), receive);
 }
 
 /** After the body is read: the token endpoint's client, by the credentials of its form. */

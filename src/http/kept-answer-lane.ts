@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operationScopesOf } from '../api/document.js';
-import { VerifiedTokens } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import { bearerIdentity } from './authenticate.js';
 import { hasBody } from './body.js';
@@ -38,7 +37,6 @@ export type KeptAnswerLane = (req: IncomingMessage, res: ServerResponse) => bool
  * comes from X-Forwarded-Proto there) nor where answers are checked against the document (tests).
  */
 export function keptAnswerLane(ctx: FakeContext, parts: KeptAnswerLaneParts): KeptAnswerLane {
-  const tokens = new VerifiedTokens(ctx.keys);
   // every cached read needs scopes; an operation needing none is not one the lane takes
   const scopes = operationScopesOf(ctx.api.document);
   // As the host guard and the bearer step keep them: clients keep their Host, so these run when it changes.
@@ -75,7 +73,7 @@ export function keptAnswerLane(ctx: FakeContext, parts: KeptAnswerLaneParts): Ke
     const needed = scopes.get(operation.operationId);
     const fast = parts.fastRead(operation);
     if (needed === undefined || needed.length === 0 || fast === undefined) return false;
-    const { tenant, refusal } = bearerIdentity(ctx, tokens, req.headers.authorization, () => ({ issuer: host.issuer!, audiences: host.audiences! }), needed);
+    const { tenant, refusal } = bearerIdentity(ctx, req.headers.authorization, () => ({ issuer: host.issuer!, audiences: host.audiences! }), needed);
     if (tenant === undefined || refusal !== undefined) return false;
     if (fast(queryAt === -1 ? '' : url.slice(queryAt + 1), pathParams) === undefined) return false;
     const lookup = lookUpKept(parts.cache, tenant, operation.operationId, { method: 'GET', headers: req.headers, key: cacheKeyOf('http', req.headers.host, url) });
