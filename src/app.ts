@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { Router, type Express, type Request, type RequestHandler } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
@@ -42,6 +42,7 @@ import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
 import { keptAnswerLane, type KeptAnswerLane } from './http/kept-answer-lane.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { transferEncodingGuard } from './http/transfer-encoding.js';
+import { urlParts } from './http/request-context.js';
 import { docsRoutes } from './http/docs.js';
 import { consoleRoutes } from './http/console.js';
 import { pino } from 'pino';
@@ -181,12 +182,6 @@ export interface PipelineOptions {
   validatorInternals?: LoadValidatorInternal;
 }
 
-/** The query string of a request, without its `?`. */
-const rawQueryOf = (req: Request): string => {
-  const at = req.originalUrl.indexOf('?');
-  return at === -1 ? '' : req.originalUrl.slice(at + 1);
-};
-
 /**
  * The request pipeline, top to bottom: transfer coding (anything but chunked refused) → Host → meta routes (spec,
  * docs, console) → request state, journal and log → control guard → route (the document's operation) → bearer token
@@ -274,7 +269,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
         metadataStep,
         bearer,
         (req, res, next) => {
-          const query = hasBody(req) ? undefined : fast(rawQueryOf(req), stateOf(req).pathParams ?? {});
+          const query = hasBody(req) ? undefined : fast(urlParts(req.originalUrl).query, stateOf(req).pathParams ?? {});
           const read = query === undefined ? undefined : answerRead();
           if (read === undefined) return validatedAfterBearer()(req, res, next);
           stateOf(req).query = query;

@@ -7,7 +7,7 @@ import type { FastParameters } from './fast-parameters.js';
 import { checkHost, type HostPolicy } from './host-guard.js';
 import { isOwnPath, journalWhenClosed } from './observe.js';
 import { answerKept, cacheKeyOf, lookUpKept, type ReadCache } from './read-cache.js';
-import { audiencesOf, baseUrlFor } from './request-context.js';
+import { audiencesOf, baseUrlFor, urlParts } from './request-context.js';
 import type { RequestState } from './request-state.js';
 import type { RouteMatch, RoutableRequest } from './route.js';
 import { framingRefused } from './transfer-encoding.js';
@@ -58,8 +58,7 @@ export function keptAnswerLane(ctx: FakeContext, parts: KeptAnswerLaneParts): Ke
   return (req, res) => {
     const url = req.url!;
     if (req.method !== 'GET' || url[0] !== '/' || UNUSUAL_URL.test(url) || hasBody(req) || framingRefused(req.socket)) return false;
-    const queryAt = url.indexOf('?');
-    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const { path, query } = urlParts(url);
     if (isOwnPath(path)) return false;
     const host = hostOf(req.headers.host);
     if (!host.allowed) return false;
@@ -75,7 +74,7 @@ export function keptAnswerLane(ctx: FakeContext, parts: KeptAnswerLaneParts): Ke
     if (needed === undefined || needed.length === 0 || fast === undefined) return false;
     const { tenant, refusal } = bearerIdentity(ctx, req.headers.authorization, () => ({ issuer: host.issuer!, audiences: host.audiences! }), needed);
     if (tenant === undefined || refusal !== undefined) return false;
-    if (fast(queryAt === -1 ? '' : url.slice(queryAt + 1), pathParams) === undefined) return false;
+    if (fast(query, pathParams) === undefined) return false;
     const lookup = lookUpKept(parts.cache, tenant, operation.operationId, { method: 'GET', headers: req.headers, key: cacheKeyOf('http', req.headers.host, url) });
     if (lookup?.answer === undefined) return false;
     const state: RequestState = { id: parts.nextId(), operationId: operation.operationId, pathParams, tenant };

@@ -4,6 +4,7 @@ import type { Express, RequestHandler, Response } from 'express';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type JournalExchange } from '../harness/journal.js';
 import { journalBody, storedQuery } from '../harness/journal-body.js';
+import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
 
 /** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
@@ -104,8 +105,7 @@ function record(
   // the tenant's clock when the request arrived (its offset may have changed since only through the control plane)
   const tenantAt = state.tenant ? state.tenant.clock.now().getTime() - (Date.now() - at) : null;
   const retryAfter = res.getHeader('retry-after');
-  const url = req.originalUrl ?? req.url ?? '';
-  const queryAt = url.indexOf('?');
+  const { query } = urlParts(req.originalUrl ?? req.url ?? '');
   ctx.journal.record(
     new JournalRecord(
       {
@@ -113,7 +113,7 @@ function record(
         client_id: clientId,
         method: req.method!, // a server's request always has one
         path,
-        rawQuery: queryAt === -1 ? '' : storedQuery(url.slice(queryAt + 1)),
+        rawQuery: storedQuery(query),
         status,
         duration_ms: durationMs,
         operation_id: state.operationId ?? null,

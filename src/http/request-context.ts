@@ -5,6 +5,12 @@ import type { LinkContext } from '../domain/documents.js';
 import type { Tenant } from '../domain/tenants.js';
 import { hostNameOf } from './host-guard.js';
 
+/** A request target's path and its query string (without the `?`; empty when there is none). */
+export function urlParts(url: string): { path: string; query: string } {
+  const at = url.indexOf('?');
+  return at === -1 ? { path: url, query: '' } : { path: url.slice(0, at), query: url.slice(at + 1) };
+}
+
 /** The public base URL of a request: BASE_URL when configured, else the request's own scheme and Host. */
 export const baseUrlOf = (req: Request, ctx: FakeContext): string =>
   ctx.options.baseUrl ?? baseUrlFor(req.protocol, req.get('host'));

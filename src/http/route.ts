@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { operationsOf, type ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
+import { urlParts } from './request-context.js';
 import { pathToRegexpProblem } from './route-regexp-cache.js';
 import { loadInternal, loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
 import type { OperationOf } from './validator.js';
@@ -138,9 +139,7 @@ export function compileRoutes(
   });
 
   return (req) => {
-    const url = req.originalUrl;
-    const queryAt = url.indexOf('?');
-    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const { path } = urlParts(req.originalUrl);
     const known = exact.get(keyOf(path));
     const candidates = known?.regexp.test(path) ? [known] : (groups.get(firstSegmentOf(path)) ?? []);
     for (const entry of candidates) {
