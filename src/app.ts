@@ -45,7 +45,7 @@ import { transferEncodingGuard } from './http/transfer-encoding.js';
 import { urlParts } from './http/request-context.js';
 import { docsRoutes } from './http/docs.js';
 import { consoleRoutes } from './http/console.js';
-import { pino } from 'pino';
+import { createLogger } from './logger.js';
 import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants, StateWriter } from './persistence/state-dir.js';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
@@ -103,7 +103,7 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   );
   restoreTenants(tenants, restored);
   // Quiet unless asked: the library runs inside partners' test output.
-  const logger = pino({ level: options.logLevel ?? 'silent', base: { service: 'investment-api-fake' } });
+  const logger = createLogger(options.logLevel ?? 'silent', { base: { service: 'investment-api-fake' } });
   const keys = new SigningKeys(keptKey);
   const ctx: FakeContext = {
     options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },

@@ -2,7 +2,7 @@ import type { FakeOptions } from './config.js';
 import type { LinkSigner } from './domain/documents.js';
 import type { SigningKeys, VerifiedTokens } from './auth/jwt.js';
 import type { LoadedDocument } from './api/document.js';
-import type { Logger } from 'pino';
+import type { Logger } from './logger.js';
 import type { Journal } from './harness/journal.js';
 import type { TenantRegistry } from './domain/tenants.js';
 import type { StateWriter } from './persistence/state-dir.js';

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from './logger.js';
 
 /**
  * The CLI's last line of defence: a fake shared by a CI fleet must not exit on a bug. Errors of requests are answered

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.js';
 import { DomainError, OAuthError, type FieldError } from '../api/errors.js';
 import { WHERE_CREDENTIALS_GO } from '../domain/token-request.js';
 import { clip, MAX_FIELD_ERRORS, problem, type Problem } from './problem.js';

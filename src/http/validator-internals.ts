@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.js';
 
 /**
  * Loads a module as express-openapi-validator's own code does: one of its files (`./framework/…`, relative to its

@@ -11,10 +11,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['domain'],
   ['auth'],
   ['persistence'],
-  ['config.ts', 'context.ts'],
+  ['config.ts', 'context.ts', 'logger.ts'],
   ['http'],
   ['control'],
-  ['app.ts', 'server.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'process-guard.ts', 'vitest.ts'],
+  ['app.ts', 'server.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'process-guard.ts', 'young-generation.ts', 'vitest.ts'],
 ];
 
 const sourceFiles = (dir: string): string[] =>
