@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { youngGenerationSetByUser } from '../../src/young-generation.js';
+import { worldBeyondDefault, youngGenerationSetByUser } from '../../src/young-generation.js';
 import { cleanEnv, ROOT } from '../support/cli.js';
 
 const MODULE = pathToFileURL(join(ROOT, 'dist/src/young-generation.js')).href;
@@ -48,5 +48,11 @@ describe("the CLI's young generation", () => {
     expect(youngGenerationSetByUser(['--min-semi-space-size=8'])).toBe(true);
     expect(youngGenerationSetByUser(['--max-old-space-size=512'], '--enable-source-maps')).toBe(false);
     expect(youngGenerationSetByUser([])).toBe(false);
+  });
+
+  it('is not held for a world of the partner\'s scale or file, which V8 sizes for itself', () => {
+    expect(worldBeyondDefault({})).toBe(false);
+    expect(worldBeyondDefault({ fixtureScale: { orders: 100_000 } })).toBe(true);
+    expect(worldBeyondDefault({ fixtures: 'world.json' })).toBe(true);
   });
 });
