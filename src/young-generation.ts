@@ -3,9 +3,10 @@ import { setFlagsFromString } from 'node:v8';
 import type { FakeOptions } from './config.js';
 
 /**
- * V8 doubles the young generation each time many objects survive a scavenge, as they do while the CLI generates the
- * world and the validators and serializers compile on their first requests, and it gives that memory back only
- * about ten seconds after the process falls idle: 12 MB of an idle CLI's 77 MB, measured (bench/RESULTS.md). The
+ * V8 doubles the young generation each time many objects survive a scavenge, as they do while the CLI loads its
+ * modules and its first requests prepare the validator and load jsonwebtoken (8 MB, then 16 MB), and it gives that
+ * memory back only about ten seconds after the process falls idle: 12 MB of an idle CLI's 77 MB (bench/RESULTS.md).
+ * V8 reads the growth factor at each growth, so setting it at run time works (its maximum is fixed at start). The
  * CLI owns its process, so it keeps the young generation at its first size through startup and its first
  * `requests`, then lets V8 grow it as it would: a load's short-lived garbage is collected more cheaply in a large
  * one (uncached lists ran ~10% slower with it held for good). The library never does this: its process is the
