@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
-import { holdYoungGeneration, worldBeyondDefault } from './young-generation.js';
+import { holdYoungGeneration, largeWorld, worldBeyondDefault } from './young-generation.js';
 
 // Node ≥ 22.1 keeps the compiled code of the modules below on disk (the OS temp dir; NODE_COMPILE_CACHE picks
 // another, NODE_DISABLE_COMPILE_CACHE=1 turns it off): later starts skip compiling them. Node 20 has no such thing.
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
   });
   if (worldBeyondDefault(options)) youngGeneration.release();
   const ctx = createContext(options);
+  if (largeWorld(ctx.tenants.all())) youngGeneration.release();
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   keepProcessAlive(ctx.logger);
   const server = await listen(ctx, options.port, options.host);

@@ -14,7 +14,8 @@ import type { FakeOptions } from './config.js';
  *
  * A world of the partner's scale or file is built, and first read, with V8's own sizing: held, what its generation
  * and its first lists allocate is promoted early and stays as old-generation pages (100,000 orders: +15 MB RSS after
- * 300 lists, measured), where a young generation of 16 MB is small beside the world.
+ * 300 lists, measured), where a young generation of 16 MB is small beside the world. A large world restored from
+ * STATE_DIR is first read with V8's own sizing too.
  */
 export const YOUNG_GENERATION_HELD_REQUESTS = 200;
 
@@ -30,6 +31,16 @@ export function youngGenerationSetByUser(execArgv: readonly string[], nodeOption
 /** A world other than the default one's size: FIXTURE_ACCOUNTS / FIXTURE_ORDERS, or a fixtures file. */
 export const worldBeyondDefault = (options: Pick<FakeOptions, 'fixtures' | 'fixtureScale'>): boolean =>
   options.fixtures !== undefined || options.fixtureScale !== undefined;
+
+/** Records beyond which tenants restored from STATE_DIR are served with V8's own sizing (the default world: ~60). */
+export const LARGE_WORLD_RECORDS = 10_000;
+
+/** Whether the tenants an instance holds (restored from STATE_DIR, say) are a large world together. */
+export function largeWorld(tenants: Iterable<{ store: { recordCount: number } }>): boolean {
+  let records = 0;
+  for (const { store } of tenants) records += store.recordCount;
+  return records > LARGE_WORLD_RECORDS;
+}
 
 /** Stops V8 doubling its young generation; `release` lets it grow again (once, later calls do nothing). */
 export function holdYoungGeneration(): { release(): void; releaseAfterRequests(server: Server, requests?: number): void } {
