@@ -8,9 +8,9 @@ import type { FakeOptions } from './config.js';
  * memory back only about ten seconds after the process falls idle: 12 MB of an idle CLI's 77 MB (bench/RESULTS.md).
  * V8 reads the growth factor at each growth, so setting it at run time works (its maximum is fixed at start). The
  * CLI owns its process, so it keeps the young generation small (2 MB on Node 20, 4 MB on Node 24) through startup
- * and its first `requests`, then lets V8 grow it as it would: a load's short-lived garbage is collected more cheaply in a large
- * one (uncached lists ran ~10% slower with it held for good). The library never does this: its process is the
- * partner's.
+ * and its first `requests`, then lets V8 grow it as it would: a load's short-lived garbage is collected more cheaply
+ * in a large one (uncached lists ran ~10% slower with it held for good). The library never does this: its process
+ * is the partner's.
  *
  * A world of the partner's scale or file is built, and first read, with V8's own sizing: held, what its generation
  * and its first lists allocate is promoted early and stays as old-generation pages (100,000 orders: +15 MB RSS after
