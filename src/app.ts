@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
@@ -17,8 +16,7 @@ import { derivedSecret } from './auth/key-file.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers, hasBody, receiveBody } from './http/body.js';
-import { fastReadOf, type FastParameters } from './http/fast-parameters.js';
-import { cachedReads, ReadCache } from './http/read-cache.js';
+import { fastReadOf } from './http/fast-parameters.js';
 import { boundedBody } from './http/body-bounds.js';
 import { dispatch } from './http/dispatch.js';
 import { compileRoutes, type RouteMatch } from './http/route.js';
@@ -30,16 +28,15 @@ import { catalogHandlers } from './http/handlers/catalog.js';
 import { fileHandlers } from './http/handlers/files.js';
 import { accountHandlers } from './http/handlers/accounts.js';
 import { orderHandlers } from './http/handlers/orders.js';
-import { compileDocumentValidator, compileWorldValidator, loadApiDocument, operationsOf, type LoadedDocument } from './api/document.js';
+import { compileDocumentValidator, compileWorldValidator, loadApiDocument, operationsOf, type AnswerMismatch, type LoadedDocument } from './api/document.js';
+import { answerCheck } from './http/answer-check.js';
 import type { OperationHandlers } from './http/operation.js';
 import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, type OperationValidator } from './http/validator.js';
 import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './http/validator-internals.js';
-import { cacheRouteRegexps } from './http/route-regexp-cache.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { Journal } from './harness/journal.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
-import { keptAnswerLane, type KeptAnswerLane } from './http/kept-answer-lane.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { transferEncodingGuard } from './http/transfer-encoding.js';
 import { urlParts } from './http/request-context.js';
@@ -176,8 +173,6 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
 export interface PipelineOptions {
   /** The fast path of reads with simple parameters (src/http/fast-parameters.ts); off: every request to the validator. */
   fastReads?: boolean;
-  /** Kept answers of hot reads (src/http/read-cache.ts); a test may hand the cache in, to see it. */
-  readCache?: boolean | ReadCache;
   /** Where the validator shims find the library's internals (a test gives them changed ones). */
   validatorInternals?: LoadValidatorInternal;
 }
@@ -185,10 +180,11 @@ export interface PipelineOptions {
 /**
  * The request pipeline, top to bottom: transfer coding (anything but chunked refused) → Host → meta routes (spec,
  * docs, console) → request state, journal and log → control guard → route (the document's operation) → bearer token
- * (the proven client, then its injected faults) → [a read with simple parameters: its fast check, then its kept
- * answer if any] → body parsers → body bounds → token request's client (and its faults) → validate → the operation's
- * handler → one error middleware. The handlers are this API's unless given: a
- * test of the pipeline gives its own with a document of its own (`ctx.api`).
+ * (the proven client, then its injected faults) → [a read with simple parameters: its fast check, else] body parsers
+ * → body bounds → token request's client (and its faults) → validate → the operation's handler → one error
+ * middleware. With `validateResponses` (tests), each answer is checked against the document after it is sent: the
+ * path is the same. The handlers are this API's unless given: a test of the pipeline gives its own with a document of
+ * its own (`ctx.api`).
  *
  * Express sees four layers: the front (transfer coding, host, meta routes, observer), the control guard (mounted at
  * /__control, as its paths are relative to it), the operation's steps, the error middleware. The route step finds
@@ -198,7 +194,7 @@ export interface PipelineOptions {
 export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx), pipeline: PipelineOptions = {}): Express {
   const { validatorInternals = loadValidatorInternal } = pipeline;
   checkEveryOperationHandled(ctx, handlers);
-  const validateResponses = ctx.options.validateResponses ?? false;
+  const { validateResponses } = ctx.options;
 
   const app = express();
   app.disable('x-powered-by');
@@ -208,9 +204,6 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   // req.protocol from X-Forwarded-Proto: the scheme of the partner's URL when a proxy terminates TLS (docs/scaling.md)
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 
-  // Before the routes are compiled, so that the validator's router reuses their expressions. Either shim steps aside,
-  // logging why once, when the library's internals are not as it knows them (src/http/validator-internals.ts).
-  applyShim('route-regexp-cache', () => cacheRouteRegexps(validatorInternals), ctx.logger);
   let metaSchemaShim = false;
   const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') }, validatorInternals);
   const body = bodyParsers();
@@ -218,17 +211,14 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const bearer = authenticateBearer(ctx, receiveBody(body));
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
-  const cache = pipeline.readCache === false ? undefined : pipeline.readCache instanceof ReadCache ? pipeline.readCache : new ReadCache();
-  const reads = cache && cachedReads(cache);
-  const handleRead = reads ? reads.step(dispatch(ctx, handlers, reads.written)) : handle;
-  // Each operation's fast parameter check, compiled on its first request (shared with the kept-answer lane).
-  const fastChecks = new Map<OperationId, FastParameters | undefined>();
-  const fastRead = (operation: RouteMatch['operation']): FastParameters | undefined => {
-    if (!fastChecks.has(operation.operationId)) fastChecks.set(operation.operationId, pipeline.fastReads === false ? undefined : fastReadOf(ctx.api.document, operation));
-    return fastChecks.get(operation.operationId);
-  };
   // This instance's steps per operation, made on the operation's first request.
   const operationSteps = new Map<OperationId, RequestHandler>();
+  let fastCheckLogged = false;
+  const fastCheckStepsAside = (reason: string): void => {
+    if (fastCheckLogged) return;
+    fastCheckLogged = true;
+    ctx.logger.debug({ shim: 'fast-parameters', reason }, `fast parameter check stepped aside: ${reason}; express-openapi-validator checks every read`);
+  };
   let stepsFallbackLogged = false;
   const newValidator = (operation: RouteMatch['operation']): OperationValidator => {
     if (!metaSchemaShim) {
@@ -236,7 +226,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
       metaSchemaShim = true;
       applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger);
     }
-    const validator = operationValidator(ctx.api.document, operation, validateResponses);
+    const validator = operationValidator(ctx.api.document, operation, validateResponses !== undefined && validateResponses !== false);
     if (validator.unknownSteps && !stepsFallbackLogged) {
       stepsFallbackLogged = true;
       ctx.logger.debug({ shim: 'validator-steps', reason: validator.unknownSteps }, `validator steps run as the library chains them: ${validator.unknownSteps}`);
@@ -252,31 +242,22 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     const metadataStep: RequestHandler = (req, res, next) => (metadata ??= metadataOnce(validatorOf().metadata))(req, res, next, stateOf(req).pathParams ?? {});
     let validated: RequestHandler | undefined;
     const validatedSteps = (): RequestHandler => (validated ??= chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validatorOf().validate, handle]));
-    const fast = fastRead(operation);
+    const fast = pipeline.fastReads === false ? undefined : fastReadOf(ctx.api.document, operation, validatorInternals, fastCheckStepsAside);
     if (fast) {
-      // A read with simple parameters: the validator (and the body parsers) only for what the fast path does not take.
+      // A read with simple parameters: the validator (and the body parsers) only for what the fast check does not take.
       let afterBearer: RequestHandler | undefined;
       const validatedAfterBearer = (): RequestHandler => (afterBearer ??= chain([...body, bounded, ...validatorOf().validate, handle]));
-      let answer: RequestHandler | undefined;
-      // answers checked against the document (tests) by the validator's own response step; where its steps are not
-      // the known ones (it cannot be told apart), the whole validator answers
-      const answerRead = (): RequestHandler | undefined => {
-        if (!validateResponses) return handleRead;
-        const { validateResponse } = validatorOf();
-        return validateResponse && (answer ??= chain([...validateResponse, handleRead]));
-      };
       steps = chain([
         metadataStep,
         bearer,
         (req, res, next) => {
           const query = hasBody(req) ? undefined : fast(urlParts(req.originalUrl).query, stateOf(req).pathParams ?? {});
-          const read = query === undefined ? undefined : answerRead();
-          if (read === undefined) return validatedAfterBearer()(req, res, next);
+          if (query === undefined) return validatedAfterBearer()(req, res, next);
           stateOf(req).query = query;
-          return read(req, res, next);
+          return handle(req, res, next);
         },
       ]);
-    } else if (!validateResponses && takesNothing(ctx.api.document, operation)) {
+    } else if (takesNothing(ctx.api.document, operation)) {
       // Nothing for the validator to check (the health check): made when a request brings something to check.
       const unvalidated = chain([bearer, ...body, tokenRequest, handle]);
       steps = (req, res, next) => (requestAsksNothing(req) ? unvalidated : validatedSteps())(req, res, next);
@@ -289,7 +270,12 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
 
   const hosts = hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl]);
   const nextId = requestIds();
-  app.use(chain([transferEncodingGuard, hostGuard(hosts), metaRoutes(ctx), requestObserver(ctx, nextId)]));
+  const front = [transferEncodingGuard, hostGuard(hosts), metaRoutes(ctx), requestObserver(ctx, nextId)];
+  if (validateResponses) {
+    const report = typeof validateResponses === 'function' ? validateResponses : (mismatch: AnswerMismatch) => ctx.logger.error({ mismatch }, 'an answer does not match the document');
+    front.push(answerCheck(ctx.api.document, report));
+  }
+  app.use(chain(front));
   app.use('/__control', controlGuard(ctx));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
@@ -310,34 +296,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     throw routeNotFound(req);
   });
   app.use(errorMiddleware(ctx.logger));
-  if (cache && !validateResponses && !ctx.options.trustProxy) {
-    (app as WithLane)[LANE] = { lane: keptAnswerLane(ctx, { route, fastRead, cache, nextId, hosts }), logger: ctx.logger };
-  }
   return app;
-}
-
-const LANE = Symbol('investment-api-fake.kept-answer-lane');
-type WithLane = Express & { [LANE]?: { lane: KeptAnswerLane; logger: FakeContext['logger'] } };
-
-/**
- * What a server built on the app calls for each request: the kept-answer lane of the app (src/http/kept-answer-lane.ts),
- * then Express for whatever the lane leaves. The app alone (supertest, mounting it elsewhere) answers the same.
- */
-export function requestListener(app: Express): (req: IncomingMessage, res: ServerResponse) => void {
-  const own = (app as WithLane)[LANE];
-  if (own === undefined) return app;
-  const { lane, logger } = own;
-  return (req, res) => {
-    let answered: boolean;
-    try {
-      answered = lane(req, res);
-    } catch (error) {
-      // a fault of the lane itself: Express answers the request as it would have without it
-      logger.error({ err: error }, 'the kept-answer lane failed; Express answers the request');
-      answered = res.headersSent;
-    }
-    if (!answered) app(req, res);
-  };
 }
 
 /** The Express app of a fresh instance, for supertest or mounting; it never listens. */

@@ -3,14 +3,11 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
-import { holdYoungGeneration, largeWorld, worldBeyondDefault } from './young-generation.js';
 
 // Node ≥ 22.1 keeps the compiled code of the modules below on disk (the OS temp dir; NODE_COMPILE_CACHE picks
 // another, NODE_DISABLE_COMPILE_CACHE=1 turns it off): later starts skip compiling them. Node 20 has no such thing.
 // The CLI owns its process, so it may; the library leaves that to the process that imports it.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-// Startup's survivors would grow V8's young generation, kept ~10 s once idle (see young-generation.ts).
-const youngGeneration = holdYoungGeneration();
 
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();
@@ -40,13 +37,10 @@ async function main(): Promise<void> {
     process.stderr.write(`investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
-  if (worldBeyondDefault(options)) youngGeneration.release();
   const ctx = createContext(options);
-  if (largeWorld(ctx.tenants.all())) youngGeneration.release();
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   keepProcessAlive(ctx.logger);
   const server = await listen(ctx, options.port, options.host);
-  youngGeneration.releaseAfterRequests(server);
   const address = server.address() as AddressInfo;
   const defaultClient = (options.clients ?? DEFAULTS.clients)[0]!;
   process.stdout.write(banner({ version: version(), address, options, defaultClient, clientCount: (options.clients ?? DEFAULTS.clients).length }));

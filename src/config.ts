@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CLIENT, TOKEN_ENDPOINT_AUTH_METHODS, type ClientCreate } from './domain/clients.js';
 import type { World } from './api/types.js';
+import type { AnswerMismatch } from './api/document.js';
 
 /** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
 export interface FakeOptions {
@@ -25,8 +26,11 @@ export interface FakeOptions {
   controlToken?: string;
   /** OAuth clients (tenants); the first is the default one. Default: sandbox-client / sandbox-secret, every scope. */
   clients?: ClientCreate[];
-  /** Validate every response against the OpenAPI document (a 500 problem when one does not match). For tests. */
-  validateResponses?: boolean;
+  /**
+   * Check every answer against the OpenAPI document once it is sent (for tests): the answer itself is unchanged; a
+   * mismatch is logged at `error`, or handed to the function given here (a test suite fails on it).
+   */
+  validateResponses?: boolean | ((mismatch: AnswerMismatch) => void);
   /** Entries the request journal keeps (a ring buffer); default 1000. */
   journalSize?: number;
   /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { buildApp, createContext, requestListener } from './app.js';
+import { buildApp, createContext } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
@@ -14,6 +14,7 @@ import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actio
 import { placeOrder } from './domain/order-placement.js';
 import { drainable, type DrainableServer } from './drain.js';
 import type { Schemas, World } from './api/types.js';
+import type { Tenant } from './domain/tenants.js';
 
 /** A running fake: where it listens, how to stop it, and helpers that call the same domain functions as the API. */
 export interface FakeServer {
@@ -90,7 +91,7 @@ export function connectionTimeouts(keepAliveTimeoutMs: number = DEFAULTS.keepAli
 }
 
 export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<DrainableServer> {
-  const server = drainable(createServer(requestListener(buildApp(ctx))));
+  const server = drainable(createServer(buildApp(ctx)));
   if (host === undefined) server.listen(port);
   else server.listen(port, host);
   Object.assign(server, connectionTimeouts(ctx.options.keepAliveTimeoutMs));
@@ -114,12 +115,17 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const { port } = server.address() as AddressInfo;
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrder(ctx.tenants.get(clientId), input);
-  const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => controlOrder(ctx.tenants.get(clientId), orderId);
-  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) =>
-    advanceOrder(ctx.tenants.get(clientId), orderId);
+  // a call's work starts as a request's does: with what the tenant's clock implies taken first
+  const settled = (clientId: string): Tenant => {
+    const tenant = ctx.tenants.get(clientId);
+    tenant.settle();
+    return tenant;
+  };
+  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrder(settled(clientId), input);
+  const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => controlOrder(settled(clientId), orderId);
+  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => advanceOrder(settled(clientId), orderId);
   const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
-    setOrderStatus(ctx.tenants.get(clientId), orderId, status);
+    setOrderStatus(settled(clientId), orderId, status);
 
   return {
     url,
@@ -134,7 +140,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       resetTenants(ctx.tenants, ctx.journal, clientId);
     },
     state(clientId = ctx.tenants.defaultClientId) {
-      return ctx.tenants.get(clientId).store.snapshot();
+      return settled(clientId).store.snapshot();
     },
     verify(pattern, count, clientId = ctx.tenants.defaultClientId) {
       const outcome = verifyTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, { request: pattern, ...(count && { count }) });

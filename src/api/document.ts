@@ -64,11 +64,11 @@ const fieldErrorOf = (e: ErrorObject): FieldError => {
   return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: `${e.message ?? 'is not valid'}${allowed}` };
 };
 
-/**
- * A validator of a JSON value against a schema that may `$ref` the document's components as
- * `openapi#/components/schemas/<Name>`: the document stays the one source of every shape it checks.
- */
-export function compileDocumentValidator(document: ApiDocument, schema: object): (value: unknown) => FieldError[] {
+/** Compiles schemas that may `$ref` the document's components as `openapi#/components/schemas/<Name>`. */
+export type DocumentSchemaCompiler = (schema: object) => (value: unknown) => FieldError[];
+
+/** One compiler for many schemas of one document (each `compileDocumentValidator` makes its own). */
+export function documentSchemaCompiler(document: ApiDocument): DocumentSchemaCompiler {
   // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
   // request validator): not to start a process (~30 ms).
   const require = createRequire(import.meta.url);
@@ -77,8 +77,45 @@ export function compileDocumentValidator(document: ApiDocument, schema: object):
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema({ components: document.components }, 'openapi');
-  const validate = ajv.compile(schema);
-  return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
+  return (schema) => {
+    const validate = ajv.compile(schema);
+    return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
+  };
+}
+
+/**
+ * A validator of a JSON value against a schema that may `$ref` the document's components as
+ * `openapi#/components/schemas/<Name>`: the document stays the one source of every shape it checks.
+ */
+export const compileDocumentValidator = (document: ApiDocument, schema: object): ((value: unknown) => FieldError[]) =>
+  documentSchemaCompiler(document)(schema);
+
+/** An answer that is not what the document says the operation answers. */
+export interface AnswerMismatch {
+  operationId: string;
+  method: string;
+  path: string;
+  status: number;
+  /** What differs, each `pointer: message`. */
+  problems: string[];
+}
+
+type ResponseObject = { $ref?: string; content?: Record<string, { schema?: object }> };
+
+/**
+ * The JSON schema of an operation's answer with this status (or the `default` one), by its media type, with
+ * `#/components/responses/…` references followed; undefined when the document describes no such answer.
+ */
+export function responseContentOf(document: ApiDocument, operationId: string, status: number): Record<string, { schema?: object }> | undefined {
+  const found = operationsOf(document).find((op) => op.operationId === operationId);
+  if (!found) return undefined;
+  const { responses } = document.paths[found.path]![found.method] as { responses?: Record<string, ResponseObject> };
+  let response = responses?.[String(status)] ?? responses?.default;
+  if (response?.$ref) {
+    const name = response.$ref.replace('#/components/responses/', '');
+    response = (document.components as { responses?: Record<string, ResponseObject> }).responses?.[name];
+  }
+  return response === undefined ? undefined : (response.content ?? {});
 }
 
 /** A validator of fixtures files against the document's World schema (the same schema PUT /__control/state uses). */

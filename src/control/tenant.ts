@@ -26,9 +26,15 @@ export function checkedClientId(call: Pick<TenantNaming, 'controlPartner'>, name
   return partner ? partner.client.client_id : named;
 }
 
-/** The tenant a control call acts on: a partner's own; for the operator, the one it names, else the default client's. */
-export const controlTenant = (ctx: FakeContext, call: TenantNaming): Tenant =>
-  ctx.tenants.get(checkedClientId(call, namedClientId(call)) ?? ctx.tenants.defaultClientId);
+/**
+ * The tenant a control call acts on: a partner's own; for the operator, the one it names, else the default client's.
+ * The call's work starts here, so what the tenant's clock implies is taken first, as for a request of the API.
+ */
+export function controlTenant(ctx: FakeContext, call: TenantNaming): Tenant {
+  const tenant = ctx.tenants.get(checkedClientId(call, namedClientId(call)) ?? ctx.tenants.defaultClientId);
+  tenant.settle();
+  return tenant;
+}
 
 /** Calls that reach beyond one tenant (new clients, scopes, every tenant at once) are the operator's alone. */
 export function ensureOperator(call: Pick<TenantNaming, 'controlPartner'>, what: string): void {

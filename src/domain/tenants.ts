@@ -35,12 +35,12 @@ export class Fixtures {
 
 /** An OAuth client and the world it sees: its own store, its own clock, and its orders' progression on that clock. */
 export class Tenant {
-  private world: WorldStore;
+  /** The world's records as they are; `settle()` first brings them to the tenant's clock. */
+  store: WorldStore;
   readonly clock = new Clock();
   readonly faults = new FaultBook();
   readonly progression: OrderProgression;
   readonly activity: InvestorActivity;
-  private settling = false;
 
   constructor(
     readonly client: ClientRecord,
@@ -49,34 +49,26 @@ export class Tenant {
     world: World = fixtures.freshCopy(),
   ) {
     // The fixtures are the operator's choice and may start above the cap: it bounds what requests add.
-    this.world = new WorldStore(world, maxRecords, client.client_id);
+    this.store = new WorldStore(world, maxRecords, client.client_id);
     this.progression = new OrderProgression(this.now());
     this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
   }
 
   /**
-   * The world as the tenant's clock has it now: whoever reads or writes it first places the orders end investors
-   * placed since (`investor_activity_per_hour`) and takes the order steps that clock implies (`order_progression`
-   * `clock`); one comparison each when nothing is due.
+   * Takes what the tenant's clock implies since the last call: the orders end investors placed
+   * (`investor_activity_per_hour`) and the order steps of `order_progression` `clock`; one comparison each when nothing
+   * is due. Called once at the start of a request's (or a control or library call's) work: reading the store never writes it.
    */
-  get store(): WorldStore {
-    if (!this.settling) {
-      this.settling = true;
-      try {
-        const now = this.now();
-        this.placeInvestorOrders(now);
-        // steps change orders in place: the world's version says so (an investor's order is counted as it is added)
-        if (this.progression.settle(this.world.orders, this.client.settings, now)) this.world.changed();
-      } finally {
-        this.settling = false;
-      }
-    }
-    return this.world;
+  settle(): void {
+    const now = this.now();
+    this.placeInvestorOrders(now);
+    // steps change orders in place: the world's version says so (an investor's order is counted as it is added)
+    if (this.progression.settle(this.store.orders, this.client.settings, now)) this.store.changed();
   }
 
   /** Each at its own instant, under the market rules; one the account cannot take (or a full tenant) is skipped. */
   private placeInvestorOrders(now: number): void {
-    for (const { at, order } of this.activity.due(this.world, this.client.settings.investor_activity_per_hour ?? 0, now)) {
+    for (const { at, order } of this.activity.due(this.store, this.client.settings.investor_activity_per_hour ?? 0, now)) {
       try {
         placeOrder(this, order, at);
       } catch (error) {
@@ -90,17 +82,9 @@ export class Tenant {
     return this.clock.nowMs();
   }
 
-  /**
-   * What a read answered may have changed (a write, a step, a clock or settings change, a restore): the world's
-   * version moves on, so no answer computed before is served again (http/read-cache.ts).
-   */
+  /** The world changed outside its collections (a step, a clock or settings change): its version moves on. */
   changed(): void {
-    this.world.changed();
-  }
-
-  /** The world's version, as the tenant's clock has it now (whatever came due is taken first). */
-  get version(): number {
-    return this.store.version;
+    this.store.changed();
   }
 
   /**
@@ -110,10 +94,9 @@ export class Tenant {
    * ran before.
    */
   changeClock(change: Schemas['ClockChange']): Schemas['Clock'] {
-    void this.store;
+    this.settle();
     const view = changeClock(this.clock, change);
     if (change.now !== undefined) this.activity.restart(this.now());
-    // what reads answer may depend on the clock (redemption dates, links, what comes due)
     this.changed();
     return view;
   }
@@ -124,9 +107,8 @@ export class Tenant {
    */
   changeSettings(settings: ClientSettings): void {
     const before = this.client.settings;
-    void this.store;
+    this.settle();
     this.client.settings = settings;
-    // what the tenant's reads answer may depend on its settings (how its orders progress)
     this.changed();
     const progressionChanged = (['order_progression', 'order_step_seconds', 'order_polls_per_step', 'payment_deadline_seconds'] as const).some(
       (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
@@ -137,7 +119,7 @@ export class Tenant {
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.world = new WorldStore(this.fixtures.freshCopy(), this.maxRecords, this.client.client_id, this.world.version + 1);
+    this.store = new WorldStore(this.fixtures.freshCopy(), this.maxRecords, this.client.client_id, this.store.version + 1);
     this.clock.reset();
     this.faults.clear();
     this.progression.clear(this.now());
@@ -146,9 +128,9 @@ export class Tenant {
 
   /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT is refused. */
   replaceWorld(world: World): void {
-    const next = new WorldStore(world, this.maxRecords, this.client.client_id, this.world.version + 1);
+    const next = new WorldStore(world, this.maxRecords, this.client.client_id, this.store.version + 1);
     ensureWorldFits(next.recordCount, this.maxRecords);
-    this.world = next;
+    this.store = next;
     this.progression.keepOnly(new Set(next.orderById.keys()), this.now());
     this.activity.restart(this.now());
   }

@@ -50,14 +50,14 @@ export function dispatch(ctx: FakeContext, handlers: OperationHandlers, written?
     const state = stateOf(req);
     if (state.operationId === undefined) return next();
     const handler = handlers[state.operationId] as unknown as AnyHandler;
+    // the request's work starts: what the tenant's clock implies (orders' steps, investors' orders) is taken first
+    state.tenant?.settle();
     const answer = await handler(callOf(req, ctx, state.tenant));
     state.applied = true;
     // a fault after the operation: what it did stays done, its answer is delayed, replaced or lost
     const fault = takeFault(state.tenant, req, 'after');
     if (fault && (await strike(fault, req, res)) === 'dropped') return;
     write(res, state, answer, serializerOf);
-    // what res.send was given, as the journal keeps it, for the read cache: never a faulted request's answer
-    if (written && state.faultId === undefined && !answer.headers && typeof state.responseBody === 'string') written(req, answer.status, state.responseBody);
     settle(state);
   };
 }

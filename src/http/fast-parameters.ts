@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { ApiDocument } from '../api/document.js';
 import type { OperationOf } from './validator.js';
+import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal } from './validator-internals.js';
 
 /**
  * A request's query, checked and coerced as express-openapi-validator would, or `undefined`: "not sure, ask the
@@ -79,33 +79,59 @@ function simpleParameters(document: ApiDocument, { method, path }: OperationOf):
   return { query: { names: new Set(Object.keys(query.properties)), schema: query }, params };
 }
 
-type Ajv = { compile(schema: object): ((data: unknown) => boolean) };
+type Ajv = { compile(schema: object): (data: unknown) => boolean };
 type CreateRequestAjv = (document: object, options: object) => Ajv;
 
+/** The options express-openapi-validator gives its parameter validator: coerced types, defaults filled in, every error. */
+const PARAMETER_OPTIONS = {
+  strict: false,
+  strictNumbers: true,
+  strictTuples: true,
+  allowUnionTypes: false,
+  validateSchema: false,
+  coerceTypes: true,
+  useDefaults: true,
+  removeAdditional: false,
+  validateFormats: true,
+  formats: {},
+  ajvFormats: { mode: 'fast' },
+  allErrors: true,
+};
+
 /**
- * The validator's own Ajv factory (its formats, keywords and Ajv flavour for the document's version), with the
- * options it gives its parameter validator: coerced types, defaults filled in, every error collected.
+ * The validator's own Ajv factory (its formats, keywords and Ajv flavour for the document's version) with the options
+ * it gives its parameter validator, or why it cannot be had: `./framework/ajv` is the library's internal, which
+ * `^5.6.2` does not promise to keep, so a release that moves or reshapes it makes the fast check step aside.
  */
-function validatorAjv(document: ApiDocument): Ajv {
-  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const { createRequestAjv } = fromValidator('./framework/ajv') as { createRequestAjv: CreateRequestAjv };
-  return createRequestAjv(
-    { openapi: versionOf(document), components: {} },
-    {
-      strict: false,
-      strictNumbers: true,
-      strictTuples: true,
-      allowUnionTypes: false,
-      validateSchema: false,
-      coerceTypes: true,
-      useDefaults: true,
-      removeAdditional: false,
-      validateFormats: true,
-      formats: {},
-      ajvFormats: { mode: 'fast' },
-      allErrors: true,
-    },
-  );
+function validatorAjv(document: ApiDocument, load: LoadValidatorInternal): Ajv | string {
+  const loaded = loadInternal(load, './framework/ajv');
+  if ('missing' in loaded) return loaded.missing;
+  const { createRequestAjv } = loaded.module as { createRequestAjv?: unknown };
+  if (typeof createRequestAjv !== 'function') return './framework/ajv exports no createRequestAjv function';
+  try {
+    const ajv = (createRequestAjv as CreateRequestAjv)({ openapi: versionOf(document), components: {} }, PARAMETER_OPTIONS);
+    if (typeof ajv?.compile !== 'function') return 'createRequestAjv(document, options) does not answer an Ajv instance';
+    const probe = ajv.compile({ type: 'object', properties: { n: { type: 'integer', default: 1 } } });
+    const coerced: Record<string, unknown> = {};
+    if (!probe(coerced) || coerced.n !== 1) return 'createRequestAjv(document, options) does not fill in defaults';
+    return ajv;
+  } catch (error) {
+    return `createRequestAjv(document, options) throws (${messageOf(error)})`;
+  }
+}
+
+/** Compiled checks, filled and never changed (as the validators are, src/http/validator.ts). */
+const compiledChecks = new Map<string, FastParameters>();
+/** The compiler of those checks (or why there is none), one per document version and loader of internals. */
+const compilers = new Map<LoadValidatorInternal, Map<string, Ajv | string>>();
+
+function compilerFor(document: ApiDocument, load: LoadValidatorInternal): Ajv | string {
+  const version = versionOf(document);
+  let byVersion = compilers.get(load);
+  if (!byVersion) compilers.set(load, (byVersion = new Map()));
+  let ajv = byVersion.get(version);
+  if (ajv === undefined) byVersion.set(version, (ajv = validatorAjv(document, load)));
+  return ajv;
 }
 
 /**
@@ -113,43 +139,36 @@ function validatorAjv(document: ApiDocument): Ajv {
  * from the document. It takes a query only when every name is one of the operation's, given once, with a plain
  * non-empty value, and the validator's own Ajv accepts the whole (coercing and filling defaults as it does); it
  * answers the query the handler gets, as the validator would have left it. Anything else is the validator's.
- * test/unit/fast-parameters.test.ts compares both over thousands of generated queries.
+ * test/unit/fast-parameters.test.ts and test/fuzz/fast-path.test.ts compare both over thousands of generated queries.
+ * `stepAside` hears why there is none when the validator's internals are not as known (the validator then runs).
  */
-/** Compiled checks, filled and never changed (as the validators are, src/http/validator.ts). */
-const compiledChecks = new Map<string, FastParameters>();
-/**
- * The compiler of those checks, one per document version: making one (the validator's formats and keywords) took
- * 8–15 ms of each read operation's first request.
- */
-const compilers = new Map<string, Ajv>();
-
-function compilerFor(document: ApiDocument): Ajv {
-  const version = versionOf(document);
-  let ajv = compilers.get(version);
-  if (!ajv) {
-    ajv = validatorAjv(document);
-    compilers.set(version, ajv);
-  }
-  return ajv;
-}
-
-export function compileFastParameters(document: ApiDocument, operation: OperationOf): FastParameters | undefined {
+export function compileFastParameters(
+  document: ApiDocument,
+  operation: OperationOf,
+  load: LoadValidatorInternal = loadValidatorInternal,
+  stepAside?: (reason: string) => void,
+): FastParameters | undefined {
   const simple = simpleParameters(document, operation);
   if (!simple) return undefined;
+  const ajv = compilerFor(document, load);
+  if (typeof ajv === 'string') {
+    stepAside?.(ajv);
+    return undefined;
+  }
   const schema = { type: 'object', required: ['query', 'params'], properties: { query: simple.query.schema, params: simple.params } };
   // shared by the process's instances, as the validators are: keyed by what is compiled
   const key = `${versionOf(document)} ${JSON.stringify(schema)}`;
   let compiled = compiledChecks.get(key);
   if (!compiled) {
-    compiled = fastCheck(compilerFor(document).compile(schema), simple.query.names);
+    compiled = fastCheck(ajv.compile(schema), simple.query.names);
     compiledChecks.set(key, compiled);
   }
   return compiled;
 }
 
 /** Reads (GET) take the fast path when their parameters are simple. */
-export const fastReadOf = (document: ApiDocument, operation: OperationOf): FastParameters | undefined =>
-  operation.method === 'get' ? compileFastParameters(document, operation) : undefined;
+export const fastReadOf = (document: ApiDocument, operation: OperationOf, load?: LoadValidatorInternal, stepAside?: (reason: string) => void): FastParameters | undefined =>
+  operation.method === 'get' ? compileFastParameters(document, operation, load, stepAside) : undefined;
 
 function fastCheck(validate: (data: unknown) => boolean, names: ReadonlySet<string>): FastParameters {
   return (rawQuery, pathParams) => {

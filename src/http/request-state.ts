@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import type { OperationId } from '../api/types.js';
 import type { Tenant } from '../domain/tenants.js';
-import type { JournalBody } from '../harness/journal-body.js';
 
 /**
  * What the pipeline learns about one request, written by the step that learns it and read by the ones after: the
@@ -27,8 +26,6 @@ export interface RequestState {
   rawBody?: Buffer;
   /** The body sent, as res.send got it: the journal keeps its beginning (secrets redacted). */
   responseBody?: string | Buffer;
-  /** The body sent as the journal keeps it, when it was known before (a kept answer's, src/http/read-cache.ts). */
-  responseJournal?: JournalBody | null;
   /** Items of a list answer. */
   itemCount?: number;
   /** The problem or OAuth error code answered. */

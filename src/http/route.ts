@@ -3,8 +3,7 @@ import { operationsOf, type ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
 import { urlParts } from './request-context.js';
-import { pathToRegexpProblem } from './route-regexp-cache.js';
-import { loadInternal, loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
+import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
 import type { OperationOf } from './validator.js';
 
 interface RoutedRequest extends Request {
@@ -15,6 +14,27 @@ interface RoutedRequest extends Request {
 export const routeOf = (req: Request): RoutedRequest['openapi'] => (req as RoutedRequest).openapi;
 
 type PathToRegexp = (path: string, options?: { sensitive?: boolean; strict?: boolean }) => { regexp: RegExp; keys: { name: string }[] };
+
+/**
+ * Why the validator's path-to-regexp is not the one the route step knows, if it is not: `pathToRegexp(path, options)`
+ * answering `{ regexp, keys }` (as the validator reads it), an expression that holds no state between matches (no `g`
+ * or `y` flag: one compiled expression serves every request).
+ */
+export function pathToRegexpProblem(compile: unknown): ShimOutcome {
+  if (typeof compile !== 'function') return 'path-to-regexp exports no pathToRegexp function';
+  let probe: { regexp?: unknown; keys?: unknown };
+  try {
+    probe = (compile as PathToRegexp)('/probe/:id', { strict: true, sensitive: false }) as unknown as typeof probe;
+  } catch (error) {
+    return `pathToRegexp('/probe/:id', options) throws (${messageOf(error)})`;
+  }
+  if (!(probe?.regexp instanceof RegExp) || !Array.isArray(probe.keys)) return 'pathToRegexp(path, options) does not answer { regexp, keys }';
+  if (probe.regexp.global || probe.regexp.sticky) return 'pathToRegexp answers expressions that keep state between matches';
+  if (probe.regexp.exec('/probe/x')?.[1] !== 'x' || (probe.keys[0] as { name?: unknown } | undefined)?.name !== 'id') {
+    return "pathToRegexp('/probe/:id') does not match /probe/x as { id: 'x' }";
+  }
+  return undefined;
+}
 
 /**
  * The expression path-to-regexp 8 compiles for a route of this document (static segments and `:name` ones, a
@@ -100,8 +120,7 @@ export function compileRoutes(
   options: { caseSensitive: boolean; strict: boolean },
   load: LoadValidatorInternal = loadValidatorInternal,
 ): (req: RoutableRequest) => RouteMatch {
-  // The validator's own path-to-regexp (memoized by http/route-regexp-cache.ts, when the app put it in place before
-  // this: the expressions compiled here are then the ones its router reuses).
+  // The validator's own path-to-regexp: routes match as its router matches them.
   const pathToRegexp = validatorPathToRegexp(load);
 
   // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.

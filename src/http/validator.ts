@@ -16,7 +16,7 @@ export const loadValidatorLibrary = (): typeof OpenApiValidatorLibrary => requir
 export interface OperationValidator {
   /** Sets `req.openapi` (the operation's schema, its path parameters): the validator's router, on one route. */
   metadata: RequestHandler;
-  /** Checks parameters and body against the operation (and, in tests, the answer against the document). */
+  /** Checks parameters and body against the operation. */
   validate: RequestHandler[];
   /**
    * Why the library's steps were not split as known (a release renamed or added one), if they were not: then
@@ -24,11 +24,6 @@ export interface OperationValidator {
    * library's own order (same answers).
    */
   unknownSteps?: string;
-  /**
-   * The answer's check alone (in tests), for requests whose parameters the fast path checked; absent when the
-   * library's steps were not split as known.
-   */
-  validateResponse?: RequestHandler[];
 }
 
 /** One operation of the document: its path template, method and the path item it belongs to. */
@@ -45,7 +40,7 @@ export interface OperationOf {
  *   - its router matches one route instead of scanning every route of the document per request;
  *   - its start (bundling, the schema preprocessor, Ajv) walks one operation, not forty: a process pays for the
  *     operations it serves (the first request of a fresh process waits for two, not for the whole document).
- * Keys: the operation's document and whether answers are checked; the cache is filled, never changed.
+ * Keys: the operation's document and whether the document is checked; the cache is filled, never changed.
  */
 const compiled = new Map<string, OperationValidator>();
 
@@ -105,23 +100,23 @@ export function inlineSchemaRefs(value: unknown, schemas: Readonly<Record<string
 
 /**
  * The document with just one operation and the components it reaches, its request body's schemas written in place.
- * Without response validation its answers lose their bodies: the validator would still compile every response schema
- * (~20 MB of generated code, profiled).
+ * Its answers lose their bodies: the validator checks requests only, and would still compile every response schema
+ * (answers are checked after they are sent, in tests: src/http/answer-check.ts).
  */
-function oneOperationDocument(document: ApiDocument, { method, path }: OperationOf, validateResponses: boolean): ApiDocument {
+function oneOperationDocument(document: ApiDocument, { method, path }: OperationOf): ApiDocument {
   const item = document.paths[path] as Record<string, unknown>;
   const operation = item[method] as { responses?: Responses; requestBody?: unknown };
   const schemas = (document.components as { schemas?: Record<string, unknown> }).schemas ?? {};
   const inlined = operation.requestBody === undefined ? operation : { ...operation, requestBody: inlineSchemaRefs(operation.requestBody, schemas) };
-  const kept = validateResponses ? inlined : { ...inlined, responses: withoutContent(operation.responses) };
+  const kept = { ...inlined, responses: withoutContent(operation.responses) };
   const pathItem = { ...(item.parameters !== undefined && { parameters: item.parameters }), [method]: kept };
   const components = document.components as Record<string, Record<string, unknown> | undefined>;
-  const all = validateResponses || !components.responses ? components : { ...components, responses: withoutContent(components.responses as Responses) };
+  const all = !components.responses ? components : { ...components, responses: withoutContent(components.responses as Responses) };
   return { ...document, paths: { [path]: pathItem }, components: reachableComponents(all, [pathItem, document.security]) as ApiDocument['components'] };
 }
 
 const ROUTE_STEP = 'metadataMiddleware';
-const VALIDATE_STEPS = new Set(['requestMiddleware', 'responseMiddleware']);
+const VALIDATE_STEPS = new Set(['requestMiddleware']);
 // A no-op with validateSecurity off (authentication is the pipeline's own); pathParamsMiddleware installs app.param
 // handlers for Express route parameters, which no route of the pipeline has.
 const SKIPPED_STEPS = new Set(['pathParamsMiddleware', 'securityMiddleware']);
@@ -157,19 +152,19 @@ function splitAtRouter(middleware: readonly RequestHandler[]): Pick<OperationVal
   return { metadata, validate: [runFrom(middleware, () => afterRouter)] };
 }
 
-export function operationValidator(document: ApiDocument, operation: OperationOf, validateResponses: boolean): OperationValidator {
-  const apiSpec = oneOperationDocument(document, operation, validateResponses);
+/** `checkDocument`: the validator checks its document against the OpenAPI meta-schema first (tests). */
+export function operationValidator(document: ApiDocument, operation: OperationOf, checkDocument: boolean): OperationValidator {
+  const apiSpec = oneOperationDocument(document, operation);
   // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
   // its own, whose operations may share names with this API's (a few KB to write per operation and instance).
-  const key = `${validateResponses ? 'requests+responses' : 'requests'} ${JSON.stringify(apiSpec)}`;
+  const key = `${checkDocument ? 'checked' : 'unchecked'} ${JSON.stringify(apiSpec)}`;
   let steps = compiled.get(key);
   if (!steps) {
     const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
-      // The meta-schema check of the document runs in tests, where responses are validated too.
-      validateApiSpec: validateResponses,
+      validateApiSpec: checkDocument,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
-      validateResponses: validateResponses ? { allErrors: true } : false,
+      validateResponses: false,
       // Authentication and dispatch are the pipeline's own steps (src/http/authenticate.ts, src/http/dispatch.ts).
       validateSecurity: false,
       // No operation takes multipart bodies.
@@ -181,7 +176,7 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
     const unknown = middleware.filter((step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name));
     steps =
       metadata && unknown.length === 0
-        ? { metadata, validate, validateResponse: validate.filter((step) => step.name === 'responseMiddleware') }
+        ? { metadata, validate }
         : {
             ...splitAtRouter(middleware),
             unknownSteps: `express-openapi-validator's steps are not the known ones (${middleware.map((s) => s.name || 'anonymous').join(', ')})`,

@@ -71,8 +71,8 @@ export class WorldStore {
   private idSequence = 0;
 
   /**
-   * Bumped by every write (`changed()`): an answer computed at one version is stale at any other. A store that
-   * replaces another (a reset, a restore) starts above the one it replaces (`firstVersion`), so no version is seen twice.
+   * Bumped by every write (`changed()`): whoever saved the world at one version knows it changed at any other. A store
+   * that replaces another (a reset, a restore) starts above the one it replaces (`firstVersion`), so no version is seen twice.
    */
   private changes: number;
 

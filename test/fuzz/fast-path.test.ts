@@ -7,8 +7,7 @@ import type { Tenant } from '../../src/domain/tenants.js';
 import { tokenFor } from '../support/harness.js';
 
 /**
- * The fast path of reads (src/http/fast-parameters.ts) and the kept answers (src/http/read-cache.ts) answer exactly
- * what express-openapi-validator's path answers: the same status and body for generated queries, valid, invalid,
+ * The fast path of reads (src/http/fast-parameters.ts) answers exactly what express-openapi-validator's path answers: the same status and body for generated queries, valid, invalid,
  * unknown, empty, repeated, coercible and oddly encoded, each server in its own instance of the default world.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
@@ -50,7 +49,7 @@ function get(target: Target, path: string): Promise<{ status: number; body: stri
 let world: { accountId: string; walletAccount: string; pmAccount: string; pmId: string; isin: string; abbreviation: string };
 
 beforeAll(async () => {
-  targets.push(await start('validator only', { fastReads: false, readCache: false }), await start('fast path', { readCache: false }), await start('fast path + cache', {}));
+  targets.push(await start('validator only', { fastReads: false }), await start('fast path', {}));
   // every clock frozen at one instant (after the tokens were issued): links expire alike on each
   const now = new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000).toISOString();
   for (const target of targets) target.tenant.changeClock({ now, frozen: true });

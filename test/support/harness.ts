@@ -1,15 +1,27 @@
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp, requestListener } from '../../src/app.js';
+import { createApp } from '../../src/app.js';
+import type { AnswerMismatch } from '../../src/api/document.js';
 import type { FakeOptions } from '../../src/config.js';
 
-/** Every test app validates its responses against the OpenAPI document: a mismatch answers 500 and fails the test. */
 export const HOST = 'fake.test';
 
+/** Answers of the tests' apps that do not match the document, since the last check (test/support/close-servers.ts). */
+const mismatches: AnswerMismatch[] = [];
+
+/** The mismatches seen since the last call, which forgets them. */
+export function takeAnswerMismatches(): AnswerMismatch[] {
+  return mismatches.splice(0);
+}
+
+/**
+ * Every test app checks each of its answers against the OpenAPI document once it is sent, on the very path the CLI
+ * serves: a mismatch fails the test that made it (test/support/close-servers.ts).
+ */
 export function testApp(options: FakeOptions = {}): Express {
   // `.test` names are not localhost names: the tests' hosts are allowed like a partner's ALLOWED_HOSTS would.
-  return createApp({ validateResponses: true, allowedHosts: ['.test'], ...options });
+  return createApp({ validateResponses: (mismatch) => void mismatches.push(mismatch), allowedHosts: ['.test'], ...options });
 }
 
 /**
@@ -22,8 +34,7 @@ function serverOf(app: Express): Server {
   let server = listening.get(app);
   if (!server) {
     // listen() binds synchronously, so supertest finds the address and does not listen again.
-    // as the fake's own server serves it: the kept-answer lane first, where the app has one
-    server = createServer(requestListener(app)).listen(0, '127.0.0.1');
+    server = createServer(app).listen(0, '127.0.0.1');
     listening.set(app, server);
   }
   return server;

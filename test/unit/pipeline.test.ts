@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { pino } from 'pino';
 import { buildApp, createContext } from '../../src/app.js';
 import { DomainError } from '../../src/api/errors.js';
+import type { AnswerMismatch } from '../../src/api/document.js';
 import type { FakeContext } from '../../src/context.js';
 import type { Tenant } from '../../src/domain/tenants.js';
 import type { OperationHandlers } from '../../src/http/operation.js';
@@ -211,10 +212,22 @@ describe('the pipeline on a tiny document, with a handler that is wrong', () => 
     expect(JSON.parse(logged[0]!)).toMatchObject({ msg: 'unexpected error', path: '/status', err: { message: 'secret internals' } });
   });
 
-  it('answers 500 response_invalid, naming the field, when an answer breaks the document (responses are validated in tests)', async () => {
-    const wrong = buildApp(ctx, tinyHandlers({ getStatus: () => ({ status: 200, body: { status: 'down' } }) }));
-    const response = await http(wrong).get('/status').expect(500);
-    expect(response.body).toMatchObject({ code: 'response_invalid', errors: [{ location: 'body', path: '/response/status', message: expect.stringContaining('allowed values: up') }] });
-    expect(response.body.detail).toMatch(/^The response does not match the OpenAPI document: /);
+  it('reports an answer that breaks the document once it is sent, naming the field, and answers it unchanged (answers are checked in tests)', async () => {
+    const mismatches: AnswerMismatch[] = [];
+    const checked = { ...ctx, options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) } };
+    const wrong = buildApp(checked, tinyHandlers({ getStatus: () => ({ status: 200, body: { status: 'down' } }) }));
+    const response = await http(wrong).get('/status').expect(200);
+    expect(response.body).toEqual({ status: 'down' });
+    expect(mismatches).toEqual([
+      { operationId: 'getStatus', method: 'GET', path: '/status', status: 200, problems: [expect.stringMatching(/^\/status: must be equal to one of the allowed values: "up"/)] },
+    ]);
+  });
+
+  it('reports a success status the operation documents only by its default (a Problem), answered as JSON', async () => {
+    const mismatches: AnswerMismatch[] = [];
+    const checked = { ...ctx, options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) } };
+    const undocumented = buildApp(checked, tinyHandlers({ getStatus: () => ({ status: 202, body: { status: 'up' } }) }));
+    await http(undocumented).get('/status').expect(202);
+    expect(mismatches).toEqual([expect.objectContaining({ status: 202, problems: ['/: application/json is not a media type the document gives for status 202'] })]);
   });
 });

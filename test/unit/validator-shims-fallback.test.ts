@@ -3,7 +3,6 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createContext } from '../../src/app.js';
 import { skipMetaSchemaUnlessChecked } from '../../src/http/meta-schema-shim.js';
-import { cacheRouteRegexps } from '../../src/http/route-regexp-cache.js';
 import { loadValidatorInternal, type LoadValidatorInternal } from '../../src/http/validator-internals.js';
 import { ownPathToRegexp } from '../../src/http/route.js';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
@@ -57,38 +56,7 @@ describe('the meta-schema shim, when the validator’s internals are not as it k
   });
 });
 
-describe('the route expression cache, when path-to-regexp is not as it knows it, steps aside and changes nothing', () => {
-  // path-to-regexp 6: pathToRegexp(path, keys?, options?) answers the RegExp itself
-  const version6 = (path: string): RegExp => new RegExp(`^${path.replace(/:(\w+)/g, '([^/]+)')}$`, 'i');
-  const cases: [string, Record<string, unknown>, string][] = [
-    ['the validator no longer depending on it', {}, "path-to-regexp cannot be loaded (Cannot find module 'path-to-regexp')"],
-    ['its function renamed', { 'path-to-regexp': { match: () => null } }, 'path-to-regexp exports no pathToRegexp function'],
-    ['another signature', { 'path-to-regexp': { pathToRegexp: version6 } }, 'pathToRegexp(path, options) does not answer { regexp, keys }'],
-    ['a call it refuses', { 'path-to-regexp': { pathToRegexp: () => { throw new TypeError('Missing parameter name'); } } }, 'throws (Missing parameter name)'],
-    ['expressions that keep state', { 'path-to-regexp': { pathToRegexp: () => ({ regexp: /^\/probe\/([^/]+)$/g, keys: [{ name: 'id' }] }) } }, 'keep state between matches'],
-    ['other matches', { 'path-to-regexp': { pathToRegexp: () => ({ regexp: /^\/probe$/, keys: [] }) } }, 'does not match /probe/x'],
-  ];
-  it.each(cases)('%s', (_, modules, reason) => {
-    const before = Object.values(modules).map((module) => ({ ...(module as object) }));
-    expect(cacheRouteRegexps(internals(modules))).toContain(reason);
-    expect(Object.values(modules).map((module) => ({ ...(module as object) }))).toEqual(before);
-  });
-
-  it('and takes its place when it is: one compiled expression per template and options, none kept for an option it does not key', () => {
-    let compiled = 0;
-    const pathToRegexp = (path: string, options: object = {}) => ({ regexp: new RegExp(`^${path.replace(/:(\w+)/g, '([^/]+)')}$`), keys: [{ name: 'id' }], options, n: ++compiled });
-    const module = { pathToRegexp: pathToRegexp as (path: string, options?: object) => unknown };
-    expect(cacheRouteRegexps(internals({ 'path-to-regexp': module }))).toBeUndefined();
-    expect(module.pathToRegexp).not.toBe(pathToRegexp);
-    const first = module.pathToRegexp('/v1/orders/:id', { strict: true });
-    expect(module.pathToRegexp('/v1/orders/:id', { strict: true })).toBe(first);
-    expect(module.pathToRegexp('/v1/orders/:id', { strict: false })).not.toBe(first);
-    const encoded = module.pathToRegexp('/v1/orders/:id', { strict: true, encode: String });
-    expect(module.pathToRegexp('/v1/orders/:id', { strict: true, encode: String })).not.toBe(encoded);
-  });
-});
-
-describe('an app whose validator internals changed starts, validates as before and says once, at debug, which shim stepped aside', () => {
+describe('an app whose validator internals changed starts, validates as before and says once, at debug, which shim or check stepped aside', () => {
   const INDIVIDUAL = { type: 'individual', external_id: 'shim-1', first_name: 'Ann', last_name: 'Example', country: 'DE' };
   const INVALID = { type: 'individual', dob_day: 40, wallets: 'none', unknown_field: true };
 
@@ -107,14 +75,14 @@ describe('an app whose validator internals changed starts, validates as before a
     };
   }
 
-  // What apps with both shims in place answer; then the library as it is, without either shim, while the apps below
-  // run (test files share their worker's modules).
+  // What apps with the shim in place answer; then the library as it is, without it, while the apps below run (test
+  // files share their worker's modules).
   const real = (request: string) => loadValidatorInternal(request) as Record<string, { original?: unknown }>;
   const withShims = new Map<boolean, Awaited<ReturnType<typeof requests>>>();
   const restore: (() => void)[] = [];
   beforeAll(async () => {
     for (const validateResponses of [true, false]) withShims.set(validateResponses, await requests(testApp({ validateResponses })));
-    for (const [request, name] of [[SCHEMA_MODULE, 'OpenAPISchemaValidator'], ['path-to-regexp', 'pathToRegexp']] as const) {
+    for (const [request, name] of [[SCHEMA_MODULE, 'OpenAPISchemaValidator']] as const) {
       const module = real(request);
       const current = module[name]!;
       module[name] = (current.original ?? current) as never;
@@ -153,11 +121,10 @@ describe('an app whose validator internals changed starts, validates as before a
 
     const stepAside = lines.filter((line) => line.msg.includes('stepped aside'));
     expect(stepAside).toEqual([
-      expect.objectContaining({ level: 20, shim: 'route-regexp-cache', reason: 'pathToRegexp(path, options) does not answer { regexp, keys }' }),
       expect.objectContaining({ level: 20, shim: 'meta-schema-shim', reason: `${SCHEMA_MODULE} cannot be loaded (Cannot find module '${SCHEMA_MODULE}')` }),
+      expect.objectContaining({ level: 20, shim: 'fast-parameters', reason: "./framework/ajv cannot be loaded (Cannot find module './framework/ajv')" }),
     ]);
     // what served them was the library untouched
-    expect(real('path-to-regexp').pathToRegexp).not.toHaveProperty('memoized');
     expect(real(SCHEMA_MODULE).OpenAPISchemaValidator).not.toHaveProperty('shimmed');
   });
 });
