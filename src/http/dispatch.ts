@@ -43,30 +43,45 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
  * The one adapter between Express and the handlers: hands the operation's handler its typed call and writes its
  * typed answer. (Errors are written by the error middleware alone.)
  */
-export function dispatch(ctx: FakeContext, handlers: OperationHandlers, written?: (req: Request, status: number, text: string) => void): RequestHandler {
-  // Compiled serializers only when answers are not validated: the validator reads them through res.json.
-  const serializerOf: SerializerOf = ctx.options.validateResponses ? () => undefined : (id: OperationId, status: number) => answerSerializer(ctx.api.document, id, status);
-  return async (req, res, next) => {
+export function dispatch(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
+  const serializerOf: SerializerOf = (id, status) => answerSerializer(ctx.api.document, id, status);
+  return (req, res, next) => {
     const state = stateOf(req);
     if (state.operationId === undefined) return next();
     const handler = handlers[state.operationId] as unknown as AnyHandler;
     // the request's work starts: what the tenant's clock implies (orders' steps, investors' orders) is taken first
     state.tenant?.settle();
-    const answer = await handler(callOf(req, ctx, state.tenant));
+    const answer = handler(callOf(req, ctx, state.tenant));
+    // most handlers answer at once: only an answer still to come is awaited (Express handles the promise's rejection)
+    return answer instanceof Promise ? answer.then((value) => answered(req, res, state, value)) : answered(req, res, state, answer);
+  };
+
+  function answered(req: Request, res: Response, state: RequestState, answer: Answer): Promise<void> | void {
     state.applied = true;
     // a fault after the operation: what it did stays done, its answer is delayed, replaced or lost
     const fault = takeFault(state.tenant, req, 'after');
-    if (fault && (await strike(fault, req, res)) === 'dropped') return;
+    if (fault) {
+      return strike(fault, req, res).then((outcome) => {
+        if (outcome !== 'dropped') written(res, state, answer);
+      });
+    }
+    written(res, state, answer);
+  }
+
+  function written(res: Response, state: RequestState, answer: Answer): void {
     write(res, state, answer, serializerOf);
     settle(state);
-  };
+  }
 }
 
 type SerializerOf = (id: OperationId, status: number) => Serialize | undefined;
 
-/** Writes a handler's answer: bytes as they are, JSON by the operation's compiled serializer where there is one. */
+/**
+ * Writes a handler's answer: bytes as they are; JSON by the operation's compiled serializer where there is one, else
+ * JSON.stringify, with the headers and bytes res.json writes (the app sets no json replacer, spaces or escape).
+ */
 function write(res: Response, state: RequestState, answer: Answer, serializerOf: SerializerOf): void {
-  res.status(answer.status);
+  res.statusCode = answer.status;
   if (answer.headers) res.set(answer.headers);
   const { body } = answer;
   if (body === undefined) return void res.end();
@@ -74,8 +89,12 @@ function write(res: Response, state: RequestState, answer: Answer, serializerOf:
   const data = (body as { data?: unknown }).data;
   if (Array.isArray(data)) state.itemCount = data.length;
   const serialize = serializerOf(state.operationId!, answer.status);
-  if (!serialize) return void res.json(body);
-  // as res.json does, with the compiled serializer (the app sets no json replacer, spaces or escape)
-  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-  res.send(serialize(body));
+  const text = serialize ? serialize(body) : JSON.stringify(body);
+  state.responseBody = text;
+  res.setHeader('Content-Type', JSON_UTF8);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  // a HEAD request's answer has no body: Node's response leaves it out
+  res.end(text);
 }
+
+const JSON_UTF8 = 'application/json; charset=utf-8';

@@ -94,6 +94,20 @@ describe('investor_activity_per_hour', () => {
     expect((await other.investorOrders()).map((o) => o.created)).not.toEqual(first.map((o) => o.created));
   });
 
+  it('a partner’s first read after the clock moved sees the orders investors placed meanwhile, with no control call between', async () => {
+    const t = await tenantWith({ investor_activity_per_hour: 120 });
+    const token = await t.token();
+    const listed = async () => ((await http(app).get('/v1/orders?limit=100&side=BUY&market=PRIMARY&order_status=PLACED').set('Authorization', `Bearer ${token}`).expect(200)).body.data as Order[]).length;
+    const before = await listed();
+    // the clock moved by the operator (the control call takes what was due before the move), then read by the partner
+    // (less than the token's hour, which runs on the same clock)
+    await t.advanceClock(HOUR - 600);
+    const seen = await listed();
+    const placed = (await t.investorOrders()).length;
+    expect(placed).toBeGreaterThan(0);
+    expect(seen).toBe(Math.min(100, before + placed));
+  });
+
   it('reads at many instants or once at the end give the same orders', async () => {
     const stepwise = await tenantWith({ investor_activity_per_hour: 90 }, testApp(), 'activity-reads');
     for (let i = 0; i < 12; i++) {
