@@ -25,7 +25,7 @@ export interface LoadedDocument {
 /** Reads THE contract. Callers get their own copy: the validator annotates the document it is given. */
 export function loadApiDocument(): LoadedDocument {
   const yaml = readFileSync(OPENAPI_YAML_PATH, 'utf8');
-  // yaml is loaded only without the built JSON (tests running from source): it costs ~50 ms of startup.
+  // yaml is loaded only without the built JSON (tests running from source): it is slow to load at startup.
   const fromYaml = (): string => JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml));
   const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : fromYaml();
   return { yaml, json, document: JSON.parse(json) as ApiDocument };
@@ -70,7 +70,7 @@ export type DocumentSchemaCompiler = (schema: object) => (value: unknown) => Fie
 /** One compiler for many schemas of one document (each `compileDocumentValidator` makes its own). */
 export function documentSchemaCompiler(document: ApiDocument): DocumentSchemaCompiler {
   // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
-  // request validator): not to start a process (~30 ms).
+  // request validator): not to start a process.
   const require = createRequire(import.meta.url);
   const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
   const addFormats = require('ajv-formats') as typeof addFormatsPlugin;

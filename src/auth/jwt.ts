@@ -2,7 +2,7 @@ import { randomUUID, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Jwt from 'jsonwebtoken';
 
-/** jsonwebtoken (and semver, which it loads) on the first token signed or read: ~30 ms a process need not pay to start. */
+/** jsonwebtoken (and semver, which it loads) on the first token signed or read: a process need not pay for it to start. */
 const require = createRequire(import.meta.url);
 const jwtLibrary = (): typeof Jwt => require('jsonwebtoken') as typeof Jwt;
 import { DomainError } from '../api/errors.js';

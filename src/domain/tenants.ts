@@ -19,7 +19,7 @@ export interface ClientRecord {
 /**
  * The fixtures every tenant starts from; never handed out, only copied. (Kept as objects: a JSON string needs less
  * heap once built, but building it next to the generated world raised the peak, and so the RSS, of a 100k-order
- * world by ~100 MB in the benchmark.)
+ * world: bench/RESULTS.md.)
  */
 export class Fixtures {
   /** `seed`: the world's seed, which also draws each tenant's investor activity. */

@@ -60,7 +60,7 @@ export function mostRequired(document: ApiDocument): number {
 /**
  * Before validation: a body that may cost its validator more than any request takes is refused, naming the array or
  * object that passed the budget, without checking what it holds. The validator lists every failing field before the
- * answer keeps 50: 500,000 wrong items cost ~220 MB and seconds each (bench/invalid-bodies.mjs). This costs one walk
+ * answer keeps 50: half a million wrong items cost hundreds of MB and seconds each (bench/invalid-bodies.mjs). This costs one walk
  * of the parsed body, and only of bodies big enough to pass the budget.
  */
 export function boundedBody(document: ApiDocument): RequestHandler {

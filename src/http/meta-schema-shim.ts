@@ -25,7 +25,7 @@ function unexpectedClass(Original: unknown): ShimOutcome {
 /**
  * express-openapi-validator compiles the OpenAPI meta-schema for every validator it makes, whether it checks the
  * document or not (framework/openapi.schema.validator.js: `validateApiSpec: false` only turns off Ajv's own schema
- * check; the meta-schema is compiled all the same): ~110 ms of a fresh process's first request and ~10 MB, profiled.
+ * check; the meta-schema is compiled all the same): a large part of a fresh process's first request and its memory.
  * The shim makes it lazy and once per process: unchecked documents never compile it, checked ones (tests) share one
  * compiled meta-schema per OpenAPI version. The framework looks the class up on its module at each use, so replacing
  * it there is enough; what it answers is unchanged (test/unit/meta-schema-shim.test.ts).

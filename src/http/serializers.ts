@@ -8,7 +8,7 @@ type FastJson = (schema: object, options?: object) => Serialize;
 
 /**
  * Answers written by a serializer compiled from their schema in the document (fast-json-stringify) instead of
- * JSON.stringify: ~20 % less time to serialize a list of orders, measured. Only answers whose bytes are those of
+ * JSON.stringify, which takes longer over a list of orders (bench/RESULTS.md). Only answers whose bytes are those of
  * JSON.stringify by construction: built as a literal in the schema's order, every property required, no others
  * (`toOrderListItem`); test/unit/serializers.test.ts holds them to it.
  */

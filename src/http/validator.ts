@@ -5,7 +5,7 @@ import type { ApiDocument } from '../api/document.js';
 import { hasBody } from './body.js';
 
 /**
- * express-openapi-validator (with Ajv, its formats and the ref parser: ~90 ms of a fresh process, profiled) is loaded
+ * express-openapi-validator (with Ajv, its formats and the ref parser: a large part of a fresh process's start) is loaded
  * when the first validator is made, not with the app: a process that has only answered its health check has not
  * needed it yet.
  */
@@ -52,8 +52,8 @@ const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
 
 /**
  * The components an operation reaches through `$ref` (and discriminator mappings), transitively, and every security
- * scheme: the validator's preprocessor walks every component it is given (~70 ms for the whole document, per
- * instance, profiled), so each operation's instance is given only its own.
+ * scheme: the validator's preprocessor walks every component it is given (the whole document per instance), so
+ * each operation's instance is given only its own.
  */
 function reachableComponents(components: Record<string, Record<string, unknown> | undefined>, roots: unknown[]): Record<string, Record<string, unknown>> {
   const reached: Record<string, Record<string, unknown>> = { ...(components.securitySchemes && { securitySchemes: components.securitySchemes }) };
@@ -222,7 +222,7 @@ interface OpenApiMetadata {
  * The validator's router step for one operation, run once: what it sets on `req.openapi` is the same for every
  * request of the operation (its schema, route and serial) but the path parameters, which the route step already
  * decoded from the same expression. So its first request goes through the validator's own step, and the others get
- * the same `req.openapi` and `req.params` without its lookup and promise (~6 % of a request, profiled). One per
+ * the same `req.openapi` and `req.params` without its lookup and promise. One per
  * instance and operation (src/app.ts).
  */
 export function metadataOnce(metadata: RequestHandler): (req: Request, res: Response, next: NextFunction, pathParams: Record<string, string>) => void {
@@ -245,7 +245,7 @@ const KNOWN_METADATA = ['expressRoute', 'openApiRoute', 'pathParams', 'schema', 
 
 /**
  * Copies of what the validator's router set, with other path parameters: an object literal of the known fields (a
- * spread of them was ~1.5 % of a request, profiled); a spread when the validator sets anything else.
+ * spread of them cost more); a spread when the validator sets anything else.
  */
 function metadataMaker(openapi: OpenApiMetadata): (pathParams: Record<string, string>) => OpenApiMetadata {
   const { pathParams: _, ...rest } = openapi;
