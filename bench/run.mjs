@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The benchmark suite of issue #6: the fake beside bare Express and Prism, in one run, one table.
 //
-//   npm run build && node bench/run.mjs                   full run (~10 min: ≥ 10 s per autocannon run, 60 s soak)
+//   npm run build && node bench/run.mjs                   full run (~16 min: ≥ 10 s per autocannon run, 60 s soak)
 //   node bench/run.mjs --quick    (or BENCH_QUICK=1)      smoke run, < 2 min; figures not comparable to the targets
 //   node bench/run.mjs --write-results                    also writes bench/RESULTS.md
 //   node bench/run.mjs --only=startup,throughput          a subset: startup, container, throughput, session, scale, memory, tenants
@@ -10,7 +10,8 @@
 // Knobs (environment): BENCH_STARTUP_RUNS, BENCH_DURATION, BENCH_WARMUP, BENCH_ROUNDS, BENCH_CONNECTIONS,
 // BENCH_SCALE_ORDERS, BENCH_SCALE_ACCOUNTS, BENCH_SCALE_REQUESTS, BENCH_SOAK, BENCH_PRISM=0, BENCH_PRISM_DIR,
 // BENCH_PRISM_BIN, BENCH_SNAPSHOT=0 (measure dist/ in place instead of a copy taken at the start), BENCH_NODE24=0
-// or =<node binary> (Node 24 beside this Node: startup, throughput against bare Express, idle RSS), BENCH_ROUNDS_24,
+// or =<node binary> (Node 24 beside this Node: startup, throughput against bare Express, issue 29's loads, idle RSS),
+// BENCH_ROUNDS_24,
 // BENCH_CONTAINER=0, BENCH_CONTAINER_RUNS, BENCH_TENANTS, BENCH_SESSION_ROUNDS, BENCH_SESSION_LOADS (see partner-session.mjs).
 //
 // Every server under test runs in a child process; the load generator (autocannon) runs in this one. On a 2-core
