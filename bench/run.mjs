@@ -11,8 +11,8 @@
 // BENCH_SCALE_ORDERS, BENCH_SCALE_ACCOUNTS, BENCH_SCALE_REQUESTS, BENCH_SOAK, BENCH_PRISM=0, BENCH_PRISM_DIR,
 // BENCH_PRISM_BIN, BENCH_SNAPSHOT=0 (measure dist/ in place instead of a copy taken at the start), BENCH_NODE24=0
 // or =<node binary> (Node 24 beside this Node: startup, throughput against bare Express, issue 29's loads, idle RSS),
-// BENCH_ROUNDS_24,
-// BENCH_CONTAINER=0, BENCH_CONTAINER_RUNS, BENCH_TENANTS, BENCH_SESSION_ROUNDS, BENCH_SESSION_LOADS (see partner-session.mjs).
+// BENCH_ROUNDS_24, BENCH_CONTAINER=0, BENCH_CONTAINER_RUNS, BENCH_TENANTS, BENCH_SESSION_ROUNDS, BENCH_SESSION_LOADS
+// (see partner-session.mjs).
 //
 // Every server under test runs in a child process; the load generator (autocannon) runs in this one. On a 2-core
 // machine the two compete for the cores anyway: absolute req/s are of this machine, the ratios are the point.
