@@ -294,10 +294,11 @@ import autocannon from 'autocannon';
 /**
  * One autocannon run; resolves to the figures the report uses (req/s counts 2xx answers only). `paths`: requests
  * take these paths in turn, one after the other across all connections (each connection alone would repeat them).
+ * `requests`: autocannon's own sequence of requests instead (a session: partner-session.mjs's sessionLoad).
  */
-export function cannon({ url, paths, method = 'GET', headers = {}, body, duration, connections = 10 }) {
+export function cannon({ url, paths, requests: sequence, method = 'GET', headers = {}, body, duration, connections = 10 }) {
   let next = 0;
-  const requests = paths && [{ method, headers, body, setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }];
+  const requests = sequence ?? (paths && [{ method, headers, body, setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }]);
   return new Promise((resolve, reject) => {
     autocannon({ url, method, headers, body, duration, connections, timeout: 10, ...(requests && { requests }) }, (error, result) => {
       if (error) return reject(error);

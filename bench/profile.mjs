@@ -2,6 +2,8 @@
 // Where the time (or the memory) goes, for the targets the suite misses. Needs `npm run build`.
 //
 //   node bench/profile.mjs orders            CPU profile of the CLI under GET /v1/orders?limit=100 load
+//   node bench/profile.mjs orders-distinct   … the same list, 200 distinct URLs of the same answer in turn
+//   node bench/profile.mjs session           … a partner's session (partner-session.mjs; every step's status checked)
 //   node bench/profile.mjs share-classes     … GET /v1/share-classes
 //   node bench/profile.mjs create-account    … POST /v1/accounts
 //   node bench/profile.mjs cli-startup       CPU profile of the CLI from the start of the process to healthy
@@ -20,7 +22,8 @@ import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ACCOUNT_BODY } from './throughput.mjs';
+import { ACCOUNT_BODY, DISTINCT_ORDER_PATHS } from './throughput.mjs';
+import { sessionLoad } from './partner-session.mjs';
 import {
   cannon,
   dist,
@@ -192,11 +195,14 @@ async function loadProfile(tmp, label, op) {
   try {
     const token = await fetchToken(cli.url);
     const headers = { authorization: `Bearer ${token}`, ...(op.body && { 'content-type': 'application/json' }) };
+    const session = op.session ? await sessionLoad(cli.url, `Bearer ${token}`) : undefined;
+    const load = { url: cli.url + (op.path ?? ''), method: op.method, headers, body: op.body, paths: op.paths, requests: session?.requests };
     progress(`warm-up 3 s, then ${seconds} s profiled: ${label}`);
-    await cannon({ url: cli.url + op.path, method: op.method, headers, body: op.body, duration: 3 });
+    await cannon({ ...load, duration: 3 });
     await cli.start();
-    const result = await cannon({ url: cli.url + op.path, method: op.method, headers, body: op.body, duration: seconds });
+    const result = await cannon({ ...load, duration: seconds });
     const file = await cli.stop2(join(tmp, `${label.replace(/\W+/g, '-')}.cpuprofile`));
+    if (session?.failures().length) throw new Error(`wrong statuses in the session:\n  ${session.failures().join('\n  ')}`);
     progress(`${result.rps.toFixed(0)} req/s while profiled (the profiler slows it down)`);
     return { file, note: `${result.rps.toFixed(0)} req/s under the profiler, ${result.non2xx} non-2xx` };
   } finally {
@@ -206,6 +212,8 @@ async function loadProfile(tmp, label, op) {
 
 const SCENARIOS = {
   orders: (tmp) => loadProfile(tmp, 'GET /v1/orders?limit=100', { method: 'GET', path: '/v1/orders?limit=100' }),
+  'orders-distinct': (tmp) => loadProfile(tmp, 'GET /v1/orders?limit=100, distinct URLs', { method: 'GET', path: DISTINCT_ORDER_PATHS[0], paths: DISTINCT_ORDER_PATHS }),
+  session: (tmp) => loadProfile(tmp, "a partner's session", { session: true }),
   'share-classes': (tmp) => loadProfile(tmp, 'GET /v1/share-classes', { method: 'GET', path: '/v1/share-classes' }),
   'create-account': (tmp) => loadProfile(tmp, 'POST /v1/accounts', { method: 'POST', path: '/v1/accounts', body: ACCOUNT_BODY }),
 

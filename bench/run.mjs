@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 // The benchmark suite of issue #6: the fake beside bare Express and Prism, in one run, one table.
 //
-//   npm run build && node bench/run.mjs                   full run (~10 min: ≥ 10 s per autocannon run, 60 s soak)
+//   npm run build && node bench/run.mjs                   full run (~16 min: ≥ 10 s per autocannon run, 60 s soak)
 //   node bench/run.mjs --quick    (or BENCH_QUICK=1)      smoke run, < 2 min; figures not comparable to the targets
 //   node bench/run.mjs --write-results                    also writes bench/RESULTS.md
-//   node bench/run.mjs --only=startup,throughput          a subset: startup, container, throughput, scale, memory, tenants
+//   node bench/run.mjs --only=startup,throughput          a subset: startup, container, throughput, session, scale, memory, tenants
 //   node bench/profile.mjs <scenario>                     where the time goes (see that file)
 //
 // Knobs (environment): BENCH_STARTUP_RUNS, BENCH_DURATION, BENCH_WARMUP, BENCH_ROUNDS, BENCH_CONNECTIONS,
 // BENCH_SCALE_ORDERS, BENCH_SCALE_ACCOUNTS, BENCH_SCALE_REQUESTS, BENCH_SOAK, BENCH_PRISM=0, BENCH_PRISM_DIR,
 // BENCH_PRISM_BIN, BENCH_SNAPSHOT=0 (measure dist/ in place instead of a copy taken at the start), BENCH_NODE24=0
-// or =<node binary> (Node 24 beside this Node: startup, throughput against bare Express, idle RSS), BENCH_ROUNDS_24,
-// BENCH_CONTAINER=0, BENCH_CONTAINER_RUNS, BENCH_TENANTS.
+// or =<node binary> (Node 24 beside this Node: startup, throughput against bare Express, issue 29's loads, idle RSS),
+// BENCH_ROUNDS_24, BENCH_CONTAINER=0, BENCH_CONTAINER_RUNS, BENCH_TENANTS, BENCH_SESSION_ROUNDS, BENCH_SESSION_LOADS
+// (see partner-session.mjs).
 //
 // Every server under test runs in a child process; the load generator (autocannon) runs in this one. On a 2-core
 // machine the two compete for the cores anyway: absolute req/s are of this machine, the ratios are the point.
@@ -22,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { benchConfig, ensureNode24, progress, requireBuild, ROOT, snapshotDist } from './lib.mjs';
 import { measureContainer } from './container.mjs';
 import { measureIdleRss, measureMemory } from './memory.mjs';
+import { measurePartnerSession, sessionLoads } from './partner-session.mjs';
 import { measureTenants } from './tenants.mjs';
 import { measureScale } from './scale.mjs';
 import { measureStartup } from './startup.mjs';
@@ -42,7 +44,7 @@ function gitDescription() {
 }
 
 const config = benchConfig();
-const sections = ['startup', 'container', 'throughput', 'scale', 'memory', 'tenants'].filter((s) => config.only.length === 0 || config.only.includes(s));
+const sections = ['startup', 'container', 'throughput', 'session', 'scale', 'memory', 'tenants'].filter((s) => config.only.length === 0 || config.only.includes(s));
 requireBuild();
 if (process.env.BENCH_SNAPSHOT !== '0') progress(`measuring a copy of dist/ taken now: ${snapshotDist()}`);
 
@@ -54,7 +56,7 @@ const failures = [];
 
 // Node 24 (the image's Node) beside this one, for the sections that compare the two.
 let node24;
-if (config.node24 && sections.some((s) => ['startup', 'throughput', 'memory'].includes(s))) {
+if (config.node24 && sections.some((s) => ['startup', 'throughput', 'session', 'memory'].includes(s))) {
   const found = await ensureNode24();
   if (found.node) node24 = found;
   else results.node24Note = `not measured: ${found.error}`;
@@ -72,6 +74,11 @@ const measure = {
   throughput: async () => {
     results.throughput = await measureThroughput(config);
     if (node24) results.throughput24 = await measureThroughput(config, { node: node24.node, full: false, rounds: config.rounds24, label: node24.version });
+  },
+  // issue 29: a partner's session, the orders list with every URL distinct, POST /v1/accounts; req/s and CPU per request
+  session: async () => {
+    results.session = await measurePartnerSession(config, { loads: sessionLoads() });
+    if (node24) results.session24 = await measurePartnerSession(config, { node: node24.node, label: node24.version, loads: sessionLoads() });
   },
   scale: async () => {
     results.scale = await measureScale(config);
@@ -158,8 +165,14 @@ if (config.writeResults) {
     '  item per list), so its bodies are smaller than ours. All get the same Authorization header (Prism only checks',
     '  that one is there). The fake\'s world is reset before each run (POST /v1/accounts adds an account per request).',
     '  The mixed load takes 40 distinct list queries (filters of the document\'s enums at four pages) in turn across the',
-    '  connections, bare Express answering each URL the fake\'s bytes for it; the distinct-URL row takes 200 URLs of',
-    '  the same list (leading zeros), more than a tenant keeps, so no answer is kept: the list without the cache.',
+    '  connections, bare Express answering each URL the fake\'s bytes for it.',
+    '- Issue 29\'s loads (`bench/partner-session.mjs`): a partner\'s session of 16 steps (create, read, patch and find an',
+    '  account; register, list and mark a wallet; add payment method details on the control plane, read and mark them;',
+    '  list share classes and assets; place an order on the control plane, list the account\'s orders and a page of all',
+    '  orders, cancel the order), each step\'s status checked and every URL or body the session\'s own; the orders list',
+    '  taking 200 URLs of the same answer (leading zeros) in turn; `POST /v1/accounts`. Bare Express answers each step',
+    '  the status, content type and bytes the fake answered it once. Beside req/s, the CPU time of the server\'s main',
+    '  thread (utime + stime of /proc/<pid>/task/<pid>/stat) over a round, divided by the answers of that round.',
     '- Scale: the CLI with FIXTURE_ORDERS / FIXTURE_ACCOUNTS; filter values are drawn (seeded) from the world itself.',
     '- Memory: RSS (VmRSS of /proc) of the CLI process; the load is read-only GETs, so the world does not grow and only',
     '  the bounded journal (1000 entries) churns.',
