@@ -74,14 +74,6 @@ export class InvestorActivity {
     return out;
   }
 
-  /**
-   * The instant the next investor order is due at `perHour` (`+Infinity` when investors are idle): until then, what
-   * they add to the world stays as it is. What the read cache keeps answers until.
-   */
-  nextInstant(perHour: number): number {
-    return perHour <= 0 ? Number.POSITIVE_INFINITY : this.peek(perHour);
-  }
-
   exportState(): ActivityState {
     return { since: this.since, drawn: this.drawn };
   }

@@ -114,11 +114,6 @@ export class OrderProgression {
     this.queueBuilt = false;
   }
 
-  /** The earliest instant a step is due (`clock` mode); -Infinity until the queue is built (unknown). */
-  nextDueAt(): number {
-    return this.queueBuilt ? this.queue.peekAt() : Number.NEGATIVE_INFINITY;
-  }
-
   /** Back to nothing recorded (a reset: the fixtures again). */
   clear(now: number): void {
     this.history.clear();

@@ -36,7 +36,7 @@ describe('Transfer-Encoding', () => {
     const host = `127.0.0.1:${fake.port}`;
     // After a `0` chunk, the bytes of another request: a parser taking the last coding would answer it too.
     const smuggled = `GET /v1/accounts HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n\r\n`;
-    // the smuggled read's answer is kept, so it would be answered before Express (src/http/kept-answer-lane.ts) too
+    // the smuggled read, answered on a connection of its own: it must not be answered again from the refused one
     for (let i = 0; i < 2; i++) expect((await fetch(`http://${host}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     const journaled = (await fake.control.requests()).length;
     const received = await exchange(
