@@ -37,6 +37,7 @@ import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './
 import { cacheRouteRegexps } from './http/route-regexp-cache.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { Journal } from './harness/journal.js';
+import { answersWithSecrets } from './harness/secret-answers.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
 import { keptAnswerLane, type KeptAnswerLane } from './http/kept-answer-lane.js';
@@ -112,7 +113,7 @@ export function createContext(options: FakeOptions = {}): FakeContext {
     keys,
     tokens: new VerifiedTokens(keys),
     linkSigner: new LinkSigner(keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32)),
-    journal: new Journal(options.journalSize),
+    journal: new Journal(options.journalSize, answersWithSecrets(api.document)),
     logger,
   };
   if (stateDir !== undefined) {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler, Response } from 'express';
 import type { FakeContext } from '../context.js';
-import { JournalRecord, type JournalExchange } from '../harness/journal.js';
-import { journalBody, storedQuery } from '../harness/journal-body.js';
+import { JournalRecord, type KeptExchange } from '../harness/journal.js';
+import { keptBody, type KeptBody } from '../harness/journal-body.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
 
@@ -81,18 +81,49 @@ export function keepSentBodies(app: Express): void {
   };
 }
 
-const AUTHORIZATION_SCHEME = /^\s*(bearer|basic)\s/i;
+const AUTHORIZATION = /^\s*(bearer|basic)\s+(\S+)/i;
 
-function exchangeOf(req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean): JournalExchange {
-  const scheme = AUTHORIZATION_SCHEME.exec(req.headers.authorization ?? '')?.[1]?.toLowerCase();
+/**
+ * The request's own credentials that its query or body carries too (a token pasted into a field): kept to be
+ * replaced there when the journal is read. Most requests have none to look for (no body, no query).
+ */
+function credentialsCarried(scheme: string | undefined, value: string | undefined, rawQuery: string, rawBody: Buffer | undefined): string[] | undefined {
+  if (!scheme || !value || (rawQuery === '' && !rawBody?.length)) return undefined;
+  const candidates = [value];
+  if (scheme === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const secret = decoded.slice(decoded.indexOf(':') + 1);
+    candidates.push(secret);
+    try {
+      candidates.push(decodeURIComponent(secret.replace(/\+/g, ' ')));
+    } catch {
+      // not form-encoded: the secret as it is was taken already
+    }
+  }
+  const carried = candidates.filter((c) => c.length >= 8 && (rawQuery.includes(c) || rawBody?.includes(c)));
+  return carried.length > 0 ? [...new Set(carried)] : undefined;
+}
+
+/** What the journal keeps of the bodies: references to what the pipeline was handed, cut (`keptBody`), nothing more. */
+function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean, rawQuery: string): KeptExchange {
+  const authorization = AUTHORIZATION.exec(req.headers.authorization ?? '');
+  const scheme = authorization?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
+  const length = res.getHeader('content-length');
+  const credentials = credentialsCarried(scheme, authorization?.[2], rawQuery, state.rawBody);
   return {
-    request: journalBody(state.rawBody, req.headers['content-type'] ?? null),
+    request: keptBody(state.rawBody, req.headers['content-type'] ?? null),
     // an answer written after the client left never reached it
-    response: !answered ? null : state.responseJournal !== undefined ? state.responseJournal : journalBody(state.responseBody, typeof responseType === 'string' ? responseType : null),
+    response: !answered ? null : state.responseJournal !== undefined ? keptJournalBody(state.responseJournal) : keptBody(state.responseBody, typeof responseType === 'string' ? responseType : null, length === undefined ? undefined : Number(length)),
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
+    ...(credentials && { credentials }),
+    secretAnswer: state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),
   };
 }
+
+/** A body the read cache made already (cut, redacted). */
+const keptJournalBody = (body: RequestState['responseJournal']): KeptBody | null =>
+  body?.text ? { raw: body.text, contentType: body.contentType, size: body.size } : body ? { raw: Buffer.alloc(0), contentType: body.contentType, size: body.size } : null;
 
 function record(
   ctx: FakeContext,
@@ -113,7 +144,7 @@ function record(
         client_id: clientId,
         method: req.method!, // a server's request always has one
         path,
-        rawQuery: storedQuery(query),
+        rawQuery: query,
         status,
         duration_ms: durationMs,
         operation_id: state.operationId ?? null,
@@ -129,7 +160,7 @@ function record(
         itemCount: state.itemCount ?? null,
         tenantAt,
       },
-      exchangeOf(req, res, state, answered),
+      exchangeOf(ctx, req, res, state, answered, query),
     ),
   );
   ctx.logger.info({ reqId: state.id, method: req.method, path, status, durationMs, clientId }, 'request');
