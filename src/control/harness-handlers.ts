@@ -3,7 +3,7 @@ import type { FakeContext } from '../context.js';
 import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 import { readinessJunit } from '../harness/junit.js';
-import { exportTenantRequests, lastReset, tenantReadinessReport, verifyTenantRequests } from './proof.js';
+import { exportTenantRequestsSliced, lastReset, tenantReadinessReport, verifyTenantRequestsSliced } from './proof.js';
 
 /** The partner test harness: injected faults, the request journal and the readiness report built on it. */
 export function harnessHandlers(ctx: FakeContext) {
@@ -35,9 +35,9 @@ export function harnessHandlers(ctx: FakeContext) {
       if (call.query.format !== 'junit') return ok(report);
       return { status: 200, body: Buffer.from(readinessJunit(report, tenant.clock.now())), contentType: 'application/xml; charset=utf-8' };
     },
-    exportRequests: (call) => {
+    exportRequests: async (call) => {
       const clientId = controlTenant(ctx, call).client.client_id;
-      const exported = exportTenantRequests(ctx, clientId, call.query.format ?? 'har', call.baseUrl, call.query.since ?? 'start');
+      const exported = await exportTenantRequestsSliced(ctx, clientId, call.query.format ?? 'har', call.baseUrl, call.query.since ?? 'start');
       return {
         status: 200,
         body: exported.body,
@@ -45,8 +45,8 @@ export function harnessHandlers(ctx: FakeContext) {
         headers: { 'Content-Disposition': `attachment; filename="${clientId.replace(/[^\w.-]/g, '_')}-requests.${exported.extension}"` },
       };
     },
-    verifyRequests: (call) => {
-      const outcome = verifyTenantRequests(ctx, controlTenant(ctx, call).client.client_id, call.body);
+    verifyRequests: async (call) => {
+      const outcome = await verifyTenantRequestsSliced(ctx, controlTenant(ctx, call).client.client_id, call.body);
       if (!outcome.holds) throw new DomainError(409, 'verification_failed', outcome.detail, undefined, undefined, outcome.failure);
       return ok(outcome.result);
     },

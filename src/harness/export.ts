@@ -1,5 +1,6 @@
 import { isForm, JOURNAL_BODY_LIMIT_BYTES, REDACTED, type JournalBody } from './journal-body.js';
 import type { JournalRecord, ResetMark } from './journal.js';
+import { runNow, type Slices } from './slices.js';
 
 /** Where the exported requests went and who made them: absolute URLs need a base. */
 export interface ExportContext {
@@ -64,6 +65,35 @@ const lostAfterWrite = (r: JournalRecord): boolean => r.entry.applied && (r.entr
 const LOST_NOTE = 'applied: the operation was done, its answer lost';
 
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): what the journal holds, credentials redacted. */
+export function* harSteps(records: readonly JournalRecord[], context: ExportContext): Slices<Buffer> {
+  const { entries, ...log } = harOf([], context).log;
+  const parts = stretches(records, context.resets);
+  const pages = parts.map((part, i) => harPage(part, i));
+  const pageOf = new Map<JournalRecord, string>();
+  parts.forEach((part, i) => part.records.forEach((r) => pageOf.set(r, `stretch_${i + 1}`)));
+  // entries are written one by one (as JSON.stringify(har, null, 2) would write them), the event loop free between
+  const head = JSON.stringify({ log: { ...log, pages, entries } }, null, 2);
+  const at = head.lastIndexOf('"entries": []');
+  if (records.length === 0) return Buffer.from(head);
+  // each entry encoded in its slice: no one string (nor its encoding) of the whole export
+  const written: Buffer[] = [Buffer.from(`${head.slice(0, at)}"entries": [\n`)];
+  for (const [i, r] of records.entries()) {
+    yield;
+    const text = JSON.stringify(harEntry(r, context.baseUrl, pageOf.get(r)), null, 2).replace(/\n/g, '\n      ');
+    written.push(Buffer.from(`${i > 0 ? ',\n' : ''}      ${text}`));
+  }
+  written.push(Buffer.from(`\n    ]${head.slice(at + '"entries": []'.length)}`));
+  return Buffer.concat(written);
+}
+
+const harPage = (part: { reset: ResetMark | undefined; records: JournalRecord[] }, i: number) => ({
+  startedDateTime: part.records[0]!.entry.time,
+  id: `stretch_${i + 1}`,
+  title: `Requests ${resetTitle(part.reset)}`,
+  pageTimings: {},
+  ...(part.reset && { _reset: new Date(part.reset.at).toISOString() }),
+});
+
 export function harOf(records: readonly JournalRecord[], { baseUrl, creator, resets }: ExportContext) {
   const parts = stretches(records, resets);
   const pageOf = new Map<JournalRecord, string>();
@@ -73,52 +103,48 @@ export function harOf(records: readonly JournalRecord[], { baseUrl, creator, res
       version: '1.2',
       creator,
       comment: `Request and response bodies ${CUT_NOTE}; secrets, tokens and link signatures read ${REDACTED}. One page per stretch between the tenant's resets.`,
-      pages: parts.map((part, i) => ({
-        startedDateTime: part.records[0]!.entry.time,
-        id: `stretch_${i + 1}`,
-        title: `Requests ${resetTitle(part.reset)}`,
-        pageTimings: {},
-        ...(part.reset && { _reset: new Date(part.reset.at).toISOString() }),
-      })),
-      entries: records.map((r) => {
-        const { entry } = r;
-        const exchange = r.exchange;
-        const postData = harPostData(exchange.request);
-        return {
-          pageref: pageOf.get(r),
-          startedDateTime: entry.time,
-          time: entry.duration_ms,
-          request: {
-            method: entry.method,
-            url: `${baseUrl}${entry.path}${queryString(r)}`,
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: [...header('Authorization', authorizationHeader(r, REDACTED, REDACTED)), ...header('Content-Type', exchange.request?.contentType)],
-            queryString: Object.entries(entry.query).map(([name, value]) => ({ name, value })),
-            ...(postData && { postData }),
-            headersSize: -1,
-            bodySize: exchange.request?.size ?? 0,
-          },
-          response: {
-            status: entry.status,
-            statusText: entry.status === 0 ? 'connection dropped' : '',
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: [...header('Content-Type', exchange.response?.contentType), { name: 'X-Request-Id', value: entry.id }],
-            content: harContent(exchange.response),
-            redirectURL: '',
-            headersSize: -1,
-            bodySize: exchange.response?.size ?? (entry.status === 0 ? -1 : 0),
-          },
-          cache: {},
-          timings: { send: 0, wait: entry.duration_ms, receive: 0 },
-          ...((entry.code || lostAfterWrite(r)) && { comment: [entry.code && `problem code ${entry.code}`, lostAfterWrite(r) && LOST_NOTE].filter(Boolean).join('; ') }),
-          _requestId: entry.id,
-          // a custom field (HAR allows those starting with "_"): whether the operation's write was applied
-          _applied: entry.applied,
-        };
-      }),
+      pages: parts.map(harPage),
+      entries: records.map((r) => harEntry(r, baseUrl, pageOf.get(r))),
     },
+  };
+}
+
+function harEntry(r: JournalRecord, baseUrl: string, pageref: string | undefined) {
+  const { entry } = r;
+  const exchange = r.exchange;
+  const postData = harPostData(exchange.request);
+  return {
+    pageref,
+    startedDateTime: entry.time,
+    time: entry.duration_ms,
+    request: {
+      method: entry.method,
+      url: `${baseUrl}${entry.path}${queryString(r)}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [...header('Authorization', authorizationHeader(r, REDACTED, REDACTED)), ...header('Content-Type', exchange.request?.contentType)],
+      queryString: Object.entries(entry.query).map(([name, value]) => ({ name, value })),
+      ...(postData && { postData }),
+      headersSize: -1,
+      bodySize: exchange.request?.size ?? 0,
+    },
+    response: {
+      status: entry.status,
+      statusText: entry.status === 0 ? 'connection dropped' : '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [...header('Content-Type', exchange.response?.contentType), { name: 'X-Request-Id', value: entry.id }],
+      content: harContent(exchange.response),
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: exchange.response?.size ?? (entry.status === 0 ? -1 : 0),
+    },
+    cache: {},
+    timings: { send: 0, wait: entry.duration_ms, receive: 0 },
+    ...((entry.code || lostAfterWrite(r)) && { comment: [entry.code && `problem code ${entry.code}`, lostAfterWrite(r) && LOST_NOTE].filter(Boolean).join('; ') }),
+    _requestId: entry.id,
+    // a custom field (HAR allows those starting with "_"): whether the operation's write was applied
+    _applied: entry.applied,
   };
 }
 
@@ -171,7 +197,10 @@ const commentText = (line: string): string => inert(line.replace(/[\u0000-\u001f
  * credentials as variables at the top (`{{token}}` where a request carried a bearer token). Nothing a client sent can
  * add a block, a variable or a file reference (`httpBody`); each reset is a comment line.
  */
-export function httpFileOf(records: readonly JournalRecord[], { baseUrl, resets }: ExportContext): string {
+export const httpFileOf = (records: readonly JournalRecord[], context: ExportContext): string => runNow(httpFileSteps(records, context)).toString('utf8');
+
+/** `httpFileOf` record by record (`slices.ts`). */
+export function* httpFileSteps(records: readonly JournalRecord[], { baseUrl, resets }: ExportContext): Slices<Buffer> {
   const head = [
     `# ${records.length} request(s) journaled by investment-api-fake; bodies ${CUT_NOTE}, credentials replaced by variables.`,
     `@base = ${baseUrl}`,
@@ -180,11 +209,16 @@ export function httpFileOf(records: readonly JournalRecord[], { baseUrl, resets 
     '@basic_credentials = base64-of-client_id:client_secret',
     '',
   ];
-  const blocks = stretches(records, resets).flatMap((part, i) => {
-    const marks = part.reset || i > 0 ? [`# ----- ${resetTitle(part.reset)} -----\n`] : [];
-    return [...marks, ...part.records.map(httpBlock)];
-  });
-  return `${head.join('\n')}\n${blocks.join('\n')}`;
+  const blocks: Buffer[] = [Buffer.from(`${head.join('\n')}\n`)];
+  const add = (block: string) => blocks.push(Buffer.from(`${blocks.length > 1 ? '\n' : ''}${block}`));
+  for (const [i, part] of stretches(records, resets).entries()) {
+    if (part.reset || i > 0) add(`# ----- ${resetTitle(part.reset)} -----\n`);
+    for (const r of part.records) {
+      yield;
+      add(httpBlock(r));
+    }
+  }
+  return Buffer.concat(blocks);
 }
 
 function httpBlock(r: JournalRecord): string {

@@ -111,20 +111,11 @@ export function redactedText(text: string, contentType: string | null, redaction
   if (redaction.names) {
     out = redactedJsonMembers(out);
     // `name=value` pairs only where the text is not JSON (a JSON string may hold `token: …` as a value)
-    if (!/json/i.test(contentType ?? '') || !isJson(out)) out = redactedPairs(out);
+    if (!/json/i.test(contentType ?? '') || !/^\s*[[{"]/.test(out)) out = redactedPairs(out);
   }
   if (redaction.links && out.includes('signature=')) out = out.replace(LINK_SIGNATURE, `$1${REDACTED}`);
   return out;
 }
-
-const isJson = (text: string): boolean => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A query string or form with its secret-named values replaced (order and other fields kept as sent). */
 export function redactedForm(text: string, credentials?: readonly string[]): string {
@@ -140,7 +131,8 @@ export function redactedForm(text: string, credentials?: readonly string[]): str
 }
 
 // `password=…` in a text that is neither JSON nor a form (text/plain, XML, a body that lies about its type)
-const SECRET_PAIR = /([\w.-]+)(\s*[=:]\s*)([^\s&;,<]+)/g;
+// (a name is tried from its first character only, at most 64 long: linear in the text, however long a word is)
+const SECRET_PAIR = /(?<![\w.-])([\w.-]{1,64})(\s*[=:]\s*)([^\s&;,<]+)/g;
 const redactedPairs = (text: string): string =>
   text.replace(SECRET_PAIR, (pair, name: string, sep: string, value: string) => (SECRET_NAME.test(name) && value !== `"${REDACTED}"` ? `${name}${sep}${REDACTED}` : pair));
 
@@ -155,11 +147,8 @@ export function redactedJsonMembers(text: string): string {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x22 /* " */) {
-      i++;
-      continue;
-    }
+    i = text.indexOf('"', i);
+    if (i < 0) break;
     const end = stringEnd(text, i);
     let j = end;
     while (j < n && isSpace(text.charCodeAt(j))) j++;
@@ -198,12 +187,15 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a |
 
 /** The index after a JSON string starting at `start` (its quote), or the text's end when it is cut. */
 function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c /* \ */) i++;
-    else if (c === 0x22) return i + 1;
+  let quote = start;
+  for (;;) {
+    quote = text.indexOf('"', quote + 1);
+    if (quote < 0) return text.length;
+    // escaped when an odd number of backslashes precede it
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
   }
-  return text.length;
 }
 
 /** The index after the JSON value starting at `start`: a string, a balanced object or array, or a scalar. */

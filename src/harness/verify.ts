@@ -3,6 +3,7 @@ import type { Schemas } from '../api/types.js';
 import { bodyValue } from './journal-body.js';
 import type { JournalRecord } from './journal.js';
 import { compilePathPattern } from './path-pattern.js';
+import { runNow, type Slices } from './slices.js';
 
 export type RequestPattern = Schemas['RequestPattern'];
 export type RequestCount = Schemas['RequestCount'];
@@ -142,17 +143,18 @@ const countOf = (count: RequestCount | undefined): RequestCount => {
  * WireMock's verify: the records matching a pattern, and whether their count holds. When it does not, the records
  * closest to the pattern (fewest differing fields, then newest) are its near misses.
  */
-export function verifyRequests(
+export function* verifySteps(
   records: readonly JournalRecord[],
   verification: Schemas['Verification'],
   operationIds: ReadonlySet<string>,
-): VerificationOutcome {
+): Slices<VerificationOutcome> {
   const differencesOf = compileRequestPattern(verification.request, operationIds);
   const count = countOf(verification.count);
   const matched: JournalRecord[] = [];
   // the nearest misses so far, nearest first (fewest differences, then newest): never more than MAX_NEAR_MISSES kept
   const misses: { record: JournalRecord; differences: Difference[] }[] = [];
   for (const record of records) {
+    yield;
     const differences = differencesOf(record);
     if (differences.length === 0) {
       matched.push(record);
@@ -180,6 +182,10 @@ export function verifyRequests(
     (nearest && matched.length === 0 ? `. Nearest: request ${nearest.request.id}, ${nearest.differences.map((d) => `${d.field} ${JSON.stringify(d.actual)}`).join(', ')}.` : '.');
   return { holds: false, detail, failure: { matched: matched.length, requests, near_misses: nearMisses } };
 }
+
+/** `verifySteps` at once. */
+export const verifyRequests = (records: readonly JournalRecord[], verification: Schemas['Verification'], operationIds: ReadonlySet<string>): VerificationOutcome =>
+  runNow(verifySteps(records, verification, operationIds));
 
 const clipped = (value: unknown, max = 200): string => {
   const text = JSON.stringify(value) ?? 'undefined';
