@@ -67,8 +67,9 @@ export function journalWhenClosed(ctx: FakeContext, state: RequestState, req: Ob
 }
 
 /**
- * Every answer is written by res.send (res.json ends there too): the last body it was given is the one sent, kept for
- * the journal of a journaled request. Set once on the app's response prototype rather than on each response.
+ * The body of a journaled request's answer, for its journal entry: what res.end wrote (the bytes Express made of a
+ * longer string, so the journal cuts them without encoding them again), and what res.send was given (read by the
+ * dispatch step). Set once on the app's response prototype rather than on each response.
  */
 export function keepSentBodies(app: Express): void {
   const send = app.response.send;
@@ -79,6 +80,15 @@ export function keepSentBodies(app: Express): void {
     }
     return send.call(this, body);
   };
+  const end = app.response.end as (this: Response, ...args: unknown[]) => Response;
+  app.response.end = function endAndKeep(this: Response, ...args: unknown[]) {
+    const [chunk] = args;
+    if ((typeof chunk === 'string' || Buffer.isBuffer(chunk)) && chunk.length > 0) {
+      const state = this.req && stateOf(this.req);
+      if (state?.id !== undefined) state.sentBody = chunk;
+    }
+    return end.apply(this, args);
+  } as Response['end'];
 }
 
 const AUTHORIZATION = /^\s*(bearer|basic)\s+(\S+)/i;
@@ -114,7 +124,11 @@ function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse,
   return {
     request: keptBody(state.rawBody, req.headers['content-type'] ?? null),
     // an answer written after the client left never reached it
-    response: !answered ? null : state.responseJournal !== undefined ? keptJournalBody(state.responseJournal) : keptBody(state.responseBody, typeof responseType === 'string' ? responseType : null, length === undefined ? undefined : Number(length)),
+    response: !answered
+      ? null
+      : state.responseJournal !== undefined
+        ? keptJournalBody(state.responseJournal)
+        : keptBody(state.sentBody ?? state.responseBody, typeof responseType === 'string' ? responseType : null, length === undefined ? undefined : Number(length)),
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
     ...(credentials && { credentials }),
     secretAnswer: state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),

@@ -25,8 +25,10 @@ export interface RequestState {
   controlPartner?: Tenant;
   /** The raw request body: the journal keeps its beginning (secrets redacted). */
   rawBody?: Buffer;
-  /** The body sent, as res.send got it: the journal keeps its beginning (secrets redacted). */
+  /** The body sent, as res.send got it (the dispatch step reads it). */
   responseBody?: string | Buffer;
+  /** The body res.end wrote: the journal keeps its beginning, as it is (`harness/journal-body.ts`). */
+  sentBody?: string | Buffer;
   /** The body sent as the journal keeps it, when it was known before (a kept answer's, src/http/read-cache.ts). */
   responseJournal?: JournalBody | null;
   /** Items of a list answer. */
