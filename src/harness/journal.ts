@@ -169,6 +169,8 @@ const NO_TENANT = '\u0000no tenant';
 export class Journal {
   private readonly rings = new Map<string, Ring>();
   private seq = 0;
+  /** The last reset of every tenant at once: a ring made later begins with it. */
+  private everyoneReset: ResetMark | undefined;
 
   /**
    * `secretAnswers`: the operations whose answers can hold a secret (`secret-answers.ts`); every answer is
@@ -189,7 +191,10 @@ export class Journal {
   private ring(clientId: string | null, create = false): Ring | undefined {
     const key = clientId ?? NO_TENANT;
     let ring = this.rings.get(key);
-    if (!ring && create) this.rings.set(key, (ring = new Ring(this.capacity)));
+    if (!ring && create) {
+      this.rings.set(key, (ring = new Ring(this.capacity)));
+      if (this.everyoneReset) ring.markReset(this.everyoneReset.afterSeq, this.everyoneReset.at);
+    }
     return ring;
   }
 
@@ -214,8 +219,9 @@ export class Journal {
 
   /** Marks a reset of one tenant, or of every tenant (and the requests no tenant owns): later reads begin there. */
   markReset(clientId: string | undefined, at = Date.now()): void {
-    if (clientId !== undefined) this.ring(clientId, true).markReset(this.seq, at);
-    else for (const ring of this.rings.values()) ring.markReset(this.seq, at);
+    if (clientId !== undefined) return this.ring(clientId, true).markReset(this.seq, at);
+    this.everyoneReset = { afterSeq: this.seq, at };
+    for (const ring of this.rings.values()) ring.markReset(this.seq, at);
   }
 
   /**
@@ -228,26 +234,31 @@ export class Journal {
     const upper = method?.toUpperCase();
     const keep = ({ entry }: JournalRecord): boolean => (upper === undefined || entry.method === upper) && matchesPath(entry.path);
     if (clientId !== undefined) return this.records(clientId, since).filter(keep).map((r) => r.entry);
-    const lists = [...this.rings.keys()].map((key) => this.records(key === NO_TENANT ? null : key, since).filter(keep));
-    return newest(lists, this.capacity).map((r) => r.entry);
+    const lists = [...this.rings.keys()].map((key) => this.records(key === NO_TENANT ? null : key, since));
+    return newest(lists, this.capacity, keep).map((r) => r.entry);
   }
 
   /** Forgets one tenant's records and resets (or every ring's). */
   clear(clientId?: string): void {
-    if (clientId === undefined) this.rings.clear();
-    else this.rings.delete(clientId);
+    if (clientId !== undefined) return void this.rings.delete(clientId);
+    this.rings.clear();
+    this.everyoneReset = undefined;
   }
 }
 
-/** The newest `limit` records of several lists each oldest first, merged oldest first (a merge from their ends). */
-function newest(lists: JournalRecord[][], limit: number): JournalRecord[] {
+/**
+ * The newest `limit` records that `keep` takes, of several lists each oldest first, merged oldest first: a merge
+ * from their ends that stops at the limit, so it reads no more records than it must.
+ */
+function newest(lists: JournalRecord[][], limit: number, keep: (record: JournalRecord) => boolean): JournalRecord[] {
   const ends = lists.map((list) => list.length);
   const out: JournalRecord[] = [];
   while (out.length < limit) {
     let best = -1;
     for (let i = 0; i < lists.length; i++) if (ends[i]! > 0 && (best < 0 || lists[i]![ends[i]! - 1]!.seq > lists[best]![ends[best]! - 1]!.seq)) best = i;
     if (best < 0) break;
-    out.push(lists[best]![--ends[best]!]!);
+    const record = lists[best]![--ends[best]!]!;
+    if (keep(record)) out.push(record);
   }
   return out.reverse();
 }
