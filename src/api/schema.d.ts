@@ -405,7 +405,10 @@ export interface paths {
         /**
          * Put tenants back to their fixtures
          * @description With `client_id`, that tenant; without, every tenant. The tenant's world returns to its fixtures byte for
-         *     byte, and its clock to real time. Registered clients, their secrets, scopes and settings stay. A partner's
+         *     byte, its clock to real time, and its faults are gone. Registered clients, their secrets, scopes and settings
+         *     stay, and so does its request journal, the reset marked in it: `POST /__control/verify` and
+         *     `GET /__control/requests` look since the last reset by default, the report and the exports at the whole
+         *     journal (`DELETE /__control/requests` clears it). A partner's
          *     token (scope `control`) resets its own tenant, with or without `client_id`; naming another tenant answers 403
          *     `forbidden_tenant`.
          */
