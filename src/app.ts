@@ -35,6 +35,7 @@ import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, typ
 import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './http/validator-internals.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { Journal } from './harness/journal.js';
+import { answersWithSecrets } from './harness/secret-answers.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
@@ -109,7 +110,7 @@ export function createContext(options: FakeOptions = {}): FakeContext {
     keys,
     tokens: new VerifiedTokens(keys),
     linkSigner: new LinkSigner(keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32)),
-    journal: new Journal(options.journalSize),
+    journal: new Journal(options.journalSize, answersWithSecrets(api.document)),
     logger,
   };
   if (stateDir !== undefined) {

@@ -1,6 +1,7 @@
 import { AssertionError } from 'node:assert';
 import type { operations } from './api/schema.js';
 import type { OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
+type JournalSpan = Schemas['JournalSpan'];
 import { CONTROL_SCOPE } from './domain/scopes.js';
 import { describeVerificationFailure, type RequestCount, type RequestPattern, type VerificationFailure } from './harness/verify.js';
 
@@ -118,24 +119,30 @@ export function createControlClient(options: ControlClientOptions) {
     faults: async () => (await call<JsonResponse<'listFaults', 200>>('GET', '/faults')).data,
     removeFault: (faultId: string) => call<void>('DELETE', `/faults/${id(faultId)}`),
     clearFaults: () => call<void>('DELETE', '/faults'),
-    /** Journal entries, oldest first; filters as `GET /__control/requests` (the bound tenant's only, when bound). */
-    requests: async (filter: { method?: string; path?: string } = {}) => {
+    /**
+     * Journal entries, oldest first; filters as `GET /__control/requests` (the bound tenant's only, when bound):
+     * since the tenant's last reset, or `since: 'start'` for all the journal keeps.
+     */
+    requests: async (filter: { method?: string; path?: string; since?: JournalSpan } = {}) => {
       const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
       return (await call<JsonResponse<'listRequests', 200>>('GET', `/requests${query.size > 0 ? `?${query}` : ''}`)).data;
     },
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
     documents: async () => (await call<JsonResponse<'listDocumentLinks', 200>>('GET', '/documents')).data,
-    report: () => call<Schemas['ReadinessReport']>('GET', '/report'),
+    /** Forgets the tenant's journal (`DELETE /__control/requests`); the operator's unbound client: every journal. */
+    clearRequests: () => call<void>('DELETE', '/requests'),
+    /** The readiness report over the tenant's whole journal, or since its last reset with `{ since: 'reset' }`. */
+    report: (options: { since?: JournalSpan } = {}) => call<Schemas['ReadinessReport']>('GET', `/report${sinceQuery(options, '?')}`),
     /** The readiness report as JUnit XML, for a CI's test tab (`GET /__control/report?format=junit`). */
-    reportJunit: async () => (await send('GET', '/report?format=junit')).text(),
+    reportJunit: async (options: { since?: JournalSpan } = {}) => (await send('GET', `/report?format=junit${sinceQuery(options, '&')}`)).text(),
     /**
      * Asserts what the tenant's client sent (`POST /__control/verify`): resolves the matching requests when the
      * count holds (default: at least one), else rejects with a `VerificationError` (an `AssertionError`) whose
      * message shows the near misses.
      */
-    verify: async (pattern: RequestPattern, count?: RequestCount): Promise<Schemas['VerificationResult']> => {
+    verify: async (pattern: RequestPattern, count?: RequestCount, options: { since?: JournalSpan } = {}): Promise<Schemas['VerificationResult']> => {
       try {
-        return await call<JsonResponse<'verifyRequests', 200>>('POST', '/verify', { request: pattern, ...(count && { count }) });
+        return await call<JsonResponse<'verifyRequests', 200>>('POST', '/verify', { request: pattern, ...(count && { count }), ...(options.since && { since: options.since }) });
       } catch (error) {
         if (error instanceof ControlError && error.status === 409 && error.problem?.code === 'verification_failed') {
           throw new VerificationError(error.problem as VerificationFailure);
@@ -143,10 +150,12 @@ export function createControlClient(options: ControlClientOptions) {
         throw error;
       }
     },
-    /** The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file for REST clients. */
-    exportRequests: async (format: 'har' | 'http' = 'har') => (await send('GET', `/export?format=${format}`)).text(),
+    /** The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`. */
+    exportRequests: async (format: 'har' | 'http' = 'har', options: { since?: JournalSpan } = {}) => (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}`)).text(),
   };
 }
+
+const sinceQuery = ({ since }: { since?: JournalSpan }, separator: '?' | '&'): string => (since ? `${separator}since=${since}` : '');
 
 export type ControlClient = ReturnType<typeof createControlClient>;
 export type { RequestCount, RequestPattern };

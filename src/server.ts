@@ -8,7 +8,8 @@ import { answerClientError } from './http/client-error.js';
 import { DEFAULTS, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
-import { tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
+import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
+import type { JournalSpan } from './harness/journal.js';
 import { resetTenants } from './domain/clients.js';
 import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
@@ -51,11 +52,19 @@ export interface FakeServer {
   /**
    * Asserts what a client sent, in this process and at once (as `POST /__control/verify`): answers the matching
    * requests when the count holds (default: at least one), else throws a `VerificationError` (an `AssertionError`)
-   * whose message shows the near misses. `fake.control.verify` does the same over HTTP (for a fake in a container).
+   * whose message shows the near misses. It looks since the tenant's last reset, or at its whole journal with
+   * `{ since: 'start' }`. `fake.control.verify` does the same over HTTP (for a fake in a container).
    */
-  verify(pattern: RequestPattern, count?: RequestCount, clientId?: string): Schemas['VerificationResult'];
-  /** A client's readiness report, in this process and at once (as `GET /__control/report`). */
-  report(clientId?: string): Schemas['ReadinessReport'];
+  verify(pattern: RequestPattern, count?: RequestCount, clientIdOrOptions?: string | ProofOptions): Schemas['VerificationResult'];
+  /**
+   * A client's readiness report, in this process and at once (as `GET /__control/report`): over its whole journal,
+   * across resets, or since its last reset with `{ since: 'reset' }`.
+   */
+  report(clientIdOrOptions?: string | ProofOptions): Schemas['ReadinessReport'];
+  /** A client's journal as HAR 1.2 (the default) or a `.http` file (as `GET /__control/export`): whole, or `{ since: 'reset' }`. */
+  exportRequests(format?: 'har' | 'http', options?: ProofOptions): string;
+  /** Forgets a client's journal (as `DELETE /__control/requests`); every journal without a client. */
+  clearRequests(clientId?: string): void;
   /**
    * The typed control plane over HTTP (`fake.control.addFault(...)`, `.requests()`, `.report()`…); with
    * `.forClient(id)` for another tenant. `createControlClient({ url })` gives the same for a fake in a container.
@@ -68,6 +77,15 @@ export interface FakeServer {
    */
   stop(): Promise<void>;
 }
+
+/** Which tenant a proof call reads (default: the default client) and which part of its journal. */
+export interface ProofOptions {
+  clientId?: string;
+  /** `reset`: since the tenant's last reset (verify's default); `start`: the whole journal (the report's and exports'). */
+  since?: JournalSpan;
+}
+
+const proofOptions = (given: string | ProofOptions | undefined): ProofOptions => (typeof given === 'string' ? { clientId: given } : (given ?? {}));
 
 /** How long stop() and SIGTERM let requests in flight finish before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -142,13 +160,22 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     state(clientId = ctx.tenants.defaultClientId) {
       return settled(clientId).store.snapshot();
     },
-    verify(pattern, count, clientId = ctx.tenants.defaultClientId) {
-      const outcome = verifyTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, { request: pattern, ...(count && { count }) });
+    verify(pattern, count, clientIdOrOptions) {
+      const { clientId = ctx.tenants.defaultClientId, since = 'reset' } = proofOptions(clientIdOrOptions);
+      const outcome = verifyTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, { request: pattern, ...(count && { count }), since });
       if (!outcome.holds) throw new VerificationError({ detail: outcome.detail, ...outcome.failure });
       return outcome.result;
     },
-    report(clientId = ctx.tenants.defaultClientId) {
-      return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id);
+    report(clientIdOrOptions) {
+      const { clientId = ctx.tenants.defaultClientId, since = 'start' } = proofOptions(clientIdOrOptions);
+      return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id, since);
+    },
+    exportRequests(format = 'har', { clientId = ctx.tenants.defaultClientId, since = 'start' } = {}) {
+      return exportTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, format, url, since).body.toString('utf8');
+    },
+    clearRequests(clientId) {
+      if (clientId !== undefined) ctx.tenants.get(clientId);
+      ctx.journal.clear(clientId);
     },
     placeOrderSync,
     orderSync,

@@ -15,13 +15,18 @@ import type { RequestCount, RequestPattern } from './control-client.js';
 type Report = Schemas['ReadinessReport'];
 type Awaitable<T> = T | Promise<T>;
 
-/** What the matchers accept: a `FakeServer` or a control client (both have `verify` and `report`). */
-export interface ProofSubject {
-  verify(pattern: RequestPattern, count?: RequestCount): Awaitable<Schemas['VerificationResult']>;
-  report(): Awaitable<Report>;
+/** Which part of the tenant's journal an assertion reads: since its last reset, or all of it (`start`). */
+export interface SpanOptions {
+  since?: Schemas['JournalSpan'];
 }
 
-export interface ReadinessOptions {
+/** What the matchers accept: a `FakeServer` or a control client (both have `verify` and `report`). */
+export interface ProofSubject {
+  verify(pattern: RequestPattern, count?: RequestCount, options?: SpanOptions): Awaitable<Schemas['VerificationResult']>;
+  report(options?: SpanOptions): Awaitable<Report>;
+}
+
+export interface ReadinessOptions extends SpanOptions {
   /** Codes of findings that do not fail the assertion. */
   allow?: readonly ReadinessCode[];
 }
@@ -67,11 +72,14 @@ function describeFindings(report: Report, findings: Report['findings']): string 
 }
 
 export const matchers = {
-  /** The client sent requests matching the pattern, as many as `count` says (default: at least one). */
-  toHaveReceived(received: unknown, pattern: RequestPattern, count?: RequestCount): Awaitable<MatcherResult> {
+  /**
+   * The client sent requests matching the pattern, as many as `count` says (default: at least one), since its
+   * tenant's last reset (`{ since: 'start' }`: in its whole journal).
+   */
+  toHaveReceived(received: unknown, pattern: RequestPattern, count?: RequestCount, options: SpanOptions = {}): Awaitable<MatcherResult> {
     const subject = subjectOf(received, 'toHaveReceived');
     return judged(
-      () => subject.verify(pattern, count),
+      () => (options.since ? subject.verify(pattern, count, { since: options.since }) : subject.verify(pattern, count)),
       (outcome) =>
         'failure' in outcome
           ? { pass: false, message: () => outcome.failure.message }
@@ -84,12 +92,12 @@ export const matchers = {
 
   /**
    * The client's readiness report has no finding (but those `allow` names) and saw at least one request: a report
-   * over no requests proves nothing.
+   * over no requests proves nothing. Over the tenant's whole journal (`{ since: 'reset' }`: since its last reset).
    */
   toHaveNoReadinessFindings(received: unknown, options: ReadinessOptions = {}): Awaitable<MatcherResult> {
     const subject = subjectOf(received, 'toHaveNoReadinessFindings');
     return judged(
-      () => subject.report(),
+      () => (options.since ? subject.report({ since: options.since }) : subject.report()),
       (outcome) => {
         if ('failure' in outcome) return { pass: false, message: () => outcome.failure.message };
         const report = outcome.value;
@@ -109,7 +117,7 @@ export const matchers = {
 type ProofAssertion<T> = T extends { verify(...args: never[]): Promise<unknown> } ? Promise<void> : void;
 
 export interface ProofMatchers<T = unknown> {
-  toHaveReceived(pattern: RequestPattern, count?: RequestCount): ProofAssertion<T>;
+  toHaveReceived(pattern: RequestPattern, count?: RequestCount, options?: SpanOptions): ProofAssertion<T>;
   toHaveNoReadinessFindings(options?: ReadinessOptions): ProofAssertion<T>;
 }
 

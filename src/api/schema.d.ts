@@ -405,7 +405,10 @@ export interface paths {
         /**
          * Put tenants back to their fixtures
          * @description With `client_id`, that tenant; without, every tenant. The tenant's world returns to its fixtures byte for
-         *     byte, and its clock to real time. Registered clients, their secrets, scopes and settings stay. A partner's
+         *     byte, its clock to real time, and its faults are gone. Registered clients, their secrets, scopes and settings
+         *     stay, and so does its request journal, the reset marked in it: `POST /__control/verify` and
+         *     `GET /__control/requests` look since the last reset by default, the report and the exports at the whole
+         *     journal (`DELETE /__control/requests` clears it). A partner's
          *     token (scope `control`) resets its own tenant, with or without `client_id`; naming another tenant answers 403
          *     `forbidden_tenant`.
          */
@@ -799,19 +802,31 @@ export interface paths {
         };
         /**
          * The request journal
-         * @description Recent requests to the API (the control plane and the docs are not journaled), newest last, kept in a ring
-         *     buffer of `JOURNAL_SIZE` entries (default 1000) so memory stays flat under load. Each entry also keeps the
-         *     request and response bodies, cut at 8 KiB each, for `POST /__control/verify` and `GET /__control/export`
-         *     (not shown here). `Authorization` values, client secrets, tokens and link signatures are never stored:
-         *     they read `[redacted]`. Filters: `method` (exact), `path` (the path without its query; `*` or
-         *     `{name}` matches one segment), `client_id` (or `X-Client-Id`): that client's requests only. Reset clears
-         *     the entries of the tenants it resets. A partner's token (scope `control`) sees its own client's requests
+         * @description Recent requests to the API (the control plane and the docs are not journaled), oldest first. Each tenant
+         *     has a journal of its own, a ring of `JOURNAL_SIZE` entries (default 1000), and the requests no tenant owns
+         *     (no token, a bad one, wrong credentials) have one more: nothing one party sends evicts another's entries.
+         *     Each entry also keeps the request and response bodies, cut at 8 KiB each, for `POST /__control/verify` and
+         *     `GET /__control/export` (not shown here). Secrets are never shown: `Authorization` values, and every
+         *     field or parameter named like a secret (`client_secret`, `password`, `access_token`, `api_key`, `jwt`…,
+         *     whatever its value's type) and link signatures read `[redacted]`.
+         *
+         *     A reset keeps the tenant's journal and marks itself in it: by default (`since=reset`) the entries since the
+         *     tenant's last reset, with `since=start` all it keeps (`last_reset` says when that was). Filters: `method`
+         *     (exact), `path` (the path without its query, at most 2,048 characters; `*` or `{name}` matches one
+         *     segment), `client_id` (or `X-Client-Id`): that tenant's journal. Without a client the operator sees every
+         *     journal's, the newest `JOURNAL_SIZE` of them. A partner's token (scope `control`) sees its own tenant's
          *     only.
          */
         get: operations["listRequests"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Clear a tenant's journal
+         * @description Forgets the tenant's journal: its entries and its reset marks (verify, the report and the exports then see
+         *     nothing before this). With `client_id` (or `X-Client-Id`), that tenant's; the operator without one clears
+         *     every journal, the requests no tenant owns too. A partner's token (scope `control`) clears its own.
+         */
+        delete: operations["clearRequests"];
         options?: never;
         head?: never;
         patch?: never;
@@ -855,6 +870,10 @@ export interface paths {
          *
          *     `format=junit` answers JUnit XML for a CI's test tab: one test suite, one test case per rule, a `failure`
          *     per finding with its hint and request ids; every case `skipped` when no request was seen.
+         *
+         *     It covers the tenant's whole journal by default (`since=start`), across its resets: a suite that resets
+         *     before each test and fetches the report at the end gets the whole suite's. `since=reset`: only what came
+         *     after the last reset.
          */
         get: operations["getReadinessReport"];
         put?: never;
@@ -896,6 +915,13 @@ export interface paths {
          *     and `differences` (`field` such as `method`, `query.order_status` or `body.amount`, `expected`, `actual`).
          *     The journal keeps bodies cut at 8 KiB with secrets and tokens replaced by `[redacted]`; a body that was cut
          *     matches no `body` pattern. A pattern naming an unknown operation answers 422.
+         *
+         *     It looks at the requests since the tenant's last reset (`"since": "reset"`, the default), so a suite that
+         *     resets before each test counts per test; `"since": "start"` looks at all the journal keeps.
+         *
+         *     A pattern's cost is bounded, so verifying never holds the server up: at most 100 `query` parameters, and a
+         *     `body` of at most 1,000 members and array items, 16 levels deep, 16 KiB as JSON. A bigger pattern answers
+         *     422 `pattern_too_large` naming the limit.
          */
         post: operations["verifyRequests"];
         delete?: never;
@@ -923,8 +949,13 @@ export interface paths {
          *     in the REST clients of VS Code and JetBrains. `format=har` (default): HAR 1.2 JSON with request and response
          *     bodies as the journal holds them (cut at 8 KiB, secrets redacted, binary bodies by size only).
          *     `format=http`: one request per block, `###` between them, `@base` and `@token` variables at the top and
-         *     `Authorization: Bearer {{token}}` where the request carried a token. Credentials are never exported:
-         *     `client_secret`, tokens and link signatures read `[redacted]`. Answered as an attachment.
+         *     `Authorization: Bearer {{token}}` where the request carried a token; a body is written so that it cannot
+         *     open a block of its own (JSON re-indented with `{` escaped in strings, forms percent-encoded, anything else
+         *     as comment lines, the request then sending none). Credentials are never exported: `client_secret`, tokens,
+         *     every secret-named field or parameter and link signatures read `[redacted]`. Answered as an attachment.
+         *
+         *     The whole journal by default (`since=start`), each reset marked (HAR: a page per stretch between resets;
+         *     `.http`: a comment line); `since=reset`: only what came after the last reset.
          */
         get: operations["exportRequests"];
         put?: never;
@@ -1533,7 +1564,18 @@ export interface components {
         };
         JournalEntryList: {
             data: components["schemas"]["JournalEntry"][];
+            since?: components["schemas"]["JournalSpan"];
+            /**
+             * Format: date-time
+             * @description The tenant's last reset the journal marks (null: none, or no tenant named).
+             */
+            last_reset?: string | null;
         };
+        /**
+         * @description Which part of a tenant's journal: since its last reset (`reset`), or all it keeps (`start`).
+         * @enum {string}
+         */
+        JournalSpan: "reset" | "start";
         ReadinessFinding: {
             /** @enum {string} */
             code: "token_per_call" | "no_retry_after_throttling" | "retry_ignored_retry_after" | "first_page_only" | "repeated_client_error" | "cancel_not_cancellable" | "stale_document_link" | "over_polling" | "wrong_path" | "unused_scopes" | "token_auth_method_mismatch" | "duplicate_after_lost_answer";
@@ -1555,6 +1597,9 @@ export interface components {
             client_id: string;
             /** @description Verified requests of the tenant read; with none, the report proves nothing. */
             requests_seen: number;
+            since?: components["schemas"]["JournalSpan"];
+            /** @description Resets marked among the requests read. */
+            resets?: number;
             findings: components["schemas"]["ReadinessFinding"][];
         };
         /** @description Every field is optional; all given ones must hold. */
@@ -1582,6 +1627,7 @@ export interface components {
         Verification: {
             request: components["schemas"]["RequestPattern"];
             count?: components["schemas"]["RequestCount"];
+            since?: components["schemas"]["JournalSpan"];
         };
         VerificationResult: {
             matched: number;
@@ -3095,6 +3141,8 @@ export interface operations {
             query?: {
                 method?: string;
                 path?: string;
+                /** @description `reset` (default): since the last reset; `start`: all the journal keeps. */
+                since?: components["schemas"]["JournalSpan"];
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
             };
@@ -3116,8 +3164,38 @@ export interface operations {
                     "application/json": components["schemas"]["JournalEntryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    clearRequests: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
     };
@@ -3127,6 +3205,8 @@ export interface operations {
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
                 format?: "json" | "junit";
+                /** @description `start` (default): the whole journal; `reset`: since the last reset. */
+                since?: components["schemas"]["JournalSpan"];
             };
             header?: {
                 /** @description The tenant the control call acts on (default the default client). */
@@ -3204,6 +3284,8 @@ export interface operations {
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
                 format?: "har" | "http";
+                /** @description `start` (default): the whole journal; `reset`: since the last reset. */
+                since?: components["schemas"]["JournalSpan"];
             };
             header?: {
                 /** @description The tenant the control call acts on (default the default client). */

@@ -3,7 +3,7 @@ import type { FakeContext } from '../context.js';
 import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 import { readinessJunit } from '../harness/junit.js';
-import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './proof.js';
+import { exportTenantRequestsSliced, lastReset, tenantReadinessReport, verifyTenantRequestsSliced } from './proof.js';
 
 /** The partner test harness: injected faults, the request journal and the readiness report built on it. */
 export function harnessHandlers(ctx: FakeContext) {
@@ -19,18 +19,25 @@ export function harnessHandlers(ctx: FakeContext) {
       return noContent();
     },
     listRequests: (call) => {
-      const { method, path } = call.query;
-      return ok({ data: ctx.journal.entries({ method, path, clientId: checkedClientId(call, namedClientId(call)) }) });
+      const { method, path, since = 'reset' } = call.query;
+      const clientId = checkedClientId(call, namedClientId(call));
+      const data = ctx.journal.entries({ method, path, since, ...(clientId !== undefined && { clientId }) });
+      return ok({ data, since, last_reset: clientId === undefined ? null : lastReset(ctx, clientId) });
+    },
+    clearRequests: (call) => {
+      const clientId = checkedClientId(call, namedClientId(call));
+      ctx.journal.clear(clientId);
+      return noContent();
     },
     getReadinessReport: (call) => {
       const tenant = controlTenant(ctx, call);
-      const report = tenantReadinessReport(ctx, tenant.client.client_id);
+      const report = tenantReadinessReport(ctx, tenant.client.client_id, call.query.since ?? 'start');
       if (call.query.format !== 'junit') return ok(report);
       return { status: 200, body: Buffer.from(readinessJunit(report, tenant.clock.now())), contentType: 'application/xml; charset=utf-8' };
     },
-    exportRequests: (call) => {
+    exportRequests: async (call) => {
       const clientId = controlTenant(ctx, call).client.client_id;
-      const exported = exportTenantRequests(ctx, clientId, call.query.format ?? 'har', call.baseUrl);
+      const exported = await exportTenantRequestsSliced(ctx, clientId, call.query.format ?? 'har', call.baseUrl, call.query.since ?? 'start');
       return {
         status: 200,
         body: exported.body,
@@ -38,8 +45,8 @@ export function harnessHandlers(ctx: FakeContext) {
         headers: { 'Content-Disposition': `attachment; filename="${clientId.replace(/[^\w.-]/g, '_')}-requests.${exported.extension}"` },
       };
     },
-    verifyRequests: (call) => {
-      const outcome = verifyTenantRequests(ctx, controlTenant(ctx, call).client.client_id, call.body);
+    verifyRequests: async (call) => {
+      const outcome = await verifyTenantRequestsSliced(ctx, controlTenant(ctx, call).client.client_id, call.body);
       if (!outcome.holds) throw new DomainError(409, 'verification_failed', outcome.detail, undefined, undefined, outcome.failure);
       return ok(outcome.result);
     },

@@ -1,32 +1,72 @@
 import { operationScopesOf, operationsOf } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
-import { harOf, httpFileOf } from '../harness/export.js';
-import type { JournalRecord } from '../harness/journal.js';
+import { harSteps, httpFileSteps } from '../harness/export.js';
+import type { JournalRecord, JournalSpan } from '../harness/journal.js';
 import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
-import { verifyRequests, type VerificationOutcome } from '../harness/verify.js';
+import { runNow, runSliced, type Slices } from '../harness/slices.js';
+import { verifySteps, type VerificationOutcome } from '../harness/verify.js';
 
 /**
  * The proof calls over one tenant's journal, shared by the control plane and the library (`fake.verify`,
- * `fake.report`): the tenant's verified requests only, as a control call never names another's.
+ * `fake.report`, the exports): the tenant's verified requests only, as a control call never names another's.
+ * Verify looks since the tenant's last reset by default, the report and the exports at the whole journal.
  */
-export const tenantRecords = (ctx: FakeContext, clientId: string): JournalRecord[] => ctx.journal.records((r) => r.clientId === clientId);
+export const tenantRecords = (ctx: FakeContext, clientId: string, since: JournalSpan): JournalRecord[] => ctx.journal.records(clientId, since);
 
+/** How many resets the journal marks among the records read. */
+const resetsWithin = (ctx: FakeContext, clientId: string, records: readonly JournalRecord[]): number => {
+  const first = records[0]?.seq;
+  if (first === undefined) return 0;
+  return ctx.journal.resets(clientId).filter((mark) => mark.afterSeq >= first && mark.afterSeq < records[records.length - 1]!.seq).length;
+};
+
+const verifySlices = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): Slices<VerificationOutcome> =>
+  verifySteps(tenantRecords(ctx, clientId, verification.since ?? 'reset'), verification, new Set(operationsOf(ctx.api.document).map((op) => op.operationId)));
+
+/** Verify at once (the library: its caller's own time). */
 export const verifyTenantRequests = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): VerificationOutcome =>
-  verifyRequests(tenantRecords(ctx, clientId), verification, new Set(operationsOf(ctx.api.document).map((op) => op.operationId)));
+  runNow(verifySlices(ctx, clientId, verification));
 
-export const tenantReadinessReport = (ctx: FakeContext, clientId: string): ReadinessReport =>
-  readinessReport(clientId, tenantRecords(ctx, clientId), {
+/** Verify for the control plane: the event loop gets a turn between slices of the journal. */
+export const verifyTenantRequestsSliced = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): Promise<VerificationOutcome> =>
+  runSliced(verifySlices(ctx, clientId, verification));
+
+export function tenantReadinessReport(ctx: FakeContext, clientId: string, since: JournalSpan = 'start'): ReadinessReport {
+  const records = tenantRecords(ctx, clientId, since);
+  const report = readinessReport(clientId, records, {
     tokenTtlSeconds: ctx.options.tokenTtlSeconds,
     operationScopes: operationScopesOf(ctx.api.document),
   });
-
-/** The tenant's journal as HAR 1.2 or a `.http` file. */
-export function exportTenantRequests(ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string) {
-  const records = tenantRecords(ctx, clientId);
-  const info = (ctx.api.document as { info?: { version?: string } }).info;
-  const context = { baseUrl, creator: { name: 'investment-api-fake', version: info?.version ?? '' } };
-  return format === 'http'
-    ? { body: Buffer.from(httpFileOf(records, context)), contentType: 'text/plain; charset=utf-8', extension: 'http' }
-    : { body: Buffer.from(JSON.stringify(harOf(records, context), null, 2)), contentType: 'application/json; charset=utf-8', extension: 'har' };
+  return { ...report, since, resets: resetsWithin(ctx, clientId, records) };
 }
+
+export interface ExportedRequests {
+  body: Buffer;
+  contentType: string;
+  extension: 'har' | 'http';
+}
+
+function* exportSlices(ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string, since: JournalSpan): Slices<ExportedRequests> {
+  const records = tenantRecords(ctx, clientId, since);
+  const info = (ctx.api.document as { info?: { version?: string } }).info;
+  const context = { baseUrl, creator: { name: 'investment-api-fake', version: info?.version ?? '' }, resets: ctx.journal.resets(clientId) };
+  return format === 'http'
+    ? { body: yield* httpFileSteps(records, context), contentType: 'text/plain; charset=utf-8', extension: 'http' }
+    : { body: yield* harSteps(records, context), contentType: 'application/json; charset=utf-8', extension: 'har' };
+}
+
+/** The tenant's journal as HAR 1.2 or a `.http` file, its resets marked: at once (the library). */
+export const exportTenantRequests = (ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string, since: JournalSpan = 'start'): ExportedRequests =>
+  runNow(exportSlices(ctx, clientId, format, baseUrl, since));
+
+/** The same for the control plane, the event loop free between slices. */
+export const exportTenantRequestsSliced = (ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string, since: JournalSpan = 'start'): Promise<ExportedRequests> =>
+  runSliced(exportSlices(ctx, clientId, format, baseUrl, since));
+
+/** The last reset the tenant's journal marks, if any. */
+export const lastReset = (ctx: FakeContext, clientId: string): string | null => {
+  const marks = ctx.journal.resets(clientId);
+  const last = marks[marks.length - 1];
+  return last ? new Date(last.at).toISOString() : null;
+};

@@ -68,12 +68,15 @@ export function updateClient(registry: TenantRegistry, clientId: string, changes
   return toClientView(client);
 }
 
-/** The one reset path (control plane and library): worlds, clocks, faults and journal entries of the tenants. */
+/**
+ * The one reset path (control plane and library): worlds, clocks and faults of the tenants; their journals are kept,
+ * the reset marked in them (what `verify` and the journal's list look at by default begins there).
+ */
 export function resetTenants(registry: TenantRegistry, journal: Journal, clientId?: string): void {
   const targets: Iterable<Tenant> = clientId === undefined ? registry.all() : [registry.get(clientId)];
   for (const tenant of targets) {
     tenant.reset();
     registry.touch(tenant);
   }
-  journal.clear(clientId);
+  journal.markReset(clientId);
 }

@@ -1,8 +1,12 @@
 import type { Schemas } from '../api/types.js';
-import { REDACTED, SECRET_NAME, type JournalBody } from './journal-body.js';
+import { readBody, REDACT_ALL, redactedForm, REDACTED, SECRET_NAME, type JournalBody, type KeptBody, type Redaction } from './journal-body.js';
+
+const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
 
 export type JournalEntry = Schemas['JournalEntry'];
+/** Which part of a tenant's journal a reader looks at: since its last reset, or all it keeps. */
+export type JournalSpan = Schemas['JournalSpan'];
 
 /** What the readiness report reads beyond what the journal shows. */
 export interface JournalEvidence {
@@ -18,44 +22,76 @@ export interface JournalEvidence {
   tenantAt: number | null;
 }
 
-/** What a request and its answer carried, within the journal's bounds (`journal-body.ts`): for verify and exports. */
+/** What a request and its answer carried, as the request path kept them (`journal-body.ts`). */
+export interface KeptExchange {
+  request: KeptBody | null;
+  response: KeptBody | null;
+  /** The scheme of the request's `Authorization` (never its value). */
+  authorization: 'bearer' | 'basic' | null;
+  /** The request's own credentials, kept only when its body or query carries one of them (to replace it there). */
+  credentials?: readonly string[];
+  /** Whether the answer's operation can answer a secret (the document says so): else its body is shown as sent. */
+  secretAnswer?: boolean;
+}
+
+/** What a request and its answer carried, as a reader sees them: cut, secrets replaced. */
 export interface JournalExchange {
   request: JournalBody | null;
   response: JournalBody | null;
-  /** The scheme of the request's `Authorization` (never its value). */
   authorization: 'bearer' | 'basic' | null;
 }
 
 /** What the request path records, as cheaply as it can: the journal's view is made only when someone reads it. */
 export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
-  /** The query string, without `?`. */
+  /** The query string, without `?`, as sent. */
   rawQuery: string;
 }
 
-function redactedQuery(rawQuery: string): Record<string, string> {
+function redactedQuery(rawQuery: string, credentials: readonly string[] | undefined): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(rawQuery)) {
+  if (rawQuery === '') return query;
+  for (const [key, value] of new URLSearchParams(credentials ? redactedForm(rawQuery, credentials) : rawQuery)) {
     query[key] = SECRET_NAME.test(key) ? REDACTED : key in query ? `${query[key]},${value}` : value;
   }
   return query;
 }
 
+const NO_EXCHANGE: KeptExchange = { request: null, response: null, authorization: null };
+
 export class JournalRecord {
   private view: JournalEntry | undefined;
+  /** The journal's order of arrival (set when recorded): resets are marked between two of them. */
+  seq = 0;
 
   constructor(
     private readonly raw: RawRequest,
     readonly evidence: JournalEvidence,
-    readonly exchange: JournalExchange = { request: null, response: null, authorization: null },
+    readonly kept: KeptExchange = NO_EXCHANGE,
   ) {}
 
-  /** The entry as `GET /__control/requests` shows it; token-like query values redacted. */
+  /** The entry as `GET /__control/requests` shows it; secret query values redacted. Small: kept once made. */
   get entry(): JournalEntry {
     if (!this.view) {
       const { rawQuery, ...fields } = this.raw;
-      this.view = { ...fields, time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery) };
+      this.view = { ...fields, time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
     }
     return this.view;
+  }
+
+  /** The bodies as a reader sees them, made again on each read (the journal keeps only what the request path kept). */
+  get exchange(): JournalExchange {
+    return { request: this.requestBody, response: this.responseBody, authorization: this.kept.authorization };
+  }
+
+  /** The request's body as a reader sees it: every secret-named member replaced, and the request's own credentials. */
+  get requestBody(): JournalBody | null {
+    const { request, credentials } = this.kept;
+    return readBody(request, credentials ? { ...REDACT_ALL, credentials } : REDACT_ALL);
+  }
+
+  /** The answer's body as a reader sees it: redacted where its operation can answer a secret. */
+  get responseBody(): JournalBody | null {
+    return readBody(this.kept.response, this.kept.secretAnswer === false ? AS_SENT : REDACT_ALL);
   }
 
   get clientId(): string | null {
@@ -65,54 +101,164 @@ export class JournalRecord {
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
-/**
- * The request journal of one server: a ring buffer, so memory stays flat however long the server runs.
- * Oldest entries fall out first.
- */
-export class Journal {
-  private readonly ring: (JournalRecord | undefined)[];
-  private next = 0;
-  private count = 0;
+/** A reset in a ring: after the record `afterSeq`, at real time `at`. */
+export interface ResetMark {
+  afterSeq: number;
+  at: number;
+}
 
-  constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
-    this.ring = new Array(capacity);
+/** One party's requests: a ring of at most `capacity` records, oldest out first, and the resets between them. */
+class Ring {
+  private readonly items: JournalRecord[] = [];
+  private start = 0;
+  readonly resets: ResetMark[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  push(record: JournalRecord): void {
+    if (this.items.length < this.capacity) this.items.push(record);
+    else {
+      this.items[this.start] = record;
+      this.start = (this.start + 1) % this.capacity;
+      // marks before the oldest record tell nothing but the last reset
+      const oldest = this.items[this.start]!.seq;
+      while (this.resets.length > 1 && this.resets[1]!.afterSeq < oldest) this.resets.shift();
+    }
   }
 
-  record(record: JournalRecord): void {
-    this.ring[this.next] = record;
-    this.next = (this.next + 1) % this.capacity;
-    this.count = Math.min(this.count + 1, this.capacity);
+  get size(): number {
+    return this.items.length;
   }
 
   /** Oldest first. */
-  records(keep: (record: JournalRecord) => boolean = () => true): JournalRecord[] {
-    const out: JournalRecord[] = [];
-    const start = (this.next - this.count + this.capacity) % this.capacity;
-    for (let i = 0; i < this.count; i++) {
-      const record = this.ring[(start + i) % this.capacity]!;
-      if (keep(record)) out.push(record);
+  at(i: number): JournalRecord {
+    return this.items[(this.start + i) % this.items.length]!;
+  }
+
+  markReset(afterSeq: number, at: number): void {
+    const last = this.resets[this.resets.length - 1];
+    // resets with no request between them are one
+    if (last && last.afterSeq === afterSeq) last.at = at;
+    else this.resets.push({ afterSeq, at });
+  }
+
+  /** The index of the first record after the last reset. */
+  firstSinceReset(): number {
+    const last = this.resets[this.resets.length - 1];
+    if (!last) return 0;
+    let i = this.items.length;
+    while (i > 0 && this.at(i - 1).seq > last.afterSeq) i--;
+    return i;
+  }
+
+  clear(): void {
+    this.items.length = 0;
+    this.start = 0;
+    this.resets.length = 0;
+  }
+}
+
+/** The ring of requests no tenant owns: no token, a bad one, wrong credentials. */
+const NO_TENANT = '\u0000no tenant';
+
+/**
+ * The request journal of one server: a ring per tenant (and one for requests no tenant owns), each of at most
+ * `capacity` records, so nothing one party sends evicts another's evidence and memory stays bounded by the number
+ * of tenants. A reset keeps a tenant's records and marks itself between them.
+ */
+export class Journal {
+  private readonly rings = new Map<string, Ring>();
+  private seq = 0;
+  /** The last reset of every tenant at once: a ring made later begins with it. */
+  private everyoneReset: ResetMark | undefined;
+
+  /**
+   * `secretAnswers`: the operations whose answers can hold a secret (`secret-answers.ts`); every answer is
+   * redacted when read without it.
+   */
+  constructor(
+    readonly capacity = DEFAULT_JOURNAL_SIZE,
+    private readonly secretAnswers: (operationId: string) => boolean = () => true,
+  ) {}
+
+  /** Whether an operation's answers are redacted when read. */
+  answersSecrets(operationId: string): boolean {
+    return this.secretAnswers(operationId);
+  }
+
+  private ring(clientId: string | null, create: true): Ring;
+  private ring(clientId: string | null, create?: false): Ring | undefined;
+  private ring(clientId: string | null, create = false): Ring | undefined {
+    const key = clientId ?? NO_TENANT;
+    let ring = this.rings.get(key);
+    if (!ring && create) {
+      this.rings.set(key, (ring = new Ring(this.capacity)));
+      if (this.everyoneReset) ring.markReset(this.everyoneReset.afterSeq, this.everyoneReset.at);
     }
+    return ring;
+  }
+
+  record(record: JournalRecord): void {
+    record.seq = ++this.seq;
+    this.ring(record.clientId, true).push(record);
+  }
+
+  /** One tenant's records (`null`: the requests no tenant owns), oldest first: all it keeps, or since its last reset. */
+  records(clientId: string | null, since: JournalSpan = 'start'): JournalRecord[] {
+    const ring = this.ring(clientId);
+    if (!ring) return [];
+    const out: JournalRecord[] = [];
+    for (let i = since === 'reset' ? ring.firstSinceReset() : 0; i < ring.size; i++) out.push(ring.at(i));
     return out;
   }
 
-  /** The entries `GET /__control/requests` shows: by method, path pattern (`*`, `{name}`) and client, oldest first. */
-  entries(filter: { method?: string; path?: string; clientId?: string }): JournalEntry[] {
-    const { method, path, clientId } = filter;
-    const matchesPath = path === undefined ? () => true : compilePathPattern(path);
-    return this.records(
-      ({ entry }) =>
-        (method === undefined || entry.method === method.toUpperCase()) &&
-        matchesPath(entry.path) &&
-        (clientId === undefined || entry.client_id === clientId),
-    ).map((r) => r.entry);
+  /** The resets marked between a tenant's records, oldest first (the last one also when no record follows it). */
+  resets(clientId: string | null): readonly ResetMark[] {
+    return this.ring(clientId)?.resets ?? [];
   }
 
-  /** Forgets one client's entries (or all): kept entries stay in order. */
-  clear(clientId?: string): void {
-    const kept = clientId === undefined ? [] : this.records((r) => r.clientId !== clientId);
-    this.ring.fill(undefined);
-    this.next = 0;
-    this.count = 0;
-    for (const record of kept) this.record(record);
+  /** Marks a reset of one tenant, or of every tenant (and the requests no tenant owns): later reads begin there. */
+  markReset(clientId: string | undefined, at = Date.now()): void {
+    if (clientId !== undefined) return this.ring(clientId, true).markReset(this.seq, at);
+    this.everyoneReset = { afterSeq: this.seq, at };
+    for (const ring of this.rings.values()) ring.markReset(this.seq, at);
   }
+
+  /**
+   * The entries `GET /__control/requests` shows: by method, path pattern (`*`, `{name}`) and client, oldest first.
+   * Without a client, every ring's (the requests no tenant owns too), the newest `capacity` of them.
+   */
+  entries(filter: { method?: string; path?: string; clientId?: string; since?: JournalSpan }): JournalEntry[] {
+    const { method, path, clientId, since = 'reset' } = filter;
+    const matchesPath = path === undefined ? () => true : compilePathPattern(path);
+    const upper = method?.toUpperCase();
+    const keep = ({ entry }: JournalRecord): boolean => (upper === undefined || entry.method === upper) && matchesPath(entry.path);
+    if (clientId !== undefined) return this.records(clientId, since).filter(keep).map((r) => r.entry);
+    const lists = [...this.rings.keys()].map((key) => this.records(key === NO_TENANT ? null : key, since));
+    return newest(lists, this.capacity, keep).map((r) => r.entry);
+  }
+
+  /** Forgets one tenant's records and resets (or every ring's). */
+  clear(clientId?: string): void {
+    if (clientId !== undefined) return void this.rings.delete(clientId);
+    this.rings.clear();
+    this.everyoneReset = undefined;
+  }
+}
+
+/**
+ * The newest `limit` records that `keep` takes, of several lists each oldest first, merged oldest first: a merge
+ * from their ends that stops at the limit, so it reads no more records than it must.
+ */
+function newest(lists: JournalRecord[][], limit: number, keep: (record: JournalRecord) => boolean): JournalRecord[] {
+  const ends = lists.map((list) => list.length);
+  const out: JournalRecord[] = [];
+  while (out.length < limit) {
+    let best = -1;
+    for (let i = 0; i < lists.length; i++) if (ends[i]! > 0 && (best < 0 || lists[i]![ends[i]! - 1]!.seq > lists[best]![ends[best]! - 1]!.seq)) best = i;
+    if (best < 0) break;
+    const record = lists[best]![--ends[best]!]!;
+    if (keep(record)) out.push(record);
+  }
+  return out.reverse();
 }

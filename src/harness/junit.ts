@@ -34,7 +34,9 @@ export function readinessJunit(report: ReadinessReport, timestamp: Date): string
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="investment-api-fake readiness" ${counts}>`,
     `  <testsuite name="${xmlText(suite)}" ${counts} timestamp="${timestamp.toISOString().slice(0, 19)}">`,
-    `    <properties><property name="requests_seen" value="${report.requests_seen}"/></properties>`,
+    `    <properties><property name="requests_seen" value="${report.requests_seen}"/>${
+      report.since === undefined ? '' : `<property name="since" value="${report.since}"/><property name="resets" value="${report.resets ?? 0}"/>`
+    }</properties>`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -260,7 +260,7 @@ function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
     .filter((group) => group.length >= REPEATS)
     .map((group) => {
       const { method, path } = group[0]!.entry;
-      const detail = (bodyValue(group[0]!.exchange.response) as { detail?: string } | undefined)?.detail ?? '';
+      const detail = (bodyValue(group[0]!.responseBody) as { detail?: string } | undefined)?.detail ?? '';
       const documented = DOCUMENTED_PATH.exec(detail);
       return finding(
         'wrong_path',
@@ -281,7 +281,7 @@ function unusedScopes(records: readonly JournalRecord[], { operationScopes }: Re
   const used = new Set(calls.flatMap((r) => operationScopes.get(r.entry.operation_id!) ?? []));
   const asked = records
     .filter((r) => isToken(r) && r.entry.status === 200)
-    .map((r) => ({ r, scopes: String((bodyValue(r.exchange.request) as { scope?: unknown } | undefined)?.scope ?? '').split(' ').filter((s) => apiScopes.has(s)) }));
+    .map((r) => ({ r, scopes: String((bodyValue(r.requestBody) as { scope?: unknown } | undefined)?.scope ?? '').split(' ').filter((s) => apiScopes.has(s)) }));
   const unused = [...new Set(asked.flatMap((a) => a.scopes))].filter((s) => !used.has(s)).sort();
   if (unused.length === 0) return [];
   const needed = [...used].sort();
@@ -299,8 +299,10 @@ const CREATES: Readonly<Record<string, { noun: string; lookup: string }>> = {
   registerWallet: { noun: 'wallet', lookup: 'GET /v1/accounts/{account_id}/wallets?wallet_address=<the address it sent>' },
 };
 
-const sameBody = (a: JournalRecord, b: JournalRecord): boolean =>
-  a.exchange.request?.text === b.exchange.request?.text && a.exchange.request?.size === b.exchange.request?.size;
+const sameBody = (a: JournalRecord, b: JournalRecord): boolean => {
+  const [x, y] = [a.requestBody, b.requestBody];
+  return x?.text === y?.text && x?.size === y?.size;
+};
 
 /**
  * A create whose answer was lost after it was applied, then sent again unchanged and applied again (a second
@@ -342,7 +344,7 @@ const METHOD_SETTINGS: Record<'client_secret_basic' | 'client_secret_post', stri
  */
 function tokenAuthMethodMismatch(records: readonly JournalRecord[]): ReadinessFinding[] {
   const refused = records.filter((r) => isToken(r) && r.entry.status === 401 && r.entry.code === 'invalid_client');
-  const usedBy = (r: JournalRecord) => (r.exchange.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post');
+  const usedBy = (r: JournalRecord) => (r.kept.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post');
   return groupBy(refused, usedBy).map((requests) => {
     const used = usedBy(requests[0]!);
     const registered = used === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic';

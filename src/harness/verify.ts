@@ -3,6 +3,7 @@ import type { Schemas } from '../api/types.js';
 import { bodyValue } from './journal-body.js';
 import type { JournalRecord } from './journal.js';
 import { compilePathPattern } from './path-pattern.js';
+import { runNow, type Slices } from './slices.js';
 
 export type RequestPattern = Schemas['RequestPattern'];
 export type RequestCount = Schemas['RequestCount'];
@@ -12,6 +13,51 @@ export type Difference = Schemas['Difference'];
 export type VerificationFailure = Schemas['VerificationFailure'];
 
 export const MAX_NEAR_MISSES = 5;
+
+/**
+ * What one pattern may cost: matching a record costs at most its size, so verify is linear in the journal and
+ * never holds the server up (bench/verify-cost.mjs measures it at these limits).
+ */
+export const PATTERN_LIMITS = {
+  /** Parameters of `query`. */
+  queryParameters: 100,
+  /** Members and array items of `body`, at every depth. */
+  bodyMembers: 1000,
+  /** Levels of `body`. */
+  bodyDepth: 16,
+  /** The pattern as JSON, in bytes. */
+  bytes: 16 * 1024,
+  /** Characters of `path`. */
+  pathLength: 2048,
+} as const;
+
+const tooLarge = (path: string, message: string): DomainError =>
+  new DomainError(422, 'pattern_too_large', `The pattern ${message}: verify takes smaller patterns, so that it never holds the server up.`, [
+    { location: 'body', path, message },
+  ]);
+
+/** Refuses a pattern past PATTERN_LIMITS, naming the limit; it stops counting at the limit (a huge one costs no more). */
+export function checkPatternCost(pattern: RequestPattern, at = '/request'): void {
+  const { queryParameters, bodyMembers, bodyDepth, bytes, pathLength } = PATTERN_LIMITS;
+  if (pattern.path !== undefined && String(pattern.path).length > pathLength) throw tooLarge(`${at}/path`, `path has more than ${pathLength} characters`);
+  let parameters = 0;
+  for (const _ in pattern.query ?? {}) {
+    if (++parameters > queryParameters) throw tooLarge(`${at}/query`, `query has more than ${queryParameters} parameters`);
+  }
+  let members = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value: pattern.body, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > bodyDepth) throw tooLarge(`${at}/body`, `body is more than ${bodyDepth} levels deep`);
+    for (const key in value) {
+      if (++members > bodyMembers) throw tooLarge(`${at}/body`, `body has more than ${bodyMembers} members and array items`);
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
+    }
+  }
+  const size = Buffer.byteLength(JSON.stringify(pattern) ?? '');
+  if (size > bytes) throw tooLarge(at, `is ${size} bytes as JSON, more than ${bytes}`);
+}
 
 /** The difference of one value from what a pattern asked: subsets for objects, element by element for arrays. */
 function bodyDifferences(expected: unknown, actual: unknown, field: string): Difference[] {
@@ -30,6 +76,7 @@ function bodyDifferences(expected: unknown, actual: unknown, field: string): Dif
 
 /** A pattern compiled once: how one journal record differs from it (no difference: it matches). */
 export function compileRequestPattern(pattern: RequestPattern, operationIds: ReadonlySet<string>): (record: JournalRecord) => Difference[] {
+  checkPatternCost(pattern);
   if (pattern.operation !== undefined && !operationIds.has(pattern.operation)) {
     throw new DomainError(422, 'validation_error', `The pattern names the operation "${pattern.operation}", which the document does not have.`, [
       { location: 'body', path: '/request/operation', message: `is not an operationId of the document (such as listOrders, cancelOrder, createAccount)` },
@@ -51,7 +98,7 @@ export function compileRequestPattern(pattern: RequestPattern, operationIds: Rea
       if (sent !== value) differences.push({ field: `query.${name}`, expected: value, actual: sent ?? null });
     }
     if (pattern.status !== undefined && entry.status !== pattern.status) differences.push({ field: 'status', expected: pattern.status, actual: entry.status });
-    if (pattern.body !== undefined) differences.push(...bodyDifferences(pattern.body, bodyValue(record.exchange.request), 'body'));
+    if (pattern.body !== undefined) differences.push(...bodyDifferences(pattern.body, bodyValue(record.requestBody), 'body'));
     return differences;
   };
 }
@@ -96,27 +143,37 @@ const countOf = (count: RequestCount | undefined): RequestCount => {
  * WireMock's verify: the records matching a pattern, and whether their count holds. When it does not, the records
  * closest to the pattern (fewest differing fields, then newest) are its near misses.
  */
-export function verifyRequests(
+export function* verifySteps(
   records: readonly JournalRecord[],
   verification: Schemas['Verification'],
   operationIds: ReadonlySet<string>,
-): VerificationOutcome {
+): Slices<VerificationOutcome> {
   const differencesOf = compileRequestPattern(verification.request, operationIds);
   const count = countOf(verification.count);
   const matched: JournalRecord[] = [];
-  const misses: { record: JournalRecord; differences: Difference[]; order: number }[] = [];
-  records.forEach((record, order) => {
+  // the nearest misses so far, nearest first (fewest differences, then newest): never more than MAX_NEAR_MISSES kept
+  const misses: { record: JournalRecord; differences: Difference[] }[] = [];
+  for (const record of records) {
+    yield;
     const differences = differencesOf(record);
-    if (differences.length === 0) matched.push(record);
-    else misses.push({ record, differences, order });
-  });
+    if (differences.length === 0) {
+      matched.push(record);
+      continue;
+    }
+    // a later record with as few differences is nearer (newer): it goes before those of its count
+    let at = misses.length;
+    while (at > 0 && misses[at - 1]!.differences.length >= differences.length) at--;
+    if (at < MAX_NEAR_MISSES) {
+      misses.splice(at, 0, { record, differences });
+      if (misses.length > MAX_NEAR_MISSES) misses.pop();
+    }
+  }
   const requests = matched.map((r) => r.entry.id);
   if (countHolds(count, matched.length)) return { holds: true, result: { matched: matched.length, requests } };
 
-  misses.sort((a, b) => a.differences.length - b.differences.length || b.order - a.order);
-  const nearMisses: NearMiss[] = misses.slice(0, MAX_NEAR_MISSES).map(({ record, differences }) => ({
+  const nearMisses: NearMiss[] = misses.map(({ record, differences }) => ({
     request: record.entry,
-    body: bodyValue(record.exchange.request) ?? null,
+    body: bodyValue(record.requestBody) ?? null,
     differences,
   }));
   const nearest = nearMisses[0];
@@ -125,6 +182,10 @@ export function verifyRequests(
     (nearest && matched.length === 0 ? `. Nearest: request ${nearest.request.id}, ${nearest.differences.map((d) => `${d.field} ${JSON.stringify(d.actual)}`).join(', ')}.` : '.');
   return { holds: false, detail, failure: { matched: matched.length, requests, near_misses: nearMisses } };
 }
+
+/** `verifySteps` at once. */
+export const verifyRequests = (records: readonly JournalRecord[], verification: Schemas['Verification'], operationIds: ReadonlySet<string>): VerificationOutcome =>
+  runNow(verifySteps(records, verification, operationIds));
 
 const clipped = (value: unknown, max = 200): string => {
   const text = JSON.stringify(value) ?? 'undefined';

@@ -43,12 +43,12 @@ export function answerCheck(document: ApiDocument, report: (mismatch: AnswerMism
   };
   return (req, res, next) => {
     res.once('finish', () => {
-      const { operationId, responseBody } = stateOf(req);
+      const { operationId, sentBody } = stateOf(req);
       const type = String(res.getHeader('content-type') ?? '');
-      if (operationId === undefined || responseBody === undefined || !JSON_TYPE.test(type)) return;
+      if (operationId === undefined || sentBody === undefined || !JSON_TYPE.test(type)) return;
       let problems: string[];
       try {
-        problems = checkOf(operationId, res.statusCode, type.split(';')[0]!.trim().toLowerCase())(JSON.parse(responseBody.toString()));
+        problems = checkOf(operationId, res.statusCode, type.split(';')[0]!.trim().toLowerCase())(JSON.parse(sentBody.toString()));
       } catch (error) {
         problems = [`/: not JSON (${(error as Error).message})`];
       }

@@ -90,7 +90,6 @@ function write(res: Response, state: RequestState, answer: Answer, serializerOf:
   if (Array.isArray(data)) state.itemCount = data.length;
   const serialize = serializerOf(state.operationId!, answer.status);
   const text = serialize ? serialize(body) : JSON.stringify(body);
-  state.responseBody = text;
   res.setHeader('Content-Type', JSON_UTF8);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   // a HEAD request's answer has no body: Node's response leaves it out

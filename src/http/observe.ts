@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler, Response } from 'express';
 import type { FakeContext } from '../context.js';
-import { JournalRecord, type JournalExchange } from '../harness/journal.js';
-import { journalBody, storedQuery } from '../harness/journal-body.js';
+import { JournalRecord, type KeptExchange } from '../harness/journal.js';
+import { keptBody } from '../harness/journal-body.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
 
@@ -67,30 +67,56 @@ export function journalWhenClosed(ctx: FakeContext, state: RequestState, req: Ob
 }
 
 /**
- * Every answer is written by res.send (res.json ends there too): the last body it was given is the one sent, kept for
- * the journal of a journaled request (and the answer check). Set once on the app's response prototype rather than on each response.
+ * The body of a request's answer, as res.end wrote it (the bytes Express made of a longer string, so the journal cuts
+ * them without encoding them again): read by the journal and, in tests, by the answer check. Set once on the app's
+ * response prototype rather than on each response.
  */
 export function keepSentBodies(app: Express): void {
-  const send = app.response.send;
-  app.response.send = function sendAndKeep(this: Response, body) {
-    if (typeof body === 'string' || Buffer.isBuffer(body)) {
-      // every request's (the fake's own too): the answer check of the tests reads it
-      if (this.req) stateOf(this.req).responseBody = body;
-    }
-    return send.call(this, body);
-  };
+  const end = app.response.end as (this: Response, ...args: unknown[]) => Response;
+  app.response.end = function endAndKeep(this: Response, ...args: unknown[]) {
+    const [chunk] = args;
+    if (this.req && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) && chunk.length > 0) stateOf(this.req).sentBody = chunk;
+    return end.apply(this, args);
+  } as Response['end'];
 }
 
-const AUTHORIZATION_SCHEME = /^\s*(bearer|basic)\s/i;
+const AUTHORIZATION = /^\s*(bearer|basic)\s+(\S+)/i;
 
-function exchangeOf(req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean): JournalExchange {
-  const scheme = AUTHORIZATION_SCHEME.exec(req.headers.authorization ?? '')?.[1]?.toLowerCase();
+/**
+ * The request's own credentials that its query or body carries too (a token pasted into a field): kept to be
+ * replaced there when the journal is read. Most requests have none to look for (no body, no query).
+ */
+function credentialsCarried(scheme: string | undefined, value: string | undefined, rawQuery: string, rawBody: Buffer | undefined): string[] | undefined {
+  if (!scheme || !value || (rawQuery === '' && !rawBody?.length)) return undefined;
+  const candidates = [value];
+  if (scheme === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const secret = decoded.slice(decoded.indexOf(':') + 1);
+    candidates.push(secret);
+    try {
+      candidates.push(decodeURIComponent(secret.replace(/\+/g, ' ')));
+    } catch {
+      // not form-encoded: the secret as it is was taken already
+    }
+  }
+  const carried = candidates.filter((c) => c.length >= 8 && (rawQuery.includes(c) || rawBody?.includes(c)));
+  return carried.length > 0 ? [...new Set(carried)] : undefined;
+}
+
+/** What the journal keeps of the bodies: references to what the pipeline was handed, cut (`keptBody`), nothing more. */
+function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean, rawQuery: string): KeptExchange {
+  const authorization = AUTHORIZATION.exec(req.headers.authorization ?? '');
+  const scheme = authorization?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
+  const length = res.getHeader('content-length');
+  const credentials = credentialsCarried(scheme, authorization?.[2], rawQuery, state.rawBody);
   return {
-    request: journalBody(state.rawBody, req.headers['content-type'] ?? null),
+    request: keptBody(state.rawBody, req.headers['content-type'] ?? null),
     // an answer written after the client left never reached it
-    response: !answered ? null : journalBody(state.responseBody, typeof responseType === 'string' ? responseType : null),
+    response: !answered ? null : keptBody(state.sentBody, typeof responseType === 'string' ? responseType : null, length === undefined ? undefined : Number(length)),
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
+    ...(credentials && { credentials }),
+    secretAnswer: state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),
   };
 }
 
@@ -113,7 +139,7 @@ function record(
         client_id: clientId,
         method: req.method!, // a server's request always has one
         path,
-        rawQuery: storedQuery(query),
+        rawQuery: query,
         status,
         duration_ms: durationMs,
         operation_id: state.operationId ?? null,
@@ -129,7 +155,7 @@ function record(
         itemCount: state.itemCount ?? null,
         tenantAt,
       },
-      exchangeOf(req, res, state, answered),
+      exchangeOf(ctx, req, res, state, answered, query),
     ),
   );
   ctx.logger.info({ reqId: state.id, method: req.method, path, status, durationMs, clientId }, 'request');

@@ -24,8 +24,8 @@ export interface RequestState {
   controlPartner?: Tenant;
   /** The raw request body: the journal keeps its beginning (secrets redacted). */
   rawBody?: Buffer;
-  /** The body sent, as res.send got it: the journal keeps its beginning (secrets redacted). */
-  responseBody?: string | Buffer;
+  /** The body res.end wrote: the journal keeps its beginning, as it is (`harness/journal-body.ts`); the answer check reads it. */
+  sentBody?: string | Buffer;
   /** Items of a list answer. */
   itemCount?: number;
   /** The problem or OAuth error code answered. */

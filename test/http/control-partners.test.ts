@@ -93,6 +93,19 @@ describe('a partner token names no other tenant', () => {
     expect(new Set(all.map((e) => e.client_id))).toEqual(new Set(['acme', 'globex', null]));
   });
 
+  it('DELETE /__control/requests: it clears its own journal only; naming another tenant is refused', async () => {
+    const { app, acme } = await sharedSandbox();
+    const globex = await tokenFor(app, { client_id: 'globex', client_secret: 'globex-secret' });
+    await http(app).get('/v1/orders').set(bearer(globex)).expect(200);
+    await http(app).get('/v1/accounts').set(bearer(acme)).expect(200);
+    const refused = await http(app).delete('/__control/requests').set({ ...bearer(acme), 'X-Client-Id': 'globex' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('forbidden_tenant');
+    await http(app).delete('/__control/requests').set(bearer(acme)).expect(204);
+    const left = (await http(app).get('/__control/requests?since=start').set(operator)).body.data as { client_id: string | null }[];
+    expect(new Set(left.map((e) => e.client_id))).toEqual(new Set(['globex']));
+  });
+
   it('reset: it resets its own tenant only, with or without client_id; another tenant or every tenant is refused', async () => {
     const { app, acme } = await sharedSandbox();
     for (const clientId of ['acme', 'globex']) {

@@ -174,15 +174,31 @@ describe('the request journal', () => {
     expect((await journal(app)).map((e) => e.id)).toEqual(ids.slice(-5));
   });
 
-  it('is cleared by reset, for the reset tenant only', async () => {
+  it('is kept by reset, which marks itself in it: listed since the last reset by default, all with since=start', async () => {
     const app = testApp();
     await http(app).post('/__control/clients').send({ client_id: 'b', client_secret: 'b' }).expect(201);
     await tokenFor(app);
     await tokenFor(app, { client_id: 'b', client_secret: 'b' });
     await http(app).post('/__control/reset').send({ client_id: 'b' }).expect(204);
     expect((await journal(app)).map((e) => e.client_id)).toEqual(['sandbox-client']);
+    expect((await journal(app, '?client_id=b&since=start')).map((e) => e.client_id)).toEqual(['b']);
+    const listed = (await http(app).get('/__control/requests?client_id=b')).body as { data: unknown[]; since: string; last_reset: string };
+    expect(listed).toMatchObject({ data: [], since: 'reset', last_reset: expect.stringMatching(/^\d{4}-/) });
     await http(app).post('/__control/reset').expect(204);
     expect(await journal(app)).toEqual([]);
+    expect(await journal(app, '?since=start')).toHaveLength(2);
+  });
+
+  it('is cleared by DELETE /__control/requests: one tenant, or every journal', async () => {
+    const app = testApp();
+    await http(app).post('/__control/clients').send({ client_id: 'b', client_secret: 'b' }).expect(201);
+    await tokenFor(app);
+    await tokenFor(app, { client_id: 'b', client_secret: 'b' });
+    await http(app).get('/v1/assets').expect(401);
+    await http(app).delete('/__control/requests').set('X-Client-Id', 'b').expect(204);
+    expect((await journal(app, '?since=start')).map((e) => e.client_id)).toEqual(['sandbox-client', null]);
+    await http(app).delete('/__control/requests').expect(204);
+    expect(await journal(app, '?since=start')).toEqual([]);
   });
 });
 

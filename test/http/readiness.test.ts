@@ -197,7 +197,7 @@ describe('token_auth_method_mismatch', () => {
 describe('the report as a whole', () => {
   it('counts the verified requests it read: never control calls, never unverified requests', async () => {
     const app = testApp();
-    expect(await report(app)).toEqual({ client_id: 'sandbox-client', requests_seen: 0, findings: [] });
+    expect(await report(app)).toEqual({ client_id: 'sandbox-client', requests_seen: 0, findings: [], since: 'start', resets: 0 });
     await requestToken(app, { client_secret: 'wrong' }).expect(401);
     await http(app).get('/v1/orders').expect(401);
     await http(app).get('/__control/state').expect(200);

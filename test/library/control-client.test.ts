@@ -110,7 +110,7 @@ describe('createControlClient', () => {
     for (const path of ['/v1/assets', '/v1/share-classes']) await fetch(`${fake.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     expect((await control.requests()).map((r) => r.path)).toEqual(['/oauth2/token', '/v1/assets', '/v1/share-classes']);
     expect((await control.requests({ method: 'GET', path: '/v1/assets' })).map((r) => r.path)).toEqual(['/v1/assets']);
-    expect(await control.report()).toEqual({ client_id: clientId, requests_seen: 3, findings: [] });
+    expect(await control.report()).toEqual({ client_id: clientId, requests_seen: 3, findings: [], since: 'start', resets: 0 });
   });
 
   it('fetchToken authenticates the way the client is registered for; fake.token() knows it', async () => {

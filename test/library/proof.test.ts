@@ -14,7 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => fake.stop());
 beforeEach(async () => {
+  // a reset keeps the journal (the report covers a whole suite): each test here starts from an empty one
   fake.reset();
+  fake.clearRequests();
   token = await fake.token();
 });
 
@@ -104,7 +106,30 @@ describe('the vitest matchers', () => {
 
   it('toHaveNoReadinessFindings fails when no request was seen: an empty report proves nothing', () => {
     fake.reset();
+    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(/No requests yet/);
+    fake.clearRequests();
     expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(/No requests yet/);
+  });
+
+  it('across resets: verify counts since the last one, the report and the exports cover the whole journal', async () => {
+    await get('/v1/assets');
+    fake.reset();
+    await get('/v1/assets');
+    expect(fake.verify({ operation: 'listAssets' }, { exactly: 1 }).matched).toBe(1);
+    expect(fake.verify({ operation: 'listAssets' }, { exactly: 2 }, { since: 'start' }).matched).toBe(2);
+    expect(fake).toHaveReceived({ operation: 'listAssets' }, { exactly: 2 }, { since: 'start' });
+    await expect(fake.control).toHaveReceived({ operation: 'listAssets' }, { exactly: 1 });
+    await expect(fake.control).toHaveReceived({ operation: 'listAssets' }, { exactly: 2 }, { since: 'start' });
+    expect(fake.report()).toMatchObject({ requests_seen: 3, since: 'start', resets: 1 });
+    expect(fake.report({ since: 'reset' })).toMatchObject({ requests_seen: 1, since: 'reset', resets: 0 });
+    expect(await fake.control.report({ since: 'reset' })).toMatchObject({ requests_seen: 1 });
+    const har = JSON.parse(fake.exportRequests('har')) as { log: { pages: { title: string }[]; entries: { pageref: string }[] } };
+    expect(har.log.entries.map((e) => e.pageref)).toEqual(['stretch_1', 'stretch_1', 'stretch_2']);
+    expect(har.log.pages[1]!.title).toMatch(/^Requests after the reset at \d{4}-/);
+    expect(JSON.parse(fake.exportRequests('har', { since: 'reset' })).log.entries).toHaveLength(1);
+    expect(fake.exportRequests('http')).toMatch(/\n# ----- after the reset at [^\n]+ -----\n\n### \d+: GET \/v1\/assets/);
+    expect((await fake.control.requests()).map((r) => r.path)).toEqual(['/v1/assets']);
+    expect((await fake.control.requests({ since: 'start' })).map((r) => r.path)).toEqual(['/oauth2/token', '/v1/assets', '/v1/assets']);
   });
 
   it('refuses a subject that is neither a fake nor a control client', () => {

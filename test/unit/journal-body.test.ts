@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyValue, journalBody, JOURNAL_BODY_LIMIT_BYTES, storedQuery } from '../../src/harness/journal-body.js';
+import { bodyValue, journalBody, JOURNAL_BODY_LIMIT_BYTES, redactedForm } from '../../src/harness/journal-body.js';
 
 describe('what the journal stores of a body', () => {
   it('replaces tokens and secrets in JSON, forms and query strings, and keeps the rest as sent', () => {
@@ -10,8 +10,8 @@ describe('what the journal stores of a body', () => {
     expect(form!.text).not.toContain('s3cret');
     const links = journalBody('{"data":[{"url":"http://x/files/a/b.pdf?expires=1&signature=abcdef"}]}', 'application/json; charset=utf-8');
     expect(links!.text).toBe('{"data":[{"url":"http://x/files/a/b.pdf?expires=1&signature=[redacted]"}]}');
-    expect(storedQuery('expires=1&signature=abc')).toBe('expires=1&signature=%5Bredacted%5D');
-    expect(storedQuery('order_status=AWAITING_TOKEN_DELIVERY&limit=5')).toBe('order_status=AWAITING_TOKEN_DELIVERY&limit=5');
+    expect(redactedForm('expires=1&signature=abc')).toBe('expires=1&signature=%5Bredacted%5D');
+    expect(redactedForm('order_status=AWAITING_TOKEN_DELIVERY&limit=5')).toBe('order_status=AWAITING_TOKEN_DELIVERY&limit=5');
   });
 
   it('cuts a body at the limit, marks it, and reads a cut body as no value', () => {

@@ -40,7 +40,10 @@ export function Report() {
   return (
     <>
       <h1>Readiness report of {app.clientId}</h1>
-      <p>What the client does that would hurt in production, read from its requests (those whose token verified).</p>
+      <p>
+        What the client does that would hurt in production, read from its requests (those whose token verified) in its whole journal, across resets
+        {report?.resets ? ` (${report.resets} reset(s) among them)` : ''}.
+      </p>
       {report === undefined ? (
         <p>Loading…</p>
       ) : report.requests_seen === 0 ? (

@@ -133,7 +133,7 @@ function ExportLinks() {
   };
   return (
     <div class="row actions">
-      <span>Export this client's requests (credentials redacted):</span>
+      <span>Export this client's whole journal, each reset marked (credentials redacted):</span>
       <button type="button" class="small" onClick={() => save('har')}>
         HAR (dev tools, HAR viewers)
       </button>
@@ -171,8 +171,8 @@ export function Requests({ route }: { route: Route }) {
     <>
       <h1>Requests</h1>
       <p>
-        The partner's calls as the fake saw them, newest first, <span class="live">live</span> (read every second). The control plane and the docs
-        are not journaled.
+        The partner's calls as the fake saw them since the tenant's last reset, newest first, <span class="live">live</span> (read every second).
+        The control plane and the docs are not journaled. The exports below and the readiness report cover the whole journal, resets included.
       </p>
       <ExportLinks />
       <form class="filters row" onSubmit={(e) => e.preventDefault()}>

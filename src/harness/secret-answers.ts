@@ -1,0 +1,41 @@
+import type { ApiDocument } from '../api/document.js';
+import { SECRET_NAME } from './journal-body.js';
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+/** Whether a schema (its `$ref`s followed) has a secret-named property, or describes a signed link, at any depth. */
+function holdsSecret(document: ApiDocument, schema: unknown, seen: Set<unknown>): boolean {
+  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return false;
+  seen.add(schema);
+  const node = schema as Record<string, unknown>;
+  if (typeof node.$ref === 'string') {
+    const target = node.$ref.replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], document);
+    return holdsSecret(document, target, seen);
+  }
+  if (typeof node.description === 'string' && node.description.includes('signature=')) return true;
+  const properties = node.properties as Record<string, unknown> | undefined;
+  if (properties && Object.keys(properties).some((name) => SECRET_NAME.test(name))) return true;
+  return Object.values(node).some((child) => holdsSecret(document, child, seen));
+}
+
+/**
+ * Whether an operation's answers can hold a secret (a token, a signed link), decided once per operation from the
+ * document, on its first journaled request: the journal redacts those answers when read, and shows every other
+ * answer as sent (the fake wrote it by the document).
+ */
+export function answersWithSecrets(document: ApiDocument): (operationId: string) => boolean {
+  const decided = new Map<string, boolean>();
+  const responsesOf = (operationId: string): unknown => {
+    for (const item of Object.values(document.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, { operationId?: string; responses?: unknown }>)) {
+        if (HTTP_METHODS.has(method) && operation.operationId === operationId) return operation.responses;
+      }
+    }
+    return undefined;
+  };
+  return (operationId) => {
+    let secret = decided.get(operationId);
+    if (secret === undefined) decided.set(operationId, (secret = holdsSecret(document, responsesOf(operationId), new Set())));
+    return secret;
+  };
+}

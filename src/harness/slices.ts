@@ -1,0 +1,28 @@
+/**
+ * Work over a whole journal, written once as a generator that yields between records: the library runs it at once
+ * (`runNow`, its caller's own time), the control plane gives the event loop a turn whenever a slice has taken its
+ * budget (`runSliced`), so a proof call over a full journal never holds up the other tenants' requests.
+ */
+export type Slices<T> = Generator<void, T, void>;
+
+export function runNow<T>(work: Slices<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Milliseconds of work between two turns of the event loop. */
+export const SLICE_BUDGET_MS = 10;
+
+export async function runSliced<T>(work: Slices<T>, budgetMs = SLICE_BUDGET_MS): Promise<T> {
+  let started = performance.now();
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    if (performance.now() - started >= budgetMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      started = performance.now();
+    }
+  }
+}
