@@ -34,7 +34,7 @@ describe('/docs (Swagger UI)', () => {
     // the public API's flow lists the real service's scopes only: all of them are the sandbox client's
     await oauth.getByText('select all', { exact: true }).click();
     const scopes = oauth.locator('.scopes input[type=checkbox]');
-    expect(await scopes.evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked))).toEqual(Array(6).fill(true));
+    expect(await scopes.evaluateAll((boxes) => boxes.map((box) => (box as unknown as { checked: boolean }).checked))).toEqual(Array(6).fill(true));
     const token = page.waitForResponse((r) => new URL(r.url()).pathname === '/oauth2/token');
     await oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click();
     expect((await token).status()).toBe(200);

@@ -56,7 +56,7 @@ describe('the OpenAPI document', () => {
 
   it("lists the real service's scopes only in the public API's OAuth2 flow; `control` is the control plane's own scheme", () => {
     type Schemes = Record<string, { flows?: { clientCredentials: { scopes: Record<string, string> } } }>;
-    const schemes = document.components.securitySchemes as unknown as Schemes;
+    const schemes = (document.components as unknown as { securitySchemes: Schemes }).securitySchemes;
     expect(Object.keys(schemes.oauth2!.flows!.clientCredentials.scopes).sort()).toEqual([...API_SCOPES].sort());
     expect(Object.keys(schemes.controlClient!.flows!.clientCredentials.scopes)).toEqual([CONTROL_SCOPE]);
     for (const op of operations) {
