@@ -1259,8 +1259,11 @@ export interface components {
              * @description The instant the order entered the status, on its tenant's clock.
              */
             at: string;
-            /** @enum {string} */
-            by: "placement" | "partner" | "control" | "progression" | "platform";
+            /**
+             * @description Who acted: `fixtures` (the seeded or loaded world: the order had this status when the world was made), `investor` (an end investor placed it: `investor_activity_per_hour`), `control` (the control plane or the library placed, advanced or forced it), `partner` (the partner's client cancelled it through the API), `progression` (a step of `order_progression`), `platform` (the platform cancelled it at the payment deadline).
+             * @enum {string}
+             */
+            by: "fixtures" | "investor" | "control" | "partner" | "progression" | "platform";
         };
         OrderStatusChange: {
             status: components["schemas"]["OrderStatus"];
