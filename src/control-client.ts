@@ -123,6 +123,8 @@ export function createControlClient(options: ControlClientOptions) {
       const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
       return (await call<JsonResponse<'listRequests', 200>>('GET', `/requests${query.size > 0 ? `?${query}` : ''}`)).data;
     },
+    /** One journaled request (its id, the `X-Request-Id` header) with its request and answer bodies, as the journal keeps them. */
+    request: (requestId: string) => call<JsonResponse<'getRequestExchange', 200>>('GET', `/requests/${id(requestId)}`),
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
     documents: async () => (await call<JsonResponse<'listDocumentLinks', 200>>('GET', '/documents')).data,
     report: () => call<Schemas['ReadinessReport']>('GET', '/report'),
