@@ -1,6 +1,7 @@
 import { operationScopesOf, operationsOf } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
+import { PACKAGE_NAME, packageVersion } from '../package-info.js';
 import { harOf, httpFileOf } from '../harness/export.js';
 import type { JournalRecord } from '../harness/journal.js';
 import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
@@ -24,8 +25,8 @@ export const tenantReadinessReport = (ctx: FakeContext, clientId: string): Readi
 /** The tenant's journal as HAR 1.2 or a `.http` file. */
 export function exportTenantRequests(ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string) {
   const records = tenantRecords(ctx, clientId);
-  const info = (ctx.api.document as { info?: { version?: string } }).info;
-  const context = { baseUrl, creator: { name: 'investment-api-fake', version: info?.version ?? '' } };
+  // the fake names itself by the package's version (the document's info.version is the API's)
+  const context = { baseUrl, creator: { name: PACKAGE_NAME, version: packageVersion() } };
   return format === 'http'
     ? { body: Buffer.from(httpFileOf(records, context)), contentType: 'text/plain; charset=utf-8', extension: 'http' }
     : { body: Buffer.from(JSON.stringify(harOf(records, context), null, 2)), contentType: 'application/json; charset=utf-8', extension: 'har' };
