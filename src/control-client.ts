@@ -2,7 +2,13 @@ import { AssertionError } from 'node:assert';
 import type { operations } from './api/schema.js';
 import type { OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
 import { CONTROL_SCOPE } from './domain/scopes.js';
-import { describeVerificationFailure, type RequestCount, type RequestPattern, type VerificationFailure } from './harness/verify.js';
+import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './harness/verify.js';
+
+/**
+ * What `verify` and the `toHaveReceived` matcher look for: the document's `RequestPattern`, its `operation` typed as
+ * the document's operation ids, so a misspelt one is a compile error, as every other field's typo is.
+ */
+export type RequestPattern = Omit<DocumentRequestPattern, 'operation'> & { operation?: OperationId };
 
 type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;
@@ -151,7 +157,7 @@ export function createControlClient(options: ControlClientOptions) {
 }
 
 export type ControlClient = ReturnType<typeof createControlClient>;
-export type { RequestCount, RequestPattern };
+export type { RequestCount };
 
 export interface FetchTokenOptions {
   /** Space-separated scopes to ask for; `openid offline` (every API scope the client has) when absent. */
