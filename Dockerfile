@@ -19,7 +19,8 @@
 # binary check, @scarf/scarf's telemetry under swagger-ui-dist, whose files the
 # build copies into dist/) are not needed.
 #
-# The release workflow passes VERSION, REVISION and SOURCE for the OCI labels.
+# The release workflow passes VERSION, REVISION and SOURCE for the OCI labels. VERSION's default is the package's
+# version (test/unit/version.test.ts keeps them equal), so a local build is labelled as what it is.
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
@@ -38,7 +39,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-bookworm-slim
-ARG VERSION=0.0.0-dev
+ARG VERSION=0.1.0
 ARG REVISION=unknown
 ARG SOURCE=https://github.com/investment-platform/investment-api-fake
 LABEL org.opencontainers.image.title="investment-api-fake" \

@@ -51,7 +51,7 @@ export function banner({ version, address, options, defaultClient, clientCount }
     `  console        ${base}/console/`,
     `  control plane  ${base}/__control (${guard})`,
     `  world          ${world}; logs ${options.logFormat}, level ${options.logLevel ?? 'info'}`,
-    ...(options.demo ? [`  demo           ${defaultClient.client_id}'s orders move on its clock; end investors place about 30 an hour (its settings: /__control/clients)`] : []),
+    ...(options.demo ? [`  demo           ${defaultClient.client_id}'s orders move on its clock; end investors place an order about every 30 s (its settings: /__control/clients)`] : []),
     ...(options.stateDir !== undefined ? [`  state          ${options.stateDir} (every tenant and the signing key kept across restarts)`] : []),
     '',
   ].join('\n');

@@ -65,7 +65,7 @@ export interface FakeOptions {
   keepAliveTimeoutMs?: number;
   /**
    * A live demo sandbox: the default (first) client's orders move on its clock (`order_progression` `clock`) and end
-   * investors place 30 orders an hour (`investor_activity_per_hour`), unless its own settings say otherwise. Default
+   * investors place 120 orders an hour (about one every 30 s, the first within 20 s) (`investor_activity_per_hour`), unless its own settings say otherwise. Default
    * false: a test suite keeps exact answers.
    */
   demo?: boolean;
@@ -169,7 +169,7 @@ const SETTINGS = [
   { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
-  { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, 30 investor orders an hour (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
+  { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, an investor order about every 30 s (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;
 

@@ -3,7 +3,13 @@ import type { operations } from './api/schema.js';
 import type { OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
 type JournalSpan = Schemas['JournalSpan'];
 import { CONTROL_SCOPE } from './domain/scopes.js';
-import { describeVerificationFailure, type RequestCount, type RequestPattern, type VerificationFailure } from './harness/verify.js';
+import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './harness/verify.js';
+
+/**
+ * What `verify` and the `toHaveReceived` matcher look for: the document's `RequestPattern`, its `operation` typed as
+ * the document's operation ids, so a misspelt one is a compile error, as every other field's typo is.
+ */
+export type RequestPattern = Omit<DocumentRequestPattern, 'operation'> & { operation?: OperationId };
 
 type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;
@@ -127,6 +133,8 @@ export function createControlClient(options: ControlClientOptions) {
       const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
       return (await call<JsonResponse<'listRequests', 200>>('GET', `/requests${query.size > 0 ? `?${query}` : ''}`)).data;
     },
+    /** One journaled request (its id, the `X-Request-Id` header) with its request and answer bodies, as the journal keeps them. */
+    request: (requestId: string) => call<JsonResponse<'getRequestExchange', 200>>('GET', `/requests/${id(requestId)}`),
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
     documents: async () => (await call<JsonResponse<'listDocumentLinks', 200>>('GET', '/documents')).data,
     /** Forgets the tenant's journal (`DELETE /__control/requests`); the operator's unbound client: every journal. */
@@ -158,7 +166,7 @@ export function createControlClient(options: ControlClientOptions) {
 const sinceQuery = ({ since }: { since?: JournalSpan }, separator: '?' | '&'): string => (since ? `${separator}since=${since}` : '');
 
 export type ControlClient = ReturnType<typeof createControlClient>;
-export type { RequestCount, RequestPattern };
+export type { RequestCount };
 
 export interface FetchTokenOptions {
   /** Space-separated scopes to ask for; `openid offline` (every API scope the client has) when absent. */

@@ -1,7 +1,7 @@
 /** The library API of investment-api-fake. */
 // First: starts the process's key pair on the thread pool while the modules below load.
 import './auth/key-pair-early.js';
-export { startServer, type FakeServer, type ProofOptions } from './server.js';
+export { startServer, type FakeServer, type ProofOptions, type TokenOptions } from './server.js';
 export { createApp } from './app.js';
 export {
   createControlClient,

@@ -14,8 +14,15 @@ import { resetTenants } from './domain/clients.js';
 import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
 import { drainable, type DrainableServer } from './drain.js';
-import type { Schemas, World } from './api/types.js';
+import { TokenKeeper } from './token-keeper.js';
 import type { Tenant } from './domain/tenants.js';
+import type { Schemas, World } from './api/types.js';
+
+/** How `fake.token()` gets its token. */
+export interface TokenOptions {
+  /** Fetch a new token even when the kept one is still valid (a test of the client's own token handling). */
+  fresh?: boolean;
+}
 
 /** A running fake: where it listens, how to stop it, and helpers that call the same domain functions as the API. */
 export interface FakeServer {
@@ -24,8 +31,13 @@ export interface FakeServer {
   readonly port: number;
   /** The default client's id (`sandbox-client` unless `clients` says otherwise). */
   readonly clientId: string;
-  /** An access token for a client (default: the default client), fetched from the token endpoint like a partner would. */
-  token(clientId?: string): Promise<string>;
+  /**
+   * An access token for a client (default: the default client), fetched from the token endpoint like a partner
+   * would, and kept: the same token is answered until it is within 60 s of expiry on the tenant's clock (or the
+   * client's secret, scopes or method changed), so asking before every request never trips `token_per_call`.
+   * `{ fresh: true }` always fetches a new one (and keeps it).
+   */
+  token(clientId?: string, options?: TokenOptions): Promise<string>;
   /** Puts one tenant, or every tenant, back to its fixtures (as `POST /__control/reset`). */
   reset(clientId?: string): void;
   /** One tenant's whole world (as `GET /__control/state`). */
@@ -145,13 +157,23 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
     setOrderStatus(settled(clientId), orderId, status);
 
+  const tokens = new TokenKeeper<Tenant>();
+
   return {
     url,
     port,
     clientId: ctx.tenants.defaultClientId,
-    async token(clientId = ctx.tenants.defaultClientId) {
-      const { client } = ctx.tenants.get(clientId);
-      return fetchToken(url, client.client_id, client.client_secret, { authMethod: client.token_endpoint_auth_method });
+    token(clientId = ctx.tenants.defaultClientId, { fresh = false }: TokenOptions = {}) {
+      let tenant: Tenant;
+      try {
+        tenant = ctx.tenants.get(clientId);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const { client } = tenant;
+      const fingerprint = JSON.stringify([client.client_secret, client.scopes, client.token_endpoint_auth_method]);
+      const fetchNew = () => fetchToken(url, client.client_id, client.client_secret, { authMethod: client.token_endpoint_auth_method });
+      return tokens.token(tenant, fingerprint, () => tenant.now(), fetchNew, fresh);
     },
     control: createControlClient({ url, ...(options.controlToken !== undefined && { controlToken: options.controlToken }) }),
     reset(clientId?: string) {

@@ -98,6 +98,8 @@ export const api = (s: Session) => ({
   documents: async () => (await control<Schemas['DocumentLinkList']>(s, 'GET', '/documents')).data,
   clearFaults: () => control<void>(s, 'DELETE', '/faults'),
   requests: async (allClients = false) => (await control<Schemas['JournalEntryList']>(s, 'GET', '/requests', undefined, { allClients })).data,
+  /** One journaled request with its request and answer bodies, as the journal keeps them (cut, redacted). */
+  requestExchange: (requestId: string) => control<Schemas['RequestExchange']>(s, 'GET', `/requests/${id(requestId)}`, undefined, { allClients: true }),
 });
 
 export type Api = ReturnType<typeof api>;

@@ -84,16 +84,29 @@ export function Copyable({ label, text }: { label: string; text: string }) {
 export const show = (value: unknown): string =>
   value === undefined || value === null || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
-export function Fields({ record, keys }: { record: object; keys?: string[] }) {
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A record's fields, name and value. A nested record (payment method details, an address) is laid out as fields of
+ * its own on a full row, a list of records one after the other: never as JSON wrapped letter by letter.
+ */
+export function Fields({ record, keys, nested = false }: { record: object; keys?: string[]; nested?: boolean }) {
   const entries = (keys ?? Object.keys(record)).map((k) => [k, (record as Record<string, unknown>)[k]] as const);
   return (
-    <dl class="fields">
-      {entries.map(([k, v]) => (
-        <div key={k}>
-          <dt>{k}</dt>
-          <dd>{show(v)}</dd>
-        </div>
-      ))}
+    <dl class={nested ? 'fields nested' : 'fields'}>
+      {entries.map(([k, v]) =>
+        isRecord(v) || (Array.isArray(v) && v.some(isRecord)) ? (
+          <div key={k} class="group" data-field={k}>
+            <dt>{k}</dt>
+            <dd>{Array.isArray(v) ? v.map((item, i) => (isRecord(item) ? <Fields key={i} record={item} nested /> : <p key={i}>{show(item)}</p>)) : <Fields record={v as object} nested />}</dd>
+          </div>
+        ) : (
+          <div key={k} data-field={k}>
+            <dt>{k}</dt>
+            <dd>{Array.isArray(v) ? (v.length === 0 ? '—' : v.map(show).join(', ')) : show(v)}</dd>
+          </div>
+        ),
+      )}
     </dl>
   );
 }

@@ -64,7 +64,7 @@ describe('a sync job that follows orders', () => {
     expect(job.seen.get(order.id)).toEqual(['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED']);
     expect(job.completed.has(order.id)).toBe(true);
     const { status_history: history } = await tenant.control.order(order.id);
-    expect(history.map((h) => h.by)).toEqual(['placement', 'progression', 'progression', 'progression']);
+    expect(history.map((h) => h.by)).toEqual(['control', 'progression', 'progression', 'progression']);
   });
 
   it('clock: an order not paid by the deadline is cancelled by the platform', async () => {

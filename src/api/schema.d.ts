@@ -966,6 +966,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One journaled request, with what it sent and what came back
+         * @description One journal entry (`id` of `GET /__control/requests`, the `X-Request-Id` header) with the bodies the journal
+         *     keeps of the request and of its answer, as the exports hold them: text cut at 8 KiB (`truncated`, with the body's whole `size`),
+         *     `client_secret`, tokens and link signatures reading `[redacted]`, a binary body (a PDF) by its size only
+         *     (`text: null`); `null` for no body. 404 `request_not_found` for an id the journal does not hold (never
+         *     seen, or fallen out of its `JOURNAL_SIZE`). A partner's token (scope `control`) reaches its own client's
+         *     requests only: another's is not found.
+         */
+        get: operations["getRequestExchange"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -993,6 +1018,21 @@ export interface components {
             /** @description The business rule that failed, such as `invalid_iban`; absent for schema errors. */
             code?: string;
         };
+        RequestExchange: {
+            entry: components["schemas"]["JournalEntry"];
+            request: components["schemas"]["ExchangeBody"];
+            response: components["schemas"]["ExchangeBody"];
+        };
+        /** @description A body as the journal keeps it; null when there was none. */
+        ExchangeBody: {
+            content_type: string | null;
+            /** @description Bytes the whole body had. */
+            size: number;
+            /** @description `text` holds only the first 8 KiB. */
+            truncated: boolean;
+            /** @description The body as text, secrets redacted; null for a binary body. */
+            text: string | null;
+        } | null;
         /**
          * @description All five fields are required, as the real service requires them. A client registered for
          *     `client_secret_basic` sends `client_id` and `client_secret` as HTTP Basic credentials instead of in this
@@ -1290,8 +1330,11 @@ export interface components {
              * @description The instant the order entered the status, on its tenant's clock.
              */
             at: string;
-            /** @enum {string} */
-            by: "placement" | "partner" | "control" | "progression" | "platform";
+            /**
+             * @description Who acted: `fixtures` (the seeded or loaded world: the order had this status when the world was made), `investor` (an end investor placed it: `investor_activity_per_hour`), `control` (the control plane or the library placed, advanced or forced it), `partner` (the partner's client cancelled it through the API), `progression` (a step of `order_progression`), `platform` (the platform cancelled it at the payment deadline).
+             * @enum {string}
+             */
+            by: "fixtures" | "investor" | "control" | "partner" | "progression" | "platform";
         };
         OrderStatusChange: {
             status: components["schemas"]["OrderStatus"];
@@ -1432,7 +1475,7 @@ export interface components {
             order_polls_per_step?: number;
             /** @description In `clock` mode, an order still `AWAITING_PAYMENT` this long after entering it is cancelled by the platform (`CANCELLED`, no payment reference); `null` (the default) for no deadline. */
             payment_deadline_seconds?: number | null;
-            /** @description Orders the platform places per hour of the tenant's clock on the tenant's own accounts (end investors acting in the platform's app): primary BUYs of a subscribeable asset at or above its minimum investment, at instants of a Poisson process drawn from the world's seed and the client id, each `created` at its own instant. One an account cannot take (no primary wallet or payment method, the tenant at its record limit) is skipped. Counting starts when it is switched on, at a reset and when the clock is set to an instant; one read places at most 1,000, and the rest of a longer jump is passed. Default 0. */
+            /** @description Orders the platform places per hour of the tenant's clock on the tenant's own accounts (end investors acting in the platform's app): primary BUYs of a subscribeable asset at or above its minimum investment, about every hour / rate (each gap drawn between 3/4 and 5/4 of that from the world's seed and the client id; the first after a start within 3/8 to 5/8 of it), each `created` at its own instant, on an account able to buy (the first from the drawn one with a primary wallet and payment method). One nothing can take (no account able to buy, the tenant at its record limit) is skipped. Counting starts when it is switched on, at a reset and when the clock is set to an instant; one read places at most 1,000, and the rest of a longer jump is passed. Default 0. */
             investor_activity_per_hour?: number;
         };
         Client: {
@@ -3310,6 +3353,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getRequestExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry, and the request's and its answer's bodies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestExchange"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -4,6 +4,7 @@ import { created, noContent, ok, type OperationHandlers } from '../http/operatio
 import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 import { readinessJunit } from '../harness/junit.js';
 import { exportTenantRequestsSliced, lastReset, tenantReadinessReport, verifyTenantRequestsSliced } from './proof.js';
+import { requestExchange } from './request-exchange.js';
 
 /** The partner test harness: injected faults, the request journal and the readiness report built on it. */
 export function harnessHandlers(ctx: FakeContext) {
@@ -29,6 +30,7 @@ export function harnessHandlers(ctx: FakeContext) {
       ctx.journal.clear(clientId);
       return noContent();
     },
+    getRequestExchange: (call) => ok(requestExchange(ctx, call.path.request_id, call.controlPartner?.client.client_id)),
     getReadinessReport: (call) => {
       const tenant = controlTenant(ctx, call);
       const report = tenantReadinessReport(ctx, tenant.client.client_id, call.query.since ?? 'start');

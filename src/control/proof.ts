@@ -3,6 +3,7 @@ import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
 import type { JournalRecord, JournalSpan } from '../harness/journal.js';
+import { PACKAGE_NAME, packageVersion } from '../package-info.js';
 import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
 import { runNow, runSliced, type Slices } from '../harness/slices.js';
 import { verifySteps, type VerificationOutcome } from '../harness/verify.js';
@@ -49,8 +50,8 @@ export interface ExportedRequests {
 
 function* exportSlices(ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string, since: JournalSpan): Slices<ExportedRequests> {
   const records = tenantRecords(ctx, clientId, since);
-  const info = (ctx.api.document as { info?: { version?: string } }).info;
-  const context = { baseUrl, creator: { name: 'investment-api-fake', version: info?.version ?? '' }, resets: ctx.journal.resets(clientId) };
+  // the fake names itself by the package's version (the document's info.version is the API's)
+  const context = { baseUrl, creator: { name: PACKAGE_NAME, version: packageVersion() }, resets: ctx.journal.resets(clientId) };
   return format === 'http'
     ? { body: yield* httpFileSteps(records, context), contentType: 'text/plain; charset=utf-8', extension: 'http' }
     : { body: yield* harSteps(records, context), contentType: 'application/json; charset=utf-8', extension: 'har' };

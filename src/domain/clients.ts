@@ -22,7 +22,7 @@ function withSettings(settings: ClientSettings, changes: Schemas['ClientSettings
 export const DEFAULT_CLIENT: ClientCreate = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
 /** What `demo` gives the default client, unless its own settings say otherwise: a world that moves by itself. */
-export const DEMO_SETTINGS = { order_progression: 'clock', investor_activity_per_hour: 30 } as const satisfies Schemas['ClientSettings'];
+export const DEMO_SETTINGS = { order_progression: 'clock', investor_activity_per_hour: 120 } as const satisfies Schemas['ClientSettings'];
 
 /** The clients a demo sandbox starts with: the first (the default) with DEMO_SETTINGS under its own. */
 export function withDemoSettings([first, ...rest]: readonly ClientCreate[]): ClientCreate[] {

@@ -10,7 +10,7 @@ import type { OrderPlacement } from './order-placement.js';
 export const MOST_ORDERS_PER_READ = 1_000;
 
 /** What the activity reads of a world. */
-type ActivityWorld = Pick<WorldStore, 'accounts' | 'assets' | 'shareClassById'>;
+type ActivityWorld = Pick<WorldStore, 'accounts' | 'assets' | 'shareClassById' | 'walletsByAccount' | 'paymentMethodsByAccount'>;
 
 /** What a tenant file keeps of it (STATE_DIR). */
 export interface ActivityState {
@@ -24,8 +24,17 @@ function uniform(seed: string, index: number, purpose: string): number {
 }
 
 /**
+ * The gap before an instant, as a share of the mean gap (an hour / `perHour`), from a uniform draw `u`: about the
+ * mean, never twice as long (from 3/4 to 5/4 of it), so a demo at 120 an hour shows an order about every 30 s; the
+ * first after a start comes within half a mean gap (3/8 to 5/8 of it: within 20 s at 120 an hour).
+ */
+export function gapShare(u: number, first: boolean): number {
+  return first ? 0.375 + 0.25 * u : 0.75 + 0.5 * u;
+}
+
+/**
  * One tenant's investor activity: the instant it started counting (switched on, or the world reset) and how many
- * instants it has drawn since. Instants form a Poisson process of `perHour` orders an hour.
+ * instants it has drawn since. Instants come about every hour / `perHour`, each gap drawn around that mean.
  */
 export class InvestorActivity {
   private since: number;
@@ -84,17 +93,27 @@ export class InvestorActivity {
     this.nextAt = undefined;
   }
 
-  /** The next instant: an exponential gap after the last one. */
+  /** The next instant: a gap about the mean after the last one (the first after a start: about half of it). */
   private peek(perHour: number): number {
-    this.nextAt ??= this.since + Math.max(1, Math.round((-Math.log(1 - uniform(this.seed, this.drawn, 'gap')) * 3_600_000) / perHour));
+    this.nextAt ??= this.since + Math.max(1, Math.round((gapShare(uniform(this.seed, this.drawn, 'gap'), this.drawn === 0) * 3_600_000) / perHour));
     return this.nextAt;
   }
 
-  /** A primary BUY of a subscribeable asset, at or above its minimum, on an account drawn from the tenant's. */
+  /**
+   * A primary BUY of a subscribeable asset, at or above its minimum, on an account drawn from the tenant's: the first
+   * from the drawn one on (in the world's order, round) that can pay and take delivery (a primary payment method and
+   * a primary wallet), so an investor's order is not lost to an account that cannot buy.
+   */
   private orderOf(world: ActivityWorld, assets: ActivityWorld['assets'], index: number): OrderPlacement | undefined {
     if (world.accounts.length === 0 || assets.length === 0) return undefined;
-    const pick = <T>(items: readonly T[], purpose: string): T => items[Math.floor(uniform(this.seed, index, purpose) * items.length)]!;
-    const account = pick(world.accounts, 'account');
+    const draw = (count: number, purpose: string): number => Math.floor(uniform(this.seed, index, purpose) * count);
+    const pick = <T>(items: readonly T[], purpose: string): T => items[draw(items.length, purpose)]!;
+    const { accounts } = world;
+    const canBuy = (id: string): boolean =>
+      (world.walletsByAccount.get(id)?.some((w) => w.is_primary) ?? false) && (world.paymentMethodsByAccount.get(id)?.some((p) => p.is_primary) ?? false);
+    const from = draw(accounts.length, 'account');
+    let account = accounts[from]!;
+    for (let i = 0; i < accounts.length && !canBuy(account.id); i++) account = accounts[(from + i + 1) % accounts.length]!;
     const asset = pick(assets, 'asset');
     const minimum = world.shareClassById.get(asset.share_class_id)?.min_investment ?? 100_000;
     const units = 1 + Math.floor(uniform(this.seed, index, 'units') * 50);

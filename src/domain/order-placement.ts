@@ -6,7 +6,7 @@ import { DomainError } from '../api/errors.js';
 import { toOrderDetails } from './order-lifecycle.js';
 import { PLATFORM_PAYMENT_DETAILS, toPaymentSide } from './platform.js';
 import type { Account, AssetRecord, ClientSettings, OrderMarket, OrderRecord, OrderSide, Schemas } from '../api/types.js';
-import type { OrderProgression } from './order-progression.js';
+import type { OrderProgression, PlacedBy } from './order-progression.js';
 import type { WorldStore } from '../store/world-store.js';
 
 export type OrderPlacement = Schemas['OrderPlacement'];
@@ -109,9 +109,9 @@ function paymentParties(store: WorldStore, account: Account, side: OrderSide): P
  * Places an order in PLACED status, after every rule: positive integers, unknown account or ISIN (404), market
  * rule, currency, custom offering, minimum investment, primary wallet and payment method (422). Nothing is
  * written unless every rule holds. `at`: when it was placed (ms, tenant clock); an investor's order is placed at
- * its own instant, which a clock jump may have passed.
+ * its own instant, which a clock jump may have passed. `by`: who placed it, the first entry of its status history.
  */
-export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: number = tenant.now()): OrderRecord {
+export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: number = tenant.now(), by: PlacedBy = 'control'): OrderRecord {
   const { store } = tenant;
   checkPositiveIntegers(input);
   const account = findAccount(store, input.account_id);
@@ -140,6 +140,6 @@ export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: n
     ...parties,
   };
   store.addOrder(order);
-  tenant.progression.placed(order, tenant.client.settings);
+  tenant.progression.placed(order, tenant.client.settings, by);
   return toOrderDetails(order);
 }

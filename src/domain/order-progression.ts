@@ -8,6 +8,8 @@ import { DueQueue } from './due-queue.js';
 export type ProgressionMode = NonNullable<Schemas['ClientSettings']['order_progression']>;
 export type StepStatus = keyof NonNullable<Schemas['ClientSettings']['order_step_seconds']>;
 export type StatusChangeBy = Schemas['OrderStatusHistoryEntry']['by'];
+/** Who places orders: the control plane (or the library) and end investors; the API has no placement. */
+export type PlacedBy = Extract<StatusChangeBy, 'control' | 'investor'>;
 
 /** The settings progression reads (a client's settings, defaults filled in). */
 export interface ProgressionSettings {
@@ -85,9 +87,12 @@ export class OrderProgression {
     return this.history.get(order.id)?.at(-1)?.at ?? Date.parse(order.created);
   }
 
-  /** Its history, oldest first; an order never changed has been in its status since it was created (or loaded). */
+  /**
+   * Its history, oldest first. An order of the fixtures (or of a world loaded) never changed has been in its status
+   * since it was created, `by: 'fixtures'`; a placed order's history starts with who placed it.
+   */
   historyOf(order: OrderRecord): StatusChange[] {
-    return [...(this.history.get(order.id) ?? [{ status: order.status, at: Date.parse(order.created), by: 'placement' as const }])];
+    return [...(this.history.get(order.id) ?? [{ status: order.status, at: Date.parse(order.created), by: 'fixtures' as const }])];
   }
 
   /** What the clock will do to the order next (`clock` mode), with the status it enters; none otherwise. */
@@ -102,8 +107,9 @@ export class OrderProgression {
     this.due(order, settings);
   }
 
-  /** A new order (placed now): nothing to record yet, but it may become due. */
-  placed(order: OrderRecord, settings: ProgressionSettings): void {
+  /** A new order, placed by `by` at its `created` instant: its history starts there, and it may become due. */
+  placed(order: OrderRecord, settings: ProgressionSettings, by: PlacedBy): void {
+    this.history.set(order.id, [{ status: order.status, at: Date.parse(order.created), by }]);
     this.due(order, settings);
   }
 
@@ -192,7 +198,7 @@ export class OrderProgression {
 
   private recordOnly(order: OrderRecord, from: OrderStatus, at: number, by: StatusChangeBy): void {
     let entries = this.history.get(order.id);
-    if (!entries) this.history.set(order.id, (entries = [{ status: from, at: Date.parse(order.created), by: 'placement' }]));
+    if (!entries) this.history.set(order.id, (entries = [{ status: from, at: Date.parse(order.created), by: 'fixtures' }]));
     entries.push({ status: order.status, at, by });
     this.polls.delete(order.id);
   }

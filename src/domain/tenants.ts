@@ -70,7 +70,7 @@ export class Tenant {
   private placeInvestorOrders(now: number): void {
     for (const { at, order } of this.activity.due(this.store, this.client.settings.investor_activity_per_hour ?? 0, now)) {
       try {
-        placeOrder(this, order, at);
+        placeOrder(this, order, at, 'investor');
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
       }

@@ -212,6 +212,15 @@ export class Journal {
     return out;
   }
 
+  /** The record of a request id: in one tenant's ring (`null`: the requests no tenant owns), or in any ring. */
+  find(requestId: string, clientId?: string | null): JournalRecord | undefined {
+    const rings = clientId === undefined ? [...this.rings.values()] : [this.ring(clientId)].filter((ring) => ring !== undefined);
+    for (const ring of rings) {
+      for (let i = ring.size - 1; i >= 0; i--) if (ring.at(i).entry.id === requestId) return ring.at(i);
+    }
+    return undefined;
+  }
+
   /** The resets marked between a tenant's records, oldest first (the last one also when no record follows it). */
   resets(clientId: string | null): readonly ResetMark[] {
     return this.ring(clientId)?.resets ?? [];

@@ -108,10 +108,20 @@ export const TENANT_FILE_SCHEMA = {
  */
 export function upgradeTenantFile(parsed: unknown): unknown {
   const faults = (parsed as { faults?: { faults?: unknown } } | null)?.faults?.faults;
-  if (!Array.isArray(faults)) return parsed;
-  for (const kept of faults) {
-    const fault = (kept as { fault?: unknown } | null)?.fault;
-    if (typeof fault === 'object' && fault !== null && !('phase' in fault)) (fault as { phase: string }).phase = 'before';
+  if (Array.isArray(faults)) {
+    for (const kept of faults) {
+      const fault = (kept as { fault?: unknown } | null)?.fault;
+      if (typeof fault === 'object' && fault !== null && !('phase' in fault)) (fault as { phase: string }).phase = 'before';
+    }
+  }
+  // status histories kept before they named who placed an order: their first entry said `placement`; which of the
+  // control plane or the fixtures it was is not kept, so it reads `fixtures` (the world as it was when kept)
+  const history = (parsed as { progression?: { history?: unknown } } | null)?.progression?.history;
+  if (typeof history === 'object' && history !== null) {
+    for (const entries of Object.values(history)) {
+      if (!Array.isArray(entries)) continue;
+      for (const entry of entries) if (Array.isArray(entry) && entry[2] === 'placement') entry[2] = 'fixtures';
+    }
   }
   return parsed;
 }

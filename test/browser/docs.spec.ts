@@ -22,7 +22,7 @@ beforeEach(async () => {
 afterEach(() => watched.close());
 
 describe('/docs (Swagger UI)', () => {
-  it('Authorize with the client’s credentials, then Try it out on a /v1 operation answers 200', async () => {
+  it('Authorize with the client’s credentials and "select all" scopes, then Try it out on a /v1 operation answers 200', async () => {
     await page.goto(`${fake.url}/docs`);
     await page.getByRole('button', { name: 'Authorize' }).first().click();
     const dialog = page.locator('.modal-ux');
@@ -31,9 +31,16 @@ describe('/docs (Swagger UI)', () => {
     // the default client's id is filled in already (initOAuth); its secret is the user's to type
     expect(await oauth.getByLabel('client_id:').inputValue()).toBe('sandbox-client');
     await oauth.getByLabel('client_secret:').fill('sandbox-secret');
+    // the public API's flow lists the real service's scopes only: all of them are the sandbox client's
+    await oauth.getByText('select all', { exact: true }).click();
+    const scopes = oauth.locator('.scopes input[type=checkbox]');
+    expect(await scopes.evaluateAll((boxes) => boxes.map((box) => (box as unknown as { checked: boolean }).checked))).toEqual(Array(6).fill(true));
     const token = page.waitForResponse((r) => new URL(r.url()).pathname === '/oauth2/token');
     await oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click();
     expect((await token).status()).toBe(200);
+    expect(new URLSearchParams((await token).request().postData() ?? '').get('scope')?.split(' ').sort()).toEqual(
+      ['offline', 'openid', 'read:accounts', 'read:assets', 'read:documents', 'read:orders', 'write:accounts', 'write:orders'],
+    );
     await oauth.locator('button', { hasText: 'Logout' }).waitFor();
     await dialog.getByRole('button', { name: 'Close' }).first().click();
 

@@ -31,7 +31,7 @@ describe('a living world in the console', () => {
     const watched = await WatchedPage.open(browser, fake.url);
     const { page } = watched;
     await page.goto(`${fake.url}/console/orders`);
-    await expect.poll(() => page.getByTestId('living').textContent()).toMatch(/orders take their steps on the tenant clock; end investors place about 30 orders an hour/);
+    await expect.poll(() => page.getByTestId('living').textContent()).toMatch(/orders take their steps on the tenant clock; end investors place about 120 orders an hour/);
     const order = placeOrder();
     const row = page.locator('tbody tr', { has: page.getByRole('link', { name: order.id.slice(0, 8), exact: true }) });
     await expect.poll(() => row.textContent(), { timeout: 5_000 }).toMatch(/placed.*awaiting payment in 0:0[0-2]/);

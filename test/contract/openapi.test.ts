@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { http, testApp, tokenFor } from '../support/harness.js';
+import { API_SCOPES, CONTROL_SCOPE } from '../../src/domain/scopes.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const { document, yaml } = loadApiDocument();
@@ -50,6 +51,21 @@ describe('the OpenAPI document', () => {
     for (const op of operations.filter((o) => o.path.startsWith('/__control'))) {
       const tags = (document.paths[op.path]![op.method] as { tags: string[] }).tags;
       expect(tags).toEqual(['control']);
+    }
+  });
+
+  it("lists the real service's scopes only in the public API's OAuth2 flow; `control` is the control plane's own scheme", () => {
+    type Schemes = Record<string, { flows?: { clientCredentials: { scopes: Record<string, string> } } }>;
+    const schemes = (document.components as unknown as { securitySchemes: Schemes }).securitySchemes;
+    expect(Object.keys(schemes.oauth2!.flows!.clientCredentials.scopes).sort()).toEqual([...API_SCOPES].sort());
+    expect(Object.keys(schemes.controlClient!.flows!.clientCredentials.scopes)).toEqual([CONTROL_SCOPE]);
+    for (const op of operations) {
+      const security = ((document.paths[op.path]![op.method] as { security?: Record<string, string[]>[] }).security ?? []);
+      const oauth2 = security.flatMap((requirement) => requirement.oauth2 ?? []);
+      expect(oauth2.filter((scope) => !API_SCOPES.includes(scope as never)), op.operationId).toEqual([]);
+      if (op.path.startsWith('/__control') && op.operationId !== 'getHealth') {
+        expect(security, op.operationId).toEqual([{}, { controlToken: [] }, { controlClient: [CONTROL_SCOPE] }]);
+      }
     }
   });
 

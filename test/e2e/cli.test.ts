@@ -34,7 +34,7 @@ describe('the CLI', () => {
     const settingsOf = async (url: string) =>
       ((await fetch(`${url}/__control/clients`).then((r) => r.json())) as { data: { settings: Record<string, unknown> }[] }).data[0]!.settings;
     const [flag, variable, plain] = await Promise.all([launch(['--demo']), launch([], { DEMO: '1' }), launch()]);
-    for (const demo of [flag, variable]) expect(await settingsOf(demo.url)).toMatchObject({ order_progression: 'clock', investor_activity_per_hour: 30 });
+    for (const demo of [flag, variable]) expect(await settingsOf(demo.url)).toMatchObject({ order_progression: 'clock', investor_activity_per_hour: 120 });
     expect(await settingsOf(plain.url)).toMatchObject({ order_progression: 'manual', investor_activity_per_hour: 0 });
   });
 

@@ -126,7 +126,7 @@ describe('investor_activity_per_hour', () => {
     expect(placed.length).toBeGreaterThan(0);
     const last = placed.at(-1)!;
     const history = (await http(app).get(`/__control/orders/${last.id}`).set(t.control).expect(200)).body.status_history as { status: string; at: string; by: string }[];
-    expect(history[0]).toEqual({ status: 'PLACED', at: last.created, by: 'placement' });
+    expect(history[0]).toEqual({ status: 'PLACED', at: last.created, by: 'investor' });
     if (history.length > 1) expect(history[1]).toEqual({ status: 'AWAITING_PAYMENT', at: new Date(Date.parse(last.created) + 10_000).toISOString(), by: 'progression' });
     // the first was placed long enough ago to have completed (190 s of steps)
     const first = (await t.world()).orders.find((o) => o.id === placed[0]!.id)!;
@@ -186,8 +186,8 @@ describe('demo', () => {
   const settingsOf = async (target: Express) =>
     ((await http(target).get('/__control/clients').expect(200)).body.data as { client_id: string; settings: Record<string, unknown> }[]).map((c) => [c.client_id, c.settings.order_progression, c.settings.investor_activity_per_hour]);
 
-  it('gives the default client clock progression and 30 investor orders an hour; the others, and a plain start, keep manual', async () => {
-    expect(await settingsOf(testApp({ demo: true }))).toEqual([['sandbox-client', 'clock', 30]]);
+  it('gives the default client clock progression and 120 investor orders an hour; the others, and a plain start, keep manual', async () => {
+    expect(await settingsOf(testApp({ demo: true }))).toEqual([['sandbox-client', 'clock', 120]]);
     expect(await settingsOf(testApp())).toEqual([['sandbox-client', 'manual', 0]]);
     const clients = [
       { client_id: 'first', client_secret: 's', settings: { investor_activity_per_hour: 5 } },
@@ -204,5 +204,43 @@ describe('demo', () => {
     const placed = ((await http(demo).get('/__control/state').expect(200)).body as World).orders.filter((o) => Date.parse(o.created) > Date.parse(T0));
     expect(placed.length).toBeGreaterThan(0);
     expect(placed.some((o) => o.status !== 'PLACED')).toBe(true);
+  });
+
+  it('moves at once and keeps moving (a pure function of its clock): a step within 30 s, an investor order within 20 s and every 22.5–37.5 s, something in every 30 s of the first hour, open orders after the fixtures finished', async () => {
+    const demo = testApp({ demo: true });
+    const control = { 'X-Client-Id': 'sandbox-client' };
+    // frozen where it stands: the demo's own start, the clock then moved by the test alone
+    const start = Date.parse((await http(demo).post('/__control/clock').set(control).send({ frozen: true }).expect(200)).body.now);
+    const fixtures = new Set(((await http(demo).get('/__control/state').expect(200)).body as World).orders.map((o) => o.id));
+    await http(demo).post('/__control/clock').set(control).send({ advance_seconds: HOUR }).expect(200);
+    type Traced = { order: Order; status_history: { status: string; at: string; by: string }[] };
+    const orders = (await http(demo).get('/__control/orders').set(control).expect(200)).body.data as Traced[];
+    const since = (at: string) => Date.parse(at) - start;
+
+    const investors = orders.filter((o) => !fixtures.has(o.order.id));
+    const placedAt = investors.map((o) => since(o.order.created)).sort((a, b) => a - b);
+    expect(placedAt[0]).toBeLessThanOrEqual(20_000);
+    for (let i = 1; i < placedAt.length; i++) {
+      expect(placedAt[i]! - placedAt[i - 1]!).toBeGreaterThanOrEqual(22_500);
+      expect(placedAt[i]! - placedAt[i - 1]!).toBeLessThanOrEqual(37_500);
+    }
+    expect(placedAt.length).toBeGreaterThanOrEqual(96);
+
+    const steps = orders.flatMap((o) => o.status_history.slice(1).map((h) => since(h.at)));
+    expect(Math.min(...steps)).toBeLessThanOrEqual(30_000);
+    const events = [...placedAt, ...steps];
+    for (let window = 0; window < 120; window++) {
+      expect(events.some((at) => at > window * 30_000 && at <= (window + 1) * 30_000), `nothing between ${window * 30} s and ${(window + 1) * 30} s`).toBe(true);
+    }
+
+    // the fixtures' orders have long finished; investors' orders are still open and moving
+    const open = (o: Traced) => !['COMPLETED', 'CANCELLED'].includes(o.order.status);
+    expect(orders.filter((o) => fixtures.has(o.order.id)).filter(open)).toEqual([]);
+    expect(investors.filter(open).length).toBeGreaterThan(0);
+    // who acted: the fixtures for a seeded order's past, an investor for its placement, then progression
+    for (const o of orders) {
+      expect(o.status_history[0]!.by).toBe(fixtures.has(o.order.id) ? 'fixtures' : 'investor');
+      for (const later of o.status_history.slice(1)) expect(later.by).toBe('progression');
+    }
   });
 });

@@ -59,7 +59,7 @@ describe('order_progression clock', () => {
     const { status_history: history, order: details } = await t.history();
     expect(details.status).toBe('COMPLETED');
     expect(history).toEqual([
-      { status: 'PLACED', at: T0, by: 'placement' },
+      { status: 'PLACED', at: T0, by: 'control' },
       { status: 'AWAITING_PAYMENT', at: at(10), by: 'progression' },
       { status: 'AWAITING_TOKEN_DELIVERY', at: at(130), by: 'progression' },
       { status: 'COMPLETED', at: at(190), by: 'progression' },
@@ -93,7 +93,7 @@ describe('order_progression clock', () => {
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('order_not_cancellable');
     expect((await t.listed()).status).toBe('CANCELLED');
-    expect((await t.history()).status_history.map((h: { by: string }) => h.by)).toEqual(['placement', 'progression', 'partner']);
+    expect((await t.history()).status_history.map((h: { by: string }) => h.by)).toEqual(['control', 'progression', 'partner']);
   });
 
   it('the payment deadline cancels an order still awaiting payment, by the platform, without a payment reference', async () => {
@@ -163,7 +163,7 @@ describe('order_progression manual', () => {
     await t.cancel().expect(200);
     expect((await t.history()).next_step).toBeNull();
     expect((await t.history()).status_history).toEqual([
-      { status: 'PLACED', at: T0, by: 'placement' },
+      { status: 'PLACED', at: T0, by: 'control' },
       { status: 'AWAITING_PAYMENT', at: at(86_400 * 30), by: 'control' },
       { status: 'CANCELLED', at: at(86_400 * 30 + 5), by: 'partner' },
     ]);
@@ -173,7 +173,7 @@ describe('order_progression manual', () => {
     const world = (await http(app).get('/__control/state')).body as World;
     const fixture = world.orders[0]!;
     const { status_history: history } = (await http(app).get(`/__control/orders/${fixture.id}`).expect(200)).body;
-    expect(history).toEqual([{ status: fixture.status, at: fixture.created, by: 'placement' }]);
+    expect(history).toEqual([{ status: fixture.status, at: fixture.created, by: 'fixtures' }]);
     expect((await http(app).get('/__control/orders/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });

@@ -85,7 +85,7 @@ describe('createControlClient', () => {
     expect((await control.setOrderStatus(order.id, 'COMPLETED')).status).toBe('COMPLETED');
     expect(fake.state(clientId).orders.find((o) => o.id === order.id)?.status).toBe('COMPLETED');
     const { status_history: history } = await control.order(order.id);
-    expect(history.map((h) => [h.status, h.by])).toEqual([['PLACED', 'placement'], ['AWAITING_PAYMENT', 'control'], ['COMPLETED', 'control']]);
+    expect(history.map((h) => [h.status, h.by])).toEqual([['PLACED', 'control'], ['AWAITING_PAYMENT', 'control'], ['COMPLETED', 'control']]);
     expect(fake.orderSync(order.id, clientId).status_history).toEqual(history);
     expect(await rejection(control.advanceOrder(order.id))).toMatchObject({ status: 409, problem: { code: 'order_not_advanceable' } });
   });

@@ -135,6 +135,27 @@ describe('STATE_DIR', () => {
     expect(await again.control.forClient('acme').faults()).toMatchObject([{ path: '/v1/assets', status: 503, phase: 'before' }]);
   });
 
+  it('a status history kept before histories named who placed an order (`placement`) comes back as `fixtures`; a placed order says who placed it', async () => {
+    const dir = stateDir();
+    const fake = await start({ stateDir: dir });
+    await fake.control.addClient({ client_id: 'acme', client_secret: 's' });
+    const acme = fake.control.forClient('acme');
+    const order = (await acme.snapshot()).orders.find((o) => o.status === 'PLACED')!;
+    await acme.advanceOrder(order.id);
+    const placed = await acme.placeOrder(await placementFor(acme));
+    expect((await acme.order(placed.id)).status_history.map((h) => h.by)).toEqual(['control']);
+    await fake.stop();
+    running.splice(0);
+    const file = join(dir, 'tenants', 'acme.json');
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    expect(kept.progression.history[order.id][0][2]).toBe('fixtures');
+    kept.progression.history[order.id][0][2] = 'placement';
+    writeFileSync(file, JSON.stringify(kept));
+    const again = (await start({ stateDir: dir })).control.forClient('acme');
+    expect((await again.order(order.id)).status_history.map((h) => h.by)).toEqual(['fixtures', 'control']);
+    expect((await again.order(placed.id)).status_history.map((h) => h.by)).toEqual(['control']);
+  });
+
   it('a file that is not JSON, fails the schema, breaks a world’s rules or names another client stops the start, naming the file', async () => {
     const dir = stateDir();
     const fake = await start({ stateDir: dir });
@@ -236,3 +257,13 @@ describe('STATE_DIR', () => {
     expect((await partner.clients()).map((c) => c.client_id)).toEqual(['acme']);
   });
 });
+
+/** A primary BUY the tenant's world can take. */
+async function placementFor(control: ReturnType<FakeServer['control']['forClient']>) {
+  const world = await control.snapshot();
+  const asset = world.assets.find((a) => a.subscribeable)!;
+  const account = world.accounts.find((a) =>
+    world.wallets.some((w) => w.account_id === a.id && w.is_primary) && world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary))!;
+  const minimum = world.share_classes.find((s) => s.id === asset.share_class_id)!.min_investment ?? 1;
+  return { account_id: account.id, isin: asset.isin, side: 'BUY' as const, market: 'PRIMARY' as const, amount_of_units: 1, value: minimum };
+}

@@ -79,7 +79,10 @@ describe('the packed package', () => {
     expect(failed).toMatch(/Property 'price_eur' does not exist/);
     expect(failed).toMatch(/Type 'string' is not assignable to type 'number'/);
     expect(failed).toMatch(/Type '"too_slow"' is not assignable to type '"token_per_call" \| /);
-    expect(failed.match(/error TS/g)).toHaveLength(4);
+    // verify's operation: the document's operation ids, in process and over HTTP
+    expect(failed).toMatch(/Type '"listOrder"' is not assignable to type /);
+    expect(failed).toMatch(/Type '"cancelOrders"' is not assignable to type /);
+    expect(failed.match(/error TS/g)).toHaveLength(6);
   }, 120_000);
 
   it("runs the partner's vitest suite against startServer", async () => {

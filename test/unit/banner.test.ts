@@ -32,7 +32,7 @@ describe('banner', () => {
   });
 
   it('names a demo sandbox and what moves in it, and says nothing of it otherwise', () => {
-    expect(banner(facts({ options: cli({ demo: true }) }))).toContain("  demo           sandbox-client's orders move on its clock; end investors place about 30 an hour");
+    expect(banner(facts({ options: cli({ demo: true }) }))).toContain("  demo           sandbox-client's orders move on its clock; end investors place an order about every 30 s");
     expect(banner(facts())).not.toContain('demo');
   });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
-import { InvestorActivity, MOST_ORDERS_PER_READ } from '../../src/domain/investor-activity.js';
+import { gapShare, InvestorActivity, MOST_ORDERS_PER_READ } from '../../src/domain/investor-activity.js';
 import { WorldStore } from '../../src/store/world-store.js';
 
 const START = Date.UTC(2030, 0, 1);
@@ -77,5 +77,38 @@ describe('InvestorActivity', () => {
     const moved = new InvestorActivity('seed:back', START + HOUR);
     expect(instantsAt(moved, 120, [0])).toEqual([]);
     expect(Math.min(...instantsAt(moved, 120, [HOUR]))).toBeGreaterThan(START);
+  });
+
+  it('draws each gap about the mean (3/4 to 5/4 of it), the first after a start within 3/8 to 5/8 of it, for any seed and rate', () => {
+    expect([gapShare(0, true), gapShare(1, true), gapShare(0, false), gapShare(1, false)]).toEqual([0.375, 0.625, 0.75, 1.25]);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.integer({ min: 1, max: 3600 }), (seed, perHour) => {
+        const mean = HOUR / perHour;
+        const instants = instantsAt(new InvestorActivity(seed, START), perHour, [Math.min(50 * mean, 2 * HOUR)]);
+        const gaps = instants.map((at, i) => at - (i === 0 ? START : instants[i - 1]!));
+        gaps.forEach((gap, i) => {
+          const [low, high] = i === 0 ? [0.375, 0.625] : [0.75, 1.25];
+          expect(gap).toBeGreaterThanOrEqual(Math.max(1, Math.round(low * mean)) - 1);
+          expect(gap).toBeLessThanOrEqual(Math.round(high * mean) + 1);
+        });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('places every order on an account able to buy (a primary wallet and payment method), however few there are', () => {
+    const source = generateWorld({ seed: 5 });
+    const able = source.accounts.filter((a) => source.wallets.some((w) => w.account_id === a.id && w.is_primary) && source.payment_method_details.some((p) => p.account_id === a.id && p.is_primary));
+    expect(able.length).toBeGreaterThan(0);
+    // only one account keeps its primaries
+    const only = able[0]!.id;
+    const sparse = new WorldStore({
+      ...source,
+      wallets: source.wallets.filter((w) => w.account_id === only || !w.is_primary),
+      payment_method_details: source.payment_method_details.filter((p) => p.account_id === only || !p.is_primary),
+    });
+    const due = new InvestorActivity('seed:able', START).due(sparse, 600, START + HOUR);
+    expect(due.length).toBeGreaterThan(500);
+    expect(new Set(due.map((d) => d.order.account_id))).toEqual(new Set([only]));
   });
 });

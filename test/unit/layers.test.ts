@@ -11,10 +11,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['domain'],
   ['auth'],
   ['persistence'],
-  ['config.ts', 'context.ts', 'logger.ts'],
+  ['config.ts', 'context.ts', 'logger.ts', 'package-info.ts'],
   ['http'],
   ['control'],
-  ['app.ts', 'server.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'process-guard.ts', 'vitest.ts'],
+  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'process-guard.ts', 'vitest.ts'],
 ];
 
 const sourceFiles = (dir: string): string[] =>

@@ -152,7 +152,7 @@ describe('OrderProgression', () => {
     progression.shown([order!], settings, START + 3);
     expect(order!.status).toBe('AWAITING_TOKEN_DELIVERY');
     expect(progression.historyOf(order!).map((h) => [h.status, h.at - START, h.by])).toEqual([
-      ['PLACED', Date.parse(order!.created) - START, 'placement'],
+      ['PLACED', Date.parse(order!.created) - START, 'fixtures'],
       ['AWAITING_TOKEN_DELIVERY', 2, 'progression'],
     ]);
   });

@@ -33,12 +33,14 @@ function Lifecycle({ order }: { order: Order }) {
   );
 }
 
+/** Who acted, as the fake names it, and what that means. */
 const CAUSES: Record<Schemas['OrderStatusHistoryEntry']['by'], string> = {
-  placement: 'placed',
+  fixtures: 'the seeded world, as it was made',
+  investor: 'an end investor placed it',
+  control: 'the control plane or the library',
   partner: 'the partner’s cancel',
-  control: 'the control plane',
-  progression: 'progression',
-  platform: 'the platform (payment deadline)',
+  progression: 'a step of its progression',
+  platform: 'the platform, at the payment deadline',
 };
 
 /** Every status the order has been in, when (tenant clock) and by what. */
@@ -63,7 +65,9 @@ function History({ entries }: { entries: Schemas['OrderStatusHistoryEntry'][] })
               <td>
                 <time dateTime={e.at}>{e.at.replace('T', ' ').slice(0, 19)}</time>
               </td>
-              <td>{CAUSES[e.by]}</td>
+              <td>
+                <code>{e.by}</code> <span class="muted">{CAUSES[e.by]}</span>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,3 +1,4 @@
+import type { OrderStatus } from '../api.js';
 import { useApp } from '../app.js';
 import { Link } from '../components.js';
 import { RequestTable } from './requests.js';
@@ -6,10 +7,13 @@ import { FaultTable } from './faults.js';
 export function Overview() {
   const app = useApp();
   const w = app.world;
+  const inStatus = (status: OrderStatus) => w?.orders.filter((o) => o.status === status).length;
+  // each tile says what it counts: orders by the status they are in now, not by what ever happened to them
   const counts: [string, string, number | undefined][] = [
     ['accounts', 'Accounts', w?.accounts.length],
-    ['orders', 'Orders', w?.orders.length],
-    ['orders?status=PLACED', 'Orders placed', w?.orders.filter((o) => o.status === 'PLACED').length],
+    ['orders', 'Orders, any status', w?.orders.length],
+    ['orders?status=PLACED', 'Orders now in status placed', inStatus('PLACED')],
+    ['orders?status=COMPLETED', 'Orders now in status completed', inStatus('COMPLETED')],
     ['catalog', 'Share classes', w?.share_classes.length],
     ['catalog', 'Assets', w?.assets.length],
     ['catalog', 'Documents', w?.documents.length],

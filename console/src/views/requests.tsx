@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { JournalEntry } from '../api.js';
 import { useApp } from '../app.js';
 import { ProblemView, saveFile, statusClass } from '../components.js';
+import { Exchange } from './exchange.js';
 import { navigate, type Route } from '../router.js';
 
 const CLASSES: [string, string, (s: number) => boolean][] = [
@@ -83,6 +84,7 @@ function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolea
                 <dd>{entry.time}</dd>
               </div>
             </dl>
+            <Exchange entry={entry} />
           </td>
         </tr>
       )}

@@ -56,6 +56,10 @@ export async function typed(): Promise<void> {
   if (error instanceof DomainError) void error.status;
   // the proof: verify in process and over HTTP, the matchers typed on vitest's expect
   const pattern: RequestPattern = { operation: 'listOrders', query: { order_status: 'PLACED' }, status: 200 };
+  // @ts-expect-error: not an operation of the document
+  fake.verify({ operation: 'listOrder' });
+  // @ts-expect-error: not an operation of the document, over HTTP either
+  void control.verify({ operation: 'cancelOrders' }, { exactly: 1 });
   const verified: number = fake.verify(pattern, { at_least: 1 }).matched;
   const remoteVerified: Promise<{ matched: number }> = control.verify(pattern, { exactly: 2 });
   const severities: ('error' | 'warning')[] = fake.report().findings.map((f) => f.severity);
