@@ -4,6 +4,7 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
+import { mcpEndpoint } from './mcp-http.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { orderControlHandlers } from './control/order-handlers.js';
@@ -291,6 +292,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const nextId = requestIds();
   app.use(chain([transferEncodingGuard, hostGuard(hosts), metaRoutes(ctx), requestObserver(ctx, nextId)]));
   app.use('/__control', controlGuard(ctx));
+  app.use('/__control/mcp', mcpEndpoint(ctx, handlers));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
     const state = stateOf(req);

@@ -69,6 +69,11 @@ const fieldErrorOf = (e: ErrorObject): FieldError => {
  * `openapi#/components/schemas/<Name>`: the document stays the one source of every shape it checks.
  */
 export function compileDocumentValidator(document: ApiDocument, schema: object): (value: unknown) => FieldError[] {
+  return documentValidators(document)(schema);
+}
+
+/** Validators of several schemas over one document, sharing one Ajv instance (its components compiled once). */
+export function documentValidators(document: ApiDocument): (schema: object) => (value: unknown) => FieldError[] {
   // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
   // request validator): not to start a process (~30 ms).
   const require = createRequire(import.meta.url);
@@ -77,8 +82,10 @@ export function compileDocumentValidator(document: ApiDocument, schema: object):
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema({ components: document.components }, 'openapi');
-  const validate = ajv.compile(schema);
-  return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
+  return (schema) => {
+    const validate = ajv.compile(schema);
+    return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
+  };
 }
 
 /** A validator of fixtures files against the document's World schema (the same schema PUT /__control/state uses). */

@@ -1,0 +1,87 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadApiDocument } from './api/document.js';
+import { optionsFromCli } from './config.js';
+import { clientPort } from './mcp-port.js';
+import { createMcpServer } from './mcp-server.js';
+import { startServer, type FakeServer } from './server.js';
+
+export const MCP_USAGE = `investment-api-fake mcp: the sandbox's control plane as an MCP server over stdio
+
+Usage: investment-api-fake mcp [--url <base URL>] [options of the fake]
+
+  --url <base URL>   FAKE_URL: drive a running fake (with CONTROL_TOKEN when its control plane is guarded)
+  without --url      start a fake in this process on an ephemeral port of 127.0.0.1 (the other options and
+                     variables of investment-api-fake apply to it: --seed, --demo, --clients, …); the server's
+                     instructions name its URL
+
+Only MCP messages go to stdout; diagnostics go to stderr. The server stops when its client closes stdin.
+`;
+
+/** `--url <u>` or `--url=<u>`, and the arguments left for the fake itself. */
+function splitUrl(argv: readonly string[]): { url?: string; rest: string[] } {
+  const rest: string[] = [];
+  let url: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--url') {
+      url = argv[++i];
+      if (url === undefined) throw new Error('--url needs a base URL, such as http://localhost:8080');
+    } else if (arg.startsWith('--url=')) url = arg.slice('--url='.length);
+    else rest.push(arg);
+  }
+  return { ...(url !== undefined && { url }), rest };
+}
+
+function checkedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`--url "${url.slice(0, 200)}" is not a URL; give the fake's base URL, such as http://localhost:8080`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`--url must be http(s), not ${parsed.protocol}`);
+  return url.replace(/\/$/, '');
+}
+
+/**
+ * `investment-api-fake mcp`: an MCP server over stdio. The tools call the control plane over HTTP (the control
+ * client): of the fake `--url` names, or of one started here. stdout carries protocol messages only.
+ */
+export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEnv, version: string): Promise<void> {
+  // stdout belongs to the protocol: whatever a dependency logs goes to stderr
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const { url: flagUrl, rest } = splitUrl(argv);
+  if (rest.includes('--help') || rest.includes('-h')) return void process.stderr.write(MCP_USAGE);
+  const given = flagUrl ?? env.FAKE_URL;
+  let fake: FakeServer | undefined;
+  let url: string;
+  if (given !== undefined && given !== '') {
+    if (rest.length > 0) throw new Error(`with --url the fake runs elsewhere: ${rest.join(' ')} cannot apply to it`);
+    url = checkedUrl(given);
+  } else {
+    const options = optionsFromCli(rest, env);
+    if (options === 'help' || options === 'version') return void process.stderr.write(MCP_USAGE);
+    // its own logs would go to stdout: the fake started here is silent, on an ephemeral port of this machine
+    fake = await startServer({ ...options, port: 0, host: '127.0.0.1', logLevel: 'silent' });
+    url = fake.url;
+    process.stderr.write(`investment-api-fake mcp: started a fake at ${url}\n`);
+  }
+  const document = loadApiDocument().document;
+  const port = clientPort(document, { url, ...(env.CONTROL_TOKEN && { controlToken: env.CONTROL_TOKEN }) });
+  const server = createMcpServer(document, port, { version, url });
+  const transport = new StdioServerTransport();
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (): Promise<void> =>
+    (closing ??= (async () => {
+      await server.close().catch(() => undefined);
+      await fake?.stop();
+      process.exit(0);
+    })());
+  // the client closed stdin (or the pipe broke): nothing more can come, so the server and its fake stop
+  process.stdin.once('end', () => void shutdown());
+  process.stdin.once('close', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+  await server.connect(transport);
+}
