@@ -50,13 +50,16 @@ function convert(node: unknown, reached: Set<string>): unknown {
   return out;
 }
 
+/** `nullable: true` as `anyOf` with `null`, each branch of one type (the portable spelling), its annotations outside. */
 function nullable(schema: JsonSchema): JsonSchema {
-  if (typeof schema.type === 'string') {
-    const widened: JsonSchema = { ...schema, type: [schema.type, 'null'] };
-    if (Array.isArray(schema.enum)) widened.enum = [...(schema.enum as unknown[]), null];
-    return widened;
-  }
-  return { anyOf: [schema, { type: 'null' }] };
+  const { description, title, default: fallback, examples, ...rest } = schema;
+  return {
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    anyOf: [rest, { type: 'null' }],
+    ...(fallback !== undefined && { default: fallback }),
+    ...(examples !== undefined && { examples }),
+  };
 }
 
 /**

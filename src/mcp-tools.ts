@@ -124,7 +124,8 @@ function operationInput(document: ApiDocument, operationId: OperationId, options
   const checkParams = documentCheck(document, {
     type: 'object',
     properties: Object.fromEntries([['client_id', TENANT], ...params.map((p) => [p.name, p.schema])]),
-    required: params.filter((p) => p.required).map((p) => p.name),
+    // a client's path id is the tenant: the default client's when absent
+    required: params.filter((p) => p.required && p.name !== 'client_id').map((p) => p.name),
   });
   const checkBody = body && documentCheck(document, body.schema);
   const split = (args: Args): { params: Args; body: Args } => {
@@ -184,7 +185,7 @@ type Render<T> = (answer: T) => string;
 /** A tool that is one operation: its input from the operation, its output from the answer's schema, a text of it. */
 function operationTool<T>(
   document: ApiDocument,
-  spec: { name: string; description: string; annotations: ToolAnnotations; operationId: OperationId; output?: string; text: Render<T> } & InputOptions,
+  spec: { name: string; description: string; annotations: ToolAnnotations; operationId: OperationId; output?: string; text: Render<T>; select?: (answer: T, args: Args) => T } & InputOptions,
 ): ToolDefinition {
   const input = operationInput(document, spec.operationId, spec);
   return {
@@ -195,8 +196,9 @@ function operationTool<T>(
     ...(spec.output && { output: outputOf(document, spec.output) }),
     async run(args, port) {
       const answer = await port.call(await input.callOf(args, () => port.defaultClientId()));
-      const value = (answer.json ?? answer.text) as T;
-      return { ...(spec.output && { structured: answer.json as Record<string, unknown> }), text: spec.text(value) };
+      const answered = (answer.json ?? answer.text) as T;
+      const value = spec.select ? spec.select(answered, args) : answered;
+      return { ...(spec.output && { structured: value as Record<string, unknown> }), text: spec.text(value) };
     },
   };
 }
@@ -217,6 +219,8 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       annotations: READ('List clients'),
       operationId: 'listClients',
       output: component('ClientList'),
+      // with client_id, that client only
+      select: (list, args) => (args.client_id === undefined ? list : { data: list.data.filter((c) => c.client_id === args.client_id) }),
       text: render.clientsText,
     }),
     tool<Schemas['Client']>({
