@@ -111,6 +111,12 @@ export function handlerPort(ctx: FakeContext, handlers: OperationHandlers, calle
   };
 }
 
+/** The fake did not answer at all (not running, a wrong --url): said so, as a refusal the agent can act on. */
+const unreachable = (base: string, error: unknown): ControlRefusal => {
+  const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+  return new ControlRefusal(problem(502, 'fake_unreachable', `The fake at ${base} did not answer (${cause}): is it running, and is --url (FAKE_URL) its base URL?`));
+};
+
 /** Over HTTP: the typed control client of a running fake (`--url`, or the one the stdio server started). */
 export function clientPort(document: ApiDocument, options: { url: string; controlToken?: string }): ControlPort {
   const base = options.url.replace(/\/$/, '');
@@ -136,7 +142,7 @@ export function clientPort(document: ApiDocument, options: { url: string; contro
             (error.problem as (Schemas['Problem'] & Record<string, unknown>) | undefined) ?? problem(error.status, 'unexpected_answer', `The control plane answered ${error.status} without a problem.`),
           );
         }
-        throw error;
+        throw unreachable(base, error);
       }
     },
     defaultClientId() {
@@ -152,7 +158,9 @@ export function clientPort(document: ApiDocument, options: { url: string; contro
       const request = tokenRequestOf(client, scope, new URL(base).host);
       const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
       if (request.authorization) headers.authorization = request.authorization;
-      const response = await fetch(`${base}/oauth2/token`, { method: 'POST', headers, body: new URLSearchParams(request.body) });
+      const response = await fetch(`${base}/oauth2/token`, { method: 'POST', headers, body: new URLSearchParams(request.body) }).catch((error: unknown) => {
+        throw unreachable(base, error);
+      });
       const answer = (await response.json()) as Schemas['TokenResponse'] & { error?: string; error_description?: string };
       if (!response.ok) throw new ControlRefusal(problem(response.status, answer.error ?? 'token_refused', answer.error_description ?? `The token endpoint answered ${response.status}.`));
       return answer;

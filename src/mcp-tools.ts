@@ -118,7 +118,10 @@ function operationInput(document: ApiDocument, operationId: OperationId, options
   if (!body || body.resolved.additionalProperties === false) presented.additionalProperties = false;
   const not = body?.resolved.not as { required?: string[] } | undefined;
   if (not?.required) presented.not = { required: not.required.map(toTool) };
-  if (typeof body?.resolved.description === 'string') presented.description = body.resolved.description;
+  if (typeof body?.resolved.description === 'string') {
+    const renamed = Object.entries(renames).map(([doc, tool]) => `\`${doc}\` is this tool's \`${tool}\``);
+    presented.description = `${body.resolved.description}${renamed.length > 0 ? ` (${renamed.join('; ')}.)` : ''}`;
+  }
 
   const paramNames = new Set(params.map((p) => p.name));
   const checkParams = documentCheck(document, {
