@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config.ts', 'context.ts', 'logger.ts'],
   ['http'],
   ['control'],
-  ['app.ts', 'server.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'mcp-http.ts', 'mcp-port.ts', 'mcp-render.ts', 'mcp-schemas.ts', 'mcp-server.ts', 'mcp-stdio.ts', 'mcp-tools.ts', 'process-guard.ts', 'young-generation.ts', 'vitest.ts'],
+  ['app.ts', 'server.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'mcp-http.ts', 'mcp-port.ts', 'mcp-render.ts', 'mcp-schemas.ts', 'mcp-server.ts', 'mcp-sessions.ts', 'mcp-stdio.ts', 'mcp-tools.ts', 'process-guard.ts', 'young-generation.ts', 'vitest.ts'],
 ];
 
 const sourceFiles = (dir: string): string[] =>

@@ -15,7 +15,7 @@ describe('the MCP tools take their schemas from the document', () => {
     expect(Object.keys(defs).sort()).toEqual(['Fault', 'FaultPhase']);
     const properties = defs.Fault!.properties as Record<string, unknown>;
     expect(properties.method).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
-    expect(properties.remaining).toEqual({ description: (component('Fault').properties as Record<string, { description: string }>).remaining.description, anyOf: [{ type: 'integer' }, { type: 'null' }] });
+    expect(properties.remaining).toEqual({ description: (component('Fault').properties as Record<string, { description: string }>).remaining!.description, anyOf: [{ type: 'integer' }, { type: 'null' }] });
     expect(JSON.stringify(schema)).not.toMatch(/nullable|#\/components/);
   });
 
