@@ -51,7 +51,8 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   // stdout belongs to the protocol: whatever a dependency logs goes to stderr
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const { url: flagUrl, rest } = splitUrl(argv);
-  if (rest.includes('--help') || rest.includes('-h')) return void process.stderr.write(MCP_USAGE);
+  // no protocol session with --help: its text goes to stdout, as the CLI's own
+  if (rest.includes('--help') || rest.includes('-h')) return void process.stdout.write(MCP_USAGE);
   const given = flagUrl ?? env.FAKE_URL;
   let fake: FakeServer | undefined;
   let url: string;
@@ -60,7 +61,7 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
     url = checkedUrl(given);
   } else {
     const options = optionsFromCli(rest, env);
-    if (options === 'help' || options === 'version') return void process.stderr.write(MCP_USAGE);
+    if (options === 'help' || options === 'version') return void process.stdout.write(options === 'help' ? MCP_USAGE : `${version}\n`);
     // its own logs would go to stdout: the fake started here is silent, on an ephemeral port of this machine
     fake = await startServer({ ...options, port: 0, host: '127.0.0.1', logLevel: 'silent' });
     url = fake.url;
