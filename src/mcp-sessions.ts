@@ -82,6 +82,10 @@ export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): Requ
       transport = session.transport;
     } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
       transport = await open(caller);
+      await transport.handleRequest(req, res, req.body);
+      // an initialize the transport refused (its Accept header, a second one in a batch…) opened no session
+      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await transport.close();
+      return;
     } else {
       return rpcError(res, 400, 'Bad Request: no valid session (send initialize first, then its Mcp-Session-Id).');
     }

@@ -116,6 +116,10 @@ describe('the guard of /__control/mcp', () => {
     expect(listWithout.status).toBe(400);
     const unknown = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': 'no-such-session' });
     expect(unknown.status).toBe(404);
+    // an initialize the transport refuses (it must accept both JSON and an event stream) opens no session
+    const refusedInit = await post(initialize, { accept: 'application/json' });
+    expect(refusedInit.status).toBe(406);
+    expect(refusedInit.headers.get('mcp-session-id')).toBeNull();
     const init = await post(initialize);
     expect(init.status).toBe(200);
     const session = init.headers.get('mcp-session-id')!;
