@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
+import { MAX_MCP_SESSIONS } from '../../src/mcp-sessions.js';
 import { call, exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
 // The MCP tools over Streamable HTTP at /__control/mcp (CONTRACT 14): the SDK's own client, behind the control
@@ -128,6 +129,16 @@ describe('the guard of /__control/mcp', () => {
     expect(ended.status).toBe(200);
     const gone = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': session });
     expect(gone.status).toBe(404);
+  });
+});
+
+describe('sessions of /__control/mcp', () => {
+  it('are bounded: past MAX_MCP_SESSIONS the least recently used one is closed', async () => {
+    const opened: string[] = [];
+    for (let i = 0; i <= MAX_MCP_SESSIONS; i++) opened.push((await post(initialize)).headers.get('mcp-session-id')!);
+    const list = (session: string) => post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': session });
+    expect((await list(opened[0]!)).status).toBe(404);
+    expect((await list(opened.at(-1)!)).status).toBe(200);
   });
 });
 
