@@ -58,7 +58,7 @@ interface OperationShape {
 }
 
 function operationShape(document: ApiDocument, operationId: OperationId): OperationShape {
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const item of Object.values(document.paths)) {
     for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
       const op = operation as { operationId?: string; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } };
       if (method === 'parameters' || op.operationId !== operationId) continue;
@@ -69,7 +69,6 @@ function operationShape(document: ApiDocument, operationId: OperationId): Operat
         .filter((p) => p.in === 'path' || (p.in === 'query' && p.name !== 'client_id'));
       const schema = op.requestBody?.content['application/json']?.schema;
       const resolved = schema && (typeof schema.$ref === 'string' ? resolvePointer(document, schema.$ref) : schema);
-      void path;
       return { operationId, params, ...(schema && resolved && { body: { schema, resolved } }) };
     }
   }
@@ -112,8 +111,13 @@ function operationInput(document: ApiDocument, operationId: OperationId, options
     properties[p.name] = { ...p.schema, ...(p.description && { description: p.description }) };
     if (p.required) required.push(p.name);
   }
-  for (const [name, schema] of Object.entries(bodyProps)) properties[toTool(name)] = name === 'client_id' && tenantIn === 'body' ? { ...schema, description: `${(schema.description as string | undefined) ?? ''} ${TENANT.description as string}`.trim() } : schema;
-  for (const name of (body?.resolved.required as string[] | undefined) ?? []) required.push(toTool(name));
+  const bodyRequired = (body?.resolved.required as string[] | undefined) ?? [];
+  for (const [name, schema] of Object.entries(bodyProps)) {
+    // a body's optional client_id names the tenant (reset); a required one is the body's own (a new client's id)
+    const tenant = name === 'client_id' && !bodyRequired.includes(name);
+    properties[toTool(name)] = tenant ? { ...schema, description: TENANT.description } : schema;
+  }
+  for (const name of bodyRequired) required.push(toTool(name));
   const presented: JsonSchema = { type: 'object', properties, ...(required.length > 0 && { required }) };
   if (!body || body.resolved.additionalProperties === false) presented.additionalProperties = false;
   const not = body?.resolved.not as { required?: string[] } | undefined;
