@@ -2,7 +2,7 @@ import { DomainError, OAuthError } from './api/errors.js';
 import { operationsOf, type ApiDocument } from './api/document.js';
 import type { OperationId, Schemas } from './api/types.js';
 import type { FakeContext } from './context.js';
-import { ControlError, createControlClient } from './control-client.js';
+import { ControlError, createControlClient, type ControlClientOptions } from './control-client.js';
 import type { Tenant } from './domain/tenants.js';
 import type { OperationCall, OperationHandlers } from './http/operation.js';
 import { problem } from './http/problem.js';
@@ -118,10 +118,10 @@ const unreachable = (base: string, error: unknown): ControlRefusal => {
 };
 
 /** Over HTTP: the typed control client of a running fake (`--url`, or the one the stdio server started). */
-export function clientPort(document: ApiDocument, options: { url: string; controlToken?: string }): ControlPort {
+export function clientPort(document: ApiDocument, options: Omit<ControlClientOptions, 'clientId'>): ControlPort {
   const base = options.url.replace(/\/$/, '');
   const routes = new Map(operationsOf(document).map((op) => [op.operationId, op]));
-  const client = createControlClient({ url: base, ...(options.controlToken !== undefined && { controlToken: options.controlToken }) });
+  const client = createControlClient({ ...options, url: base });
   let defaultId: Promise<string> | undefined;
 
   const port: ControlPort = {

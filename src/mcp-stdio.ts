@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadApiDocument } from './api/document.js';
+import type { TokenEndpointAuthMethod } from './api/types.js';
 import { optionsFromCli } from './config.js';
 import { clientPort } from './mcp-port.js';
 import { createMcpServer } from './mcp-server.js';
@@ -10,6 +11,8 @@ export const MCP_USAGE = `investment-api-fake mcp: the sandbox's control plane a
 Usage: investment-api-fake mcp [--url <base URL>] [options of the fake]
 
   --url <base URL>   FAKE_URL: drive a running fake (with CONTROL_TOKEN when its control plane is guarded)
+  --client-id <id> --client-secret <secret> [--token-auth-method client_secret_basic]
+                     with --url: as a partner, by its own client granted the scope control (its tenant only)
   without --url      start a fake in this process on an ephemeral port of 127.0.0.1 (the other options and
                      variables of investment-api-fake apply to it: --seed, --demo, --clients, …); the server's
                      instructions name its URL
@@ -17,19 +20,34 @@ Usage: investment-api-fake mcp [--url <base URL>] [options of the fake]
 Only MCP messages go to stdout; diagnostics go to stderr. The server stops when its client closes stdin.
 `;
 
-/** `--url <u>` or `--url=<u>`, and the arguments left for the fake itself. */
-function splitUrl(argv: readonly string[]): { url?: string; rest: string[] } {
+const OWN_FLAGS = ['url', 'client-id', 'client-secret', 'token-auth-method'] as const;
+type OwnFlags = Partial<Record<(typeof OWN_FLAGS)[number], string>>;
+
+/** This command's own flags (`--url <u>` or `--url=<u>`, a partner's credentials), and the arguments left for the fake. */
+function splitFlags(argv: readonly string[]): { own: OwnFlags; rest: string[] } {
   const rest: string[] = [];
-  let url: string | undefined;
+  const own: OwnFlags = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--url') {
-      url = argv[++i];
-      if (url === undefined) throw new Error('--url needs a base URL, such as http://localhost:8080');
-    } else if (arg.startsWith('--url=')) url = arg.slice('--url='.length);
-    else rest.push(arg);
+    const flag = OWN_FLAGS.find((name) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+    if (!flag) {
+      rest.push(arg);
+      continue;
+    }
+    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+    if (value === undefined) throw new Error(`--${flag} needs a value`);
+    own[flag] = value;
   }
-  return { ...(url !== undefined && { url }), rest };
+  return { own, rest };
+}
+
+/** A partner's own client (granted the scope `control`): the tools then act on its tenant only. */
+function partnerOf(own: OwnFlags): { clientId: string; clientSecret: string; authMethod?: TokenEndpointAuthMethod } | undefined {
+  if (own['client-id'] === undefined && own['client-secret'] === undefined) return undefined;
+  if (own['client-id'] === undefined || own['client-secret'] === undefined) throw new Error('--client-id and --client-secret go together (a partner\'s own client with the scope control)');
+  const method = own['token-auth-method'];
+  if (method !== undefined && method !== 'client_secret_post' && method !== 'client_secret_basic') throw new Error('--token-auth-method is client_secret_post or client_secret_basic');
+  return { clientId: own['client-id'], clientSecret: own['client-secret'], ...(method && { authMethod: method }) };
 }
 
 function checkedUrl(url: string): string {
@@ -50,7 +68,9 @@ function checkedUrl(url: string): string {
 export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEnv, version: string): Promise<void> {
   // stdout belongs to the protocol: whatever a dependency logs goes to stderr
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
-  const { url: flagUrl, rest } = splitUrl(argv);
+  const { own, rest } = splitFlags(argv);
+  const partner = partnerOf(own);
+  const flagUrl = own.url;
   // no protocol session with --help: its text goes to stdout, as the CLI's own
   if (rest.includes('--help') || rest.includes('-h')) return void process.stdout.write(MCP_USAGE);
   const given = flagUrl ?? env.FAKE_URL;
@@ -59,6 +79,8 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   if (given !== undefined && given !== '') {
     if (rest.length > 0) throw new Error(`with --url the fake runs elsewhere: ${rest.join(' ')} cannot apply to it`);
     url = checkedUrl(given);
+  } else if (partner) {
+    throw new Error('--client-id and --client-secret name a partner of a running fake: give its --url');
   } else {
     const options = optionsFromCli(rest, env);
     if (options === 'help' || options === 'version') return void process.stdout.write(options === 'help' ? MCP_USAGE : `${version}\n`);
@@ -68,7 +90,7 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
     process.stderr.write(`investment-api-fake mcp: started a fake at ${url}\n`);
   }
   const document = loadApiDocument().document;
-  const port = clientPort(document, { url, ...(env.CONTROL_TOKEN && { controlToken: env.CONTROL_TOKEN }) });
+  const port = clientPort(document, { url, ...(partner ? { clientCredentials: partner } : env.CONTROL_TOKEN && { controlToken: env.CONTROL_TOKEN }) });
   const server = createMcpServer(document, port, { version, url });
   const transport = new StdioServerTransport();
 

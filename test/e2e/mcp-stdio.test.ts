@@ -50,6 +50,21 @@ describe('investment-api-fake mcp over stdio', () => {
     await unguarded.client.close();
   });
 
+  it('with --client-id and --client-secret acts as a partner: its own tenant only', async () => {
+    const clients = [
+      { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+      { client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:accounts', 'control'] },
+    ];
+    const fake = await launch([], { CONTROL_TOKEN: 'stdio-ops', CLIENTS: JSON.stringify(clients) });
+    const { client } = await stdioClient(['--url', fake.url, '--client-id', 'acme', '--client-secret', 'acme-secret']);
+    const state = await ok<{ client: { client_id: string } }>(client, 'get_state');
+    expect(state.value.client.client_id).toBe('acme');
+    expect((await ok<Schemas['ClientList']>(client, 'list_clients')).value.data.map((c) => c.client_id)).toEqual(['acme']);
+    await refused(client, 'get_clock', { client_id: 'sandbox-client' }, /^forbidden_tenant \(403\): /);
+    await refused(client, 'create_client', { client_id: 'x', client_secret: 'y' }, /^operator_only \(403\): /);
+    await client.close();
+  });
+
   it('writes nothing but protocol messages to stdout, logs to stderr, and exits 0 when its client closes stdin', async () => {
     const child = spawn(process.execPath, [CLI, 'mcp'], { env: cleanEnv, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
