@@ -32,7 +32,8 @@ describe('the MCP Inspector (CLI mode) against investment-api-fake mcp', () => {
     if (ci) expect(available, 'MCP_INSPECTOR_CLI and MCP_INSPECTOR_NODE must name the Inspector 2.x and a Node ≥ 22.19 (.ci/run installs them)').toBe(true);
   });
 
-  it.skipIf(!available && !ci)('lists the 21 tools', async () => {
+  // each call starts the Inspector (Node 24), which starts investment-api-fake mcp, which starts a fake
+  it.skipIf(!available && !ci)('lists the 21 tools', { timeout: 90_000 }, async () => {
     const { code, stdout, stderr } = await inspector(['--method', 'tools/list']);
     expect(code, stderr).toBe(0);
     const { tools } = JSON.parse(stdout) as { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] };
@@ -40,12 +41,14 @@ describe('the MCP Inspector (CLI mode) against investment-api-fake mcp', () => {
     expect(stderr).toMatch(/Schema portability: 0 errors/);
   });
 
-  it.skipIf(!available && !ci)('calls set_clock and get_order (a refusal naming its code)', async () => {
-    const moved = await inspector(['--method', 'tools/call', '--tool-name', 'set_clock', '--tool-arg', 'advance_seconds=86400']);
+  it.skipIf(!available && !ci)('calls set_clock and get_order (a refusal naming its code)', { timeout: 90_000 }, async () => {
+    const [moved, missing] = await Promise.all([
+      inspector(['--method', 'tools/call', '--tool-name', 'set_clock', '--tool-arg', 'advance_seconds=86400']),
+      inspector(['--method', 'tools/call', '--tool-name', 'get_order', '--tool-arg', 'order_id=00000000-0000-4000-8000-000000000000']),
+    ]);
     expect(moved.code, moved.stderr).toBe(0);
     const result = JSON.parse(moved.stdout) as { structuredContent: { now: string; frozen: boolean } };
     expect(Date.parse(result.structuredContent.now) - Date.now()).toBeGreaterThan(86_000_000);
-    const missing = await inspector(['--method', 'tools/call', '--tool-name', 'get_order', '--tool-arg', 'order_id=00000000-0000-4000-8000-000000000000']);
     // the tool result is printed as it came, then the Inspector says it was an error
     expect(missing.stdout).toMatch(/"isError": true/);
     expect(missing.stdout).toMatch(/"text": "not_found \(404\): /);

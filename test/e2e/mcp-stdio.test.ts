@@ -19,7 +19,8 @@ async function stdioClient(args: string[], env: Record<string, string> = {}) {
   return { client, transport, stderr: () => stderr };
 }
 
-describe('investment-api-fake mcp over stdio', () => {
+// each test spawns the CLI (and a fake or two): more than the default 20 s on a loaded machine
+describe('investment-api-fake mcp over stdio', { timeout: 60_000 }, () => {
   it('without --url starts a fake on an ephemeral port, names it in its instructions, and runs every tool over the control client', async () => {
     const { client, stderr } = await stdioClient([]);
     const url = /answers at (http:\/\/127\.0\.0\.1:\d+)/.exec(client.getInstructions() ?? '')?.[1];
