@@ -47,3 +47,20 @@ describe('the control client port', () => {
     expect((error as ControlRefusal).problem).toMatchObject({ code: 'fake_unreachable', status: 502, detail: expect.stringContaining('http://127.0.0.1:9') });
   });
 });
+
+describe("the README's editor configuration", () => {
+  it('is valid JSON naming the mcp subcommand, --url and /__control/mcp', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Driving the sandbox from a coding agent'));
+    const block = /```json\n([\s\S]*?)```/.exec(section)![1]!;
+    const { mcpServers } = JSON.parse(block) as { mcpServers: Record<string, { args?: string[]; url?: string }> };
+    const entries = Object.values(mcpServers);
+    expect(entries.filter((e) => e.args?.includes('mcp'))).toHaveLength(2);
+    expect(entries.some((e) => e.args?.includes('--url'))).toBe(true);
+    expect(entries.some((e) => e.url?.endsWith('/__control/mcp'))).toBe(true);
+    for (const prompt of ['why does my order sync miss completed orders?', 'prove my client retries a lost answer', 'reset and move the clock a day']) {
+      expect(section.toLowerCase()).toContain(`"${prompt}"`);
+    }
+  });
+});
