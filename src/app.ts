@@ -3,6 +3,7 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
+import { mcpEndpoint } from './mcp-http.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { orderControlHandlers } from './control/order-handlers.js';
@@ -278,6 +279,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   }
   app.use(chain(front));
   app.use('/__control', controlGuard(ctx));
+  app.use('/__control/mcp', mcpEndpoint(ctx, handlers));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
     const state = stateOf(req);

@@ -181,6 +181,7 @@ const column = Math.max(...SETTINGS.map((s) => flagOf(s).length)) + 2;
 export const USAGE = `investment-api-fake: an in-memory fake of the investment platform API
 
 Usage: investment-api-fake [options]
+       investment-api-fake mcp [--url <base URL>]   the control plane as an MCP server over stdio (mcp --help)
 
 Every option can also be set by its environment variable; a flag wins over the variable.
 

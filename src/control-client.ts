@@ -94,6 +94,11 @@ export function createControlClient(options: ControlClientOptions) {
   return {
     /** The same calls, acting on another tenant. */
     forClient: (clientId: string) => createControlClient({ ...options, clientId }),
+    /**
+     * Any control call by method and path (relative to `/__control`, with its query): the answer when it succeeded,
+     * else a `ControlError` with its problem. The MCP server's tools call the control plane through it.
+     */
+    send: (method: string, path: string, body?: unknown) => send(method, path, body),
     health: () => call<JsonResponse<'getHealth', 200>>('GET', '/health'),
     /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
     reset: () => call<void>('POST', '/reset', options.clientId ? { client_id: options.clientId } : {}),

@@ -64,11 +64,16 @@ const fieldErrorOf = (e: ErrorObject): FieldError => {
   return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: `${e.message ?? 'is not valid'}${allowed}` };
 };
 
-/** Compiles schemas that may `$ref` the document's components as `openapi#/components/schemas/<Name>`. */
-export type DocumentSchemaCompiler = (schema: object) => (value: unknown) => FieldError[];
+/**
+ * A validator of a JSON value against a schema that may `$ref` the document's components as
+ * `openapi#/components/schemas/<Name>`: the document stays the one source of every shape it checks.
+ */
+export function compileDocumentValidator(document: ApiDocument, schema: object): (value: unknown) => FieldError[] {
+  return documentValidators(document)(schema);
+}
 
-/** One compiler for many schemas of one document (each `compileDocumentValidator` makes its own). */
-export function documentSchemaCompiler(document: ApiDocument): DocumentSchemaCompiler {
+/** Validators of several schemas over one document, sharing one Ajv instance (its components compiled once). */
+export function documentValidators(document: ApiDocument): (schema: object) => (value: unknown) => FieldError[] {
   // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
   // request validator): not to start a process.
   const require = createRequire(import.meta.url);
@@ -82,13 +87,6 @@ export function documentSchemaCompiler(document: ApiDocument): DocumentSchemaCom
     return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));
   };
 }
-
-/**
- * A validator of a JSON value against a schema that may `$ref` the document's components as
- * `openapi#/components/schemas/<Name>`: the document stays the one source of every shape it checks.
- */
-export const compileDocumentValidator = (document: ApiDocument, schema: object): ((value: unknown) => FieldError[]) =>
-  documentSchemaCompiler(document)(schema);
 
 /** An answer that is not what the document says the operation answers. */
 export interface AnswerMismatch {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { documentSchemaCompiler, responseContentOf, type AnswerMismatch, type ApiDocument, type DocumentSchemaCompiler } from '../api/document.js';
+import { documentValidators, responseContentOf, type AnswerMismatch, type ApiDocument } from '../api/document.js';
 import { stateOf } from './request-state.js';
 
 const PROBLEM = { $ref: '#/components/schemas/Problem' };
@@ -21,7 +21,7 @@ function rootedRefs(value: unknown): unknown {
  * document, or an undocumented error's problem+json that is not a Problem.
  */
 export function answerCheck(document: ApiDocument, report: (mismatch: AnswerMismatch) => void): RequestHandler {
-  let compile: DocumentSchemaCompiler | undefined;
+  let compile: ReturnType<typeof documentValidators> | undefined;
   const checks = new Map<string, (value: unknown) => string[]>();
   const checkOf = (operationId: string, status: number, mediaType: string): ((value: unknown) => string[]) => {
     const key = `${operationId} ${status} ${mediaType}`;
@@ -34,7 +34,7 @@ export function answerCheck(document: ApiDocument, report: (mismatch: AnswerMism
       if (content === undefined && schema === undefined) check = status >= 400 ? () => [] : () => [`/: status ${status} is not an answer the document gives`];
       else if (schema === undefined) check = () => [`/: ${mediaType} is not a media type the document gives for status ${status}`];
       else {
-        const validate = (compile ??= documentSchemaCompiler(document))(rootedRefs(schema) as object);
+        const validate = (compile ??= documentValidators(document))(rootedRefs(schema) as object);
         check = (value) => validate(value).map((error) => `${error.path}: ${error.message}`);
       }
       checks.set(key, check);

@@ -1,0 +1,127 @@
+import * as z from 'zod/v4';
+import { documentValidators, type ApiDocument } from './api/document.js';
+import type { FieldError } from './api/errors.js';
+
+/**
+ * The MCP tools' input and output schemas, from the OpenAPI document's control-plane components (never copied by
+ * hand). An MCP client reads JSON Schema (2020-12), so OpenAPI 3.0's `nullable` becomes a `null` type, `example`
+ * becomes `examples`, and a `$ref` to a component points into the tool schema's own `$defs` (only those reached).
+ * The SDK's McpServer takes zod schemas: each tool's schema is a zod object that carries the document's JSON Schema
+ * as its metadata (what `tools/list` shows) and checks a value with Ajv compiled from the document (the same
+ * schemas, the same library as the control plane's validator), so the SDK's own refusal of arguments that break a
+ * tool's schema names the document's rules, not a converter's approximation of them.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+const COMPONENT = '#/components/schemas/';
+
+/** A JSON pointer into the document (`#/components/schemas/Clock`, `#/paths/...`), resolved. */
+export function resolvePointer(document: ApiDocument, pointer: string): JsonSchema {
+  let node: unknown = document;
+  for (const raw of pointer.replace(/^#\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = (node as Record<string, unknown> | undefined)?.[key];
+  }
+  if (node === undefined || node === null || typeof node !== 'object') throw new Error(`The document has nothing at ${pointer}`);
+  return node as JsonSchema;
+}
+
+/** OpenAPI 3.0 schema → JSON Schema 2020-12, collecting the components it reaches. */
+function convert(node: unknown, reached: Set<string>): unknown {
+  if (Array.isArray(node)) return node.map((item) => convert(item, reached));
+  if (node === null || typeof node !== 'object') return node;
+  const source = node as JsonSchema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (key === 'nullable' || key === 'example' || key === 'discriminator' || key === 'xml' || key === 'externalDocs') continue;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT)) {
+      const name = value.slice(COMPONENT.length);
+      reached.add(name);
+      out.$ref = `#/$defs/${name}`;
+    } else if (key === 'properties' || key === 'patternProperties') {
+      out[key] = Object.fromEntries(Object.entries(value as JsonSchema).map(([name, schema]) => [name, convert(schema, reached)]));
+    } else {
+      out[key] = convert(value, reached);
+    }
+  }
+  if ('example' in source && !('examples' in source)) out.examples = [source.example];
+  if (source.nullable === true) return nullable(out);
+  return out;
+}
+
+/** `nullable: true` as `anyOf` with `null`, each branch of one type (the portable spelling), its annotations outside. */
+function nullable(schema: JsonSchema): JsonSchema {
+  const { description, title, default: fallback, examples, ...rest } = schema;
+  return {
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    anyOf: [rest, { type: 'null' }],
+    ...(fallback !== undefined && { default: fallback }),
+    ...(examples !== undefined && { examples }),
+  };
+}
+
+/**
+ * A self-contained JSON Schema of a part of the document: its `$ref`s to components point into `$defs`, which holds
+ * every component it reaches (transitively).
+ */
+export function jsonSchemaOf(document: ApiDocument, schema: JsonSchema): JsonSchema {
+  const reached = new Set<string>();
+  const root = convert(schema, reached) as JsonSchema;
+  const defs: JsonSchema = {};
+  const pending = [...reached];
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (name in defs) continue;
+    const before = new Set(reached);
+    defs[name] = convert(resolvePointer(document, `${COMPONENT}${name}`), reached);
+    for (const added of reached) if (!before.has(added)) pending.push(added);
+  }
+  return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
+}
+
+/** A value's failures, as the control plane's validator words them (`/path: message`). */
+export const describeFieldErrors = (errors: readonly FieldError[]): string =>
+  errors
+    .slice(0, 20)
+    .map((e) => `${e.path} ${e.message}`)
+    .join('; ') + (errors.length > 20 ? `; and ${errors.length - 20} more` : '');
+
+const validators = new WeakMap<ApiDocument, ReturnType<typeof documentValidators>>();
+
+/** Ajv over the document (one instance per document), for a schema that `$ref`s its components. */
+export function documentCheck(document: ApiDocument, schema: JsonSchema): (value: unknown) => FieldError[] {
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT) ? `openapi${value}` : rewrite(value)]),
+    );
+  };
+  // compiled on first use: a server lists its tools at once, and compiles a tool's check when it is first called
+  let check: ((value: unknown) => FieldError[]) | undefined;
+  const compile = (): ((value: unknown) => FieldError[]) => {
+    let of = validators.get(document);
+    if (!of) validators.set(document, (of = documentValidators(document)));
+    return of(rewrite(schema) as object);
+  };
+  return (value) => (check ??= compile())(value);
+}
+
+/**
+ * The zod object McpServer registers: `tools/list` shows `jsonSchema` (zod emits an object's metadata over its own
+ * keywords); a call's arguments are checked by `check` (an empty list: valid) and reach the tool as they were sent.
+ */
+export function carrier(jsonSchema: JsonSchema, check?: (value: Record<string, unknown>) => readonly FieldError[]): z.ZodType<Record<string, unknown>> {
+  const base = z.looseObject({});
+  const checked = check
+    ? base.check((payload) => {
+        const errors = check(payload.value);
+        for (const error of errors.slice(0, 20)) {
+          payload.issues.push({ code: 'custom', message: `${error.path} ${error.message}`, input: payload.value, path: error.path.split('/').filter(Boolean) });
+        }
+      })
+    : base;
+  return checked.meta(jsonSchema) as unknown as z.ZodType<Record<string, unknown>>;
+}

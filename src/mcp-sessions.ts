@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { FakeContext } from './context.js';
+import type { Tenant } from './domain/tenants.js';
+import { bodyParsers } from './http/body.js';
+import type { OperationHandlers } from './http/operation.js';
+import { baseUrlOf } from './http/request-context.js';
+import { stateOf } from './http/request-state.js';
+import { handlerPort } from './mcp-port.js';
+import { createMcpServer } from './mcp-server.js';
+
+/** Sessions one instance keeps at most: a new one past that closes the least recently used. */
+export const MAX_MCP_SESSIONS = 100;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  /** Who opened it (`operator`, or `partner:<client_id>`): only that caller may use it. */
+  owner: string;
+  /** The caller as the control guard found it on the session's latest request. */
+  caller: { partner: Tenant | undefined; baseUrl: string };
+}
+
+const ownerOf = (partner: Tenant | undefined): string => (partner ? `partner:${partner.client.client_id}` : 'operator');
+
+/** A JSON-RPC error as the SDK's transport answers one (no request id: it could not be read). */
+function rpcError(res: Response, status: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+}
+
+/**
+ * `/__control/mcp`: the MCP tools over Streamable HTTP, mounted behind the control plane's guard, so the Host rule,
+ * the Origin rule (DNS rebinding, cross-site pages), the JSON-only body and the token (the operator's, or a partner's
+ * with the scope `control`) are the control plane's. Stateful, as the transport's session rules say: `initialize`
+ * opens a session (`Mcp-Session-Id`), later requests carry it (none → 400, an unknown one → 404), `DELETE` ends it.
+ * A session belongs to whoever opened it: another caller presenting its id gets 404, so a partner's tools act on its
+ * own tenant only, through the control plane's handlers, which confine it.
+ */
+export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
+  const sessions = new Map<string, Session>();
+  const [json] = bodyParsers();
+  const version = ((ctx.api.document as { info?: { version?: string } }).info?.version ?? '0.0.0');
+
+  const open = async (caller: Session['caller']): Promise<StreamableHTTPServerTransport> => {
+    const owner = ownerOf(caller.partner);
+    const server = createMcpServer(ctx.api.document, handlerPort(ctx, handlers, caller), { version, url: caller.baseUrl });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, owner, caller });
+        // bounded: the least recently used session goes first
+        if (sessions.size > MAX_MCP_SESSIONS) void sessions.values().next().value?.transport.close();
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      void server.close().catch(() => undefined);
+    };
+    await server.connect(transport);
+    return transport;
+  };
+
+  const readBody = (req: Request, res: Response): Promise<void> =>
+    new Promise((resolve, reject) => json!(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error))));
+
+  return async (req, res) => {
+    const partner = stateOf(req).controlPartner;
+    const caller = { partner, baseUrl: baseUrlOf(req, ctx) };
+    if (req.method === 'POST') await readBody(req, res);
+    const id = req.get('mcp-session-id');
+    let transport: StreamableHTTPServerTransport;
+    if (id !== undefined) {
+      const session = sessions.get(id);
+      if (!session || session.owner !== ownerOf(partner)) return rpcError(res, 404, 'Session not found: initialize a new one.');
+      // most recently used last; the caller as this request proves it (a tenant object as the registry has it now)
+      sessions.delete(id);
+      sessions.set(id, session);
+      session.caller.partner = partner;
+      session.caller.baseUrl = caller.baseUrl;
+      transport = session.transport;
+    } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
+      transport = await open(caller);
+      await transport.handleRequest(req, res, req.body);
+      // an initialize the transport refused (its Accept header, a second one in a batch…) opened no session
+      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await transport.close();
+      return;
+    } else {
+      return rpcError(res, 400, 'Bad Request: no valid session (send initialize first, then its Mcp-Session-Id).');
+    }
+    await transport.handleRequest(req, res, req.body);
+  };
+}

@@ -1,0 +1,214 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
+import type { Schemas } from '../../src/api/types.js';
+import { MAX_MCP_SESSIONS } from '../../src/mcp-sessions.js';
+import { call, exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
+
+// The MCP tools over Streamable HTTP at /__control/mcp (CONTRACT 14): the SDK's own client, behind the control
+// plane's guard (operator token, or a partner's token with the scope `control`, confined to its tenant).
+const OPERATOR = 'mcp-operator';
+const PARTNER_SCOPES: Schemas['ApiScope'][] = ['read:accounts', 'read:orders', 'control'];
+let fake: FakeServer;
+let endpoint: URL;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  fake = await startServer({
+    controlToken: OPERATOR,
+    fixtureScale: { accounts: 4, orders: 6 },
+    clients: [
+      { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+      { client_id: 'acme', client_secret: 'acme-secret', scopes: PARTNER_SCOPES },
+      { client_id: 'globex', client_secret: 'globex-secret', scopes: PARTNER_SCOPES },
+    ],
+  });
+  endpoint = new URL(`${fake.url}/__control/mcp`);
+});
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close().catch(() => undefined)));
+  await fake.stop();
+});
+
+async function connect(token: string | undefined, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { ...headers, ...(token && { Authorization: `Bearer ${token}` }) } } });
+  await client.connect(transport);
+  open.push(client);
+  return client;
+}
+
+const partnerToken = (clientId: string) => fetchToken(fake.url, clientId, `${clientId}-secret`, { scope: 'openid offline control' });
+
+/** A raw JSON-RPC POST to the endpoint, for what the SDK's client would not send. */
+async function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${OPERATOR}`, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+describe('MCP over Streamable HTTP at /__control/mcp', () => {
+  it('lists the 21 tools with their hints and schemas from the document, and names the fake in its instructions', async () => {
+    const client = await connect(OPERATOR);
+    await expectTheTools(client);
+    expect(client.getServerVersion()?.name).toBe('investment-api-fake');
+    expect(client.getInstructions()).toContain(fake.url);
+  });
+
+  it('runs every tool over the control plane handlers', async () => {
+    await exerciseEveryTool(await connect(OPERATOR), fake.url, 'mcp-http-tenant');
+  });
+
+  it('answers arguments that break a schema and unknown tools as the SDK does', async () => {
+    await expectSchemaRefusals(await connect(OPERATOR));
+  });
+
+  it('acts on the default client when a tool names no tenant', async () => {
+    const client = await connect(OPERATOR);
+    const state = await ok<{ client: { client_id: string; default: boolean } }>(client, 'get_state');
+    expect(state.value.client).toMatchObject({ client_id: 'sandbox-client', default: true });
+    await ok(client, 'set_clock', { advance_seconds: 3600 });
+    await ok(client, 'reset');
+    // reset without client_id is the default tenant's, never every tenant's
+    const acme = await ok<Schemas['Clock']>(client, 'set_clock', { client_id: 'acme', at: '2031-05-05T00:00:00Z', frozen: true });
+    await ok(client, 'reset');
+    expect((await ok<Schemas['Clock']>(client, 'get_clock', { client_id: 'acme' })).value).toEqual(acme.value);
+    await ok(client, 'reset', { client_id: 'acme' });
+  });
+});
+
+describe('the guard of /__control/mcp', () => {
+  it('refuses a call without the control token, or with a wrong one, as every control call (401)', async () => {
+    await expect(connect(undefined)).rejects.toThrow(/401/);
+    await expect(connect('wrong')).rejects.toThrow(/401/);
+    const refusedRaw = await post(initialize, { authorization: 'Bearer wrong' });
+    expect(refusedRaw.status).toBe(401);
+    expect(await refusedRaw.json()).toMatchObject({ code: 'invalid_control_token' });
+  });
+
+  it('refuses another web origin and a Host the fake does not answer to (DNS rebinding), as the control plane does', async () => {
+    const foreign = await post(initialize, { origin: 'http://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ code: 'cross_origin_refused' });
+    const crossSite = await post(initialize, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(endpoint, { method: 'POST', headers: { host: 'attacker.example.com', 'content-type': 'application/json', authorization: `Bearer ${OPERATOR}` } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(initialize));
+    });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({ code: 'host_not_allowed' });
+    const form = await post(initialize, { 'content-type': 'text/plain' });
+    expect(form.status).toBe(415);
+  });
+
+  it('follows the transport session rules: no session → 400, an unknown one → 404, DELETE ends it', async () => {
+    const listWithout = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(listWithout.status).toBe(400);
+    const unknown = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': 'no-such-session' });
+    expect(unknown.status).toBe(404);
+    // an initialize the transport refuses (it must accept both JSON and an event stream) opens no session
+    const refusedInit = await post(initialize, { accept: 'application/json' });
+    expect(refusedInit.status).toBe(406);
+    expect(refusedInit.headers.get('mcp-session-id')).toBeNull();
+    const init = await post(initialize);
+    expect(init.status).toBe(200);
+    const session = init.headers.get('mcp-session-id')!;
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    const ended = await fetch(endpoint, { method: 'DELETE', headers: { authorization: `Bearer ${OPERATOR}`, 'mcp-session-id': session } });
+    expect(ended.status).toBe(200);
+    const gone = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': session });
+    expect(gone.status).toBe(404);
+  });
+});
+
+describe('sessions of /__control/mcp', () => {
+  it('are bounded: past MAX_MCP_SESSIONS the least recently used one is closed', async () => {
+    const opened: string[] = [];
+    for (let i = 0; i <= MAX_MCP_SESSIONS; i++) opened.push((await post(initialize)).headers.get('mcp-session-id')!);
+    const list = (session: string) => post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': session });
+    expect((await list(opened[0]!)).status).toBe(404);
+    expect((await list(opened.at(-1)!)).status).toBe(200);
+  });
+});
+
+describe('a partner through /__control/mcp (its own token with the scope control)', () => {
+  it('acts on its own tenant only, through every tool that names one', async () => {
+    const acme = await connect(await partnerToken('acme'));
+    const clients = await ok<Schemas['ClientList']>(acme, 'list_clients');
+    expect(clients.value.data.map((c) => c.client_id)).toEqual(['acme']);
+    // no client_id: its own tenant, not the default client's
+    const state = await ok<{ client: { client_id: string } }>(acme, 'get_state');
+    expect(state.value.client.client_id).toBe('acme');
+    // (its own token's expiry is on that clock: a move within the hour keeps it valid)
+    const moved = await ok<Schemas['Clock']>(acme, 'set_clock', { advance_seconds: 600, frozen: true });
+    const operator = await connect(OPERATOR);
+    expect((await ok<Schemas['Clock']>(operator, 'get_clock', { client_id: 'acme' })).value).toEqual(moved.value);
+    expect((await ok<Schemas['Clock']>(operator, 'get_clock')).value).toMatchObject({ frozen: false });
+    const globexBefore = (await ok<Schemas['World']>(operator, 'snapshot', { client_id: 'globex' })).value;
+
+    // naming another tenant is refused by every tool that acts on one
+    const forbidden = /^forbidden_tenant \(403\): /;
+    for (const [name, args] of [
+      ['get_state', {}],
+      ['reset', {}],
+      ['snapshot', {}],
+      ['restore', globexBefore],
+      ['get_clock', {}],
+      ['set_clock', { advance_seconds: 60 }],
+      ['list_orders', {}],
+      ['get_order', { order_id: globexBefore.orders[0]!.id }],
+      ['force_order_status', { order_id: globexBefore.orders[0]!.id, status: 'CANCELLED' }],
+      ['advance_order', { order_id: globexBefore.orders[0]!.id }],
+      ['add_fault', { status: 503 }],
+      ['list_faults', {}],
+      ['clear_faults', {}],
+      ['list_requests', {}],
+      ['verify', { request: {} }],
+      ['readiness_report', {}],
+      ['export_session', { format: 'har' }],
+      ['get_token', {}],
+      ['list_clients', {}],
+      ['update_client', { settings: { order_progression: 'clock' } }],
+    ] as const) {
+      await refused(acme, name, { client_id: 'globex', ...args }, forbidden);
+    }
+    // what only the operator may do
+    await refused(acme, 'create_client', { client_id: 'acme-2', client_secret: 'x' }, /^operator_only \(403\): /);
+    await refused(acme, 'update_client', { scopes: ['read:accounts'] }, /^operator_only \(403\): /);
+    // its own: allowed, and globex is untouched
+    expect((await ok<Schemas['Client']>(acme, 'update_client', { settings: { order_polls_per_step: 7 } })).value.client_id).toBe('acme');
+    await ok(acme, 'reset');
+    expect((await ok<Schemas['World']>(operator, 'snapshot', { client_id: 'globex' })).value).toEqual(globexBefore);
+    const token = await ok<Schemas['TokenResponse']>(acme, 'get_token');
+    expect(token.value.scope).toContain('read:accounts');
+  });
+
+  it("cannot use another caller's session", async () => {
+    const acmeToken = await partnerToken('acme');
+    const init = await post(initialize, { authorization: `Bearer ${acmeToken}` });
+    const session = init.headers.get('mcp-session-id')!;
+    const globexToken = await partnerToken('globex');
+    const hijack = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${globexToken}`, 'mcp-session-id': session });
+    expect(hijack.status).toBe(404);
+    const operatorHijack = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': session });
+    expect(operatorHijack.status).toBe(404);
+  });
+
+  it('is refused without the scope control (403 insufficient_scope)', async () => {
+    const plain = await fetchToken(fake.url, 'acme', 'acme-secret');
+    await expect(connect(plain)).rejects.toThrow(/403/);
+    const result = await call(await connect(OPERATOR), 'list_clients', { client_id: 'acme' });
+    expect((result.structuredContent as Schemas['ClientList']).data.map((c) => c.client_id)).toEqual(['acme']);
+  });
+});
