@@ -79,7 +79,8 @@ describe('the packed package', () => {
     expect(failed).toMatch(/Property 'price_eur' does not exist/);
     expect(failed).toMatch(/Type 'string' is not assignable to type 'number'/);
     expect(failed).toMatch(/Type '"too_slow"' is not assignable to type '"token_per_call" \| /);
-    expect(failed.match(/error TS/g)).toHaveLength(4);
+    expect(failed).toMatch(/'"yesterday"' is not assignable to type '"reset" \| "start"/);
+    expect(failed.match(/error TS/g)).toHaveLength(5);
   }, 120_000);
 
   it("runs the partner's vitest suite against startServer", async () => {
