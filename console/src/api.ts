@@ -97,7 +97,9 @@ export const api = (s: Session) => ({
   removeFault: (faultId: string) => control<void>(s, 'DELETE', `/faults/${id(faultId)}`),
   documents: async () => (await control<Schemas['DocumentLinkList']>(s, 'GET', '/documents')).data,
   clearFaults: () => control<void>(s, 'DELETE', '/faults'),
-  requests: async (allClients = false) => (await control<Schemas['JournalEntryList']>(s, 'GET', '/requests', undefined, { allClients })).data,
+  /** The journal: the tenant's since its last reset, all of it with `since: 'start'`; every client's (the newest) with `allClients`. */
+  requests: async (allClients = false, since: Schemas['JournalSpan'] = 'reset') =>
+    (await control<Schemas['JournalEntryList']>(s, 'GET', `/requests?since=${since}`, undefined, { allClients })).data,
   /** One journaled request with its request and answer bodies, as the journal keeps them (cut, redacted). */
   requestExchange: (requestId: string) => control<Schemas['RequestExchange']>(s, 'GET', `/requests/${id(requestId)}`, undefined, { allClients: true }),
 });

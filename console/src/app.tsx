@@ -149,8 +149,11 @@ export function useAppState(): AppState {
     let timer: ReturnType<typeof setTimeout>;
     const tick = async () => {
       try {
-        const entries = await anyClient.requests(true);
+        // the picked tenant's whole journal (so a finding's requests are there, however many others sent theirs),
+        // and the newest of every client's since their resets
+        const [own, everyone] = await Promise.all([client.requests(false, 'start'), anyClient.requests(true)]);
         if (stopped) return;
+        const entries = [...new Map([...own, ...everyone].map((e) => [e.id, e])).values()].sort((a, b) => Number(a.id) - Number(b.id));
         const newest = entries.at(-1);
         const mark = `${entries.length}:${newest?.id ?? ''}`;
         if (mark !== lastSeen.current) {
@@ -170,7 +173,7 @@ export function useAppState(): AppState {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [anyClient, ready]);
+  }, [anyClient, client, ready]);
 
   return {
     api: client,

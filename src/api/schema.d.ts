@@ -913,8 +913,9 @@ export interface paths {
          *     the matched `requests`, and `near_misses`: up to 5 of the tenant's other requests closest to the pattern,
          *     fewest differing fields first (then newest first), each with the entry, its body as the journal holds it,
          *     and `differences` (`field` such as `method`, `query.order_status` or `body.amount`, `expected`, `actual`).
-         *     The journal keeps bodies cut at 8 KiB with secrets and tokens replaced by `[redacted]`; a body that was cut
-         *     matches no `body` pattern. A pattern naming an unknown operation answers 422.
+         *     The journal shows bodies cut at 8 KiB with secrets and tokens replaced by `[redacted]` (so a pattern cannot
+         *     match a secret-named member or parameter by its value); a body that was cut matches no `body` pattern. A
+         *     pattern naming an unknown operation answers 422.
          *
          *     It looks at the requests since the tenant's last reset (`"since": "reset"`, the default), so a suite that
          *     resets before each test counts per test; `"since": "start"` looks at all the journal keeps.
@@ -1585,7 +1586,7 @@ export interface components {
             client_id: string | null;
             method: string;
             path: string;
-            /** @description Query parameters; token-like values redacted. */
+            /** @description Query parameters; the values of secret-named ones (`access_token`, `jwt`, `api_key`, `signature`…) read `[redacted]`. */
             query: {
                 [key: string]: string;
             };

@@ -35,9 +35,11 @@ export const verifyTenantRequestsSliced = (ctx: FakeContext, clientId: string, v
 
 export function tenantReadinessReport(ctx: FakeContext, clientId: string, since: JournalSpan = 'start'): ReadinessReport {
   const records = tenantRecords(ctx, clientId, since);
+  const marks = ctx.journal.resets(clientId);
   const report = readinessReport(clientId, records, {
     tokenTtlSeconds: ctx.options.tokenTtlSeconds,
     operationScopes: operationScopesOf(ctx.api.document),
+    resetBetween: (earlier, later) => marks.some((mark) => mark.afterSeq >= earlier.seq && mark.afterSeq < later.seq),
   });
   return { ...report, since, resets: resetsWithin(ctx, clientId, records) };
 }

@@ -51,6 +51,11 @@ export interface ReadinessContext {
   tokenTtlSeconds: number;
   /** The OAuth scopes each operation needs, from the document. */
   operationScopes: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Whether a reset of the tenant lies between two records (its world, clock and faults began again there): the
+   * rules about one world or one stretch of its clock never look across one. None when absent.
+   */
+  resetBetween?: (earlier: JournalRecord, later: JournalRecord) => boolean;
 }
 
 const TOKEN_PATH = '/oauth2/token';
@@ -360,10 +365,27 @@ function tokenAuthMethodMismatch(records: readonly JournalRecord[]): ReadinessFi
 type Rule = (records: readonly JournalRecord[], context: ReadinessContext) => ReadinessFinding[];
 
 const RULES: readonly Rule[] = [tokenPerCall, throttling, firstPageOnly, repeatedClientErrors, cancelsOfNonCancellable, staleDocumentLinks, overPolling, wrongPaths, unusedScopes, tokenAuthMethodMismatch, duplicatesAfterLostAnswers];
+/**
+ * The rules about one world and its clock (a retry, the next page, a link's life, polling, a lost create) read the
+ * stretches between resets one by one; the others (tokens, scopes, paths, refusals) the whole journal.
+ */
+const BETWEEN_RESETS: ReadonlySet<Rule> = new Set([throttling, firstPageOnly, staleDocumentLinks, overPolling, duplicatesAfterLostAnswers]);
+
+/** The records in stretches between the tenant's resets. */
+function betweenResets(records: readonly JournalRecord[], resetBetween: ReadinessContext['resetBetween']): (readonly JournalRecord[])[] {
+  if (!resetBetween || records.length === 0) return [records];
+  const stretches: JournalRecord[][] = [[records[0]!]];
+  for (let i = 1; i < records.length; i++) {
+    if (resetBetween(records[i - 1]!, records[i]!)) stretches.push([]);
+    stretches[stretches.length - 1]!.push(records[i]!);
+  }
+  return stretches;
+}
 
 /** What a client does, as its journal shows, that would hurt in production. Empty for a careful client. */
 export function readinessFindings(records: readonly JournalRecord[], context: ReadinessContext): ReadinessFinding[] {
-  return RULES.flatMap((rule) => rule(records, context));
+  const stretches = betweenResets(records, context.resetBetween);
+  return RULES.flatMap((rule) => (BETWEEN_RESETS.has(rule) ? stretches.flatMap((stretch) => rule(stretch, context)) : rule(records, context)));
 }
 
 /** The report of one client over its own (verified) journal records. */

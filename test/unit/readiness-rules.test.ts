@@ -124,3 +124,26 @@ describe('duplicate_after_lost_answer', () => {
     expect(codes([create(503, false)])).toEqual(['no_retry_after_throttling']);
   });
 });
+
+describe('rules across resets', () => {
+  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>() };
+  let ids = 1000;
+  const request = (status: number, applied: boolean): JournalRecord => {
+    const text = JSON.stringify({ type: 'individual', external_id: 'x-1' });
+    const id = String(++ids);
+    const record = new JournalRecord(
+      { id, client_id: 'c', method: 'POST', path: '/v1/accounts', rawQuery: '', status, duration_ms: 1, operation_id: 'createAccount', code: null, fault_id: null, applied },
+      { at: ids * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: ids * 1000 },
+      { request: { raw: text, contentType: 'application/json', size: text.length }, response: null, authorization: 'bearer' },
+    );
+    record.seq = ids;
+    return record;
+  };
+
+  it('a create sent again after a reset is no duplicate of one lost before it: the world began again', () => {
+    const [lost, again] = [request(0, true), request(201, true)];
+    expect(readinessFindings([lost, again], context).map((f) => f.code)).toEqual(['duplicate_after_lost_answer']);
+    const resetBetween = (a: JournalRecord, b: JournalRecord) => a === lost && b === again;
+    expect(readinessFindings([lost, again], { ...context, resetBetween })).toEqual([]);
+  });
+});

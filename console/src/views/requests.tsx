@@ -173,8 +173,9 @@ export function Requests({ route }: { route: Route }) {
     <>
       <h1>Requests</h1>
       <p>
-        The partner's calls as the fake saw them since the tenant's last reset, newest first, <span class="live">live</span> (read every second).
-        The control plane and the docs are not journaled. The exports below and the readiness report cover the whole journal, resets included.
+        The partner's calls as the fake saw them, newest first, <span class="live">live</span> (read every second): the tenant's whole journal,
+        resets included, as the exports below and the readiness report cover it (every client: the newest since their resets). The control plane
+        and the docs are not journaled.
       </p>
       <ExportLinks />
       <form class="filters row" onSubmit={(e) => e.preventDefault()}>

@@ -69,6 +69,16 @@ export async function typed(): Promise<void> {
   await expect(control).toHaveNoReadinessFindings();
   // @ts-expect-error: not a rule of the readiness report
   expect(fake).toHaveNoReadinessFindings({ allow: ['too_slow'] });
+  // the journal across resets: verify since the last reset unless told, the report and exports over the whole journal
+  const sinceStart: number = fake.verify(pattern, undefined, { since: 'start' }).matched;
+  expect(fake).toHaveReceived(pattern, { exactly: 1 }, { since: 'start' });
+  expect(fake).toHaveNoReadinessFindings({ since: 'reset' });
+  const har: string = fake.exportRequests('har', { since: 'reset' });
+  fake.clearRequests();
+  await control.clearRequests();
+  // @ts-expect-error: a span is `reset` or `start`
+  fake.report({ since: 'yesterday' });
+  void [sinceStart, har];
   if (error instanceof VerificationError) void error.failure.near_misses;
   void [codes, remote, token, app, {} as ShareClassPath, {} as ListOrders, verified, remoteVerified, severities];
   await fake.stop();
