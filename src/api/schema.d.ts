@@ -488,7 +488,7 @@ export interface paths {
         head?: never;
         /**
          * Change a client's scopes or settings
-         * @description Tokens already issued keep the scopes they were issued with. A partner's token (scope `control`) may change its own client's settings, never its scopes (403 `operator_only`) nor another client (403 `forbidden_tenant`).
+         * @description Tokens already issued keep the API scopes they were issued with; the scope `control` is checked at each control call, so removing it revokes the control plane for the client's existing tokens. A partner's token (scope `control`) may change its own client's settings, never its scopes (403 `operator_only`) nor another client (403 `forbidden_tenant`).
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -756,6 +756,9 @@ export interface paths {
          *     acted. An `after` fault strikes only a request whose operation succeeded (a refused one goes on to the
          *     next); the journal entry says `applied: true`. This is how a client's retry after a lost answer is tested
          *     (see the README, "Surviving a lost answer", and the readiness finding `duplicate_after_lost_answer`).
+         *
+         *     A tenant holds at most 100 faults at once: the 101st answers 409 `limit_reached` and adds nothing (remove
+         *     some, clear them, or reset the tenant).
          */
         post: operations["addFault"];
         /** Remove every fault of the tenant */
@@ -1753,8 +1756,8 @@ export interface components {
         };
         /**
          * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
-         *     accounts + wallets + payment method details + orders (default 100,000), or a new client past `MAX_TENANTS`
-         *     (default 1,000). 409 because the request is valid and would succeed in another state of the fake (after a
+         *     accounts + wallets + payment method details + orders (default 100,000), a new client past `MAX_TENANTS`
+         *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
          *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
          *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
          */
@@ -3028,6 +3031,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
         };

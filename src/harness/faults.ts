@@ -32,12 +32,26 @@ export interface FaultBookState {
   faults: { fault: Fault; draws: number }[];
 }
 
+/**
+ * The most faults one tenant may hold at once. A suite needs a handful (one per behaviour it tests, cleared by a
+ * reset); each costs a compiled path pattern and a generator, and without a cap one partner's loop could take the
+ * shared sandbox's memory (10,000 took +78 MB). Stated in the README and the document (addFault).
+ */
+export const MAX_FAULTS_PER_TENANT = 100;
+
 /** One tenant's injected faults, oldest first. */
 export class FaultBook {
   private faults: ActiveFault[] = [];
   private nextId = 1;
 
   add(input: FaultCreate): Fault {
+    if (this.faults.length >= MAX_FAULTS_PER_TENANT) {
+      throw new DomainError(
+        409,
+        'limit_reached',
+        `This tenant holds ${this.faults.length} faults, the most one tenant may hold (${MAX_FAULTS_PER_TENANT}); nothing was added. Remove some (DELETE /__control/faults/{fault_id}, DELETE /__control/faults) or reset the tenant.`,
+      );
+    }
     if (input.status === undefined && input.latency_ms === undefined && !input.drop) {
       throw new DomainError(422, 'fault_without_effect', 'A fault needs a status, a latency_ms or drop: true.', [
         { location: 'body', path: '/status', message: 'one of status, latency_ms, drop is required' },

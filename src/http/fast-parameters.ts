@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ApiDocument } from '../api/document.js';
-import type { OperationOf } from './validator.js';
+import { calendarFormats, type OperationOf } from './validator.js';
 
 /**
  * A request's query, checked and coerced as express-openapi-validator would, or `undefined`: "not sure, ask the
@@ -26,7 +26,7 @@ const SCHEMA_KEYS = new Set([
   'minLength', 'maxLength', 'pattern', 'description', 'example', 'examples', 'title',
 ]);
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
-// Formats as ajv-formats' "fast" mode checks them, which the validator uses (and its own int32/int64).
+// Formats as the validator checks them: ajv-formats' "fast" mode, its "full" date-time (calendarFormats), its own int32/int64.
 const FORMATS = new Set(['uuid', 'date', 'date-time', 'int32', 'int64']);
 
 /**
@@ -101,7 +101,7 @@ function validatorAjv(document: ApiDocument): Ajv {
       useDefaults: true,
       removeAdditional: false,
       validateFormats: true,
-      formats: {},
+      formats: calendarFormats(),
       ajvFormats: { mode: 'fast' },
       allErrors: true,
     },
