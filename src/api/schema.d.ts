@@ -382,7 +382,12 @@ export interface paths {
         };
         /**
          * Liveness (also the Docker health check)
-         * @description Never needs the control token.
+         * @description Never needs the control token. `{"status": "ok"}` when the fake is up and, with `STATE_DIR`, its last writes
+         *     are on disk (`persistence.status` `ok`). When `STATE_DIR` cannot take writes (full, read-only, its lock taken
+         *     by another process), 503 with `status` `degraded` and `persistence` saying why (`reason`: the system's error
+         *     code, never a path), since when, and how many tenants' last changes are not on disk; meanwhile every write
+         *     answers 503 `state_not_saved`. It says `ok` again once the directory takes the writes (retried every half
+         *     second).
          */
         get: operations["getHealth"];
         put?: never;
@@ -1438,6 +1443,27 @@ export interface components {
             scopes?: components["schemas"]["ApiScope"][];
             settings?: components["schemas"]["ClientSettings"];
         };
+        Health: {
+            /**
+             * @description `degraded`: STATE_DIR cannot take writes (see `persistence`).
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
+            /** @description Only with STATE_DIR. */
+            persistence?: {
+                /** @enum {string} */
+                status: "ok" | "failing";
+                /**
+                 * Format: date-time
+                 * @description When the first write of this failing stretch failed.
+                 */
+                since?: string;
+                /** @description The system error code and call (`ENOSPC (write)`, `EROFS (open)`), or `lock lost (…)`; never a path. */
+                reason?: string;
+                /** @description Tenants whose last change is not on disk. */
+                tenants_not_saved?: number;
+            };
+        };
         Clock: {
             /** Format: date-time */
             now: string;
@@ -1769,6 +1795,20 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+         *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+         *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+         */
+        StateNotSaved: {
+            headers: {
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body is over 1 MiB (`payload_too_large`). */
         PayloadTooLarge: {
             headers: {
@@ -1973,6 +2013,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getAccount: {
@@ -2034,6 +2075,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listWallets: {
@@ -2104,6 +2146,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     updateWallet: {
@@ -2139,6 +2182,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getPaymentMethodDetails: {
@@ -2202,6 +2246,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listOrders: {
@@ -2267,6 +2312,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listShareClasses: {
@@ -2471,16 +2517,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The server is up. */
+            /** @description The server is up (and, with STATE_DIR, its state is on disk). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                    };
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The server is up, but STATE_DIR cannot take its writes (`persistence`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -2511,6 +2563,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getState: {
@@ -2577,6 +2630,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listClients: {
@@ -2629,6 +2683,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     updateClient: {
@@ -2661,6 +2716,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getClock: {
@@ -2727,6 +2783,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listDocumentLinks: {
@@ -2797,6 +2854,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listControlOrders: {
@@ -2864,6 +2922,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getControlOrder: {
@@ -2929,6 +2988,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     setOrderStatus: {
@@ -2967,6 +3027,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listFaults: {
@@ -3034,6 +3095,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     clearFaults: {
@@ -3062,6 +3124,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     removeFault: {
@@ -3092,6 +3155,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listRequests: {

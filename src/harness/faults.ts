@@ -43,6 +43,12 @@ export const MAX_FAULTS_PER_TENANT = 100;
 export class FaultBook {
   private faults: ActiveFault[] = [];
   private nextId = 1;
+  private changes = 0;
+
+  /** Moves on with every change of what a restart keeps (a fault added or removed, a draw, a count used). */
+  get revision(): number {
+    return this.changes;
+  }
 
   add(input: FaultCreate): Fault {
     if (this.faults.length >= MAX_FAULTS_PER_TENANT) {
@@ -71,6 +77,7 @@ export class FaultBook {
       phase: input.phase ?? 'before',
     };
     this.faults.push(FaultBook.activate(view, 0));
+    this.changes++;
     return { ...view };
   }
 
@@ -89,6 +96,7 @@ export class FaultBook {
   restoreState(state: FaultBookState): void {
     this.nextId = state.next_id;
     this.faults = state.faults.map(({ fault, draws }) => FaultBook.activate({ ...fault }, draws));
+    this.changes++;
   }
 
   get size(): number {
@@ -103,9 +111,11 @@ export class FaultBook {
     const before = this.faults.length;
     this.faults = this.faults.filter((f) => f.view.id !== id);
     if (this.faults.length === before) throw new DomainError(404, 'not_found', `Fault "${id}" was not found.`);
+    this.changes++;
   }
 
   clear(): void {
+    if (this.faults.length > 0) this.changes++;
     this.faults = [];
   }
 
@@ -117,7 +127,9 @@ export class FaultBook {
     for (const fault of this.faults) {
       const { view } = fault;
       if (view.phase !== phase || (view.method !== null && view.method !== method) || !fault.matchesPath(path)) continue;
+      if (view.probability < 1) this.changes++;
       if (view.probability < 1 && fault.draw() >= view.probability) continue;
+      if (view.remaining !== null) this.changes++;
       if (view.remaining !== null && --view.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
       return { ...view };
     }

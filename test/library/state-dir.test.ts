@@ -117,6 +117,7 @@ describe('STATE_DIR', () => {
     const first = await start({ stateDir: dir });
     const kid = await jwks(first);
     expect(kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await first.stop();
     expect(await jwks(await start({ stateDir: dir }))).toBe(kid);
   });
 
