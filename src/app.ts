@@ -101,9 +101,10 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   if (stateDir === undefined) return contextOf(options);
   // a lock lost later is the writer's to report (it is made below); until then nothing has been written
   let lost: (error: Error) => void = () => {};
-  const release = lockStateDir(stateDir, (error) => lost(error));
+  const lock = (): (() => void) => lockStateDir(stateDir, (error) => lost(error));
+  const release = lock();
   try {
-    const ctx = contextOf(options, release);
+    const ctx = contextOf(options, release, lock);
     lost = (error) => ctx.stateWriter?.lost(error);
     return ctx;
   } catch (error) {
@@ -112,7 +113,7 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   }
 }
 
-function contextOf(options: FakeOptions, release?: () => void): FakeContext {
+function contextOf(options: FakeOptions, release?: () => void, relock?: () => () => void): FakeContext {
   const api = loadApiDocument();
   const fixtures = new Fixtures(loadFixtures(options, api), options.seed ?? DEFAULTS.seed);
   const { stateDir, signingKeyFile } = options;
@@ -143,6 +144,7 @@ function contextOf(options: FakeOptions, release?: () => void): FakeContext {
     ctx.stateWriter = new StateWriter(stateDir, tenants, {
       kept: restored.tenants.map((t) => tenants.get(t.client.client_id)),
       ...(release && { release }),
+      ...(relock && { relock }),
       onError: (err, file) => ctx.logger.error({ err, file }, 'could not write to STATE_DIR: writes answer 503 state_not_saved until it takes them again'),
       onRecovered: () => ctx.logger.info('STATE_DIR takes writes again'),
     });

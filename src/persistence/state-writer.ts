@@ -31,6 +31,8 @@ export interface StateWriterOptions {
   kept?: Iterable<Tenant>;
   /** Gives STATE_DIR back (the lock), once the last writes are done. */
   release?: () => void;
+  /** Takes the lock again after it was lost (answers its release; throws while another process holds it). */
+  relock?: () => () => void;
   /** A write failed (`file`), the directory took writes again, or the lock was lost: for the log. */
   onError(error: unknown, file: string): void;
   onRecovered?(): void;
@@ -94,6 +96,8 @@ export class StateWriter {
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly delayMs: number;
+  private release: (() => void) | undefined;
+  private relocking: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly stateDir: string,
@@ -101,6 +105,7 @@ export class StateWriter {
     private readonly options: StateWriterOptions,
   ) {
     this.delayMs = options.delayMs ?? 500;
+    this.release = options.release;
     for (const tenant of options.kept ?? []) this.written.set(tenant, fingerprint(tenant));
     registry.onTouch((tenant) => this.mark(tenant));
   }
@@ -117,9 +122,31 @@ export class StateWriter {
 
   /** Another process took STATE_DIR's lock, or it could not be refreshed: nothing this one writes is safe any more. */
   lost(error: Error): void {
-    this.lockLost ??= error;
+    if (this.lockLost) return;
+    this.lockLost = error;
     this.failingSince ??= Date.now();
     this.options.onError(error, join(this.stateDir, 'lock'));
+    this.retakeLock();
+  }
+
+  /**
+   * Tries to take the lock again every `delayMs` (a directory read-only for longer than the lock's stale time, then
+   * writable again): once it has it, what changed meanwhile is written and the writer is healthy again; while another
+   * process holds it, it keeps failing.
+   */
+  private retakeLock(): void {
+    const { relock } = this.options;
+    if (!relock || this.closed) return;
+    this.relocking = setTimeout(() => {
+      try {
+        this.release = relock();
+      } catch {
+        return this.retakeLock();
+      }
+      this.lockLost = undefined;
+      for (const tenant of this.failed.keys()) this.mark(tenant);
+      if (this.failed.size === 0) this.recovered();
+    }, this.delayMs).unref();
   }
 
   mark(tenant: Tenant): void {
@@ -142,10 +169,11 @@ export class StateWriter {
    */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.relocking);
     try {
       await this.flush();
     } finally {
-      this.options.release?.();
+      if (!this.lockLost) this.release?.();
     }
     const health = this.health;
     if (health.status === 'failing') {
@@ -221,6 +249,10 @@ export class StateWriter {
 
   private succeeded(tenant: Tenant): void {
     if (!this.failed.delete(tenant) || this.failed.size > 0 || this.lockLost) return;
+    this.recovered();
+  }
+
+  private recovered(): void {
     this.failingSince = undefined;
     this.lastFailure = undefined;
     this.options.onRecovered?.();

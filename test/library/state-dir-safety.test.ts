@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -79,6 +79,23 @@ describe('STATE_DIR is locked to one instance', () => {
     await sleep(5600);
     expect((await health(fake)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
     await fake.control.forClient('acme').addFault({ status: 500 });
+  }, 15_000);
+
+  it('a lock taken from the holder (its folder changed under it) makes writes 503 until it is taken back', async () => {
+    const dir = stateDir();
+    const { fake } = await withAcme(dir);
+    const long = new Date('2020-01-01T00:00:00Z');
+    utimesSync(join(dir, 'lock'), long, long);
+    // the holder sees it at its next refresh (5 s), then takes the (now stale) lock back
+    let lost: Awaited<ReturnType<typeof health>> | undefined;
+    await until(async () => {
+      const now = await health(fake);
+      if (now.status === 503) lost ??= now;
+      return lost !== undefined && now.status === 200;
+    }, 9000);
+    expect(lost?.body.persistence?.reason).toBe('lock lost (ECOMPROMISED)');
+    await fake.control.forClient('acme').addFault({ status: 500 });
+    expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8')).pid).toBe(process.pid);
   }, 15_000);
 
   it('a lock left by a process that is gone (killed) is taken over at once', async () => {
