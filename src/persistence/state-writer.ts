@@ -88,7 +88,6 @@ export class StateWriter {
   /** The fingerprint of each tenant as its file holds it. */
   private readonly written = new WeakMap<Tenant, string>();
   private readonly failed = new Map<Tenant, unknown>();
-  private readonly aborted = new Map<Tenant, number>();
   private failingSince: number | undefined;
   private lastFailure: unknown;
   private lockLost: Error | undefined;
@@ -196,14 +195,16 @@ export class StateWriter {
       sequence ??= new Map([...this.registry.all()].map((t, i) => [t, i]));
       const file = join(this.stateDir, TENANTS, tenantFileName(tenant.client.client_id));
       try {
-        const parts = await this.serialize(tenant, sequence.get(tenant) ?? sequence.size, before);
-        if (parts === undefined) {
-          // it changed while being serialized: the next round takes it as it is then
-          this.mark(tenant);
-          continue;
+        // it changed while being serialized: again at once, as it is then (the last try in one step), so a tenant
+        // under constant writes is not left waiting for later rounds
+        let parts: string[] | undefined;
+        let state = before;
+        for (let tries = 0; parts === undefined; tries++) {
+          if (tries > 0) state = fingerprint(tenant);
+          parts = await this.serialize(tenant, sequence.get(tenant) ?? sequence.size, state, tries >= INCREMENTAL_TRIES);
         }
         await writeFileAtomic(file, parts);
-        this.written.set(tenant, before);
+        this.written.set(tenant, state);
         this.succeeded(tenant);
       } catch (error) {
         // logged once per failing stretch of a tenant, not at each retry
@@ -217,25 +218,17 @@ export class StateWriter {
    * The tenant's file in pieces, the event loop given back every SLICE_MS; undefined when the tenant changed in
    * between (the pieces would mix two states). One that keeps changing is serialized in one step.
    */
-  private async serialize(tenant: Tenant, sequence: number, before: string): Promise<string[] | undefined> {
-    const tries = this.aborted.get(tenant) ?? 0;
-    if (tries >= INCREMENTAL_TRIES || this.closed) {
-      this.aborted.delete(tenant);
-      return [tenantFileText(tenant, sequence)];
-    }
+  private async serialize(tenant: Tenant, sequence: number, before: string, inOneStep: boolean): Promise<string[] | undefined> {
+    if (inOneStep || this.closed) return [tenantFileText(tenant, sequence)];
     const parts: string[] = [];
     let sliceStart = performance.now();
     for (const part of tenantFileParts(tenant, sequence)) {
       parts.push(part);
       if (performance.now() - sliceStart < SLICE_MS) continue;
       await nextTurn();
-      if (fingerprint(tenant) !== before) {
-        this.aborted.set(tenant, tries + 1);
-        return undefined;
-      }
+      if (fingerprint(tenant) !== before) return undefined;
       sliceStart = performance.now();
     }
-    this.aborted.delete(tenant);
     return joined(parts);
   }
 
