@@ -249,6 +249,20 @@ describe('a tenant is written only when it changed', () => {
     await until(() => written() !== before);
   });
 
+  it('a large tenant, serialized in slices while requests go on, comes back whole after a restart', async () => {
+    const dir = stateDir();
+    const options = { stateDir: dir, fixtureScale: { accounts: 1500, orders: 3000 } };
+    const fake = await start(options);
+    await fake.control.addClient({ client_id: 'big', client_secret: 's' });
+    const token = await fetchToken(fake.url, 'big', 's');
+    // reads of the tenant while its file is being made
+    for (let i = 0; i < 20; i++) await fetch(`${fake.url}/v1/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    const before = fake.state('big');
+    await stopped(fake);
+    const again = await start(options);
+    expect(again.state('big')).toEqual(before);
+  }, 60_000);
+
   it('a restored tenant is not rewritten at start, nor by its first reads', async () => {
     const dir = stateDir();
     const { fake, file } = await withAcme(dir);
