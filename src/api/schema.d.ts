@@ -1486,7 +1486,7 @@ export interface components {
         FaultCreate: {
             /** @description HTTP method; any when absent. */
             method?: string;
-            /** @description Path pattern; `*` or `{name}` matches one segment; any when absent. */
+            /** @description Path pattern; `*` or `{name}` matches one segment; any when absent. At most 2,048 characters, so that the 100 faults a tenant may hold stay small. */
             path?: string;
             /** @description The status to answer, as a problem. */
             status?: number;

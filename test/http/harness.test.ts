@@ -25,6 +25,10 @@ describe('faults', () => {
     await http(app).post('/__control/faults').set('X-Client-Id', 'acme').send({ status: 503 }).expect(201);
     await http(app).delete(`/__control/faults/${held[0]!.id}`).expect(204);
     await http(app).post('/__control/faults').send({ path: '/v1/accounts', status: 503 }).expect(201);
+    // each fault is small too: a path of more than 2,048 characters is refused
+    const long = await http(app).post('/__control/faults').set('X-Client-Id', 'acme').send({ path: `/${'a'.repeat(2048)}`, status: 503 });
+    expect(long.status).toBe(422);
+    expect(long.body.errors[0].path).toBe('/path');
   });
 
   it('GET /v1/orders fails twice with 503 and then succeeds; the journal shows the client tried three times', async () => {
