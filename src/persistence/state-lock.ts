@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type * as ProperLockfile from 'proper-lockfile';
@@ -92,6 +92,7 @@ export function lockStateDir(stateDir: string, onLost: (error: Error) => void): 
   try {
     // proper-lockfile checks that the lock folder's mtime is the one it set: a file added inside changes it, so it is
     // set back
+    chmodSync(lockDir, FOLDER_MODE);
     const { mtime } = statSync(lockDir);
     writeFileAtomicSync(join(lockDir, HOLDER), JSON.stringify({ pid: process.pid, hostname: hostname(), started: new Date().toISOString() } satisfies Holder));
     utimesSync(lockDir, mtime, mtime);

@@ -118,13 +118,15 @@ describe('STATE_DIR is locked to one instance', () => {
 });
 
 describe('STATE_DIR is private', () => {
-  it('tenant files are 0600, the signing key 0600, tenants/ and a STATE_DIR the fake makes 0700; an older 0644 file is made 0600', async () => {
+  it('tenant files are 0600, the signing key 0600, tenants/, the lock and a STATE_DIR the fake makes 0700; an older 0644 file is made 0600', async () => {
     const dir = join(stateDir(), 'made-by-the-fake');
     const { fake, file } = await withAcme(dir);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'signing-key.pem')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'tenants')).mode & 0o777).toBe(0o700);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'lock')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'lock', 'holder.json')).mode & 0o777).toBe(0o600);
     await stopped(fake);
     chmodSync(file, 0o644);
     chmodSync(join(dir, 'tenants'), 0o755);
