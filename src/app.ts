@@ -43,9 +43,12 @@ import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { transferEncodingGuard } from './http/transfer-encoding.js';
 import { urlParts } from './http/request-context.js';
 import { docsRoutes } from './http/docs.js';
+import { refuseUnsavedWrite } from './http/state-not-saved.js';
 import { consoleRoutes } from './http/console.js';
 import { createLogger } from './logger.js';
-import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants, StateWriter } from './persistence/state-dir.js';
+import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants } from './persistence/state-dir.js';
+import { lockStateDir } from './persistence/state-lock.js';
+import { StateWriter } from './persistence/state-writer.js';
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   if (options.fixtures === undefined) {
@@ -87,8 +90,29 @@ function configuredClients(options: FakeOptions, api: LoadedDocument): readonly 
   return options.demo ? withDemoSettings(clients) : clients;
 }
 
-/** Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). */
+/**
+ * Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). With STATE_DIR the
+ * directory is locked first (a second process on it fails to start, naming the holder), and given back if the start
+ * fails after.
+ */
 export function createContext(options: FakeOptions = {}): FakeContext {
+  const { stateDir } = options;
+  if (stateDir === undefined) return contextOf(options);
+  // a lock lost later is the writer's to report (it is made below); until then nothing has been written
+  let lost: (error: Error) => void = () => {};
+  const lock = (): (() => void) => lockStateDir(stateDir, (error) => lost(error));
+  const release = lock();
+  try {
+    const ctx = contextOf(options, release, lock);
+    lost = (error) => ctx.stateWriter?.lost(error);
+    return ctx;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function contextOf(options: FakeOptions, release?: () => void, relock?: () => () => void): FakeContext {
   const api = loadApiDocument();
   const fixtures = new Fixtures(loadFixtures(options, api), options.seed ?? DEFAULTS.seed);
   const { stateDir, signingKeyFile } = options;
@@ -116,7 +140,13 @@ export function createContext(options: FakeOptions = {}): FakeContext {
   };
   if (stateDir !== undefined) {
     // the logger is read when a write fails: the CLI replaces it after this
-    ctx.stateWriter = new StateWriter(stateDir, tenants, { onError: (err, file) => ctx.logger.error({ err, file }, 'could not write a tenant to STATE_DIR') });
+    ctx.stateWriter = new StateWriter(stateDir, tenants, {
+      kept: restored.tenants.map((t) => tenants.get(t.client.client_id)),
+      ...(release && { release }),
+      ...(relock && { relock }),
+      onError: (err, file) => ctx.logger.error({ err, file }, 'could not write to STATE_DIR: writes answer 503 state_not_saved until it takes them again'),
+      onRecovered: () => ctx.logger.info('STATE_DIR takes writes again'),
+    });
   }
   return ctx;
 }
@@ -293,6 +323,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     }
     state.operationId = match.operation.operationId;
     state.pathParams = match.pathParams;
+    refuseUnsavedWrite(ctx, req.method, match.operation.operationId);
     stepsOf(match)(req, res, next);
   });
   app.use((req) => {

@@ -5,7 +5,7 @@ import type { LoadedDocument } from './api/document.js';
 import type { Logger } from './logger.js';
 import type { Journal } from './harness/journal.js';
 import type { TenantRegistry } from './domain/tenants.js';
-import type { StateWriter } from './persistence/state-dir.js';
+import type { StateWriter } from './persistence/state-writer.js';
 
 /** Everything one server instance owns, so instances never share state (only immutable, compiled things are per process). */
 export interface FakeContext {

@@ -382,7 +382,12 @@ export interface paths {
         };
         /**
          * Liveness (also the Docker health check)
-         * @description Never needs the control token.
+         * @description Never needs the control token. `{"status": "ok"}` when the fake is up and, with `STATE_DIR`, its last writes
+         *     are on disk (`persistence.status` `ok`). When `STATE_DIR` cannot take writes (full, read-only, its lock taken
+         *     by another process), 503 with `status` `degraded` and `persistence` saying why (`reason`: the system's error
+         *     code, never a path), since when, and how many tenants' last changes are not on disk; meanwhile every write
+         *     answers 503 `state_not_saved`. It says `ok` again once the directory takes the writes (retried every half
+         *     second).
          */
         get: operations["getHealth"];
         put?: never;
@@ -491,7 +496,7 @@ export interface paths {
         head?: never;
         /**
          * Change a client's scopes or settings
-         * @description Tokens already issued keep the scopes they were issued with. A partner's token (scope `control`) may change its own client's settings, never its scopes (403 `operator_only`) nor another client (403 `forbidden_tenant`).
+         * @description Tokens already issued keep the API scopes they were issued with; the scope `control` is checked at each control call, so removing it revokes the control plane for the client's existing tokens. A partner's token (scope `control`) may change its own client's settings, never its scopes (403 `operator_only`) nor another client (403 `forbidden_tenant`).
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -759,6 +764,9 @@ export interface paths {
          *     acted. An `after` fault strikes only a request whose operation succeeded (a refused one goes on to the
          *     next); the journal entry says `applied: true`. This is how a client's retry after a lost answer is tested
          *     (see the README, "Surviving a lost answer", and the readiness finding `duplicate_after_lost_answer`).
+         *
+         *     A tenant holds at most 100 faults at once: the 101st answers 409 `limit_reached` and adds nothing (remove
+         *     some, clear them, or reset the tenant).
          */
         post: operations["addFault"];
         /** Remove every fault of the tenant */
@@ -1510,6 +1518,27 @@ export interface components {
             scopes?: components["schemas"]["ApiScope"][];
             settings?: components["schemas"]["ClientSettings"];
         };
+        Health: {
+            /**
+             * @description `degraded`: STATE_DIR cannot take writes (see `persistence`).
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
+            /** @description Only with STATE_DIR. */
+            persistence?: {
+                /** @enum {string} */
+                status: "ok" | "failing";
+                /**
+                 * Format: date-time
+                 * @description When the first write of this failing stretch failed.
+                 */
+                since?: string;
+                /** @description The system error code and call (`ENOSPC (write)`, `EROFS (open)`), or `lock lost (…)`; never a path. */
+                reason?: string;
+                /** @description Tenants whose last change is not on disk. */
+                tenants_not_saved?: number;
+            };
+        };
         Clock: {
             /** Format: date-time */
             now: string;
@@ -1532,7 +1561,7 @@ export interface components {
         FaultCreate: {
             /** @description HTTP method; any when absent. */
             method?: string;
-            /** @description Path pattern; `*` or `{name}` matches one segment; any when absent. */
+            /** @description Path pattern; `*` or `{name}` matches one segment; any when absent. At most 2,048 characters, so that the 100 faults a tenant may hold stay small. */
             path?: string;
             /** @description The status to answer, as a problem. */
             status?: number;
@@ -1843,13 +1872,27 @@ export interface components {
         };
         /**
          * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
-         *     accounts + wallets + payment method details + orders (default 100,000), or a new client past `MAX_TENANTS`
-         *     (default 1,000). 409 because the request is valid and would succeed in another state of the fake (after a
+         *     accounts + wallets + payment method details + orders (default 100,000), a new client past `MAX_TENANTS`
+         *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
          *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
          *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
          */
         Conflict: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+         *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+         *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+         */
+        StateNotSaved: {
+            headers: {
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2060,6 +2103,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getAccount: {
@@ -2121,6 +2165,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listWallets: {
@@ -2191,6 +2236,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     updateWallet: {
@@ -2226,6 +2272,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getPaymentMethodDetails: {
@@ -2289,6 +2336,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listOrders: {
@@ -2354,6 +2402,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listShareClasses: {
@@ -2558,16 +2607,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The server is up. */
+            /** @description The server is up (and, with STATE_DIR, its state is on disk). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                    };
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The server is up, but STATE_DIR cannot take its writes (`persistence`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -2598,6 +2653,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getState: {
@@ -2664,6 +2720,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listClients: {
@@ -2716,6 +2773,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     updateClient: {
@@ -2748,6 +2806,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getClock: {
@@ -2814,6 +2873,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listDocumentLinks: {
@@ -2884,6 +2944,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listControlOrders: {
@@ -2951,6 +3012,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getControlOrder: {
@@ -3016,6 +3078,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     setOrderStatus: {
@@ -3054,6 +3117,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listFaults: {
@@ -3118,8 +3182,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     clearFaults: {
@@ -3148,6 +3214,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     removeFault: {
@@ -3178,6 +3245,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listRequests: {

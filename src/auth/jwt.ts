@@ -21,6 +21,12 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   jti: string;
+  /**
+   * A token carrying the scope `control` only: when its authority on the control plane ends, in real time (seconds),
+   * `exp` being on the tenant's clock, which the partner moves itself (issue 30: a clock moved back would keep it
+   * valid for ever).
+   */
+  control_until?: number;
 }
 
 /**

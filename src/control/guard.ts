@@ -4,6 +4,7 @@ import { DomainError } from '../api/errors.js';
 import type { FakeContext } from '../context.js';
 import { CONTROL_SCOPE } from '../domain/scopes.js';
 import type { Tenant } from '../domain/tenants.js';
+import type { AccessTokenClaims } from '../auth/jwt.js';
 import { audiencesOf, baseUrlOf } from '../http/request-context.js';
 import { stateOf } from '../http/request-state.js';
 
@@ -68,6 +69,25 @@ const controlTokenRequired = (): DomainError =>
   );
 
 /**
+ * A partner's authority is checked at each call, not at issue: its client must hold the scope `control` now (the
+ * operator may have removed it since), and the token must be within its lifetime in real time as well as on the
+ * tenant's clock, which the partner moves itself (moved back, it would keep the token valid for ever).
+ */
+function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
+  if (!tenant.client.scopes.includes(CONTROL_SCOPE)) {
+    throw new DomainError(403, 'insufficient_scope', `The client "${tenant.client.client_id}" no longer holds the scope "${CONTROL_SCOPE}": the operator removed it, so its tokens no longer reach the control plane.`, undefined, {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,
+    });
+  }
+  if (claims.control_until === undefined || Date.now() / 1000 >= claims.control_until) {
+    throw new DomainError(401, 'token_expired', 'The access token has expired for the control plane (its lifetime counts in real time there, whatever the tenant\'s clock shows): request a new one.', undefined, {
+      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The access token has expired."',
+    });
+  }
+  return tenant;
+}
+
+/**
  * Who makes a control call: the operator (its CONTROL_TOKEN, or anyone when there is none), or a partner, proven by
  * an access token of its own client with the scope `control`, confined to that client's tenant. A token of ours that
  * fails (expired, another audience) is refused with its reason. When the control plane is guarded, any other token is
@@ -85,7 +105,7 @@ async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
     if (tenant) {
       if (verdict.error) throw verdict.error;
-      if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return tenant;
+      if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return partnerAuthority(tenant, verdict.claims);
       if (expected) {
         throw new DomainError(403, 'insufficient_scope', `The control plane takes a client's own token only with the scope "${CONTROL_SCOPE}", which this token does not carry: ask the operator to grant it, then request "scope=openid offline ${CONTROL_SCOPE}".`, undefined, {
           'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,

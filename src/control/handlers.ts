@@ -1,3 +1,4 @@
+import type { AnswerOf } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { clockView } from '../domain/clock.js';
 import { createClient, listClients, resetTenants, updateClient } from '../domain/clients.js';
@@ -7,10 +8,21 @@ import { created, noContent, ok, type OperationHandlers } from '../http/operatio
 import { linkContextOf } from '../http/request-context.js';
 import { checkedClientId, controlTenant, ensureOperator, namedClientId } from './tenant.js';
 
+/**
+ * Up, and with STATE_DIR whether its writes are on disk: a directory that cannot take them answers 503 `degraded`
+ * (the Docker health check then says unhealthy), naming persistence.
+ */
+function health(ctx: FakeContext): AnswerOf<'getHealth'> {
+  const persistence = ctx.stateWriter?.health;
+  if (persistence === undefined) return ok({ status: 'ok' });
+  if (persistence.status === 'ok') return ok({ status: 'ok', persistence });
+  return { status: 503, body: { status: 'degraded', persistence } } as unknown as AnswerOf<'getHealth'>;
+}
+
 /** Tenants, their worlds and clocks. */
 export function controlHandlers(ctx: FakeContext) {
   return {
-    getHealth: () => ok({ status: 'ok' as const }),
+    getHealth: () => health(ctx),
     resetWorld: (call) => {
       // a partner's reset is its own tenant's, however it names it; the operator's names one in the body, or none (all)
       checkedClientId(call, namedClientId(call));

@@ -4,6 +4,13 @@ import type { Schemas } from '../api/types.js';
 // The range an ISO 8601 timestamp with a four-digit year can show.
 const EARLIEST_MS = Date.UTC(1970, 0, 1);
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+/**
+ * The latest instant a clock may be set or advanced to: a year below the last one a date can show, so a running
+ * clock set there keeps a year of real time before it reaches that bound, and a tenant persisted with it loads
+ * (restore takes a running clock up to LATEST_MS, and puts one that ran beyond it back there).
+ */
+export const LATEST_SETTABLE_MS = Date.UTC(9998, 11, 31, 23, 59, 59);
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**
  * A tenant's clock: real time shifted by an offset, so it keeps running after it is set; or frozen at an instant,
@@ -64,9 +71,16 @@ export class Clock {
     return this.frozenAtMs;
   }
 
+  /**
+   * A kept clock. An offset no clock change could have made (the latest instant, set at the earliest) is refused. A
+   * running clock has run on while the process was down: one that ran past the last instant a date can show is put
+   * back there, never refused for having run (a year's margin makes that rare: LATEST_SETTABLE_MS).
+   */
   restore(offsetMs: number, frozenAtMs?: number): void {
-    this.offsetMs = Clock.checked(Date.now() + offsetMs) - Date.now();
-    this.frozenAtMs = frozenAtMs === undefined ? undefined : Clock.checked(frozenAtMs);
+    if (!(offsetMs <= LATEST_SETTABLE_MS - EARLIEST_MS)) Clock.checked(Number.NaN);
+    const now = Date.now();
+    this.offsetMs = Math.min(Clock.checked(now + offsetMs, Number.POSITIVE_INFINITY), LATEST_MS) - now;
+    this.frozenAtMs = frozenAtMs === undefined ? undefined : Clock.checked(frozenAtMs, LATEST_MS);
   }
 
   private moveTo(ms: number): void {
@@ -74,9 +88,13 @@ export class Clock {
     else this.frozenAtMs = ms;
   }
 
-  private static checked(ms: number): number {
-    if (!Number.isFinite(ms) || ms < EARLIEST_MS || ms > LATEST_MS) {
-      throw new DomainError(422, 'invalid_clock', 'The clock must stay between 1970-01-01 and 9999-12-31.');
+  private static checked(ms: number, latest = LATEST_SETTABLE_MS): number {
+    if (!Number.isFinite(ms) || ms < EARLIEST_MS || ms > latest) {
+      throw new DomainError(
+        422,
+        'invalid_clock',
+        `The clock must stay between ${iso(EARLIEST_MS)} and ${iso(Math.min(latest, LATEST_MS))} (a year below the last instant a date can show, so a running clock kept in STATE_DIR always loads).`,
+      );
     }
     return ms;
   }

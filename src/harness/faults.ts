@@ -32,12 +32,32 @@ export interface FaultBookState {
   faults: { fault: Fault; draws: number }[];
 }
 
+/**
+ * The most faults one tenant may hold at once. A suite needs a handful (one per behaviour it tests, cleared by a
+ * reset); each costs a compiled path pattern and a generator, and without a cap one partner's loop could take the
+ * shared sandbox's memory (10,000 took +78 MB). Stated in the README and the document (addFault).
+ */
+export const MAX_FAULTS_PER_TENANT = 100;
+
 /** One tenant's injected faults, oldest first. */
 export class FaultBook {
   private faults: ActiveFault[] = [];
   private nextId = 1;
+  private changes = 0;
+
+  /** Moves on with every change of what a restart keeps (a fault added or removed, a draw, a count used). */
+  get revision(): number {
+    return this.changes;
+  }
 
   add(input: FaultCreate): Fault {
+    if (this.faults.length >= MAX_FAULTS_PER_TENANT) {
+      throw new DomainError(
+        409,
+        'limit_reached',
+        `This tenant holds ${this.faults.length} faults, the most one tenant may hold (${MAX_FAULTS_PER_TENANT}); nothing was added. Remove some (DELETE /__control/faults/{fault_id}, DELETE /__control/faults) or reset the tenant.`,
+      );
+    }
     if (input.status === undefined && input.latency_ms === undefined && !input.drop) {
       throw new DomainError(422, 'fault_without_effect', 'A fault needs a status, a latency_ms or drop: true.', [
         { location: 'body', path: '/status', message: 'one of status, latency_ms, drop is required' },
@@ -57,6 +77,7 @@ export class FaultBook {
       phase: input.phase ?? 'before',
     };
     this.faults.push(FaultBook.activate(view, 0));
+    this.changes++;
     return { ...view };
   }
 
@@ -75,6 +96,7 @@ export class FaultBook {
   restoreState(state: FaultBookState): void {
     this.nextId = state.next_id;
     this.faults = state.faults.map(({ fault, draws }) => FaultBook.activate({ ...fault }, draws));
+    this.changes++;
   }
 
   get size(): number {
@@ -89,9 +111,11 @@ export class FaultBook {
     const before = this.faults.length;
     this.faults = this.faults.filter((f) => f.view.id !== id);
     if (this.faults.length === before) throw new DomainError(404, 'not_found', `Fault "${id}" was not found.`);
+    this.changes++;
   }
 
   clear(): void {
+    if (this.faults.length > 0) this.changes++;
     this.faults = [];
   }
 
@@ -103,7 +127,9 @@ export class FaultBook {
     for (const fault of this.faults) {
       const { view } = fault;
       if (view.phase !== phase || (view.method !== null && view.method !== method) || !fault.matchesPath(path)) continue;
+      if (view.probability < 1) this.changes++;
       if (view.probability < 1 && fault.draw() >= view.probability) continue;
+      if (view.remaining !== null) this.changes++;
       if (view.remaining !== null && --view.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
       return { ...view };
     }

@@ -2,30 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { chain } from './chain.js';
 import { stateOf } from './request-state.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../api/json-depth.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deeper JSON is refused before it is parsed: no document schema nests beyond a few levels. */
-export const MAX_BODY_DEPTH = 64;
-
-const OPEN = new Set([0x5b, 0x7b]); // [ {
-const CLOSE = new Set([0x5d, 0x7d]); // ] }
-
-/** The deepest nesting of a JSON text, counted without recursion (strings skipped, escapes honoured). */
-export function jsonDepth(text: Buffer): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const byte = text[i]!;
-    if (inString) {
-      if (byte === 0x5c) i++; // backslash: skip the escaped character
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (OPEN.has(byte)) deepest = Math.max(deepest, ++depth);
-    else if (CLOSE.has(byte)) depth--;
-  }
-  return deepest;
-}
+export const MAX_BODY_DEPTH = MAX_JSON_DEPTH;
+export { jsonDepth };
 
 class TooDeep extends Error {
   readonly status = 400;

@@ -1,5 +1,5 @@
 import type { ApiDocument } from '../api/document.js';
-import type { OperationOf } from './validator.js';
+import { calendarFormats, type OperationOf } from './validator.js';
 import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal } from './validator-internals.js';
 
 /**
@@ -26,7 +26,7 @@ const SCHEMA_KEYS = new Set([
   'minLength', 'maxLength', 'pattern', 'description', 'example', 'examples', 'title',
 ]);
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
-// Formats as ajv-formats' "fast" mode checks them, which the validator uses (and its own int32/int64).
+// Formats as the validator checks them: ajv-formats' "fast" mode, its "full" date-time (calendarFormats), its own int32/int64.
 const FORMATS = new Set(['uuid', 'date', 'date-time', 'int32', 'int64']);
 
 /**
@@ -93,7 +93,6 @@ const PARAMETER_OPTIONS = {
   useDefaults: true,
   removeAdditional: false,
   validateFormats: true,
-  formats: {},
   ajvFormats: { mode: 'fast' },
   allErrors: true,
 };
@@ -109,7 +108,7 @@ function validatorAjv(document: ApiDocument, load: LoadValidatorInternal): Ajv |
   const { createRequestAjv } = loaded.module as { createRequestAjv?: unknown };
   if (typeof createRequestAjv !== 'function') return './framework/ajv exports no createRequestAjv function';
   try {
-    const ajv = (createRequestAjv as CreateRequestAjv)({ openapi: versionOf(document), components: {} }, PARAMETER_OPTIONS);
+    const ajv = (createRequestAjv as CreateRequestAjv)({ openapi: versionOf(document), components: {} }, { ...PARAMETER_OPTIONS, formats: calendarFormats() });
     if (typeof ajv?.compile !== 'function') return 'createRequestAjv(document, options) does not answer an Ajv instance';
     const probe = ajv.compile({ type: 'object', properties: { n: { type: 'integer', default: 1 } } });
     const coerced: Record<string, unknown> = {};

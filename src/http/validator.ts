@@ -12,6 +12,17 @@ import { hasBody } from './body.js';
 const require = createRequire(import.meta.url);
 export const loadValidatorLibrary = (): typeof OpenApiValidatorLibrary => require('express-openapi-validator') as typeof OpenApiValidatorLibrary;
 
+/**
+ * The formats the validator checks beyond ajv-formats' "fast" mode (its default): a `date-time` must name an instant
+ * the calendar has (fast mode takes `2024-02-30T00:00:00Z`, which Date reads as 1 March). ajv-formats' own "full"
+ * check, as the world and state files are checked (api/document.ts). `date` is the domain's to check
+ * (`birthdate`: 422 `invalid_date_of_birth`). Given to the fast read path's Ajv too (http/fast-parameters.ts).
+ */
+export const calendarFormats = (): Record<string, { validate: (value: string) => boolean }> => {
+  const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: Record<string, { validate: (value: string) => boolean }> };
+  return { 'date-time': fullFormats['date-time']! };
+};
+
 /** express-openapi-validator's steps for one operation, split where the pipeline puts its own between them. */
 export interface OperationValidator {
   /** Sets `req.openapi` (the operation's schema, its path parameters): the validator's router, on one route. */
@@ -164,6 +175,7 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
       apiSpec: apiSpec as never,
       validateApiSpec: checkDocument,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+      formats: calendarFormats(),
       validateResponses: false,
       // Authentication and dispatch are the pipeline's own steps (src/http/authenticate.ts, src/http/dispatch.ts).
       validateSecurity: false,

@@ -1,90 +1,41 @@
-import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ApiDocument } from '../api/document.js';
 import { keyPairFromPem, pkcs8Pem } from '../auth/key-file.js';
 import { rsaKeyPair, type RsaKeyPair } from '../auth/key-pair.js';
 import { toClientRecord } from '../domain/clients.js';
 import { Clock } from '../domain/clock.js';
 import { FaultBook } from '../harness/faults.js';
-import type { ClientRecord, Tenant, TenantRegistry } from '../domain/tenants.js';
+import type { ClientRecord, TenantRegistry } from '../domain/tenants.js';
 import { checkWorld } from '../domain/world.js';
-import { compileTenantFileValidator, tenantFileName, tenantFileText, upgradeTenantFile, type TenantFile } from './tenant-file.js';
+import { StateDirError } from './state-error.js';
+import { FOLDER_MODE, readStateFile, writeFileAtomicSync } from './state-files.js';
+import { compileTenantFileValidator, tenantFileName, upgradeTenantFile, type TenantFile } from './tenant-file.js';
 
-/** A STATE_DIR that cannot be used: the start stops with this message, which names the file. */
-export class StateDirError extends Error {
-  override name = 'StateDirError';
-}
+export { StateDirError };
 
 export const SIGNING_KEY_FILE_NAME = 'signing-key.pem';
-const TENANTS = 'tenants';
+export const TENANTS = 'tenants';
 // Temporary files of a write cut short (SIGKILL between write and rename): never read, removed at start.
 const isTemporary = (name: string): boolean => name.startsWith('.') && name.endsWith('.tmp');
-let temporaries = 0;
-const temporaryOf = (file: string): string => join(dirname(file), `.${basename(file)}.${process.pid}.${++temporaries}.tmp`);
-
-/** As write-file-atomic does it: a temporary file, fsync, rename over the old one, fsync of the folder. */
-export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
-  const temporary = temporaryOf(file);
-  try {
-    const handle = await open(temporary, 'w', mode);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  const folder = await open(dirname(file), 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
-}
-
-/** The same, synchronously: for the start, before the server answers anything. */
-function writeFileAtomicSync(file: string, text: string, mode: number): void {
-  const temporary = temporaryOf(file);
-  try {
-    const fd = openSync(temporary, 'w', mode);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  const folder = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(folder);
-  } finally {
-    closeSync(folder);
-  }
-}
-
-function readText(file: string, what: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new StateDirError(`${what} "${file}" cannot be read: ${(error as Error).message}`);
-  }
-}
+/** A PEM key pair is a few KiB: more is not one. */
+const KEY_FILE_BYTES = 64 * 1024;
 
 /** The key pair of SIGNING_KEY_FILE (PEM, RSA). */
 export const readSigningKeyFile = (file: string): RsaKeyPair => {
   try {
-    return keyPairFromPem(readText(file, 'SIGNING_KEY_FILE'), `SIGNING_KEY_FILE "${file}"`);
+    // the operator's file: a link is followed (a mounted secret is one), but it must lead to a regular file
+    return keyPairFromPem(readStateFile(file, 'SIGNING_KEY_FILE', { maxBytes: KEY_FILE_BYTES, json: false, followLinks: true }), `SIGNING_KEY_FILE "${file}"`);
   } catch (error) {
     throw new StateDirError((error as Error).message);
+  }
+};
+
+const isLink = (file: string): boolean => {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 };
 
@@ -94,16 +45,16 @@ export const readSigningKeyFile = (file: string): RsaKeyPair => {
  */
 export function keptSigningKey(stateDir: string): RsaKeyPair {
   const file = join(stateDir, SIGNING_KEY_FILE_NAME);
-  if (existsSync(file)) {
+  if (existsSync(file) || isLink(file)) {
     try {
-      return keyPairFromPem(readText(file, 'The signing key'), `The signing key "${file}"`);
+      return keyPairFromPem(readStateFile(file, 'The signing key', { maxBytes: KEY_FILE_BYTES, json: false }), `The signing key "${file}"`);
     } catch (error) {
       throw new StateDirError(`${(error as Error).message} Restore it from a backup, or delete it to start with a new key (tokens issued before are then refused).`);
     }
   }
   const pair = rsaKeyPair();
   try {
-    writeFileAtomicSync(file, pkcs8Pem(pair), 0o600);
+    writeFileAtomicSync(file, pkcs8Pem(pair));
   } catch (error) {
     throw new StateDirError(`The signing key "${file}" cannot be written: ${(error as Error).message}`);
   }
@@ -123,17 +74,28 @@ export interface RestoredState {
 export function readStateDir(stateDir: string, document: ApiDocument): RestoredState {
   const folder = join(stateDir, TENANTS);
   try {
-    mkdirSync(folder, { recursive: true });
-    accessSync(folder, constants.R_OK | constants.W_OK);
+    // private, as a database keeps its data directory: STATE_DIR made 0700 when the fake makes it, tenants/ always
+    mkdirSync(stateDir, { recursive: true, mode: FOLDER_MODE });
+    mkdirSync(folder, { recursive: true, mode: FOLDER_MODE });
+    if (!lstatSync(folder).isDirectory()) throw new Error(`"${folder}" is not a directory`);
+    chmodSync(folder, FOLDER_MODE);
   } catch (error) {
     throw new StateDirError(`STATE_DIR "${stateDir}" cannot be used: ${(error as Error).message}`);
   }
-  let names: string[];
+  let entries: import('node:fs').Dirent[];
   try {
-    names = readdirSync(folder);
+    entries = readdirSync(folder, { withFileTypes: true });
   } catch (error) {
     throw new StateDirError(`STATE_DIR "${folder}" cannot be read: ${(error as Error).message}`);
   }
+  // anything but a regular file (a link, a FIFO, a device, a folder) is refused by name, never opened
+  for (const entry of entries) {
+    if (!entry.isFile()) {
+      const kind = entry.isSymbolicLink() ? 'a symbolic link' : entry.isFIFO() ? 'a FIFO' : entry.isDirectory() ? 'a directory' : 'not a regular file';
+      throw new StateDirError(`"${join(folder, entry.name)}" is ${kind}: STATE_DIR's tenants folder holds regular files only. Move it away.`);
+    }
+  }
+  const names = entries.map((e) => e.name);
   const validate = names.some((n) => n.endsWith('.json')) ? compileTenantFileValidator(document) : () => [];
   const tenants: TenantFile[] = [];
   for (const name of names.sort()) {
@@ -145,7 +107,7 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
     if (!name.endsWith('.json')) continue;
     let parsed: unknown;
     try {
-      parsed = upgradeTenantFile(JSON.parse(readText(file, 'The state file')));
+      parsed = upgradeTenantFile(JSON.parse(readStateFile(file, 'The state file')));
     } catch (error) {
       if (error instanceof StateDirError) throw error;
       throw new StateDirError(`The state file "${file}" is not JSON: ${(error as Error).message}`);
@@ -195,81 +157,5 @@ export function restoreTenants(registry: TenantRegistry, restored: RestoredState
     if (file.activity) tenant.activity.restoreState(file.activity);
     else tenant.activity.restart(tenant.now());
     tenant.changed();
-  }
-}
-
-export interface StateWriterOptions {
-  /** At most this long after a change, its tenant is written (default 500 ms, so well within the second promised). */
-  delayMs?: number;
-  onError(error: unknown, file: string): void;
-}
-
-// A write is promised within a second of a change. Serializing happens on the main thread (the tenant lives there),
-// so a big tenant (tens of thousands of records) waits up to this long between writes, to keep that cost low; the
-// rest of the second is left for serializing and writing it.
-const LONGEST_DELAY_MS = 750;
-const SERIALIZING_SHARE = 20;
-
-/**
- * Writes tenants to STATE_DIR off the request path: a tenant a call reached is marked, and a timer writes every
- * marked tenant at most `delayMs` later, one file each, atomically; `close()` writes what is left (shutdown). A
- * failed write is logged and tried again at the next round.
- */
-export class StateWriter {
-  private readonly dirty = new Set<Tenant>();
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
-  private closed = false;
-  private readonly shortestDelayMs: number;
-  private delayMs: number;
-
-  constructor(
-    private readonly stateDir: string,
-    private readonly registry: TenantRegistry,
-    private readonly options: StateWriterOptions,
-  ) {
-    this.shortestDelayMs = this.delayMs = options.delayMs ?? 500;
-    registry.onTouch((tenant) => this.mark(tenant));
-  }
-
-  mark(tenant: Tenant): void {
-    this.dirty.add(tenant);
-    // unref: a library user's process may end with a write pending; stop() writes it first
-    if (!this.timer && !this.closed) this.timer = setTimeout(() => void this.flush(), this.delayMs).unref();
-  }
-
-  /** Writes every marked tenant now (after any write under way). */
-  flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.writing = this.writing.then(() => this.writeMarked());
-    return this.writing;
-  }
-
-  /** The last writes (shutdown): what is marked is written, and nothing is marked after. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.flush();
-  }
-
-  private async writeMarked(): Promise<void> {
-    if (this.dirty.size === 0) return;
-    const tenants = [...this.dirty];
-    this.dirty.clear();
-    const sequence = new Map([...this.registry.all()].map((tenant, i) => [tenant, i]));
-    let slowest = 0;
-    for (const tenant of tenants) {
-      const file = join(this.stateDir, TENANTS, tenantFileName(tenant.client.client_id));
-      try {
-        const began = performance.now();
-        const text = tenantFileText(tenant, sequence.get(tenant) ?? sequence.size);
-        slowest = Math.max(slowest, performance.now() - began);
-        await writeFileAtomic(file, text);
-      } catch (error) {
-        this.options.onError(error, file);
-        if (!this.closed) this.mark(tenant);
-      }
-    }
-    this.delayMs = Math.min(LONGEST_DELAY_MS, Math.max(this.shortestDelayMs, slowest * SERIALIZING_SHARE));
   }
 }

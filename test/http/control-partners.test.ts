@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
 import { http, requestToken, testApp, tokenFor } from '../support/harness.js';
@@ -55,6 +55,57 @@ describe('the scope control', () => {
     const response = await http(app).get('/__control/state').set(bearer(acme));
     expect(response.status).toBe(401);
     expect(response.body.code).toBe('invalid_control_token');
+  });
+});
+
+describe('a partner token’s authority is checked at each call, not at issue', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('removing control from its client revokes the control plane for its existing tokens (403), API calls go on', async () => {
+    const { app, acme } = await sharedSandbox();
+    await http(app).get('/__control/state').set(bearer(acme)).expect(200);
+    const scopes = PARTNERS[0].scopes.filter((s) => s !== 'control');
+    await http(app).patch('/__control/clients/acme').set(operator).send({ scopes }).expect(200);
+    for (const [method, path] of [['get', '/__control/state'], ['get', '/__control/clock'], ['post', '/__control/faults']] as const) {
+      const refused = await http(app)[method](path).set(bearer(acme)).send(method === 'post' ? { status: 503 } : undefined);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.code, path).toBe('insufficient_scope');
+      expect(refused.body.detail, path).toContain('no longer holds');
+    }
+    expect((await http(app).get('/__control/faults').set({ ...operator, 'X-Client-Id': 'acme' })).body.data).toEqual([]);
+    // granted again, the same token works again: the scope is read at the call
+    await http(app).patch('/__control/clients/acme').set(operator).send({ scopes: [...PARTNERS[0].scopes] }).expect(200);
+    await http(app).get('/__control/state').set(bearer(acme)).expect(200);
+  });
+
+  it('a clock moved back (and frozen) does not keep a control token valid past its real-time lifetime', async () => {
+    const { app, acme } = await sharedSandbox();
+    await http(app).post('/__control/clock').set(bearer(acme)).send({ now: '2020-01-01T00:00:00Z', frozen: true }).expect(200);
+    await http(app).get('/__control/state').set(bearer(acme)).expect(200);
+    const real = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(real + 3599_000);
+    await http(app).get('/__control/state').set(bearer(acme)).expect(200);
+    vi.spyOn(Date, 'now').mockReturnValue(real + 3601_000);
+    const expired = await http(app).get('/__control/state').set(bearer(acme));
+    expect(expired.status).toBe(401);
+    expect(expired.body.code).toBe('token_expired');
+    // a new token works, on the control plane as on the API
+    const fresh = await tokenFor(app, { client_id: 'acme', client_secret: 'acme-secret', scope: 'openid offline control' });
+    await http(app).get('/__control/state').set(bearer(fresh)).expect(200);
+  });
+
+  it('a control token issued under a clock set back still works on the control plane for its lifetime', async () => {
+    const { app } = await sharedSandbox();
+    await http(app).post('/__control/clock').set(operator).set('X-Client-Id', 'acme').send({ now: '2021-06-01T00:00:00Z' }).expect(200);
+    const token = await tokenFor(app, { client_id: 'acme', client_secret: 'acme-secret', scope: 'openid offline control' });
+    await http(app).get('/__control/state').set(bearer(token)).expect(200);
+  });
+
+  it('a token asking for control carries its real-time limit; an API token’s claims are as before', async () => {
+    const { app, acme } = await sharedSandbox();
+    expect((JSON.parse(Buffer.from(acme.split('.')[1]!, 'base64url').toString()) as { control_until?: number }).control_until).toBeGreaterThan(Date.now() / 1000);
+    const api = await tokenFor(app, { client_id: 'acme', client_secret: 'acme-secret' });
+    expect(JSON.parse(Buffer.from(api.split('.')[1]!, 'base64url').toString())).not.toHaveProperty('control_until');
   });
 });
 

@@ -138,6 +138,38 @@ describe('control plane basics', () => {
     expect(far.body.code).toBe('invalid_clock');
   });
 
+  it('POST /__control/clock keeps a year below the last instant a date shows, so a kept running clock always loads', async () => {
+    const app = testApp();
+    for (const now of ['9999-12-31T23:59:58Z', '9999-01-01T00:00:00Z']) {
+      const refused = await http(app).post('/__control/clock').send({ now });
+      expect(refused.status, now).toBe(422);
+      expect(refused.body.code, now).toBe('invalid_clock');
+      expect(refused.body.detail, now).toContain('9998-12-31T23:59:59Z');
+    }
+    await http(app).post('/__control/clock').send({ now: '9998-12-31T23:59:59Z', frozen: true }).expect(200);
+    expect((await http(app).post('/__control/clock').send({ advance_seconds: 1 })).body.code).toBe('invalid_clock');
+    expect((await http(app).get('/__control/clock')).body.now).toBe('9998-12-31T23:59:59.000Z');
+  });
+
+  it.each(['2024-02-30T00:00:00Z', '2023-02-29T10:00:00Z', '2024-04-31T12:00:00Z', '2024-06-31T00:00:00+02:00', '2024-02-30'])(
+    'POST /__control/clock refuses %s, a date the calendar has not (422 naming /now), and changes nothing',
+    async (now) => {
+      const app = testApp();
+      const before = (await http(app).get('/__control/clock')).body.now as string;
+      const refused = await http(app).post('/__control/clock').send({ now });
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('validation_error');
+      expect(refused.body.errors[0].path).toBe('/now');
+      expect(Date.parse((await http(app).get('/__control/clock')).body.now) - Date.parse(before)).toBeLessThan(5000);
+    },
+  );
+
+  it('POST /__control/clock takes 29 February of a leap year', async () => {
+    const ok = await http(testApp()).post('/__control/clock').send({ now: '2024-02-29T10:00:00Z' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.now).toBe('2024-02-29T10:00:00.000Z');
+  });
+
   it('an unknown X-Client-Id answers 404 client_not_found', async () => {
     const response = await http(testApp()).get('/__control/state').set('X-Client-Id', 'ghost');
     expect(response.status).toBe(404);

@@ -12,6 +12,25 @@ const finding = (code: string, requests: unknown[]) =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('faults', () => {
+  it('a tenant holds at most 100 faults: the 101st answers 409 limit_reached and adds nothing; another tenant is unaffected', async () => {
+    const app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'acme', client_secret: 'acme-secret' }] });
+    for (let i = 0; i < 100; i++) await http(app).post('/__control/faults').send({ path: `/v1/orders/${i}`, status: 503 }).expect(201);
+    const refused = await http(app).post('/__control/faults').send({ path: '/v1/accounts', status: 503 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('limit_reached');
+    expect(refused.body.detail).toContain('(100)');
+    const held = (await http(app).get('/__control/faults')).body.data as { id: string; path: string }[];
+    expect(held).toHaveLength(100);
+    expect(held.some((f) => f.path === '/v1/accounts')).toBe(false);
+    await http(app).post('/__control/faults').set('X-Client-Id', 'acme').send({ status: 503 }).expect(201);
+    await http(app).delete(`/__control/faults/${held[0]!.id}`).expect(204);
+    await http(app).post('/__control/faults').send({ path: '/v1/accounts', status: 503 }).expect(201);
+    // each fault is small too: a path of more than 2,048 characters is refused
+    const long = await http(app).post('/__control/faults').set('X-Client-Id', 'acme').send({ path: `/${'a'.repeat(2048)}`, status: 503 });
+    expect(long.status).toBe(422);
+    expect(long.body.errors[0].path).toBe('/path');
+  });
+
   it('GET /v1/orders fails twice with 503 and then succeeds; the journal shows the client tried three times', async () => {
     const app = testApp();
     const token = await tokenFor(app);

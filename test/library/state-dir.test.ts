@@ -117,6 +117,7 @@ describe('STATE_DIR', () => {
     const first = await start({ stateDir: dir });
     const kid = await jwks(first);
     expect(kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await first.stop();
     expect(await jwks(await start({ stateDir: dir }))).toBe(kid);
   });
 
@@ -170,7 +171,7 @@ describe('STATE_DIR', () => {
       [JSON.stringify({ ...parsed, format: 'investment-api-fake/tenant@0' }), /is not a valid tenant .*\n {2}\/format: must be equal to one of the allowed values/],
       [JSON.stringify({ ...parsed, world: { ...parsed.world, orders: [{ ...parsed.world.orders[0], account_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }] } }), /\/world\/orders\/0\/account_id: no item of accounts has id "3fa85f64/],
       [JSON.stringify({ ...parsed, client: { ...parsed.client, client_id: 'globex' } }), /holds client "globex", whose file is "globex.json"/],
-      [JSON.stringify({ ...parsed, clock_offset_ms: 1e16 }), /is not a valid tenant: The clock must stay between 1970-01-01 and 9999-12-31/],
+      [JSON.stringify({ ...parsed, clock_offset_ms: 1e16 }), /is not a valid tenant: The clock must stay between 1970-01-01T00:00:00Z and 9998-12-31T23:59:59Z/],
     ];
     for (const [text, message] of cases) {
       writeFileSync(file, text);

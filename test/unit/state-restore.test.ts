@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Clock } from '../../src/domain/clock.js';
 import { FaultBook } from '../../src/harness/faults.js';
 
@@ -22,7 +22,27 @@ describe('what a restart restores beside the world (STATE_DIR)', () => {
     const restored = new Clock();
     restored.restore(clock.offset);
     expect(Math.abs(restored.now().getTime() - clock.now().getTime())).toBeLessThan(50);
-    expect(() => new Clock().restore(1e16)).toThrow(/between 1970-01-01 and 9999-12-31/);
+    expect(() => new Clock().restore(1e16)).toThrow(/between 1970-01-01T00:00:00Z and 9998-12-31T23:59:59Z/);
+  });
+
+  it('a running clock set to the latest instant allowed still loads a year later; one that ran past the last date shows is put back there', () => {
+    const clock = new Clock();
+    clock.set(new Date('9998-12-31T23:59:59Z'));
+    expect(() => clock.advance(1)).toThrow(/9998-12-31T23:59:59Z/);
+    const offset = clock.offset;
+    const realNow = Date.now();
+    const later = vi.spyOn(Date, 'now').mockReturnValue(realNow + 366 * 86_400_000);
+    try {
+      const restored = new Clock();
+      restored.restore(offset);
+      expect(restored.now().toISOString()).toBe('9999-12-31T23:59:59.000Z');
+      later.mockReturnValue(realNow + 300 * 86_400_000);
+      const sooner = new Clock();
+      sooner.restore(offset);
+      expect(sooner.now().getTime()).toBeLessThan(Date.UTC(9999, 11, 31));
+    } finally {
+      later.mockRestore();
+    }
   });
 
   it('a frozen clock comes back frozen at its instant', () => {

@@ -16,7 +16,10 @@ export function authHandlers(ctx: FakeContext) {
       const iat = tenant.clock.nowSeconds();
       const ttl = ctx.options.tokenTtlSeconds;
       const clientId = tenant.client.client_id;
-      const accessToken = ctx.keys.sign({ iss: baseUrl, aud: audience, sub: clientId, client_id: clientId, scope, iat, exp: iat + ttl, jti: randomUUID() });
+      // a control token's authority lasts its lifetime in real time too (control/guard.ts), whatever the clock says
+      const controlUntil = scope.split(' ').includes(CONTROL_SCOPE) ? { control_until: Math.floor(Date.now() / 1000) + ttl } : {};
+      const claims = { iss: baseUrl, aud: audience, sub: clientId, client_id: clientId, scope, iat, exp: iat + ttl, jti: randomUUID(), ...controlUntil };
+      const accessToken = ctx.keys.sign(claims);
       return {
         status: 200,
         body: { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope },

@@ -1,0 +1,279 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
+
+// STATE_DIR as a database keeps its data directory (issue 30): locked to one process, private, read with the bounds
+// of a request body, honest when it cannot take writes, and written only when a tenant changed.
+const dirs: string[] = [];
+const stateDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-state-'));
+  dirs.push(dir);
+  return dir;
+};
+const running: FakeServer[] = [];
+const start = async (options: Parameters<typeof startServer>[0]) => {
+  const fake = await startServer(options);
+  running.push(fake);
+  return fake;
+};
+const stopped = async (fake: FakeServer) => {
+  running.splice(running.indexOf(fake), 1);
+  await fake.stop();
+};
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((f) => f.stop()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(condition: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+const json = { 'content-type': 'application/json' };
+const control = (fake: FakeServer, path: string, init: RequestInit = {}) => fetch(`${fake.url}/__control${path}`, { ...init, headers: { ...json, ...init.headers } });
+const health = async (fake: FakeServer) => {
+  const response = await control(fake, '/health');
+  return { status: response.status, body: (await response.json()) as { status: string; persistence?: { status: string; reason?: string; since?: string; tenants_not_saved?: number } } };
+};
+
+/** A fake with a client `acme` whose file is on disk. */
+async function withAcme(dir: string) {
+  const fake = await start({ stateDir: dir });
+  await fake.control.addClient({ client_id: 'acme', client_secret: 's' });
+  const file = join(dir, 'tenants', 'acme.json');
+  await until(() => {
+    try {
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+  return { fake, file };
+}
+
+describe('STATE_DIR is locked to one instance', () => {
+  it('a second instance on the same directory fails to start, naming the holder; once it stops, one starts', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    const refused = await startServer({ stateDir: dir }).then(
+      (fake) => (running.push(fake), undefined),
+      (error: Error) => error,
+    );
+    expect(refused?.message).toContain(`STATE_DIR "${dir}" is in use by process ${process.pid} on host "${hostname()}"`);
+    // the refused start changed nothing: the first one still writes and answers
+    await first.control.addClient({ client_id: 'acme', client_secret: 's' });
+    await stopped(first);
+    const second = await start({ stateDir: dir });
+    expect((await second.control.clients()).map((c) => c.client_id)).toContain('acme');
+  });
+
+  it('the holder keeps its lock past its refreshes (every 5 s): health stays ok and writes go on', async () => {
+    const { fake } = await withAcme(stateDir());
+    await sleep(5600);
+    expect((await health(fake)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+    await fake.control.forClient('acme').addFault({ status: 500 });
+  }, 15_000);
+
+  it('a lock taken from the holder (its folder changed under it) makes writes 503 until it is taken back', async () => {
+    const dir = stateDir();
+    const { fake } = await withAcme(dir);
+    const long = new Date('2020-01-01T00:00:00Z');
+    utimesSync(join(dir, 'lock'), long, long);
+    // the holder sees it at its next refresh (5 s), then takes the (now stale) lock back
+    let lost: Awaited<ReturnType<typeof health>> | undefined;
+    await until(async () => {
+      const now = await health(fake);
+      if (now.status === 503) lost ??= now;
+      return lost !== undefined && now.status === 200;
+    }, 9000);
+    expect(lost?.body.persistence?.reason).toBe('lock lost (ECOMPROMISED)');
+    await fake.control.forClient('acme').addFault({ status: 500 });
+    expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8')).pid).toBe(process.pid);
+  }, 15_000);
+
+  it('a lock left by a process that is gone (killed) is taken over at once', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    await stopped(first);
+    // what a SIGKILL leaves: the lock folder, naming a process that no longer runs
+    mkdirSync(join(dir, 'lock'));
+    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: 2 ** 22 + 17, hostname: hostname(), started: '2026-01-01T00:00:00.000Z' }));
+    const second = await start({ stateDir: dir });
+    expect((await health(second)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+  });
+
+  it('a lock held on another host is not taken (it goes stale only when its holder stops refreshing it)', async () => {
+    const dir = stateDir();
+    mkdirSync(join(dir, 'lock'));
+    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: 1, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }));
+    await expect(startServer({ stateDir: dir })).rejects.toThrow(/is in use by process 1 on host "other-host", since 2026-01-01/);
+  });
+});
+
+describe('STATE_DIR is private', () => {
+  it('tenant files are 0600, the signing key 0600, tenants/, the lock and a STATE_DIR the fake makes 0700; an older 0644 file is made 0600', async () => {
+    const dir = join(stateDir(), 'made-by-the-fake');
+    const { fake, file } = await withAcme(dir);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'signing-key.pem')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'tenants')).mode & 0o777).toBe(0o700);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'lock')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'lock', 'holder.json')).mode & 0o777).toBe(0o600);
+    await stopped(fake);
+    chmodSync(file, 0o644);
+    chmodSync(join(dir, 'tenants'), 0o755);
+    await start({ stateDir: dir });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'tenants')).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('STATE_DIR files are read as request bodies are', () => {
+  const refusedStart = (dir: string) =>
+    Promise.race([
+      startServer({ stateDir: dir }).then(
+        (fake) => (running.push(fake), undefined),
+        (error: Error) => error.message,
+      ),
+      sleep(5000).then(() => 'hung'),
+    ]);
+
+  it('a FIFO in place of a tenant file is refused by name, without waiting on it', async () => {
+    const dir = stateDir();
+    mkdirSync(join(dir, 'tenants'));
+    const fifo = join(dir, 'tenants', 'acme.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(await refusedStart(dir)).toMatch(new RegExp(`"${fifo}" is a FIFO`));
+  });
+
+  it('a symbolic link to /dev/zero in place of a tenant file (or of the signing key) is refused by name', async () => {
+    const dir = stateDir();
+    mkdirSync(join(dir, 'tenants'));
+    const link = join(dir, 'tenants', 'acme.json');
+    symlinkSync('/dev/zero', link);
+    expect(await refusedStart(dir)).toMatch(new RegExp(`"${link}" is a symbolic link`));
+    rmSync(link);
+    symlinkSync('/dev/zero', join(dir, 'signing-key.pem'));
+    expect(await refusedStart(dir)).toMatch(/signing key ".*signing-key.pem" is a symbolic link/);
+  });
+
+  it('a member nested deeper than a request body may be (inside the client) stops the start naming the file; nothing is rewritten', async () => {
+    const dir = stateDir();
+    const { fake, file } = await withAcme(dir);
+    await stopped(fake);
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const text = JSON.stringify({ ...kept, client: { ...kept.client, note: 0 } }).replace('"note":0', `"note":${deep}`);
+    writeFileSync(file, text);
+    expect(await refusedStart(dir)).toMatch(new RegExp(`"${file}" nests 100002 levels deep; at most 64 are accepted`));
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
+
+describe('a STATE_DIR that cannot take writes', () => {
+  /** The tenants folder replaced by a file: every write fails (ENOTDIR), as on a full or read-only disk, even as root. */
+  const breakFolder = (dir: string) => {
+    renameSync(join(dir, 'tenants'), join(dir, 'tenants.away'));
+    writeFileSync(join(dir, 'tenants'), '');
+  };
+  const mendFolder = (dir: string) => {
+    rmSync(join(dir, 'tenants'));
+    renameSync(join(dir, 'tenants.away'), join(dir, 'tenants'));
+  };
+
+  it('health says degraded naming persistence, writes answer 503 state_not_saved and change nothing, reads go on; it recovers when the folder takes writes again', async () => {
+    const dir = stateDir();
+    const { fake } = await withAcme(dir);
+    expect(await health(fake)).toEqual({ status: 200, body: { status: 'ok', persistence: { status: 'ok' } } });
+    breakFolder(dir);
+    // a change the directory does not take: acknowledged (it was made in memory), then the health check says so
+    await control(fake, '/clock', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ now: '2030-01-01T00:00:00Z' }) });
+    await until(async () => (await health(fake)).status === 503);
+    const degraded = await health(fake);
+    expect(degraded.body).toMatchObject({ status: 'degraded', persistence: { status: 'failing', reason: expect.stringMatching(/^ENOTDIR/), tenants_not_saved: 1 } });
+    expect(JSON.stringify(degraded.body)).not.toContain(dir);
+
+    const refused = await control(fake, '/faults', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ status: 503 }) });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as { code: string }).code).toBe('state_not_saved');
+    expect(await fake.control.forClient('acme').faults()).toEqual([]);
+    const token = await fetchToken(fake.url, 'acme', 's');
+    const account = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify({ type: 'individual' }) });
+    expect(account.status).toBe(503);
+    expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    mendFolder(dir);
+    await until(async () => (await health(fake)).status === 200);
+    expect((await health(fake)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+    await fake.control.forClient('acme').addFault({ status: 503 });
+    await stopped(fake);
+    const kept = JSON.parse(readFileSync(join(dir, 'tenants', 'acme.json'), 'utf8'));
+    expect(kept.faults.faults).toHaveLength(1);
+    expect(kept.clock_offset_ms).toBeLessThan(Date.UTC(2030, 0, 2) - Date.now());
+    expect(kept.clock_offset_ms).toBeGreaterThan(Date.UTC(2029, 11, 31) - Date.now());
+  });
+
+  it('a stop whose last write failed rejects, saying what was lost (and gives the lock back)', async () => {
+    const dir = stateDir();
+    const { fake } = await withAcme(dir);
+    breakFolder(dir);
+    await fake.control.forClient('acme').setClock('2031-01-01T00:00:00Z');
+    running.splice(running.indexOf(fake), 1);
+    await expect(fake.stop()).rejects.toThrow(/1 tenant\(s\) could not be written to STATE_DIR .*ENOTDIR/);
+    mendFolder(dir);
+    await start({ stateDir: dir });
+  });
+});
+
+describe('a tenant is written only when it changed', () => {
+  it('reads (API and control plane) never rewrite its file; a change does, once', async () => {
+    const dir = stateDir();
+    const { fake, file } = await withAcme(dir);
+    const written = () => statSync(file).ino;
+    const before = written();
+    const token = await fetchToken(fake.url, 'acme', 's');
+    for (let i = 0; i < 5; i++) {
+      expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await control(fake, '/state', { headers: { 'x-client-id': 'acme' } })).status).toBe(200);
+      await sleep(250);
+    }
+    expect(written()).toBe(before);
+    await fake.control.forClient('acme').addFault({ status: 500, path: '/v1/nothing' });
+    await until(() => written() !== before);
+  });
+
+  it('a large tenant, serialized in slices while requests go on, comes back whole after a restart', async () => {
+    const dir = stateDir();
+    const options = { stateDir: dir, fixtureScale: { accounts: 1500, orders: 3000 } };
+    const fake = await start(options);
+    await fake.control.addClient({ client_id: 'big', client_secret: 's' });
+    const token = await fetchToken(fake.url, 'big', 's');
+    // reads of the tenant while its file is being made
+    for (let i = 0; i < 20; i++) await fetch(`${fake.url}/v1/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    const before = fake.state('big');
+    await stopped(fake);
+    const again = await start(options);
+    expect(again.state('big')).toEqual(before);
+  }, 60_000);
+
+  it('a restored tenant is not rewritten at start, nor by its first reads', async () => {
+    const dir = stateDir();
+    const { fake, file } = await withAcme(dir);
+    await stopped(fake);
+    const before = statSync(file).ino;
+    const again = await start({ stateDir: dir });
+    await fetchToken(again.url, 'acme', 's');
+    await again.control.forClient('acme').faults();
+    await sleep(1200);
+    expect(statSync(file).ino).toBe(before);
+  });
+});
