@@ -6,6 +6,8 @@ import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
+import { fidelityHandlers } from './control/fidelity-handlers.js';
+import { shadowMode } from './http/shadow/shadow-mode.js';
 import { orderControlHandlers } from './control/order-handlers.js';
 import { toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
@@ -132,6 +134,7 @@ function operationHandlers(ctx: FakeContext): OperationHandlers {
     ...controlHandlers(ctx),
     ...orderControlHandlers(ctx),
     ...harnessHandlers(ctx),
+    ...fidelityHandlers(ctx),
   };
 }
 
@@ -290,6 +293,8 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const hosts = hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl]);
   const nextId = requestIds();
   app.use(chain([transferEncodingGuard, hostGuard(hosts), metaRoutes(ctx), requestObserver(ctx, nextId)]));
+  // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/http/shadow/)
+  if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream)).step);
   app.use('/__control', controlGuard(ctx));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
