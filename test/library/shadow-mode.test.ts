@@ -1,27 +1,207 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { scriptedSession } from '../support/shadow-session.js';
+import { deviatingUpstream } from '../support/deviating-upstream.js';
 
-let upstream: FakeServer;
-let shadow: FakeServer;
-
-beforeAll(async () => {
-  upstream = await startServer({ seed: 7 });
-  shadow = await startServer({ seed: 7, upstream: upstream.url, logLevel: 'error' });
-});
-afterAll(async () => {
-  await shadow?.stop();
-  await upstream?.stop();
-});
-
-const fidelity = async () => (await fetch(`${shadow.url}/__control/fidelity`)).json();
+const fidelityOf = async (fake: FakeServer, query = '') => (await fetch(`${fake.url}/__control/fidelity${query}`)).json();
 
 describe('shadow mode in front of another fake with the same seed', () => {
-  it('answers with the upstream and reports no difference over a session touching every operation', async () => {
+  let upstream: FakeServer;
+  let shadow: FakeServer;
+  beforeAll(async () => {
+    upstream = await startServer({ seed: 7 });
+    shadow = await startServer({ seed: 7, upstream: upstream.url });
+  });
+  afterAll(async () => {
+    await shadow?.stop();
+    await upstream?.stop();
+  });
+
+  it('answers with the upstream and reports differences: [] over a session touching every public operation', async () => {
     const steps = await scriptedSession(shadow.url, upstream.state());
     expect(steps.find((s) => s.status >= 500)).toBeUndefined();
-    const report = await fidelity();
-    console.log(JSON.stringify(report, null, 1));
+    // the client works against the upstream: what it created is there, not in the fake's own world
+    const created = steps.find((s) => s.method === 'POST' && s.path === '/v1/accounts')!.body as { id: string };
+    expect(upstream.state().accounts.some((a) => a.id === created.id)).toBe(true);
+    const report = await fidelityOf(shadow);
+    expect(report).toMatchObject({ upstream: upstream.url, exchanges: steps.length, compared: steps.length, agreed: steps.length, not_comparable: 0 });
     expect(report.differences).toEqual([]);
+    expect(report.document_violations).toEqual([]);
+    const operations = new Set((await shadow.control.requests()).map((r) => r.operation_id));
+    for (const operation of ['createToken', 'createAccount', 'updateAccount', 'getAccount', 'listAccounts', 'registerWallet', 'updateWallet', 'listWallets', 'getPaymentMethodDetails', 'updatePaymentMethodDetails', 'listOrders', 'cancelOrder', 'listShareClasses', 'getShareClass', 'listAssets', 'listCustomOfferingDocuments', 'listFundDocuments']) {
+      expect(operations, operation).toContain(operation);
+    }
+  });
+
+  it("journals each exchange as any request, attributed to the twin of its client, and never shows a secret or a token", async () => {
+    const steps = await scriptedSession(shadow.url, upstream.state());
+    const token = (steps[0]!.body as { access_token: string }).access_token;
+    const entries = await shadow.control.requests({ path: '/v1/accounts' });
+    expect(entries.at(-1)).toMatchObject({ client_id: 'sandbox-client', operation_id: 'listAccounts' });
+    const everything = JSON.stringify(await fidelityOf(shadow)) + (await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text());
+    expect(everything).not.toContain('sandbox-secret');
+    expect(everything).not.toContain(token);
+  });
+
+  it('hands the client the upstream answer byte for byte, its headers but hop-by-hop ones included', async () => {
+    const direct = await fetch(`${upstream.url}/.well-known/openid-configuration`);
+    expect(direct.status).toBe(200);
+    const token = await upstream.token();
+    const [viaShadow, viaUpstream] = await Promise.all(
+      [shadow.url, upstream.url].map((base) => fetch(`${base}/v1/share-classes?limit=2`, { headers: { authorization: `Bearer ${token}` } })),
+    );
+    expect(await viaShadow.text()).toBe(await viaUpstream.text());
+    expect(viaShadow.headers.get('content-type')).toBe(viaUpstream.headers.get('content-type'));
+  });
+
+  it('DELETE /__control/fidelity clears the report; JUnit has a case per operation seen', async () => {
+    await scriptedSession(shadow.url, upstream.state());
+    const junit = await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text();
+    expect(junit).toContain('<testcase classname="fidelity" name="createAccount"');
+    expect(junit).not.toContain('<failure');
+    expect((await fetch(`${shadow.url}/__control/fidelity`, { method: 'DELETE' })).status).toBe(204);
+    expect(await fidelityOf(shadow)).toMatchObject({ exchanges: 0, compared: 0, differences: [] });
+    expect(await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text()).toContain('<skipped message="no exchange yet');
+  });
+});
+
+describe('shadow mode in front of an upstream that deviates', () => {
+  let behind: FakeServer;
+  let proxy: Awaited<ReturnType<typeof deviatingUpstream>>;
+  let shadow: FakeServer;
+  beforeAll(async () => {
+    behind = await startServer({ seed: 7 });
+    proxy = await deviatingUpstream(behind.url, ({ method, path }, answer) => {
+      const body = answer.body as Record<string, unknown>;
+      if (method === 'POST' && path === '/v1/accounts' && answer.status === 201) {
+        // a field the fake lacks, one it has that the upstream dropped, another type, another value
+        const { first_name: _, ...rest } = body;
+        return { status: 201, body: { ...rest, nickname: 'ada', dob_year: String(body.dob_year), last_name: 'Byron' } };
+      }
+      if (method === 'GET' && path === '/v1/orders') {
+        const [first, ...others] = body.data as Record<string, unknown>[];
+        return { status: 200, body: { data: [{ ...first, status: 'SETTLED' }, ...others] } };
+      }
+      if (method === 'DELETE' && path.startsWith('/v1/orders/') && answer.status === 200) {
+        return { status: 409, body: { type: 'about:blank', title: 'Conflict', status: 409, detail: 'no', code: 'order_not_cancellable' } };
+      }
+      if (method === 'POST' && path.endsWith('/wallets') && answer.status === 422) return { status: 422, body: { ...body, code: 'validation_error' } };
+      if (method === 'GET' && path === '/v1/assets') return { status: 200, body, raw: JSON.stringify(body, null, 3), headers: { 'X-Upstream-Trace': 'abc-123', 'Keep-Alive': 'timeout=9' } };
+      if (path.startsWith('/v1/funds/')) return { status: 503, body: undefined, raw: '<html>maintenance</html>', contentType: 'text/html' };
+      return undefined;
+    });
+    shadow = await startServer({ seed: 7, upstream: proxy.url });
+  });
+  afterAll(async () => {
+    await shadow?.stop();
+    await proxy?.close();
+    await behind?.stop();
+  });
+
+  it('reports every kind of difference, each with both values and its request', async () => {
+    const world = behind.state();
+    const steps = await scriptedSession(shadow.url, world);
+    // the upstream's 5xx reaches the client as it was
+    const maintenance = steps.find((s) => s.path.startsWith('/v1/funds/'))!;
+    expect(maintenance.status).toBe(503);
+    const report = await fidelityOf(shadow);
+    const kinds = new Set(report.differences.map((d: { kind: string }) => d.kind));
+    expect([...kinds].sort()).toEqual(['enum_value', 'error_code', 'extra_field', 'missing_field', 'status', 'type', 'value']);
+    const created = steps.find((s) => s.method === 'POST' && s.path === '/v1/accounts')!;
+    const createRequest = report.differences.filter((d: { operation: string }) => d.operation === 'createAccount');
+    expect(createRequest).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'missing_field', pointer: '/nickname', upstream: 'ada', fake: null, method: 'POST', path: '/v1/accounts', request_id: expect.any(String) }),
+        expect.objectContaining({ kind: 'extra_field', pointer: '/first_name', upstream: null, fake: 'Ada' }),
+        expect.objectContaining({ kind: 'type', pointer: '/dob_year', upstream: '1985', fake: 1985 }),
+        expect.objectContaining({ kind: 'value', pointer: '/last_name', upstream: 'Byron', fake: 'Lovelace' }),
+      ]),
+    );
+    expect(created.status).toBe(201);
+    expect(report.differences).toEqual(expect.arrayContaining([
+      expect.objectContaining({ operation: 'listOrders', kind: 'enum_value', pointer: '/data/0/status', upstream: 'SETTLED' }),
+      expect.objectContaining({ operation: 'registerWallet', kind: 'error_code', upstream: 'validation_error', fake: 'invalid_wallet_address' }),
+      expect.objectContaining({ operation: 'cancelOrder', kind: 'status', upstream: 409, fake: 200 }),
+      expect.objectContaining({ operation: 'listFundDocuments', kind: 'status', upstream: 503, fake: 200 }),
+    ]));
+    expect(report.document_violations).toEqual(expect.arrayContaining([expect.objectContaining({ side: 'upstream_answer', operation: 'listOrders', pointer: '/data/0/status' })]));
+    const junit = await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text();
+    expect(junit).toContain('<testcase classname="fidelity" name="createAccount" time="0">');
+    expect(junit).toContain('<failure message="missing_field at /nickname" type="missing_field">POST /v1/accounts (request ');
+  });
+
+  it("hands the client the upstream's bytes and end-to-end headers, and none of its hop-by-hop ones", async () => {
+    const token = await behind.token();
+    const answer = await fetch(`${shadow.url}/v1/assets?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await answer.text();
+    expect(text).toBe(JSON.stringify(JSON.parse(text), null, 3));
+    expect(answer.headers.get('x-upstream-trace')).toBe('abc-123');
+    expect(answer.headers.get('keep-alive')).not.toBe('timeout=9');
+  });
+
+  it('leaves the twin unchanged when the upstream refused the request, though the twin would have accepted it', async () => {
+    const placed = behind.state().orders.find((o) => o.status === 'PLACED')!;
+    const token = (await (await fetch(`${shadow.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline write:orders', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(shadow.url).host }),
+    })).json()).access_token as string;
+    const answer = await fetch(`${shadow.url}/v1/orders/${placed.id}/`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(409);
+    await fidelityOf(shadow);
+    expect(shadow.state().orders.find((o) => o.id === placed.id)!.status).toBe('PLACED');
+  });
+});
+
+describe('an upstream that cannot be used', () => {
+  const started: { stop(): Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const s of started) await s.stop();
+  });
+  const shadowIn = async (upstream: string, timeoutMs = 10_000) => {
+    const fake = await startServer({ upstream, upstreamTimeoutMs: timeoutMs });
+    started.push(fake);
+    return fake;
+  };
+  const listening = async (handler: http.RequestListener) => {
+    const server = http.createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    started.push({ stop: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
+  it.each([
+    ['down', async () => {
+      const url = await listening(() => undefined);
+      await started.pop()!.stop();
+      return { url, cause: /cannot be reached \(ECONNREFUSED\)/ };
+    }],
+    ['slow past the timeout', async () => ({ url: await listening(() => undefined), cause: /did not answer within 300 ms/ })],
+    ['answering HTML', async () => ({ url: await listening((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')), cause: /answered 200 with a body that is not JSON \(text\/html\)/ })],
+  ])('%s: the client gets a 502 upstream_unreachable problem, journaled, and nothing is compared', async (_name, make) => {
+    const { url, cause } = await make();
+    const fake = await shadowIn(url, 300);
+    const answer = await fetch(`${fake.url}/v1/assets`, { headers: { authorization: 'Bearer x' } });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = await answer.json();
+    expect(problem).toMatchObject({ status: 502, code: 'upstream_unreachable' });
+    expect(problem.detail).toMatch(cause);
+    expect(await fake.control.requests()).toEqual([expect.objectContaining({ path: '/v1/assets', status: 502 })]);
+    expect(await fidelityOf(fake)).toMatchObject({ exchanges: 0 });
+  });
+
+  it('outside shadow mode, the report answers 409 shadow_mode_off', async () => {
+    const fake = await startServer();
+    started.push(fake);
+    const answer = await fetch(`${fake.url}/__control/fidelity`);
+    expect(answer.status).toBe(409);
+    expect(await answer.json()).toMatchObject({ code: 'shadow_mode_off' });
+  });
+
+  it('refuses an upstream URL with credentials in it before starting', async () => {
+    await expect(startServer({ upstream: 'https://user:pw@sandbox.example.com' })).rejects.toThrow(/must not carry credentials/);
   });
 });

@@ -32,7 +32,13 @@ export async function scriptedSession(base: string, world: World, options: { cli
       ...(body !== undefined && { body: isForm ? body : JSON.stringify(body) }),
     });
     const text = await response.text();
-    const step = { method, path, status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch {
+      // an upstream's own failure page: kept as text
+    }
+    const step = { method, path, status: response.status, body: parsed };
     steps.push(step);
     return step;
   };
