@@ -2,10 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
+import type { Schemas } from '../../src/api/types.js';
 import { scriptedSession } from '../support/shadow-session.js';
 import { deviatingUpstream } from '../support/deviating-upstream.js';
 
-const fidelityOf = async (fake: FakeServer, query = '') => (await fetch(`${fake.url}/__control/fidelity${query}`)).json();
+type Report = Schemas['FidelityReport'];
+const fidelityOf = async (fake: FakeServer): Promise<Report> => (await (await fetch(`${fake.url}/__control/fidelity`)).json()) as Report;
 
 describe('shadow mode in front of another fake with the same seed', () => {
   let upstream: FakeServer;
@@ -49,9 +51,8 @@ describe('shadow mode in front of another fake with the same seed', () => {
     const direct = await fetch(`${upstream.url}/.well-known/openid-configuration`);
     expect(direct.status).toBe(200);
     const token = await upstream.token();
-    const [viaShadow, viaUpstream] = await Promise.all(
-      [shadow.url, upstream.url].map((base) => fetch(`${base}/v1/share-classes?limit=2`, { headers: { authorization: `Bearer ${token}` } })),
-    );
+    const ask = (base: string) => fetch(`${base}/v1/share-classes?limit=2`, { headers: { authorization: `Bearer ${token}` } });
+    const [viaShadow, viaUpstream] = [await ask(shadow.url), await ask(upstream.url)];
     expect(await viaShadow.text()).toBe(await viaUpstream.text());
     expect(viaShadow.headers.get('content-type')).toBe(viaUpstream.headers.get('content-type'));
   });
@@ -61,8 +62,9 @@ describe('shadow mode in front of another fake with the same seed', () => {
     const junit = await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text();
     expect(junit).toContain('<testcase classname="fidelity" name="createAccount"');
     expect(junit).not.toContain('<failure');
+    expect((await shadow.control.fidelity()).exchanges).toBeGreaterThan(0);
     expect((await fetch(`${shadow.url}/__control/fidelity`, { method: 'DELETE' })).status).toBe(204);
-    expect(await fidelityOf(shadow)).toMatchObject({ exchanges: 0, compared: 0, differences: [] });
+    expect(await shadow.control.fidelity()).toMatchObject({ exchanges: 0, compared: 0, differences: [] });
     expect(await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text()).toContain('<skipped message="no exchange yet');
   });
 });
@@ -107,10 +109,10 @@ describe('shadow mode in front of an upstream that deviates', () => {
     const maintenance = steps.find((s) => s.path.startsWith('/v1/funds/'))!;
     expect(maintenance.status).toBe(503);
     const report = await fidelityOf(shadow);
-    const kinds = new Set(report.differences.map((d: { kind: string }) => d.kind));
+    const kinds = new Set(report.differences.map((d) => d.kind));
     expect([...kinds].sort()).toEqual(['enum_value', 'error_code', 'extra_field', 'missing_field', 'status', 'type', 'value']);
     const created = steps.find((s) => s.method === 'POST' && s.path === '/v1/accounts')!;
-    const createRequest = report.differences.filter((d: { operation: string }) => d.operation === 'createAccount');
+    const createRequest = report.differences.filter((d) => d.operation === 'createAccount');
     expect(createRequest).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ kind: 'missing_field', pointer: '/nickname', upstream: 'ada', fake: null, method: 'POST', path: '/v1/accounts', request_id: expect.any(String) }),
@@ -143,11 +145,11 @@ describe('shadow mode in front of an upstream that deviates', () => {
 
   it('leaves the twin unchanged when the upstream refused the request, though the twin would have accepted it', async () => {
     const placed = behind.state().orders.find((o) => o.status === 'PLACED')!;
-    const token = (await (await fetch(`${shadow.url}/oauth2/token`, {
+    const token = ((await (await fetch(`${shadow.url}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline write:orders', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(shadow.url).host }),
-    })).json()).access_token as string;
+    })).json()) as { access_token: string }).access_token;
     const answer = await fetch(`${shadow.url}/v1/orders/${placed.id}/`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
     expect(answer.status).toBe(409);
     await fidelityOf(shadow);
@@ -186,7 +188,7 @@ describe('an upstream that cannot be used', () => {
     const answer = await fetch(`${fake.url}/v1/assets`, { headers: { authorization: 'Bearer x' } });
     expect(answer.status).toBe(502);
     expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const problem = await answer.json();
+    const problem = (await answer.json()) as { detail: string };
     expect(problem).toMatchObject({ status: 502, code: 'upstream_unreachable' });
     expect(problem.detail).toMatch(cause);
     expect(await fake.control.requests()).toEqual([expect.objectContaining({ path: '/v1/assets', status: 502 })]);
