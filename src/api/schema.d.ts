@@ -955,8 +955,9 @@ export interface paths {
          *     side); `value` (only for resources the session created or changed; identifiers and instants are never
          *     compared). An exchange the twin cannot replay (an identifier the session never created, a token not issued
          *     through this session) counts as `not_comparable`, its reason in `not_comparable_exchanges`: never a
-         *     difference. The report waits (up to 5 s) for the comparisons of exchanges already answered. A partner's
-         *     token (scope `control`) sees its own client's exchanges only. Secrets and tokens are never stored or shown.
+         *     difference. `operations` holds the same counts per operation. The report waits (up to 5 s) for the
+         *     comparisons of exchanges already answered. A partner's token (scope `control`) sees its own client's
+         *     exchanges only. Secrets and tokens are never stored or shown.
          *     `format=junit`: JUnit XML, a test case per operation seen, a `failure` per difference (no operation seen: a
          *     skipped case). Outside shadow mode: 409 `shadow_mode_off`.
          */
@@ -1620,6 +1621,16 @@ export interface components {
             document_violations: components["schemas"]["FidelityDocumentViolation"][];
             /** @description Each exchange counted in `not_comparable`, with its reason. */
             not_comparable_exchanges: components["schemas"]["FidelityNotComparable"][];
+            /** @description The counts per operation seen, by operationId (null: a path the document does not have). */
+            operations: {
+                operation: string | null;
+                exchanges: number;
+                compared: number;
+                agreed: number;
+                not_comparable: number;
+                /** @description Differences found in its exchanges. */
+                differences: number;
+            }[];
         };
         JournalEntryList: {
             data: components["schemas"]["JournalEntry"][];

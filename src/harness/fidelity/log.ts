@@ -29,6 +29,10 @@ interface Counts {
   not_comparable: number;
 }
 
+type OperationCounts = Counts & { differences: number };
+
+const noCounts = (): OperationCounts => ({ exchanges: 0, compared: 0, agreed: 0, not_comparable: 0, differences: 0 });
+
 type Owned<T> = T & { clientId: string | null };
 
 /**
@@ -37,8 +41,8 @@ type Owned<T> = T & { clientId: string | null };
  * the clients' path (`enqueue`); the report waits for the ones already queued (`settled`).
  */
 export class FidelityLog {
-  private readonly counts = new Map<string | null, Counts>();
-  private readonly operations = new Map<string | null, Map<string, { exchanges: number; differences: number }>>();
+  /** Per client, per operation (`''`: a path the document does not have). */
+  private readonly counts = new Map<string | null, Map<string, OperationCounts>>();
   private differences: Owned<Difference>[] = [];
   private violations: Owned<DocumentViolation>[] = [];
   private notComparable: Owned<NotComparable>[] = [];
@@ -65,14 +69,11 @@ export class FidelityLog {
 
   add(outcome: ExchangeOutcome): void {
     const { requestId, clientId, operation, method, path } = outcome;
-    const counts = this.counts.get(clientId) ?? { exchanges: 0, compared: 0, agreed: 0, not_comparable: 0 };
-    this.counts.set(clientId, counts);
+    const perOperation = this.counts.get(clientId) ?? new Map<string, OperationCounts>();
+    this.counts.set(clientId, perOperation);
+    const counts = perOperation.get(operation ?? '') ?? noCounts();
+    perOperation.set(operation ?? '', counts);
     counts.exchanges++;
-    const perOperation = this.operations.get(clientId) ?? new Map<string, { exchanges: number; differences: number }>();
-    this.operations.set(clientId, perOperation);
-    const seen = perOperation.get(operation ?? '') ?? { exchanges: 0, differences: 0 };
-    perOperation.set(operation ?? '', seen);
-    seen.exchanges++;
     const push = <T>(list: T[], items: T[]): void => {
       for (const item of items) if (list.length < REPORT_LIST_LIMIT) list.push(item);
     };
@@ -88,7 +89,7 @@ export class FidelityLog {
     counts.compared++;
     const { findings } = outcome.result;
     if (findings.length === 0) counts.agreed++;
-    seen.differences += findings.length;
+    counts.differences += findings.length;
     push(
       this.differences,
       findings.map((f) => ({ clientId, request_id: requestId, operation, method, path, kind: f.kind, pointer: f.pointer, upstream: f.upstream, fake: f.fake })),
@@ -99,29 +100,29 @@ export class FidelityLog {
   report(clientId?: string): FidelityReport {
     const mine = <T extends { clientId: string | null }>(list: T[]): Omit<T, 'clientId'>[] =>
       list.filter((item) => clientId === undefined || item.clientId === clientId).map(({ clientId: _, ...item }) => item);
+    const operations = this.operationsSeen(clientId);
     const totals: Counts = { exchanges: 0, compared: 0, agreed: 0, not_comparable: 0 };
-    for (const [owner, counts] of this.counts) {
-      if (clientId !== undefined && owner !== clientId) continue;
-      for (const key of Object.keys(totals) as (keyof Counts)[]) totals[key] += counts[key];
-    }
+    for (const counts of operations.values()) for (const key of Object.keys(totals) as (keyof Counts)[]) totals[key] += counts[key];
     return {
       upstream: this.upstream,
       ...totals,
       differences: mine(this.differences),
       document_violations: mine(this.violations),
       not_comparable_exchanges: mine(this.notComparable),
+      operations: [...operations]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([operation, counts]) => ({ operation: operation === '' ? null : operation, ...counts })),
     };
   }
 
-  /** The operations seen (operationId, or `''` for a path the document does not have), with their exchange counts. */
-  operationsSeen(clientId?: string): Map<string, { exchanges: number; differences: number }> {
-    const merged = new Map<string, { exchanges: number; differences: number }>();
-    for (const [owner, perOperation] of this.operations) {
+  /** The operations seen (operationId, or `''` for a path the document does not have), with their counts. */
+  operationsSeen(clientId?: string): Map<string, OperationCounts> {
+    const merged = new Map<string, OperationCounts>();
+    for (const [owner, perOperation] of this.counts) {
       if (clientId !== undefined && owner !== clientId) continue;
-      for (const [operation, seen] of perOperation) {
-        const total = merged.get(operation) ?? { exchanges: 0, differences: 0 };
-        total.exchanges += seen.exchanges;
-        total.differences += seen.differences;
+      for (const [operation, counts] of perOperation) {
+        const total = merged.get(operation) ?? noCounts();
+        for (const key of Object.keys(total) as (keyof OperationCounts)[]) total[key] += counts[key];
         merged.set(operation, total);
       }
     }
@@ -134,12 +135,7 @@ export class FidelityLog {
     this.differences = keep(this.differences);
     this.violations = keep(this.violations);
     this.notComparable = keep(this.notComparable);
-    if (clientId === undefined) {
-      this.counts.clear();
-      this.operations.clear();
-    } else {
-      this.counts.delete(clientId);
-      this.operations.delete(clientId);
-    }
+    if (clientId === undefined) this.counts.clear();
+    else this.counts.delete(clientId);
   }
 }
