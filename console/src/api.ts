@@ -97,6 +97,9 @@ export const api = (s: Session) => ({
   removeFault: (faultId: string) => control<void>(s, 'DELETE', `/faults/${id(faultId)}`),
   documents: async () => (await control<Schemas['DocumentLinkList']>(s, 'GET', '/documents')).data,
   clearFaults: () => control<void>(s, 'DELETE', '/faults'),
+  /** Shadow mode's report (409 `shadow_mode_off` outside it), and forgetting it. */
+  fidelity: () => control<Schemas['FidelityReport']>(s, 'GET', '/fidelity'),
+  clearFidelity: () => control<void>(s, 'DELETE', '/fidelity'),
   requests: async (allClients = false) => (await control<Schemas['JournalEntryList']>(s, 'GET', '/requests', undefined, { allClients })).data,
 });
 
