@@ -17,9 +17,12 @@ function endToEnd(rawHeaders: readonly string[]): [string, string][] {
   return kept;
 }
 
-/** The client's headers as the upstream gets them: its own `Host`, the body's length, no hop-by-hop header. */
+/**
+ * The client's headers as the upstream gets them: its own `Host`, the body's length, no hop-by-hop header, and no
+ * `Expect: 100-continue` (the fake answered it, and has the whole body to send).
+ */
 export function forwardedRequestHeaders(rawHeaders: readonly string[], upstreamHost: string, bodyLength: number, hadBody: boolean): [string, string][] {
-  return [['Host', upstreamHost], ...endToEnd(rawHeaders), ...(hadBody || bodyLength > 0 ? ([['Content-Length', String(bodyLength)]] as [string, string][]) : [])];
+  return [['Host', upstreamHost], ...endToEnd(rawHeaders).filter(([name]) => name.toLowerCase() !== 'expect'), ...(hadBody || bodyLength > 0 ? ([['Content-Length', String(bodyLength)]] as [string, string][]) : [])];
 }
 
 /** The upstream's headers as the client gets them: every end-to-end header as it came, the length of the body sent. */
