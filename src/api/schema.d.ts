@@ -1578,7 +1578,7 @@ export interface components {
             /** @description The operationId the request routes to; null for a path the document does not have. */
             operation: string | null;
             method: string;
-            /** @description The path the client sent (the upstream's identifiers) */
+            /** @description The path the client sent (the upstream's identifiers), without its query. */
             path: string;
             /** @enum {string} */
             kind: "status" | "error_code" | "missing_field" | "extra_field" | "type" | "enum_value" | "value";

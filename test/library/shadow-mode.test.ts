@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
+import { compileDocumentValidator, loadApiDocument } from '../../src/api/document.js';
 import { scriptedSession } from '../support/shadow-session.js';
 import { deviatingUpstream } from '../support/deviating-upstream.js';
 
@@ -109,6 +110,8 @@ describe('shadow mode in front of an upstream that deviates', () => {
     const maintenance = steps.find((s) => s.path.startsWith('/v1/funds/'))!;
     expect(maintenance.status).toBe(503);
     const report = await fidelityOf(shadow);
+    // the report is the document's FidelityReport
+    expect(compileDocumentValidator(loadApiDocument().document, { $ref: 'openapi#/components/schemas/FidelityReport' })(report)).toEqual([]);
     const kinds = new Set(report.differences.map((d) => d.kind));
     expect([...kinds].sort()).toEqual(['enum_value', 'error_code', 'extra_field', 'missing_field', 'status', 'type', 'value']);
     const created = steps.find((s) => s.method === 'POST' && s.path === '/v1/accounts')!;
