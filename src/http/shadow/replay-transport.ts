@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, RequestListener } from 'node:http';
+import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
+import { Socket } from 'node:net';
 
 const REPLAY = Symbol('investment-api-fake.twin-replay');
 
@@ -19,44 +18,65 @@ export interface ReplayTransport {
 }
 
 /**
- * The twin's way into the fake's one request pipeline: the same app, over a loopback socket of its own (opened on the
- * first replay), so that a replay is parsed, routed, authenticated, validated and answered exactly as a client's
- * request is. Requests arriving on it are marked as replays; nothing else can reach it, so nothing can forge the mark.
+ * The twin's way into the fake's one request pipeline: Node's own request and response objects handed to the same
+ * app, as its server hands them over, without a socket (a socket's writes were most of a replay's cost). The answer
+ * is what the app ends the response with. A replay is marked on its request object, so nothing can forge the mark.
  */
 export function replayTransport(app: RequestListener): ReplayTransport {
-  let listening: Promise<{ server: http.Server; port: number }> | undefined;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  const open = (): Promise<{ server: http.Server; port: number }> =>
-    (listening ??= new Promise((resolve, reject) => {
-      const server = http.createServer((req, res) => {
-        (req as IncomingMessage & { [REPLAY]?: true })[REPLAY] = true;
-        app(req, res);
-      });
-      server.once('error', reject);
-      // never keeps a process alive that would otherwise end
-      server.unref();
-      server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));
-    }));
   return {
-    async send({ method, url, headers, body }) {
-      const { port } = await open();
-      return new Promise<ReplayAnswer>((resolve, reject) => {
-        const request = http.request({ host: '127.0.0.1', port, method, path: url, headers: { ...headers, ...(body.length > 0 && { 'content-length': String(body.length) }) }, agent }, (answer) => {
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.on('error', reject);
-          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks), contentType: answer.headers['content-type'] }));
-        });
-        request.on('error', reject);
-        request.end(method === 'HEAD' || body.length === 0 ? undefined : body);
-      });
-    },
-    async close() {
-      agent.destroy();
-      if (!listening) return;
-      const { server } = await listening;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    send: ({ method, url, headers, body }) =>
+      new Promise<ReplayAnswer>((resolve, reject) => {
+        // an unconnected socket: what the pipeline reads of one (its address, whether it is encrypted) says "local"
+        const socket = new Socket();
+        const req = new IncomingMessage(socket);
+        const all = { ...headers, ...(body.length > 0 && { 'content-length': String(body.length) }) };
+        req.method = method;
+        req.url = url;
+        req.httpVersion = '1.1';
+        req.httpVersionMajor = 1;
+        req.httpVersionMinor = 1;
+        req.headers = Object.fromEntries(Object.entries(all).map(([k, v]) => [k.toLowerCase(), v]));
+        req.rawHeaders = Object.entries(all).flat();
+        (req as IncomingMessage & { [REPLAY]?: true })[REPLAY] = true;
+        if (body.length > 0 && method !== 'HEAD') req.push(body);
+        req.push(null);
+        req.complete = true;
+        const res = new ServerResponse(req);
+        const chunks: Buffer[] = [];
+        const keep = (chunk: unknown, encoding: unknown): void => {
+          if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+          chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+        };
+        // own properties: Express sets its own prototype on the response, and these stay
+        res.write = ((chunk: unknown, encoding?: unknown, done?: unknown) => {
+          keep(chunk, encoding);
+          const callback = [encoding, done].find((a) => typeof a === 'function') as (() => void) | undefined;
+          callback?.();
+          return true;
+        }) as ServerResponse['write'];
+        res.end = ((chunk?: unknown, encoding?: unknown, done?: unknown) => {
+          keep(chunk, encoding);
+          if (!res.headersSent) res.writeHead(res.statusCode);
+          const type = res.getHeader('content-type');
+          resolve({ status: res.statusCode, body: Buffer.concat(chunks), contentType: typeof type === 'string' ? type : undefined });
+          const callback = [chunk, encoding, done].find((a) => typeof a === 'function') as (() => void) | undefined;
+          callback?.();
+          // what waits for the answer to go out (the pipeline's settle steps) hears it did
+          res.emit('finish');
+          res.emit('close');
+          socket.destroy();
+          return res;
+        }) as ServerResponse['end'];
+        // a connection the pipeline drops (an injected fault on the twin's tenant) answers nothing: status 0
+        const dropped = (): void => resolve({ status: 0, body: Buffer.alloc(0), contentType: undefined });
+        res.once('close', dropped);
+        socket.once('close', dropped);
+        try {
+          app(req, res);
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    close: async () => undefined,
   };
 }

@@ -152,6 +152,10 @@ export class Twin implements TwinSide {
       this.log.add(outcome({ notComparable: replay.notComparable }));
       return;
     }
+    if (replay.answer.status === 0) {
+      this.log.add(outcome({ notComparable: "the twin's answer was dropped (a fault injected on its tenant through the control plane)" }));
+      return;
+    }
     const fake: Answer = { status: replay.answer.status, body: parsed(replay.answer.body, replay.answer.contentType) };
     const upstream: Answer = { status: exchange.upstream.status, body: withoutToken(exchange.upstream.body) };
     const reason = whyNotComparable(upstream.status, fake.status, replay.untranslated);
