@@ -160,6 +160,26 @@ describe('shadow mode in front of an upstream that deviates', () => {
   });
 });
 
+describe("a fault on the twin's tenant", () => {
+  it('makes the exchange not comparable, with its reason, and the comparisons after it go on', async () => {
+    const upstream = await startServer();
+    const shadow = await startServer({ upstream: upstream.url });
+    try {
+      await shadow.control.addFault({ path: '/v1/assets', drop: true, count: 1 });
+      const token = await shadow.token();
+      for (const path of ['/v1/assets', '/v1/orders']) {
+        expect((await fetch(`${shadow.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      }
+      const report = await fidelityOf(shadow);
+      expect(report).toMatchObject({ exchanges: 3, compared: 2, agreed: 2, not_comparable: 1, differences: [] });
+      expect(report.not_comparable_exchanges).toEqual([expect.objectContaining({ operation: 'listAssets', reason: expect.stringContaining("the twin's answer was dropped") })]);
+    } finally {
+      await shadow.stop();
+      await upstream.stop();
+    }
+  });
+});
+
 describe('an upstream that cannot be used', () => {
   const started: { stop(): Promise<void> }[] = [];
   afterAll(async () => {

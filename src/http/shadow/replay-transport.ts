@@ -22,10 +22,19 @@ export interface ReplayTransport {
  * app, as its server hands them over, without a socket (a socket's writes were most of a replay's cost). The answer
  * is what the app ends the response with. A replay is marked on its request object, so nothing can forge the mark.
  */
+/** Past an injected fault's longest latency (60 s): a replay the app never ends does not hold up the comparisons after it. */
+const REPLAY_TIMEOUT_MS = 65_000;
+
 export function replayTransport(app: RequestListener): ReplayTransport {
   return {
     send: ({ method, url, headers, body }) =>
-      new Promise<ReplayAnswer>((resolve, reject) => {
+      new Promise<ReplayAnswer>((resolveOnce, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the twin did not answer within ${REPLAY_TIMEOUT_MS / 1000} s`)), REPLAY_TIMEOUT_MS);
+        timer.unref();
+        const resolve = (answer: ReplayAnswer): void => {
+          clearTimeout(timer);
+          resolveOnce(answer);
+        };
         // an unconnected socket: what the pipeline reads of one (its address, whether it is encrypted) says "local"
         const socket = new Socket();
         const req = new IncomingMessage(socket);
@@ -69,7 +78,10 @@ export function replayTransport(app: RequestListener): ReplayTransport {
         }) as ServerResponse['end'];
         // a connection the pipeline drops (an injected fault on the twin's tenant) answers nothing: status 0
         const dropped = (): void => resolve({ status: 0, body: Buffer.alloc(0), contentType: undefined });
-        res.once('close', dropped);
+        res.destroy = ((): ServerResponse => {
+          dropped();
+          return res;
+        }) as ServerResponse['destroy'];
         socket.once('close', dropped);
         try {
           app(req, res);
