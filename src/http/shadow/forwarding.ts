@@ -169,7 +169,7 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
     state.responseBody = answer.body;
     const code = json !== null && typeof json === 'object' ? ((json as { code?: unknown; error?: unknown }).code ?? (json as { error?: unknown }).error) : undefined;
     if (typeof code === 'string') state.code = code;
-    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.body.length));
+    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.body.length, req.method === 'HEAD'));
     res.end(answer.body);
     const accessToken = isTokenRequest && answer.status === 200 ? (json as { access_token?: unknown } | undefined)?.access_token : undefined;
     const tokenHash = typeof accessToken === 'string' ? sha256(accessToken) : undefined;

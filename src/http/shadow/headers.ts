@@ -25,9 +25,15 @@ export function forwardedRequestHeaders(rawHeaders: readonly string[], upstreamH
   return [['Host', upstreamHost], ...endToEnd(rawHeaders).filter(([name]) => name.toLowerCase() !== 'expect'), ...(hadBody || bodyLength > 0 ? ([['Content-Length', String(bodyLength)]] as [string, string][]) : [])];
 }
 
-/** The upstream's headers as the client gets them: every end-to-end header as it came, the length of the body sent. */
-export function answerHeaders(rawHeaders: readonly string[], bodyLength: number): string[] {
-  return [...endToEnd(rawHeaders).flat(), 'Content-Length', String(bodyLength)];
+/**
+ * The upstream's headers as the client gets them: every end-to-end header as it came, the length of the body sent
+ * (the upstream's own for an answer to HEAD, which has no body but says how long the GET's would be).
+ */
+export function answerHeaders(rawHeaders: readonly string[], bodyLength: number, head = false): string[] {
+  const kept = endToEnd(rawHeaders).flat();
+  if (!head) return [...kept, 'Content-Length', String(bodyLength)];
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'content-length') return [...kept, 'Content-Length', rawHeaders[i + 1]!];
+  return kept;
 }
 
 /**
