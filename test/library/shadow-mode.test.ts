@@ -68,6 +68,19 @@ describe('shadow mode in front of another fake with the same seed', () => {
     expect(await shadow.control.fidelity()).toMatchObject({ exchanges: 0, compared: 0, differences: [] });
     expect(await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text()).toContain('<skipped message="no exchange yet');
   });
+  it('replays a token request the upstream refused as refused: a wrong secret, an unknown client', async () => {
+    await shadow.control.clearFidelity();
+    const ask = (fields: Record<string, string>) =>
+      fetch(`${shadow.url}/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', audience: new URL(shadow.url).host, ...fields }),
+      });
+    expect((await ask({ client_id: 'sandbox-client', client_secret: 'wrong' })).status).toBe(401);
+    expect((await ask({ client_id: 'nobody', client_secret: 'x' })).status).toBe(401);
+    expect(await fidelityOf(shadow)).toMatchObject({ exchanges: 2, compared: 2, agreed: 2, differences: [] });
+    // the refused client got no twin
+    expect((await shadow.control.clients()).map((c) => c.client_id)).not.toContain('nobody');
+  });
 });
 
 describe('shadow mode in front of an upstream that deviates', () => {
