@@ -59,6 +59,11 @@ export class FidelityLog {
     });
   }
 
+  /** Comparisons queued and not yet done. */
+  get waiting(): number {
+    return this.pending;
+  }
+
   /** Resolves when the comparisons queued so far are done, or after `timeoutMs`, whichever comes first. */
   async settled(timeoutMs: number): Promise<void> {
     if (this.pending === 0) return;

@@ -16,6 +16,9 @@ import { replayTransport, type ReplayAnswer, type ReplayTransport } from './repl
 /** Upstream tokens this server remembers the client of (by hash), oldest forgotten first. */
 const TOKENS_KEPT = 10_000;
 
+/** Exchanges waiting for their comparison at most (each holds its bodies): past it, one is counted, not compared. */
+const QUEUE_LIMIT = 1_000;
+
 const isJson = (contentType: string | undefined): boolean => /[/+]json\b/i.test(contentType ?? '');
 
 const parsed = (body: Buffer, contentType: string | undefined): unknown => {
@@ -90,22 +93,30 @@ export class Twin implements TwinSide {
   }
 
   compareLater(exchange: ForwardedExchange): void {
+    if (this.log.waiting >= QUEUE_LIMIT) {
+      this.log.add(this.outcomeOf(exchange, { notComparable: `${QUEUE_LIMIT} exchanges were already waiting for their comparison: the client sends faster than shadow mode compares` }, []));
+      return;
+    }
     this.log.enqueue(
       () => this.compare(exchange),
       (error) => {
         // a failure of the comparison itself is counted, and said, rather than lost
         this.ctx.logger.error({ err: error, reqId: exchange.requestId }, 'shadow mode could not compare an exchange');
-        this.log.add({
-          requestId: exchange.requestId,
-          clientId: exchange.token?.clientId ?? (exchange.bearer !== undefined ? this.clientOfToken(exchange.bearer) ?? null : null),
-          operation: exchange.operation?.operationId ?? null,
-          method: exchange.method,
-          path: exchange.path,
-          result: { notComparable: `the twin could not replay it (${error instanceof Error ? error.message : String(error)})` },
-          violations: [],
-        });
+        this.log.add(this.outcomeOf(exchange, { notComparable: `the twin could not replay it (${error instanceof Error ? error.message : String(error)})` }, []));
       },
     );
+  }
+
+  private outcomeOf(exchange: ForwardedExchange, result: ExchangeOutcome['result'], violations: ExchangeOutcome['violations']): ExchangeOutcome {
+    return {
+      requestId: exchange.requestId,
+      clientId: exchange.token?.clientId ?? (exchange.bearer !== undefined ? this.clientOfToken(exchange.bearer) ?? null : null),
+      operation: exchange.operation?.operationId ?? null,
+      method: exchange.method,
+      path: exchange.path,
+      result,
+      violations,
+    };
   }
 
   close(): Promise<void> {
@@ -138,15 +149,7 @@ export class Twin implements TwinSide {
     } else {
       violations.push({ side: 'request', pointer: '', message: `the document has no operation at ${exchange.method} ${exchange.path.slice(0, 200)}` });
     }
-    const outcome = (result: ExchangeOutcome['result']): ExchangeOutcome => ({
-      requestId: exchange.requestId,
-      clientId: exchange.token?.clientId ?? (exchange.bearer !== undefined ? this.clientOfToken(exchange.bearer) ?? null : null),
-      operation: operation?.operationId ?? null,
-      method: exchange.method,
-      path: exchange.path,
-      result,
-      violations,
-    });
+    const outcome = (result: ExchangeOutcome['result']): ExchangeOutcome => this.outcomeOf(exchange, result, violations);
     const replay = exchange.token ? await this.replayTokenRequest(exchange, exchange.token) : await this.replayApiRequest(exchange);
     if ('notComparable' in replay) {
       this.log.add(outcome({ notComparable: replay.notComparable }));
