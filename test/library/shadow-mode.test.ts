@@ -173,6 +173,31 @@ describe('shadow mode in front of an upstream that deviates', () => {
   });
 });
 
+describe('a client the fake does not know', () => {
+  it('gets a twin on its first token, with the scopes the upstream granted, and its session compares', async () => {
+    const upstream = await startServer({ clients: [{ client_id: 'acme', client_secret: 's3cret', scopes: ['read:assets', 'read:accounts', 'write:accounts'] }] });
+    const shadow = await startServer({ upstream: upstream.url });
+    try {
+      const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline read:assets read:accounts', client_id: 'acme', client_secret: 's3cret', audience: new URL(shadow.url).host });
+      const granted = (await (await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: form })).json()) as { access_token: string; scope: string };
+      expect(granted.scope).toBe('openid offline read:accounts write:accounts read:assets');
+      const headers = { authorization: `Bearer ${granted.access_token}`, 'content-type': 'application/json' };
+      expect((await fetch(`${shadow.url}/v1/assets?limit=3`, { headers })).status).toBe(200);
+      expect((await fetch(`${shadow.url}/v1/accounts`, { method: 'POST', headers, body: '{"type":"individual","first_name":"Ada"}' })).status).toBe(201);
+      const report = await fidelityOf(shadow);
+      expect(report).toMatchObject({ exchanges: 3, compared: 3, agreed: 3, differences: [] });
+      const twin = (await shadow.control.clients()).find((c) => c.client_id === 'acme')!;
+      expect(twin.scopes).toEqual(['read:accounts', 'write:accounts', 'read:assets']);
+      // its secret is the fake's own: the partner's never reaches the fake's records
+      expect(JSON.stringify(await shadow.control.clients())).not.toContain('s3cret');
+      expect(shadow.state('acme').accounts.some((a) => a.first_name === 'Ada')).toBe(true);
+    } finally {
+      await shadow.stop();
+      await upstream.stop();
+    }
+  });
+});
+
 describe("a fault on the twin's tenant", () => {
   it('makes the exchange not comparable, with its reason, and the comparisons after it go on', async () => {
     const upstream = await startServer();
