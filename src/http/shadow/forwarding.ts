@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../../api/errors.js';
 import type { FakeContext } from '../../context.js';
+import type { Tenant } from '../../domain/tenants.js';
 import type { MatchedOperation } from '../../harness/fidelity/operations.js';
 import { settle, stateOf } from '../request-state.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
@@ -48,7 +49,7 @@ export interface TokenRequest {
 export interface TwinSide {
   clientOfToken(tokenHash: string): string | undefined;
   /** The upstream granted a token: the twin of its client exists from now on (answers its tenant, if it could be made). */
-  tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): ReturnType<FakeContext['tenants']['find']>;
+  tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): Tenant | undefined;
   matchOperation(method: string, path: string): MatchedOperation | undefined;
   compareLater(exchange: ForwardedExchange): void;
 }
