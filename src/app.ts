@@ -6,6 +6,8 @@ import { controlGuard } from './control/guard.js';
 import { mcpEndpoint } from './mcp-http.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
+import { fidelityHandlers } from './control/fidelity-handlers.js';
+import { shadowMode } from './http/shadow/shadow-mode.js';
 import { orderControlHandlers } from './control/order-handlers.js';
 import { toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
 import { LinkSigner } from './domain/documents.js';
@@ -161,6 +163,7 @@ function operationHandlers(ctx: FakeContext): OperationHandlers {
     ...controlHandlers(ctx),
     ...orderControlHandlers(ctx),
     ...harnessHandlers(ctx),
+    ...fidelityHandlers(ctx),
   };
 }
 
@@ -308,6 +311,8 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     front.push(answerCheck(ctx.api.document, report));
   }
   app.use(chain(front));
+  // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/http/shadow/)
+  if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream)).step);
   app.use('/__control', controlGuard(ctx));
   app.use('/__control/mcp', mcpEndpoint(ctx, handlers));
   const unroutedTenant = bearerTenant(ctx);

@@ -53,6 +53,9 @@ export function banner({ version, address, options, defaultClient, clientCount }
     `  world          ${world}; logs ${options.logFormat}, level ${options.logLevel ?? 'info'}`,
     ...(options.demo ? [`  demo           ${defaultClient.client_id}'s orders move on its clock; end investors place an order about every 30 s (its settings: /__control/clients)`] : []),
     ...(options.stateDir !== undefined ? [`  state          ${options.stateDir} (every tenant and the signing key kept across restarts)`] : []),
+    ...(options.upstream !== undefined
+      ? [`  shadow mode    /oauth2/token and /v1 answered by ${options.upstream}, compared with this fake: ${base}/__control/fidelity, ${base}/console/fidelity`]
+      : []),
     '',
   ].join('\n');
 }

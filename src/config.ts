@@ -69,6 +69,14 @@ export interface FakeOptions {
    * false: a test suite keeps exact answers.
    */
   demo?: boolean;
+  /**
+   * Shadow mode: the base URL of a deployment of this interface (the platform's real sandbox, another fake). Each
+   * `POST /oauth2/token` and `/v1` request is forwarded there and answered with its answer; the fake compares it
+   * with its own twin tenant's answer (`GET /__control/fidelity`). Default: none (the fake answers itself).
+   */
+  upstream?: string;
+  /** Shadow mode: how long the upstream has to answer an exchange, in ms, before the client gets 502 `upstream_unreachable`; default 10,000. */
+  upstreamTimeoutMs?: number;
 }
 
 export const DEFAULTS = {
@@ -80,6 +88,7 @@ export const DEFAULTS = {
   maxTenants: 1_000,
   maxRecordsPerTenant: 100_000,
   keepAliveTimeoutMs: 65_000,
+  upstreamTimeoutMs: 10_000,
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -102,6 +111,20 @@ function url(name: string, value: string): string {
   } catch {
     throw new ConfigError(`${name} must be an absolute URL, got "${value}".`);
   }
+}
+
+/** An upstream's base URL: http(s) only, no credentials in it (they would be stored and shown), no query or fragment. */
+export function upstreamUrl(name: string, value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value}".`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be an http:// or https:// URL, got "${value}".`);
+  if (parsed.username !== '' || parsed.password !== '') throw new ConfigError(`${name} must not carry credentials (user:password@): the fake would store and show them.`);
+  if (parsed.search !== '' || parsed.hash !== '') throw new ConfigError(`${name} must be a base URL without a query or fragment, got "${value}".`);
+  return parsed.toString().replace(/\/$/, '');
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -170,6 +193,8 @@ const SETTINGS = [
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
   { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, an investor order about every 30 s (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
+  { flag: 'upstream', env: 'UPSTREAM_URL', arg: '<url>', help: 'shadow mode: forward /oauth2/token and /v1 there and compare with the fake (GET /__control/fidelity)', read: (n: string, v: string) => ({ upstream: upstreamUrl(n, v) }) },
+  { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT_MS', arg: '<ms>', help: 'shadow mode: how long the upstream may take to answer, in ms (default 10000)', read: (n: string, v: string) => ({ upstreamTimeoutMs: integer(n, v, 1) }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;
 

@@ -6,6 +6,13 @@ import type { Logger } from './logger.js';
 import type { Journal } from './harness/journal.js';
 import type { TenantRegistry } from './domain/tenants.js';
 import type { StateWriter } from './persistence/state-writer.js';
+import type { FidelityLog } from './harness/fidelity/log.js';
+
+/** Shadow mode (`--upstream`): its report, and what `stop()` closes (src/http/shadow/). */
+export interface ShadowModeState {
+  fidelity: FidelityLog;
+  close(): Promise<void>;
+}
 
 /** Everything one server instance owns, so instances never share state (only immutable, compiled things are per process). */
 export interface FakeContext {
@@ -20,4 +27,6 @@ export interface FakeContext {
   logger: Logger;
   /** With STATE_DIR: writes the tenants a call reached, off the request path. */
   stateWriter?: StateWriter;
+  /** In shadow mode only. */
+  shadow?: ShadowModeState;
 }

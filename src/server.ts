@@ -210,6 +210,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     async stop() {
       await server.drain(SHUTDOWN_GRACE_MS);
       await ctx.stateWriter?.close();
+      await ctx.shadow?.close();
     },
   };
 }

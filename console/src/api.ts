@@ -97,6 +97,9 @@ export const api = (s: Session) => ({
   removeFault: (faultId: string) => control<void>(s, 'DELETE', `/faults/${id(faultId)}`),
   documents: async () => (await control<Schemas['DocumentLinkList']>(s, 'GET', '/documents')).data,
   clearFaults: () => control<void>(s, 'DELETE', '/faults'),
+  /** Shadow mode's report (409 `shadow_mode_off` outside it), and forgetting it. */
+  fidelity: () => control<Schemas['FidelityReport']>(s, 'GET', '/fidelity'),
+  clearFidelity: () => control<void>(s, 'DELETE', '/fidelity'),
   /** The journal: the tenant's since its last reset, all of it with `since: 'start'`; every client's (the newest) with `allClients`. */
   requests: async (allClients = false, since: Schemas['JournalSpan'] = 'reset') =>
     (await control<Schemas['JournalEntryList']>(s, 'GET', `/requests?since=${since}`, undefined, { allClients })).data,

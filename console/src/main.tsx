@@ -8,6 +8,7 @@ import { AccountDetail, Accounts } from './views/accounts.js';
 import { Catalog } from './views/catalog.js';
 import { Connect } from './views/connect.js';
 import { Faults } from './views/faults.js';
+import { Fidelity } from './views/fidelity.js';
 import { OrderDetail } from './views/order.js';
 import { Orders } from './views/orders.js';
 import { Overview } from './views/overview.js';
@@ -25,6 +26,7 @@ const TITLES: Record<string, string> = {
   requests: 'Requests',
   faults: 'Faults',
   report: 'Readiness report',
+  fidelity: 'Fidelity',
   connect: 'Connect',
   tenant: 'Tenant',
 };
@@ -46,6 +48,8 @@ function View({ route }: { route: Route }) {
       return <Faults />;
     case 'report':
       return <Report />;
+    case 'fidelity':
+      return <Fidelity />;
     case 'connect':
       return <Connect />;
     case 'tenant':

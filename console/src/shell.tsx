@@ -12,6 +12,7 @@ const NAV: [string, string][] = [
   ['requests', 'Requests'],
   ['faults', 'Faults'],
   ['report', 'Readiness'],
+  ['fidelity', 'Fidelity'],
   ['connect', 'Connect'],
   ['tenant', 'Tenant'],
 ];

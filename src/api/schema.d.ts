@@ -1000,6 +1000,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__control/fidelity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shadow mode's report of where the fake and the upstream agree and differ
+         * @description Only in shadow mode (`--upstream <base URL>`, env `UPSTREAM_URL`): the fake forwards each `POST /oauth2/token`
+         *     and each `/v1` request to the upstream, answers the client with the upstream's answer, and then, off the
+         *     client's path, checks the request and the upstream's answer against this document (`document_violations`,
+         *     `side` `request` or `upstream_answer`) and replays the request on its own twin tenant of the same
+         *     `client_id`, with the identifiers the upstream issued in the session translated into the twin's, and
+         *     compares the two answers. `differences` lists each place they differ: `status`; `error_code` (the problem's
+         *     `code`, or OAuth's `error`); `missing_field` (the upstream has it, the fake has not); `extra_field`; `type`
+         *     (JSON types at a pointer; list items by shape); `enum_value` (a value outside the document's enum, on either
+         *     side); `value` (only for resources the session created or changed; identifiers and instants are never
+         *     compared). An exchange the twin cannot replay (an identifier the session never created, a token not issued
+         *     through this session) counts as `not_comparable`, its reason in `not_comparable_exchanges`: never a
+         *     difference. `operations` holds the same counts per operation. The report waits (up to 5 s) for the
+         *     comparisons of exchanges already answered. A partner's token (scope `control`) sees its own client's
+         *     exchanges only. Secrets and tokens are never stored or shown.
+         *     `format=junit`: JUnit XML, a test case per operation seen, a `failure` per difference (no operation seen: a
+         *     skipped case). Outside shadow mode: 409 `shadow_mode_off`.
+         */
+        get: operations["getFidelityReport"];
+        put?: never;
+        post?: never;
+        /**
+         * Forgets the shadow report (the twins and their identifier maps stay)
+         * @description Clears the exchanges, differences and document violations counted so far (a partner's token: its own
+         *     client's only). The twin tenants, and the identifiers learned in the session, stay. Outside shadow mode: 409
+         *     `shadow_mode_off`.
+         */
+        delete: operations["clearFidelityReport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1635,6 +1676,66 @@ export interface components {
              */
             applied: boolean;
         };
+        FidelityDifference: {
+            /** @description The journal entry of the forwarded exchange. */
+            request_id: string;
+            /** @description The operationId the request routes to; null for a path the document does not have. */
+            operation: string | null;
+            method: string;
+            /** @description The path the client sent (the upstream's identifiers), without its query. */
+            path: string;
+            /** @enum {string} */
+            kind: "status" | "error_code" | "missing_field" | "extra_field" | "type" | "enum_value" | "value";
+            /** @description JSON pointer in the answers (`""` for the status; list items as `/data/*\/...`). */
+            pointer: string;
+            /** @description The upstream's side: its value (secrets read `[redacted]`), or null where it has none. */
+            upstream: unknown;
+            /** @description The twin's side, likewise. */
+            fake: unknown;
+        };
+        FidelityDocumentViolation: {
+            request_id: string;
+            operation: string | null;
+            /** @enum {string} */
+            side: "request" | "upstream_answer";
+            /** @description JSON pointer in the body (`/query/limit`, `/path/account_id` for parameters). */
+            pointer: string;
+            message: string;
+        };
+        FidelityNotComparable: {
+            request_id: string;
+            operation: string | null;
+            method: string;
+            path: string;
+            reason: string;
+        };
+        /** @description The three lists keep their first 1,000 items each; the counts go on. */
+        FidelityReport: {
+            /** @description The upstream's base URL (without credentials). */
+            upstream: string;
+            /** @description Exchanges forwarded and answered by the upstream (an unreachable upstream is not one). */
+            exchanges: number;
+            /** @description Exchanges the twin replayed and compared. */
+            compared: number;
+            /** @description Compared exchanges without a difference. */
+            agreed: number;
+            /** @description Exchanges the twin could not replay. */
+            not_comparable: number;
+            differences: components["schemas"]["FidelityDifference"][];
+            document_violations: components["schemas"]["FidelityDocumentViolation"][];
+            /** @description Each exchange counted in `not_comparable`, with its reason. */
+            not_comparable_exchanges: components["schemas"]["FidelityNotComparable"][];
+            /** @description The counts per operation seen, by operationId (null: a path the document does not have). */
+            operations: {
+                operation: string | null;
+                exchanges: number;
+                compared: number;
+                agreed: number;
+                not_comparable: number;
+                /** @description Differences found in its exchanges. */
+                differences: number;
+            }[];
+        };
         JournalEntryList: {
             data: components["schemas"]["JournalEntry"][];
             since?: components["schemas"]["JournalSpan"];
@@ -1930,6 +2031,15 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The fake was not started in shadow mode (`shadow_mode_off`): start it with `--upstream <base URL>`. */
+        ShadowModeOff: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -3447,6 +3557,54 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getFidelityReport: {
+        parameters: {
+            query?: {
+                format?: "json" | "junit";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report, as JSON or JUnit XML. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FidelityReport"];
+                    "application/xml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["ShadowModeOff"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    clearFidelityReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["ShadowModeOff"];
         };
     };
 }

@@ -6,6 +6,7 @@ import { JournalRecord, type KeptExchange } from '../harness/journal.js';
 import { keptBody } from '../harness/journal-body.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
+import { isTwinReplay } from './shadow/replay-transport.js';
 
 /** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
 export const isOwnPath = (path: string): boolean =>
@@ -28,7 +29,8 @@ export const requestIds = (): (() => string) => {
  */
 export function requestObserver(ctx: FakeContext, nextId: () => string): RequestHandler {
   return (req, res, next) => {
-    if (isOwnPath(req.path)) {
+    // shadow mode's twin replays its clients' requests: they are the clients', journaled once, as forwarded
+    if (isOwnPath(req.path) || isTwinReplay(req)) {
       beginRequestState(req, undefined);
       return next();
     }

@@ -41,3 +41,14 @@ it('the README order lifecycle runs against a live fake', async () => {
   expect(lines[3]).toMatchObject({ status: 'COMPLETED', payment_transaction_reference: expect.stringMatching(/^PAY-[A-Z0-9]{12}$/), settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
   expect(lines[4]).toMatchObject({ status: 409, code: 'order_not_cancellable' });
 });
+
+it('the README shadow-mode session runs against a fake in front of a second fake, and reports no difference', async () => {
+  const upstream = await launch();
+  const shadow = await launch(['--upstream', `http://127.0.0.1:${upstream.port}`]);
+  const script = snippet('shadow-session').replaceAll('localhost:8080', `localhost:${shadow.port}`);
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
+  const [created, listed, report] = output.trim().split('\n').map((line) => JSON.parse(line));
+  expect(created).toMatchObject({ type: 'individual', external_id: 'u-1' });
+  expect(listed.data).toEqual([expect.objectContaining({ id: created.id })]);
+  expect(report).toMatchObject({ upstream: `http://127.0.0.1:${upstream.port}`, exchanges: 3, compared: 3, agreed: 3, differences: [], document_violations: [] });
+});

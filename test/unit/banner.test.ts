@@ -34,6 +34,8 @@ describe('banner', () => {
   it('names a demo sandbox and what moves in it, and says nothing of it otherwise', () => {
     expect(banner(facts({ options: cli({ demo: true }) }))).toContain("  demo           sandbox-client's orders move on its clock; end investors place an order about every 30 s");
     expect(banner(facts())).not.toContain('demo');
+    expect(banner(facts({ options: cli({ upstream: 'https://sandbox.example.com' }) }))).toContain('  shadow mode    /oauth2/token and /v1 answered by https://sandbox.example.com');
+    expect(banner(facts())).not.toContain('shadow mode');
   });
 
   it('on every interface, points a person at localhost, whose audience comes first, then 127.0.0.1, and counts the other clients', () => {

@@ -1,0 +1,135 @@
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
+import type addFormatsPlugin from 'ajv-formats';
+import type { ApiDocument } from '../../api/document.js';
+
+/** One place where a request or an answer breaks the document. */
+export interface Violation {
+  pointer: string;
+  message: string;
+  /** An `enum` violation: what the comparison reports as `enum_value`. */
+  isEnum: boolean;
+}
+
+export interface CheckedRequest {
+  pathParams: Record<string, string>;
+  /** The query as sent: a name sent twice holds its values in order. */
+  query: Record<string, string | string[]>;
+  /** The JSON (or form) body as an object; undefined without one. */
+  body: unknown;
+  contentType: string | undefined;
+}
+
+type Parameter = { name: string; in: string; required?: boolean; schema?: object };
+type Operation = { parameters?: (Parameter | { $ref: string })[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> }; responses?: Record<string, unknown> };
+
+/** A schema taken out of the document, its `#/…` references pointed back into it. */
+const rooted = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(rooted);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : rooted(v)]));
+};
+
+const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+const violationOf = (prefix: string) => (e: ErrorObject): Violation => {
+  const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
+  const allowed = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return { pointer: `${prefix}${e.instancePath}${extra}`, message: `${e.message ?? 'is not valid'}${allowed}`, isEnum: e.keyword === 'enum' };
+};
+
+/**
+ * The document's verdict on a forwarded exchange, in both directions: the client's request (parameters and body) and
+ * the upstream's answer (its status documented, its body the documented schema). Validators are compiled from the
+ * document on first use, one per operation and status, with Ajv as the fake's own validator configures it.
+ */
+export class DocumentCheck {
+  private readonly ajv: AjvClass;
+  private readonly coercing: AjvClass;
+  private readonly compiled = new Map<string, ValidateFunction | undefined>();
+
+  constructor(private readonly document: ApiDocument) {
+    const require = createRequire(import.meta.url);
+    const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
+    const addFormats = require('ajv-formats') as typeof addFormatsPlugin;
+    const make = (coerce: boolean): AjvClass => {
+      const ajv = new Ajv({ allErrors: true, strict: false, ...(coerce && { coerceTypes: 'array' as const }) });
+      addFormats.default(ajv);
+      ajv.addSchema({ components: document.components, paths: document.paths }, 'openapi');
+      return ajv;
+    };
+    this.ajv = make(false);
+    this.coercing = make(true);
+  }
+
+  private operation(template: string, method: string): Operation | undefined {
+    return (this.document.paths[template] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
+  }
+
+  private validator(key: string, make: () => ValidateFunction | undefined): ValidateFunction | undefined {
+    if (!this.compiled.has(key)) this.compiled.set(key, make());
+    return this.compiled.get(key);
+  }
+
+  private resolve<T>(value: T | { $ref: string }): T {
+    let current: unknown = value;
+    for (let i = 0; i < 10 && current && typeof current === 'object' && '$ref' in current; i++) {
+      const path = (current as { $ref: string }).$ref.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      current = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], this.document);
+    }
+    return current as T;
+  }
+
+  /** The client's request: each parameter against its schema (query names the document does not list included), the body against its own. */
+  checkRequest(template: string, method: string, request: CheckedRequest): Violation[] {
+    const operation = this.operation(template, method);
+    if (!operation) return [];
+    const parameters = [...((this.document.paths[template] as { parameters?: Parameter[] }).parameters ?? []), ...(operation.parameters ?? [])].map((p) => this.resolve<Parameter>(p));
+    const schemaOf = (where: string) => ({
+      type: 'object',
+      properties: Object.fromEntries(parameters.filter((p) => p.in === where).map((p) => [p.name, rooted(p.schema ?? {})])),
+      required: parameters.filter((p) => p.in === where && p.required).map((p) => p.name),
+      ...(where === 'query' && { additionalProperties: false }),
+    });
+    const violations: Violation[] = [];
+    for (const where of ['path', 'query'] as const) {
+      const validate = this.validator(`${method} ${template} ${where}`, () => this.coercing.compile(schemaOf(where)));
+      // coercion writes into what it checks: a copy
+      const values = structuredClone(where === 'path' ? request.pathParams : request.query);
+      if (validate && !validate(values)) violations.push(...(validate.errors ?? []).map(violationOf(`/${where}`)));
+    }
+    const content = operation.requestBody?.content;
+    if (content) {
+      const type = Object.keys(content).find((t) => request.contentType?.toLowerCase().startsWith(t)) ?? Object.keys(content)[0]!;
+      if (request.body === undefined) {
+        if (operation.requestBody?.required) violations.push({ pointer: '/body', message: 'the request body is required', isEnum: false });
+      } else {
+        const pointer = `openapi#/paths/${escape(template)}/${method.toLowerCase()}/requestBody/content/${escape(type)}/schema`;
+        const validate = this.validator(`${method} ${template} body`, () => (content[type]?.schema ? this.ajv.compile({ $ref: pointer }) : undefined));
+        if (validate && !validate(request.body)) violations.push(...(validate.errors ?? []).map(violationOf('/body')));
+      }
+    }
+    return violations;
+  }
+
+  /** An answer: its status documented for the operation, its JSON body the schema documented for that status. */
+  checkAnswer(template: string, method: string, status: number, body: unknown): Violation[] {
+    const operation = this.operation(template, method);
+    if (!operation) return [];
+    const responses = operation.responses ?? {};
+    const key = String(status) in responses ? String(status) : `${String(status)[0]}XX` in responses ? `${String(status)[0]}XX` : 'default' in responses ? 'default' : undefined;
+    if (key === undefined) return [{ pointer: '', message: `status ${status} is not documented for this operation (${Object.keys(responses).join(', ')})`, isEnum: false }];
+    const response = this.resolve<{ content?: Record<string, { schema?: object }> }>(responses[key] as object);
+    const type = Object.keys(response.content ?? {}).find((t) => t.includes('json'));
+    if (type === undefined || body === undefined) return [];
+    const validate = this.validator(`${method} ${template} ${key}`, () => this.ajv.compile({ $ref: this.answerSchemaPointer(template, method, key, type) }));
+    return validate && !validate(body) ? (validate.errors ?? []).map(violationOf('')) : [];
+  }
+
+  /** Where the answer's schema is: the operation's own, or the shared response it `$ref`s. */
+  private answerSchemaPointer(template: string, method: string, key: string, type: string): string {
+    const inline = (this.operation(template, method)!.responses ?? {})[key] as { $ref?: string };
+    const base = inline.$ref !== undefined ? inline.$ref.replace(/^#/, '') : `/paths/${escape(template)}/${method.toLowerCase()}/responses/${key}`;
+    return `openapi#${base}/content/${escape(type)}/schema`;
+  }
+}

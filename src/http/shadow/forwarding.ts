@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { DomainError } from '../../api/errors.js';
+import type { FakeContext } from '../../context.js';
+import type { Tenant } from '../../domain/tenants.js';
+import type { MatchedOperation } from '../../harness/fidelity/operations.js';
+import { settle, stateOf } from '../request-state.js';
+import { audiencesOf, baseUrlOf } from '../request-context.js';
+import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from './headers.js';
+import { isTwinReplay } from './replay-transport.js';
+import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from './upstream-client.js';
+
+/** The most a forwarded request's body may hold (the fake's own limit is 1 MiB; the upstream may take more). */
+export const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
+export const isForwarded = (method: string, path: string): boolean => (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** What the comparison needs of an exchange, and nothing secret: tokens by their hash, the client's secret not at all. */
+export interface ForwardedExchange {
+  requestId: string;
+  method: string;
+  path: string;
+  rawQuery: string;
+  operation: MatchedOperation | undefined;
+  contentType: string | undefined;
+  /** The client's `Host`: the replay's too, so the twin issues tokens for the same audience. */
+  host: string | undefined;
+  accept: string | undefined;
+  /** The request's body; a token request's without its `client_secret`. */
+  body: Buffer;
+  /** SHA-256 of the bearer token the request carried (the upstream's token). */
+  bearer: string | undefined;
+  /** A token request: who asked, how it authenticated (never with what). */
+  token: TokenRequest | undefined;
+  upstream: { status: number; body: unknown; contentType: string | undefined; tokenHash: string | undefined };
+}
+
+export interface TokenRequest {
+  clientId: string;
+  method: 'client_secret_post' | 'client_secret_basic';
+  /** The form's fields but the secret. */
+  form: [string, string][];
+}
+
+/** What the forwarding step asks of the twin: who a token belongs to, and to compare an exchange once answered. */
+export interface TwinSide {
+  clientOfToken(tokenHash: string): string | undefined;
+  /** The upstream granted a token: the twin of its client exists from now on (answers its tenant, if it could be made). */
+  tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): Tenant | undefined;
+  matchOperation(method: string, path: string): MatchedOperation | undefined;
+  compareLater(exchange: ForwardedExchange): void;
+}
+
+const BEARER = /^\s*bearer\s+(\S+)\s*$/i;
+
+function readBody(req: Request): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_FORWARDED_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new DomainError(413, 'payload_too_large', `The request body is over ${MAX_FORWARDED_BODY_BYTES} bytes: shadow mode does not forward it.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', () => resolve(undefined));
+    req.on('aborted', () => resolve(undefined));
+  });
+}
+
+const decodeForm = (text: string): string => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+};
+
+/** Who a token request is from and how it authenticated; the secret is dropped here and never kept. */
+function tokenRequestOf(req: Request, body: Buffer): TokenRequest | undefined {
+  const form = body
+    .toString('latin1')
+    .split('&')
+    .filter(Boolean)
+    .map((pair): [string, string] => {
+      const eq = pair.indexOf('=');
+      return [decodeForm(eq < 0 ? pair : pair.slice(0, eq)), decodeForm(eq < 0 ? '' : pair.slice(eq + 1))];
+    });
+  const basic = /^\s*basic\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  let clientId = form.find(([name]) => name === 'client_id')?.[1];
+  if (basic !== undefined) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    clientId = decodeForm(colon < 0 ? decoded : decoded.slice(0, colon));
+  }
+  if (clientId === undefined || clientId === '') return undefined;
+  return { clientId, method: basic !== undefined ? 'client_secret_basic' : 'client_secret_post', form: form.filter(([name]) => name !== 'client_secret') };
+}
+
+const withoutSecret = (token: TokenRequest | undefined, body: Buffer): Buffer =>
+  token ? Buffer.from(token.form.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')) : body;
+
+const headerOf = (rawHeaders: readonly string[], name: string): string | undefined => {
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) return rawHeaders[i + 1];
+  return undefined;
+};
+
+/** The answer's JSON; `undefined` for an empty body; throws `UpstreamUnreachable` for anything else below 500. */
+function jsonOf(answer: UpstreamAnswer, contentType: string | undefined): unknown {
+  if (answer.body.length === 0) return undefined;
+  try {
+    if (!/[/+]json\b/i.test(contentType ?? '')) throw new Error('not JSON');
+    return JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    // an upstream's own failure is passed through whatever it says: the report shows the status
+    if (answer.status >= 500) return undefined;
+    throw new UpstreamUnreachable(`the upstream answered ${answer.status} with a body that is not JSON (${contentType ?? 'no Content-Type'})`);
+  }
+}
+
+/**
+ * Shadow mode's step (CONTRACT 14), right after the journal's observer: the token request and every `/v1` request go
+ * to the upstream and its answer goes back to the client, byte for byte but for hop-by-hop headers; the request is
+ * journaled as any other (attributed to the twin of its client once the upstream vouched for the client). The
+ * comparison with the twin is queued once the client has its answer. Other requests, and the twin's replays, go on.
+ */
+export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin: TwinSide): RequestHandler {
+  const forward = async (req: Request, res: Response): Promise<void> => {
+    const state = stateOf(req);
+    const operation = twin.matchOperation(req.method, req.path);
+    if (operation) state.operationId = operation.operationId;
+    const received = await readBody(req);
+    if (received === undefined) {
+      // the client left before its request was read: nobody to answer, nothing forwarded
+      res.destroy();
+      settle(state);
+      return;
+    }
+    state.rawBody = received;
+    const isTokenRequest = req.path === '/oauth2/token';
+    const token = isTokenRequest ? tokenRequestOf(req, received) : undefined;
+    const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];
+    const bearerHash = bearer === undefined ? undefined : sha256(bearer);
+    const tokenOwner = bearerHash === undefined ? undefined : twin.clientOfToken(bearerHash);
+    if (tokenOwner !== undefined) state.tenant = ctx.tenants.find(tokenOwner);
+    let body = received;
+    if (isTokenRequest) {
+      const [host = '', hostname = host] = audiencesOf(baseUrlOf(req, ctx));
+      body = rewriteAudience(received, { host, hostname }, upstream.base);
+    }
+    const hadBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    const answer = await upstream.send({
+      method: req.method,
+      url: req.originalUrl,
+      headers: forwardedRequestHeaders(req.rawHeaders, upstream.base.host, body.length, hadBody),
+      body,
+    });
+    const contentType = headerOf(answer.rawHeaders, 'content-type');
+    const json = jsonOf(answer, contentType);
+    // the answer is the upstream's: not even the fake's request id is added to it
+    res.removeHeader('X-Request-Id');
+    const code = json !== null && typeof json === 'object' ? ((json as { code?: unknown; error?: unknown }).code ?? (json as { error?: unknown }).error) : undefined;
+    if (typeof code === 'string') state.code = code;
+    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.body.length, req.method === 'HEAD'));
+    res.end(answer.body);
+    const accessToken = isTokenRequest && answer.status === 200 ? (json as { access_token?: unknown } | undefined)?.access_token : undefined;
+    const tokenHash = typeof accessToken === 'string' ? sha256(accessToken) : undefined;
+    if (token && tokenHash !== undefined) {
+      state.tenant = twin.tokenGranted(token.clientId, (json as { scope?: unknown }).scope, token.method, tokenHash);
+    }
+    settle(state);
+    twin.compareLater({
+      requestId: state.id!,
+      method: req.method,
+      path: req.path,
+      rawQuery: req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '',
+      operation,
+      contentType: req.headers['content-type'],
+      host: req.headers.host,
+      accept: req.headers.accept,
+      body: withoutSecret(token, received),
+      bearer: bearerHash,
+      token,
+      upstream: { status: answer.status, body: json, contentType, tokenHash },
+    });
+  };
+  return (req, res, next) => {
+    if (isTwinReplay(req) || !isForwarded(req.method, req.path)) return next();
+    forward(req, res).catch((error: unknown) => {
+      const cause = error instanceof UpstreamUnreachable ? error.message : undefined;
+      // nothing was compared or changed: the client hears that the upstream could not be used, and why
+      next(cause !== undefined ? new DomainError(502, 'upstream_unreachable', `Shadow mode could not use the upstream ${upstream.base.origin}: ${cause}.`) : error);
+    });
+  };
+}

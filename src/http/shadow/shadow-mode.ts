@@ -1,0 +1,29 @@
+import type { RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import { DEFAULTS, upstreamUrl } from '../../config.js';
+import type { FakeContext, ShadowModeState } from '../../context.js';
+import { FidelityLog } from '../../harness/fidelity/log.js';
+import { forwardingStep } from './forwarding.js';
+import { Twin } from './twin.js';
+import { upstreamClient } from './upstream-client.js';
+
+/**
+ * Shadow mode of one server (`--upstream`, CONTRACT 14): the forwarding step for the pipeline, and what the control
+ * plane reads (the fidelity log) and `stop()` closes (the upstream's kept-alive sockets, the twin's loopback).
+ */
+export function shadowMode(ctx: FakeContext, app: RequestListener, upstream: string): ShadowModeState & { step: RequestHandler } {
+  const base = upstreamUrl('upstream', upstream);
+  const fidelity = new FidelityLog(base);
+  const client = upstreamClient(base, { timeoutMs: ctx.options.upstreamTimeoutMs ?? DEFAULTS.upstreamTimeoutMs });
+  const twin = new Twin(ctx, app, fidelity);
+  let closed: Promise<void> | undefined;
+  return {
+    step: forwardingStep(ctx, client, twin),
+    fidelity,
+    close: () =>
+      (closed ??= (async () => {
+        client.close();
+        await twin.close();
+      })()),
+  };
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { loadApiDocument } from '../../src/api/document.js';
+import { compareAnswers, type Answer } from '../../src/harness/fidelity/compare.js';
+import { DocumentCheck } from '../../src/harness/fidelity/document-check.js';
+import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../src/harness/fidelity/identifiers.js';
+
+const none = () => undefined;
+const compare = (upstream: Answer, fake: Answer, options: { values?: boolean; translate?: (id: string) => string | undefined; enums?: { upstream: string[]; fake: string[] } } = {}) =>
+  compareAnswers({ upstream, fake, compareValues: options.values ?? false, translate: options.translate ?? none, ...(options.enums && { enumViolations: options.enums }) });
+
+const account = {
+  id: '0b5b7c39-2a5e-4c57-9d0f-3c1a3a7f0c11',
+  type: 'individual',
+  external_id: 'user-1',
+  first_name: 'Ada',
+  dob_year: 1985,
+  created: '2026-11-25T10:00:00.000Z',
+};
+
+describe('comparing two answers, one kind at a time', () => {
+  it('status: the statuses differ, and nothing else is compared', () => {
+    expect(compare({ status: 201, body: account }, { status: 422, body: { code: 'validation_error' } })).toEqual([{ kind: 'status', pointer: '', upstream: 201, fake: 422 }]);
+  });
+
+  it("error_code: same status, another problem code (or OAuth's error)", () => {
+    expect(compare({ status: 409, body: { code: 'order_not_cancellable' } }, { status: 409, body: { code: 'limit_reached' } })).toEqual([
+      { kind: 'error_code', pointer: '/code', upstream: 'order_not_cancellable', fake: 'limit_reached' },
+    ]);
+    expect(compare({ status: 400, body: { error: 'invalid_scope' } }, { status: 400, body: { error: 'invalid_request' } })).toEqual([
+      { kind: 'error_code', pointer: '/error', upstream: 'invalid_scope', fake: 'invalid_request' },
+    ]);
+  });
+
+  it('missing_field: the upstream has a field the fake has not', () => {
+    expect(compare({ status: 200, body: { ...account, line2: 'Flat 2' } }, { status: 200, body: account })).toEqual([
+      { kind: 'missing_field', pointer: '/line2', upstream: 'Flat 2', fake: null },
+    ]);
+  });
+
+  it('extra_field: the fake has a field the upstream has not', () => {
+    expect(compare({ status: 200, body: account }, { status: 200, body: { ...account, birthdate: '1985-12-10' } })).toEqual([
+      { kind: 'extra_field', pointer: '/birthdate', upstream: null, fake: '1985-12-10' },
+    ]);
+  });
+
+  it('type: another JSON type at the same pointer; null fits any', () => {
+    expect(compare({ status: 200, body: { ...account, dob_year: '1985' } }, { status: 200, body: account })).toEqual([
+      { kind: 'type', pointer: '/dob_year', upstream: '1985', fake: 1985 },
+    ]);
+    expect(compare({ status: 200, body: { ...account, line2: null } }, { status: 200, body: { ...account, line2: 'x' } })).toEqual([]);
+  });
+
+  it('enum_value: a value outside the document enum, on either side, with both values', () => {
+    expect(compare({ status: 200, body: { status: 'SETTLED' } }, { status: 200, body: { status: 'COMPLETED' } }, { enums: { upstream: ['/status'], fake: [] } })).toEqual([
+      { kind: 'enum_value', pointer: '/status', upstream: 'SETTLED', fake: 'COMPLETED' },
+    ]);
+  });
+
+  it('value: only for a record of the session, identifiers and instants aside', () => {
+    const upstream = { status: 200, body: { ...account, city: 'London' } };
+    const fake = { status: 200, body: { ...account, id: 'f0c4b1d2-0000-4000-8000-000000000001', city: 'Paris', created: '2026-11-25T10:00:03.120Z' } };
+    expect(compare(upstream, fake)).toEqual([]);
+    expect(compare(upstream, fake, { values: true })).toEqual([{ kind: 'value', pointer: '/city', upstream: 'London', fake: 'Paris' }]);
+  });
+});
+
+describe('normalization, written once', () => {
+  it('instants are never compared as values, whatever their precision or zone', () => {
+    const upstream = { status: 200, body: { created: '2026-11-25T10:00:00Z', next_redemption_date: '2026-12-31T00:00:00+01:00' } };
+    const fake = { status: 200, body: { created: '2026-11-25T11:12:13.456Z', next_redemption_date: '2027-03-31T00:00:00.000Z' } };
+    expect(compare(upstream, fake, { values: true })).toEqual([]);
+  });
+
+  it("identifiers compare through the session's map: the fake's must be the translation of the upstream's", () => {
+    const translate = (id: string) => (id === 'up-account' ? 'twin-account' : undefined);
+    const upstream = { status: 201, body: { id: 'up-wallet', account_id: 'up-account' } };
+    expect(compare(upstream, { status: 201, body: { id: 'twin-wallet', account_id: 'twin-account' } }, { values: true, translate })).toEqual([]);
+    expect(compare(upstream, { status: 201, body: { id: 'twin-wallet', account_id: 'someone-else' } }, { values: true, translate })).toEqual([
+      { kind: 'value', pointer: '/account_id', upstream: 'up-account', fake: 'someone-else' },
+    ]);
+  });
+
+  it('lists are compared by the shape of their items, in any order, never by content', () => {
+    const upstream = { status: 200, body: { data: [{ id: 'a', city: 'London' }, { id: 'b', city: 'Oslo', line2: 'x' }] } };
+    const fake = { status: 200, body: { data: [{ id: 'c', city: 'Rome', line2: 'y' }, { id: 'd', city: 'Paris' }, { id: 'e', city: 'Bonn' }] } };
+    expect(compare(upstream, fake, { values: true })).toEqual([]);
+    expect(compare(upstream, { status: 200, body: { data: [{ id: 'c', town: 'Rome' }] } })).toEqual([
+      { kind: 'missing_field', pointer: '/data/*/city', upstream: 'London', fake: null },
+      { kind: 'missing_field', pointer: '/data/*/line2', upstream: 'x', fake: null },
+      { kind: 'extra_field', pointer: '/data/*/town', upstream: null, fake: 'Rome' },
+    ]);
+  });
+
+  it('an empty list on either side says nothing about its items', () => {
+    expect(compare({ status: 200, body: { data: [] } }, { status: 200, body: { data: [account] } })).toEqual([]);
+  });
+
+  it('a token never shows in a finding', () => {
+    const findings = compare({ status: 200, body: { access_token: 'eyJ.secret', token_type: 'Bearer' } }, { status: 200, body: { token_type: 'Bearer' } });
+    expect(findings).toEqual([{ kind: 'missing_field', pointer: '/access_token', upstream: '[redacted]', fake: null }]);
+  });
+
+  it('a missing object is one finding, not one per field under it', () => {
+    expect(compare({ status: 200, body: { sender: { iban: 'x', name: 'y' } } }, { status: 200, body: {} })).toEqual([
+      { kind: 'missing_field', pointer: '/sender', upstream: { iban: 'x', name: 'y' }, fake: null },
+    ]);
+  });
+});
+
+describe('not comparable', () => {
+  it('a record the session never created that the twin does not hold, with the reason', () => {
+    expect(whyNotComparable(200, 404, ['7d1f...sandbox'])).toMatch(/"7d1f...sandbox", which this session did not create and the twin does not hold/);
+  });
+
+  it('is no excuse when both sides agree, or when every identifier was translated', () => {
+    expect(whyNotComparable(404, 404, ['x'])).toBeUndefined();
+    expect(whyNotComparable(200, 404, [])).toBeUndefined();
+  });
+});
+
+describe('the identifier map of a session', () => {
+  it('learns from a create and translates paths, queries and JSON bodies', () => {
+    const map = new IdentifierMap();
+    learnFromExchange({ method: 'POST', rawQuery: '', pathParams: [], requestBody: { external_id: 'e-1' }, upstream: { id: 'U1' }, fake: { id: 'T1' } }, map);
+    const translated = translateRequest({ path: '/v1/accounts/U1/wallets', rawQuery: 'account_id=U1&limit=5', body: Buffer.from('{"account_id":"U1","n":1}'), json: true, pathParams: ['U1'] }, map);
+    expect(translated).toEqual({ path: '/v1/accounts/T1/wallets', rawQuery: 'account_id=T1&limit=5', body: Buffer.from('{"account_id":"T1","n":1}'), untranslated: [] });
+    expect(map.isSessions('U1')).toBe(true);
+  });
+
+  it("learns the items of a list filtered by the session's own external_id, in order", () => {
+    const map = new IdentifierMap();
+    map.learnExternalId('e-1');
+    learnFromExchange({ method: 'GET', rawQuery: 'external_id=e-1', pathParams: [], requestBody: undefined, upstream: { data: [{ id: 'U1' }, { id: 'U2' }] }, fake: { data: [{ id: 'T1' }, { id: 'T2' }] } }, map);
+    expect(map.translate('U2')).toBe('T2');
+    learnFromExchange({ method: 'GET', rawQuery: 'external_id=other', pathParams: [], requestBody: undefined, upstream: { data: [{ id: 'U3' }] }, fake: { data: [{ id: 'T3' }] } }, map);
+    expect(map.translate('U3')).toBeUndefined();
+  });
+
+  it('names the path parameters it could not translate', () => {
+    expect(translateRequest({ path: '/v1/accounts/U9', rawQuery: '', body: Buffer.alloc(0), json: false, pathParams: ['U9'] }, new IdentifierMap()).untranslated).toEqual(['U9']);
+  });
+});
+
+describe('the document check, both ways', () => {
+  const check = new DocumentCheck(loadApiDocument().document);
+
+  it("names what breaks the document in the client's request: parameters and body", () => {
+    const violations = check.checkRequest('/v1/accounts', 'GET', { pathParams: {}, query: { limit: '5000', colour: 'red' }, body: undefined, contentType: undefined });
+    expect(violations.map((v) => v.pointer).sort()).toEqual(['/query/colour', '/query/limit']);
+    const body = check.checkRequest('/v1/accounts', 'POST', { pathParams: {}, query: {}, body: { type: 'robot' }, contentType: 'application/json' });
+    expect(body).toEqual([expect.objectContaining({ pointer: '/body/type', isEnum: true })]);
+    expect(check.checkRequest('/v1/accounts', 'GET', { pathParams: {}, query: { limit: '5', account_type: 'business' }, body: undefined, contentType: undefined })).toEqual([]);
+  });
+
+  it("names what breaks the document in the upstream's answer, an undocumented status included", () => {
+    const answer = check.checkAnswer('/v1/orders', 'GET', 200, { data: [{ id: 'x', status: 'SETTLED' }] });
+    expect(answer).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: '/data/0/status', isEnum: true })]));
+    expect(check.checkAnswer('/v1/orders', 'GET', 418, {})).toEqual([expect.objectContaining({ pointer: '', message: expect.stringContaining('status 418 is not documented') })]);
+    expect(check.checkAnswer('/v1/accounts/{account_id}', 'GET', 404, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'x', code: 'not_found' })).toEqual([]);
+  });
+});
