@@ -261,7 +261,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
       metaSchemaShim = true;
       applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger);
     }
-    const validator = operationValidator(ctx.api.document, operation, validateResponses !== undefined && validateResponses !== false);
+    const validator = operationValidator(ctx.api.document, operation, Boolean(validateResponses));
     if (validator.unknownSteps && !stepsFallbackLogged) {
       stepsFallbackLogged = true;
       ctx.logger.debug({ shim: 'validator-steps', reason: validator.unknownSteps }, `validator steps run as the library chains them: ${validator.unknownSteps}`);

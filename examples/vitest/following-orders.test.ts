@@ -12,14 +12,17 @@ beforeEach(() => tenant.control.reset());
 afterEach(() => tenant.control.updateClient(tenant.clientId, { settings: { order_progression: 'manual' } }));
 
 /** The partner's code under test: one pass of a sync job that polls the orders list and remembers every status. */
-function syncJob(url: string, token: () => Promise<string>) {
+function syncJob(url: string, token: (options?: { fresh?: boolean }) => Promise<string>) {
   const seen = new Map<string, string[]>();
   const completed = new Set<string>();
   return {
     seen,
     completed,
     async runOnce() {
-      const answer = await fetch(`${url}/v1/orders?limit=1000`, { headers: { authorization: `Bearer ${await token()}` } });
+      const list = async (bearer: string) => fetch(`${url}/v1/orders?limit=1000`, { headers: { authorization: `Bearer ${bearer}` } });
+      let answer = await list(await token());
+      // a token the platform no longer takes (expired, revoked): one fresh token, one more try
+      if (answer.status === 401) answer = await list(await token({ fresh: true }));
       for (const order of ((await answer.json()) as { data: { id: string; status: string }[] }).data) {
         const statuses = seen.get(order.id) ?? [];
         if (statuses.at(-1) !== order.status) seen.set(order.id, [...statuses, order.status]);

@@ -11,10 +11,16 @@ export async function workerTenant() {
     if (error.status !== 409) throw error; // registered by an earlier file of this worker
   });
   const control = admin.forClient(clientId);
+  // one access token for the worker, as a careful client keeps it (the readiness report's token_per_call checks)
+  let kept: { token: string; fetchedAt: number } | undefined;
   return {
     url,
     clientId,
     control,
-    token: () => fetchToken(url, clientId, clientSecret),
+    /** The worker's token, fetched again well before its hour is up, or at once with `{ fresh: true }` (after a 401). */
+    token: async ({ fresh = false }: { fresh?: boolean } = {}) => {
+      if (fresh || kept === undefined || Date.now() - kept.fetchedAt > 50 * 60_000) kept = { token: await fetchToken(url, clientId, clientSecret), fetchedAt: Date.now() };
+      return kept.token;
+    },
   };
 }
