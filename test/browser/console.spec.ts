@@ -24,6 +24,8 @@ afterAll(async () => {
 // and opened no dialog
 beforeEach(async () => {
   fake.reset();
+  // a reset keeps the journal, which the requests feed shows whole: each test starts from an empty one
+  fake.clearRequests();
   watched = await WatchedPage.open(browser, fake.url);
   page = watched.page;
 });
