@@ -25,7 +25,7 @@ const KEY_FILE_BYTES = 64 * 1024;
 export const readSigningKeyFile = (file: string): RsaKeyPair => {
   try {
     // the operator's file: a link is followed (a mounted secret is one), but it must lead to a regular file
-    return keyPairFromPem(readStateFile(file, 'SIGNING_KEY_FILE', { maxBytes: KEY_FILE_BYTES, json: false, followLinks: true }), `SIGNING_KEY_FILE "${file}"`);
+    return keyPairFromPem(readStateFile(file, 'SIGNING_KEY_FILE', { maxBytes: KEY_FILE_BYTES, json: false, followLinks: true, own: false }), `SIGNING_KEY_FILE "${file}"`);
   } catch (error) {
     throw new StateDirError((error as Error).message);
   }

@@ -72,6 +72,16 @@ export function writeFileAtomicSync(file: string, text: string): void {
   }
 }
 
+/** 0600, where the file system lets it: a read-only one keeps what it has, and reading goes on. */
+function makePrivate(fd: number): void {
+  try {
+    fchmodSync(fd, FILE_MODE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EROFS' && code !== 'EPERM') throw error;
+  }
+}
+
 // O_NOFOLLOW: a symbolic link is not followed (ELOOP); O_NONBLOCK: opening a FIFO does not wait for a writer.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
@@ -80,10 +90,11 @@ const kindOf = (stat: ReturnType<typeof fstatSync>): string =>
 
 /**
  * A file STATE_DIR keeps, read as a request body is: a regular file only (a symbolic link, a FIFO or a device is
- * refused by name, never waited on), at most `maxBytes`, JSON no deeper than a body may be (`json`). Made private
- * (0600) if an earlier release left it readable by others.
+ * refused by name, never waited on), at most `maxBytes`, JSON no deeper than a body may be (`json`). One of
+ * STATE_DIR's own (`own`) is made private (0600) if an earlier release left it readable by others, where the
+ * directory lets it; the operator's SIGNING_KEY_FILE is theirs (often mounted read-only), and is left as it is.
  */
-export function readStateFile(file: string, what: string, { maxBytes = MAX_STATE_FILE_BYTES, json = true, followLinks = false } = {}): string {
+export function readStateFile(file: string, what: string, { maxBytes = MAX_STATE_FILE_BYTES, json = true, followLinks = false, own = true } = {}): string {
   let fd: number;
   try {
     fd = openSync(file, followLinks ? READ_FLAGS & ~(constants.O_NOFOLLOW ?? 0) : READ_FLAGS);
@@ -96,7 +107,7 @@ export function readStateFile(file: string, what: string, { maxBytes = MAX_STATE
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new StateDirError(`${what} "${file}" is ${kindOf(stat)}: STATE_DIR takes regular files only.`);
     if (stat.size > maxBytes) throw new StateDirError(`${what} "${file}" holds ${stat.size} bytes, more than the ${maxBytes} a state file may hold.`);
-    if ((stat.mode & 0o077) !== 0) fchmodSync(fd, FILE_MODE);
+    if (own && (stat.mode & 0o077) !== 0) makePrivate(fd);
     const buffer = Buffer.allocUnsafe(stat.size);
     let read = 0;
     while (read < stat.size) {

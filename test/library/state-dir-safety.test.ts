@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +134,18 @@ describe('STATE_DIR is private', () => {
     await start({ stateDir: dir });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'tenants')).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('the operator’s SIGNING_KEY_FILE', () => {
+  it('is read as it is and left as it is: a 0644 key (the image’s node user reads it) keeps its mode, also beside a STATE_DIR', async () => {
+    const dir = stateDir();
+    const keyFile = join(dir, 'operator-key.pem');
+    writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    chmodSync(keyFile, 0o644);
+    const fake = await start({ stateDir: join(dir, 'state'), signingKeyFile: keyFile });
+    expect((await fetch(`${fake.url}/__control/health`)).status).toBe(200);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o644);
   });
 });
 
