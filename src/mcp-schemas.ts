@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { documentValidators, type ApiDocument } from './api/document.js';
+import { documentValidators, rootedRefs, type ApiDocument } from './api/document.js';
 import type { FieldError } from './api/errors.js';
 
 /**
@@ -92,19 +92,12 @@ const validators = new WeakMap<ApiDocument, ReturnType<typeof documentValidators
 
 /** Ajv over the document (one instance per document), for a schema that `$ref`s its components. */
 export function documentCheck(document: ApiDocument, schema: JsonSchema): (value: unknown) => FieldError[] {
-  const rewrite = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(rewrite);
-    if (node === null || typeof node !== 'object') return node;
-    return Object.fromEntries(
-      Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT) ? `openapi${value}` : rewrite(value)]),
-    );
-  };
   // compiled on first use: a server lists its tools at once, and compiles a tool's check when it is first called
   let check: ((value: unknown) => FieldError[]) | undefined;
   const compile = (): ((value: unknown) => FieldError[]) => {
     let of = validators.get(document);
     if (!of) validators.set(document, (of = documentValidators(document)));
-    return of(rewrite(schema) as object);
+    return of(rootedRefs(schema) as object);
   };
   return (value) => (check ??= compile())(value);
 }

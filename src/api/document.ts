@@ -88,6 +88,16 @@ export function documentValidators(document: ApiDocument): (schema: object) => (
   };
 }
 
+/**
+ * A schema taken out of the document, its `#/…` references pointed back into it as the document's compilers know it
+ * (`openapi#/…`: `documentValidators`).
+ */
+export function rootedRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rootedRefs);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : rootedRefs(v)]));
+}
+
 /** An answer that is not what the document says the operation answers. */
 export interface AnswerMismatch {
   operationId: string;

@@ -1,18 +1,9 @@
 import type { RequestHandler } from 'express';
-import { documentValidators, responseContentOf, type AnswerMismatch, type ApiDocument } from '../api/document.js';
+import { documentValidators, responseContentOf, rootedRefs, type AnswerMismatch, type ApiDocument } from '../api/document.js';
 import { stateOf } from './request-state.js';
 
 const PROBLEM = { $ref: '#/components/schemas/Problem' };
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
-
-/** The document's `#/components/…` references as the compiler knows the document (`openapi#/components/…`). */
-function rootedRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rootedRefs);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, key === '$ref' && typeof item === 'string' && item.startsWith('#/') ? `openapi${item}` : rootedRefs(item)]),
-  );
-}
 
 /**
  * Checks each answer of an operation against the document once it has been sent (`validateResponses`, on in the

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import type addFormatsPlugin from 'ajv-formats';
-import type { ApiDocument } from '../../api/document.js';
+import { rootedRefs, type ApiDocument } from '../../api/document.js';
 
 /** One place where a request or an answer breaks the document. */
 export interface Violation {
@@ -22,13 +22,6 @@ export interface CheckedRequest {
 
 type Parameter = { name: string; in: string; required?: boolean; schema?: object };
 type Operation = { parameters?: (Parameter | { $ref: string })[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> }; responses?: Record<string, unknown> };
-
-/** A schema taken out of the document, its `#/…` references pointed back into it. */
-const rooted = (schema: unknown): unknown => {
-  if (Array.isArray(schema)) return schema.map(rooted);
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : rooted(v)]));
-};
 
 const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -87,7 +80,7 @@ export class DocumentCheck {
     const parameters = [...((this.document.paths[template] as { parameters?: Parameter[] }).parameters ?? []), ...(operation.parameters ?? [])].map((p) => this.resolve<Parameter>(p));
     const schemaOf = (where: string) => ({
       type: 'object',
-      properties: Object.fromEntries(parameters.filter((p) => p.in === where).map((p) => [p.name, rooted(p.schema ?? {})])),
+      properties: Object.fromEntries(parameters.filter((p) => p.in === where).map((p) => [p.name, rootedRefs(p.schema ?? {})])),
       required: parameters.filter((p) => p.in === where && p.required).map((p) => p.name),
       ...(where === 'query' && { additionalProperties: false }),
     });
