@@ -109,11 +109,8 @@ export function updateAccount(tenant: Tenant, accountId: string, changes: Accoun
 
   const cleared = birthdate === null ? { dob_day: null, dob_month: null, dob_year: null } : {};
   const updated = canonical({ ...account, ...fields, ...cleared, ...dob });
-  // In place, so every index that holds the account sees the change.
-  for (const key of Object.keys(account)) delete (account as Record<string, unknown>)[key];
-  Object.assign(account, updated);
-  store.changed();
-  return account;
+  store.replaceAccount(updated);
+  return updated;
 }
 
 export function getAccount(store: WorldStore, accountId: string): Account {
@@ -121,9 +118,6 @@ export function getAccount(store: WorldStore, accountId: string): Account {
 }
 
 export function listAccounts(store: WorldStore, query: QueryOf<'listAccounts'>): Account[] {
-  return paginate(
-    store.accounts,
-    query,
-    (a) => (query.external_id === undefined || a.external_id === query.external_id) && (query.account_type === undefined || a.type === query.account_type),
-  );
+  const { external_id: externalId, account_type: type } = query;
+  return paginate(externalId === undefined ? store.accounts : store.accountsWithExternalId(externalId), query, type === undefined ? undefined : (a) => a.type === type);
 }

@@ -35,6 +35,18 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
  * One tenant's world: the collections in creation order, plus the lookups the operations need.
  * It takes ownership of the world it is given (callers pass a fresh copy), so tenants never share objects.
  */
+/** Where `value` goes in the ascending `sorted`. */
+function sortedIndex(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 export class WorldStore {
   readonly feederFunds: FeederFund[];
   readonly shareClasses: ShareClassRecord[];
@@ -54,6 +66,9 @@ export class WorldStore {
   readonly documentById: Map<string, DocumentRecord>;
   readonly documentsByOwner: Map<string, DocumentRecord[]>;
   readonly accountById: Map<string, Account>;
+  /** Each account's place in `accounts`, and the places of the accounts of each external_id, in creation order. */
+  private readonly accountPlace: Map<string, number>;
+  private readonly accountPlacesByExternalId: Map<string, number[]>;
   readonly walletById: Map<string, Wallet>;
   readonly walletsByAccount: Map<string, Wallet[]>;
   /** Lower-cased address → wallet: addresses are unique in a tenant, whatever their case. */
@@ -103,6 +118,9 @@ export class WorldStore {
     this.documentById = byId(this.documents);
     this.documentsByOwner = groupBy(this.documents, (d) => d.feeder_fund_id ?? d.custom_offering_id);
     this.accountById = byId(this.accounts);
+    this.accountPlace = new Map(this.accounts.map((a, place) => [a.id, place]));
+    this.accountPlacesByExternalId = new Map();
+    this.accounts.forEach((a, place) => a.external_id != null && appendTo(this.accountPlacesByExternalId, a.external_id, place));
     this.walletById = byId(this.wallets);
     this.walletsByAccount = groupBy(this.wallets, (w) => w.account_id);
     this.walletByAddress = new Map(this.wallets.map((w) => [w.wallet_address.toLowerCase(), w]));
@@ -139,8 +157,36 @@ export class WorldStore {
 
   addAccount(account: Account): void {
     this.changed();
-    this.accounts.push(account);
+    const place = this.accounts.push(account) - 1;
     this.accountById.set(account.id, account);
+    this.accountPlace.set(account.id, place);
+    if (account.external_id != null) appendTo(this.accountPlacesByExternalId, account.external_id, place);
+  }
+
+  /** An account's new record, of the same id, takes the old one's place (the lists keep their creation order). */
+  replaceAccount(updated: Account): void {
+    const place = this.accountPlace.get(updated.id);
+    if (place === undefined) throw new Error(`replaceAccount: no account ${updated.id}`);
+    const previous = this.accounts[place]!;
+    this.changed();
+    this.accounts[place] = updated;
+    this.accountById.set(updated.id, updated);
+    if (previous.external_id === updated.external_id) return;
+    if (previous.external_id != null) {
+      const places = this.accountPlacesByExternalId.get(previous.external_id)!;
+      places.splice(places.indexOf(place), 1);
+      if (places.length === 0) this.accountPlacesByExternalId.delete(previous.external_id);
+    }
+    if (updated.external_id != null) {
+      const places = this.accountPlacesByExternalId.get(updated.external_id);
+      if (!places) this.accountPlacesByExternalId.set(updated.external_id, [place]);
+      else places.splice(sortedIndex(places, place), 0, place);
+    }
+  }
+
+  /** The accounts of one external_id, in creation order. */
+  accountsWithExternalId(externalId: string): Account[] {
+    return (this.accountPlacesByExternalId.get(externalId) ?? []).map((place) => this.accounts[place]!);
   }
 
   addWallet(wallet: Wallet): void {

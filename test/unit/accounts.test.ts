@@ -188,6 +188,24 @@ describe('listing accounts', () => {
     expect(listAccounts(tenant.store, { external_id: 'dup', account_type: 'business' }).map((x) => x.id)).toEqual([b.id]);
     expect(listAccounts(tenant.store, { limit: 1000 }).at(-1)!.id).toBe(b.id);
   });
+
+  it('finds an account by the external_id a PATCH gave it, in creation order, and no longer by the one it took away', () => {
+    const tenant = seededTenant();
+    const first = createAccount(tenant, { type: 'individual', external_id: 'old' });
+    const second = createAccount(tenant, { type: 'individual', external_id: 'new' });
+    const third = createAccount(tenant, { type: 'business', external_id: 'new' });
+    updateAccount(tenant, first.id, { external_id: 'new', city: 'Köln' });
+    expect(listAccounts(tenant.store, { external_id: 'old' })).toEqual([]);
+    expect(listAccounts(tenant.store, { external_id: 'new' }).map((x) => [x.id, x.city])).toEqual([[first.id, 'Köln'], [second.id, undefined], [third.id, undefined]]);
+    expect(listAccounts(tenant.store, { external_id: 'new', skip: 1, limit: 1 }).map((x) => x.id)).toEqual([second.id]);
+    updateAccount(tenant, second.id, { external_id: null });
+    expect(listAccounts(tenant.store, { external_id: 'new' }).map((x) => x.id)).toEqual([first.id, third.id]);
+    // the whole list keeps its order and holds each account's latest record
+    const all = listAccounts(tenant.store, { limit: 1000 });
+    expect(all.slice(-3).map((x) => [x.id, x.external_id])).toEqual([[first.id, 'new'], [second.id, undefined], [third.id, 'new']]);
+    updateAccount(tenant, second.id, { external_id: 'old' });
+    expect(listAccounts(tenant.store, { external_id: 'old' }).map((x) => x.id)).toEqual([second.id]);
+  });
 });
 
 describe('wallets', () => {
