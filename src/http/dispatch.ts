@@ -6,7 +6,6 @@ import type { OperationCall, OperationHandlers } from './operation.js';
 import { baseUrlOf } from './request-context.js';
 import { settle, stateOf, type RequestState } from './request-state.js';
 import { routeOf } from './route.js';
-import { answerSerializer, type Serialize } from './serializers.js';
 import { strike, takeFault } from './faults.js';
 
 /** Any operation's answer, as the adapter writes it (each handler's own type is checked where it is written). */
@@ -44,7 +43,6 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
  * typed answer. (Errors are written by the error middleware alone.)
  */
 export function dispatch(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
-  const serializerOf: SerializerOf = (id, status) => answerSerializer(ctx.api.document, id, status);
   return (req, res, next) => {
     const state = stateOf(req);
     if (state.operationId === undefined) return next();
@@ -69,18 +67,16 @@ export function dispatch(ctx: FakeContext, handlers: OperationHandlers): Request
   }
 
   function written(res: Response, state: RequestState, answer: Answer): void {
-    write(res, state, answer, serializerOf);
+    write(res, state, answer);
     settle(state);
   }
 }
 
-type SerializerOf = (id: OperationId, status: number) => Serialize | undefined;
-
 /**
- * Writes a handler's answer: bytes as they are; JSON by the operation's compiled serializer where there is one, else
- * JSON.stringify, with the headers and bytes res.json writes (the app sets no json replacer, spaces or escape).
+ * Writes a handler's answer: bytes as they are; JSON with the headers and bytes res.json writes (the app sets no json
+ * replacer, spaces or escape).
  */
-function write(res: Response, state: RequestState, answer: Answer, serializerOf: SerializerOf): void {
+function write(res: Response, state: RequestState, answer: Answer): void {
   res.statusCode = answer.status;
   if (answer.headers) res.set(answer.headers);
   const { body } = answer;
@@ -88,8 +84,7 @@ function write(res: Response, state: RequestState, answer: Answer, serializerOf:
   if (Buffer.isBuffer(body)) return void res.type(answer.contentType ?? 'application/octet-stream').send(body);
   const data = (body as { data?: unknown }).data;
   if (Array.isArray(data)) state.itemCount = data.length;
-  const serialize = serializerOf(state.operationId!, answer.status);
-  const text = serialize ? serialize(body) : JSON.stringify(body);
+  const text = JSON.stringify(body);
   res.setHeader('Content-Type', JSON_UTF8);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   // a HEAD request's answer has no body: Node's response leaves it out
