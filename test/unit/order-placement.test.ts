@@ -105,6 +105,15 @@ describe('placeOrder: a valid order', () => {
     expect(store.orderById.get(order.id)).toEqual(order);
   });
 
+  it('answers a copy: changing it, down to its payment sides, changes nothing stored', () => {
+    const order = placeOrder(tenant, placement(subscribeable()));
+    const stored = structuredClone(store.orderById.get(order.id));
+    order.status = 'COMPLETED';
+    order.sender_payment_method_details!.iban = 'changed';
+    order.recipient_payment_method_details!.account_holder_name = 'changed';
+    expect(store.orderById.get(order.id)).toEqual(stored);
+  });
+
   it('two placements get different ids', () => {
     const target = subscribeable();
     expect(placeOrder(tenant, placement(target)).id).not.toBe(placeOrder(tenant, placement(target)).id);
