@@ -1,33 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
+import { stateDirFixtures } from '../support/state-dirs.js';
 
 // STATE_DIR as a database keeps its data directory (issue 30): locked to one process, private, read with the bounds
 // of a request body, honest when it cannot take writes, and written only when a tenant changed.
-const dirs: string[] = [];
-const stateDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'fake-state-'));
-  dirs.push(dir);
-  return dir;
-};
-const running: FakeServer[] = [];
-const start = async (options: Parameters<typeof startServer>[0]) => {
-  const fake = await startServer(options);
-  running.push(fake);
-  return fake;
-};
-const stopped = async (fake: FakeServer) => {
-  running.splice(running.indexOf(fake), 1);
-  await fake.stop();
-};
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((f) => f.stop()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { running, stateDir, start, stopped } = stateDirFixtures();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(condition: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {

@@ -1,25 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createControlClient, fetchToken, startServer, type FakeServer } from '../../src/index.js';
+import { stateDirFixtures } from '../support/state-dirs.js';
 
-const dirs: string[] = [];
-const stateDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'fake-state-'));
-  dirs.push(dir);
-  return dir;
-};
-const running: FakeServer[] = [];
-const start = async (options: Parameters<typeof startServer>[0]) => {
-  const fake = await startServer(options);
-  running.push(fake);
-  return fake;
-};
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((f) => f.stop()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { running, stateDir, start } = stateDirFixtures();
 
 const api = (fake: FakeServer, token: string, path: string, init: RequestInit = {}) =>
   fetch(`${fake.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
