@@ -111,19 +111,29 @@ export interface AnswerMismatch {
 type ResponseObject = { $ref?: string; content?: Record<string, { schema?: object }> };
 
 /**
- * The JSON schema of an operation's answer with this status (or the `default` one), by its media type, with
- * `#/components/responses/…` references followed; undefined when the document describes no such answer.
+ * What the document says an operation (its OpenAPI path and method) answers with this status: the responses' key that
+ * applies (the status, its class such as `4XX`, or `default`, in that order), and the content by media type, a
+ * `#/components/responses/…` reference followed. Undefined for an operation or a status the document does not give.
+ * One rule for both checks of answers: the fake's own (`http/answer-check.ts`) and an upstream's (shadow mode).
  */
-export function responseContentOf(document: ApiDocument, operationId: string, status: number): Record<string, { schema?: object }> | undefined {
-  const found = operationsOf(document).find((op) => op.operationId === operationId);
-  if (!found) return undefined;
-  const { responses } = document.paths[found.path]![found.method] as { responses?: Record<string, ResponseObject> };
-  let response = responses?.[String(status)] ?? responses?.default;
+export function documentedResponse(document: ApiDocument, path: string, method: string, status: number): { key: string; content: Record<string, { schema?: object }> } | undefined {
+  const operation = (document.paths[path] as Record<string, { responses?: Record<string, ResponseObject> }> | undefined)?.[method.toLowerCase()];
+  if (!operation) return undefined;
+  const responses = operation.responses ?? {};
+  const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses);
+  if (key === undefined) return undefined;
+  let response = responses[key];
   if (response?.$ref) {
     const name = response.$ref.replace('#/components/responses/', '');
     response = (document.components as { responses?: Record<string, ResponseObject> }).responses?.[name];
   }
-  return response === undefined ? undefined : (response.content ?? {});
+  return { key, content: response?.content ?? {} };
+}
+
+/** The content, by media type, of an operation's answer with this status (`documentedResponse`), by operationId. */
+export function responseContentOf(document: ApiDocument, operationId: string, status: number): Record<string, { schema?: object }> | undefined {
+  const found = operationsOf(document).find((op) => op.operationId === operationId);
+  return found && documentedResponse(document, found.path, found.method, status)?.content;
 }
 
 /** A validator of fixtures files against the document's World schema (the same schema PUT /__control/state uses). */

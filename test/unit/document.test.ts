@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
-import { compileWorldValidator, loadApiDocument, operationsOf } from '../../src/api/document.js';
+import { compileWorldValidator, documentedResponse, loadApiDocument, operationsOf, type ApiDocument } from '../../src/api/document.js';
+import { DocumentCheck } from '../../src/harness/fidelity/document-check.js';
 
 const { document } = loadApiDocument();
 
@@ -18,6 +19,43 @@ describe('operationsOf', () => {
       { operationId: 'getThing', method: 'get', path: '/things/{id}' },
       { operationId: 'deleteThing', method: 'delete', path: '/things/{id}' },
     ]);
+  });
+});
+
+describe('documentedResponse: which answer the document gives for a status', () => {
+  const thing = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
+  const problem = { type: 'object', required: ['code'], properties: { code: { type: 'string' } } };
+  const own = {
+    paths: {
+      '/things': {
+        get: {
+          operationId: 'listThings',
+          responses: {
+            200: { content: { 'application/json': { schema: thing } } },
+            '4XX': { $ref: '#/components/responses/Problem' },
+            default: { content: { 'application/json': { schema: { type: 'string' } } } },
+          },
+        },
+        post: { operationId: 'addThing', responses: { 201: { content: { 'application/json': { schema: thing } } } } },
+      },
+    },
+    components: { schemas: {}, responses: { Problem: { content: { 'application/problem+json': { schema: problem } } } } },
+  } as unknown as ApiDocument;
+
+  it('takes the status, then its class, then default, and follows a shared response', () => {
+    expect(documentedResponse(own, '/things', 'GET', 200)).toEqual({ key: '200', content: { 'application/json': { schema: thing } } });
+    expect(documentedResponse(own, '/things', 'get', 404)).toEqual({ key: '4XX', content: { 'application/problem+json': { schema: problem } } });
+    expect(documentedResponse(own, '/things', 'get', 503)?.key).toBe('default');
+    expect(documentedResponse(own, '/things', 'post', 404)).toBeUndefined();
+    expect(documentedResponse(own, '/nothing', 'get', 200)).toBeUndefined();
+  });
+
+  it('is the rule of shadow mode’s check of an upstream’s answer', () => {
+    const check = new DocumentCheck(own);
+    expect(check.checkAnswer('/things', 'GET', 200, { id: 'a' })).toEqual([]);
+    expect(check.checkAnswer('/things', 'GET', 200, {})).toEqual([expect.objectContaining({ pointer: '', message: "must have required property 'id'" })]);
+    expect(check.checkAnswer('/things', 'GET', 409, { code: 7 })).toEqual([expect.objectContaining({ pointer: '/code', message: 'must be string' })]);
+    expect(check.checkAnswer('/things', 'POST', 500, {})).toEqual([expect.objectContaining({ message: 'status 500 is not documented for this operation (201)' })]);
   });
 });
 

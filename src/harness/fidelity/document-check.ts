@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import type addFormatsPlugin from 'ajv-formats';
-import { rootedRefs, type ApiDocument } from '../../api/document.js';
+import { documentedResponse, rootedRefs, type ApiDocument } from '../../api/document.js';
 
 /** One place where a request or an answer breaks the document. */
 export interface Violation {
@@ -107,22 +107,16 @@ export class DocumentCheck {
 
   /** An answer: its status documented for the operation, its JSON body the schema documented for that status. */
   checkAnswer(template: string, method: string, status: number, body: unknown): Violation[] {
-    const operation = this.operation(template, method);
-    if (!operation) return [];
-    const responses = operation.responses ?? {};
-    const key = String(status) in responses ? String(status) : `${String(status)[0]}XX` in responses ? `${String(status)[0]}XX` : 'default' in responses ? 'default' : undefined;
-    if (key === undefined) return [{ pointer: '', message: `status ${status} is not documented for this operation (${Object.keys(responses).join(', ')})`, isEnum: false }];
-    const response = this.resolve<{ content?: Record<string, { schema?: object }> }>(responses[key] as object);
-    const type = Object.keys(response.content ?? {}).find((t) => t.includes('json'));
-    if (type === undefined || body === undefined) return [];
-    const validate = this.validator(`${method} ${template} ${key}`, () => this.ajv.compile({ $ref: this.answerSchemaPointer(template, method, key, type) }));
+    if (!this.operation(template, method)) return [];
+    const response = documentedResponse(this.document, template, method, status);
+    if (!response) {
+      const documented = Object.keys((this.operation(template, method)!.responses ?? {}) as object).join(', ');
+      return [{ pointer: '', message: `status ${status} is not documented for this operation (${documented})`, isEnum: false }];
+    }
+    const type = Object.keys(response.content).find((t) => t.includes('json'));
+    const schema = type === undefined ? undefined : response.content[type]!.schema;
+    if (schema === undefined || body === undefined) return [];
+    const validate = this.validator(`${method} ${template} ${response.key}`, () => this.ajv.compile(rootedRefs(schema) as object));
     return validate && !validate(body) ? (validate.errors ?? []).map(violationOf('')) : [];
-  }
-
-  /** Where the answer's schema is: the operation's own, or the shared response it `$ref`s. */
-  private answerSchemaPointer(template: string, method: string, key: string, type: string): string {
-    const inline = (this.operation(template, method)!.responses ?? {})[key] as { $ref?: string };
-    const base = inline.$ref !== undefined ? inline.$ref.replace(/^#/, '') : `/paths/${escape(template)}/${method.toLowerCase()}/responses/${key}`;
-    return `openapi#${base}/content/${escape(type)}/schema`;
   }
 }
