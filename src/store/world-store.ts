@@ -31,10 +31,6 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
   else groups.set(key, [item]);
 }
 
-/**
- * One tenant's world: the collections in creation order, plus the lookups the operations need.
- * It takes ownership of the world it is given (callers pass a fresh copy), so tenants never share objects.
- */
 /** Where `value` goes in the ascending `sorted`. */
 function sortedIndex(sorted: readonly number[], value: number): number {
   let low = 0;
@@ -47,6 +43,10 @@ function sortedIndex(sorted: readonly number[], value: number): number {
   return low;
 }
 
+/**
+ * One tenant's world: the collections in creation order, plus the lookups the operations need.
+ * It takes ownership of the world it is given (callers pass a fresh copy), so tenants never share objects.
+ */
 export class WorldStore {
   readonly feederFunds: FeederFund[];
   readonly shareClasses: ShareClassRecord[];

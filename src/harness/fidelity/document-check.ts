@@ -107,12 +107,10 @@ export class DocumentCheck {
 
   /** An answer: its status documented for the operation, its JSON body the schema documented for that status. */
   checkAnswer(template: string, method: string, status: number, body: unknown): Violation[] {
-    if (!this.operation(template, method)) return [];
+    const operation = this.operation(template, method);
+    if (!operation) return [];
     const response = documentedResponse(this.document, template, method, status);
-    if (!response) {
-      const documented = Object.keys((this.operation(template, method)!.responses ?? {}) as object).join(', ');
-      return [{ pointer: '', message: `status ${status} is not documented for this operation (${documented})`, isEnum: false }];
-    }
+    if (!response) return [{ pointer: '', message: `status ${status} is not documented for this operation (${Object.keys(operation.responses ?? {}).join(', ')})`, isEnum: false }];
     const type = Object.keys(response.content).find((t) => t.includes('json'));
     const schema = type === undefined ? undefined : response.content[type]!.schema;
     if (schema === undefined || body === undefined) return [];
