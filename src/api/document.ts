@@ -58,10 +58,16 @@ export function operationScopesOf(document: ApiDocument): Map<string, string[]> 
   );
 }
 
-const fieldErrorOf = (e: ErrorObject): FieldError => {
+/** Where an Ajv error points (at the unknown member itself, for one too many) and what it says (an enum's values too). */
+export function ajvErrorAt(e: ErrorObject): { pointer: string; message: string } {
   const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
   const allowed = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
-  return { location: 'body', path: `${e.instancePath}${extra}` || '/', message: `${e.message ?? 'is not valid'}${allowed}` };
+  return { pointer: `${e.instancePath}${extra}`, message: `${e.message ?? 'is not valid'}${allowed}` };
+}
+
+const fieldErrorOf = (e: ErrorObject): FieldError => {
+  const { pointer, message } = ajvErrorAt(e);
+  return { location: 'body', path: pointer || '/', message };
 };
 
 /**
@@ -72,16 +78,26 @@ export function compileDocumentValidator(document: ApiDocument, schema: object):
   return documentValidators(document)(schema);
 }
 
-/** Validators of several schemas over one document, sharing one Ajv instance (its components compiled once). */
-export function documentValidators(document: ApiDocument): (schema: object) => (value: unknown) => FieldError[] {
+/**
+ * An Ajv over the document, as the fake checks JSON against it: every error, ajv-formats' formats, the document's
+ * components (and with `paths`, its operations) addressable as `openapi#/…`; `coerceTypes` for parameters, which
+ * arrive as strings.
+ */
+export function documentAjv(document: ApiDocument, { paths = false, coerceTypes }: { paths?: boolean; coerceTypes?: 'array' } = {}): AjvClass {
   // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
   // request validator): not to start a process.
   const require = createRequire(import.meta.url);
   const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
   const addFormats = require('ajv-formats') as typeof addFormatsPlugin;
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, ...(coerceTypes && { coerceTypes }) });
   addFormats.default(ajv);
-  ajv.addSchema({ components: document.components }, 'openapi');
+  ajv.addSchema({ components: document.components, ...(paths && { paths: document.paths }) }, 'openapi');
+  return ajv;
+}
+
+/** Validators of several schemas over one document, sharing one Ajv instance (its components compiled once). */
+export function documentValidators(document: ApiDocument): (schema: object) => (value: unknown) => FieldError[] {
+  const ajv = documentAjv(document);
   return (schema) => {
     const validate = ajv.compile(schema);
     return (value) => (validate(value) ? [] : (validate.errors ?? []).map(fieldErrorOf));

@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
-import type addFormatsPlugin from 'ajv-formats';
-import { documentedResponse, rootedRefs, type ApiDocument } from '../../api/document.js';
+import { ajvErrorAt, documentAjv, documentedResponse, rootedRefs, type ApiDocument } from '../../api/document.js';
 
 /** One place where a request or an answer breaks the document. */
 export interface Violation {
@@ -26,9 +24,8 @@ type Operation = { parameters?: (Parameter | { $ref: string })[]; requestBody?: 
 const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const violationOf = (prefix: string) => (e: ErrorObject): Violation => {
-  const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
-  const allowed = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
-  return { pointer: `${prefix}${e.instancePath}${extra}`, message: `${e.message ?? 'is not valid'}${allowed}`, isEnum: e.keyword === 'enum' };
+  const { pointer, message } = ajvErrorAt(e);
+  return { pointer: `${prefix}${pointer}`, message, isEnum: e.keyword === 'enum' };
 };
 
 /**
@@ -42,17 +39,8 @@ export class DocumentCheck {
   private readonly compiled = new Map<string, ValidateFunction | undefined>();
 
   constructor(private readonly document: ApiDocument) {
-    const require = createRequire(import.meta.url);
-    const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
-    const addFormats = require('ajv-formats') as typeof addFormatsPlugin;
-    const make = (coerce: boolean): AjvClass => {
-      const ajv = new Ajv({ allErrors: true, strict: false, ...(coerce && { coerceTypes: 'array' as const }) });
-      addFormats.default(ajv);
-      ajv.addSchema({ components: document.components, paths: document.paths }, 'openapi');
-      return ajv;
-    };
-    this.ajv = make(false);
-    this.coercing = make(true);
+    this.ajv = documentAjv(document, { paths: true });
+    this.coercing = documentAjv(document, { paths: true, coerceTypes: 'array' });
   }
 
   private operation(template: string, method: string): Operation | undefined {
