@@ -229,6 +229,36 @@ export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 
   return { ...proc, port, url, startupMs };
 }
 
+const BARE_EXPRESS = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
+
+/** Bare Express (servers/bare-express.mjs) in its own process, answering the routes of `routesFile` as `mode` says (`bytes` | `json`). */
+export async function startBareExpress(routesFile, mode, node) {
+  const port = await freePort();
+  const proc = spawnNode([BARE_EXPRESS, routesFile, mode], { env: { PORT: String(port) }, node });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}/__health`, { timeoutMs: 30_000, child: proc.child });
+  return { ...proc, port, url };
+}
+
+/** Clock ticks per second, the unit of /proc's CPU times. */
+export const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of a process's main thread and of the whole process, in seconds. */
+export function cpuOf(pid) {
+  const read = (file) => {
+    const fields = readFileSync(file, 'utf8');
+    const rest = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / CLK_TCK; // fields 14 and 15 of proc(5)
+  };
+  return { main: read(`/proc/${pid}/task/${pid}/stat`), all: read(`/proc/${pid}/stat`) };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP
 

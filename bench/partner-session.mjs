@@ -24,25 +24,16 @@
 // answers gave, onResponse checks the status and takes the ids): the suite's load generator, which sends prebuilt
 // buffers over raw sockets, so it spends less of the shared cores than an http.Agent or undici driver would, and it
 // runs in this process, apart from the servers.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { benchConfig, ensureNode24, fetchToken, freePort, json, median, progress, request, requireBuild, snapshotDist, spawnNode, startCli, summary, waitUntilUp } from './lib.mjs';
+import { benchConfig, CLK_TCK, cpuOf, ensureNode24, fetchToken, json, median, progress, request, requireBuild, snapshotDist, startBareExpress, startCli, summary } from './lib.mjs';
 import { ACCOUNT_BODY, DISTINCT_ORDER_PATHS } from './throughput.mjs';
 
-const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
 export const SESSION_LOADS = ['session', 'ordersDistinct', 'createAccount'];
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
 
 // ---------------------------------------------------------------------------------------------------------------
 // The session. `n` numbers sessions across the whole run (all servers, warm-ups and rounds), so no URL or body recurs.
@@ -173,16 +164,6 @@ export async function sessionLoad(url, auth) {
 // ---------------------------------------------------------------------------------------------------------------
 // Measuring
 
-/** utime + stime of the main thread and of the whole process, in seconds. */
-function cpuOf(pid) {
-  const read = (file) => {
-    const fields = readFileSync(file, 'utf8');
-    const rest = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
-    return (Number(rest[11]) + Number(rest[12])) / CLK_TCK; // fields 14 and 15 of proc(5)
-  };
-  return { main: read(`/proc/${pid}/task/${pid}/stat`), all: read(`/proc/${pid}/stat`) };
-}
-
 function autocannonRun(options) {
   return new Promise((resolve, reject) => autocannon({ timeout: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result))));
 }
@@ -190,11 +171,7 @@ function autocannonRun(options) {
 async function startBare(routes, node, tmp, name) {
   const file = join(tmp, `${name}.json`);
   writeFileSync(file, JSON.stringify(routes));
-  const port = await freePort();
-  const proc = spawnNode([BARE, file, 'bytes'], { env: { PORT: String(port) }, node });
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(`${url}/__health`, { timeoutMs: 30_000, child: proc.child });
-  return { ...proc, port, url };
+  return startBareExpress(file, 'bytes', node);
 }
 
 /**

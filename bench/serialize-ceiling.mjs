@@ -9,25 +9,15 @@
 // on this Node and on Node 24 (BENCH_NODE24=0 to leave it out, or a path to another binary).
 //
 //   npm run build && node bench/serialize-ceiling.mjs [--rounds=4] [--seconds=5]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { ensureNode24, fetchToken, freePort, median, progress, request, requireBuild, spawnNode, startCli, waitUntilUp } from './lib.mjs';
+import { cannon, cpuOf, ensureNode24, fetchToken, median, progress, request, requireBuild, startBareExpress, startCli } from './lib.mjs';
 import { DISTINCT_ORDER_PATHS } from './throughput.mjs';
 
-const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
 const option = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const ROUNDS = option('rounds', 4);
 const SECONDS = option('seconds', 5);
-
-/** Main-thread CPU seconds of a process (fields 14 and 15 of proc(5), in clock ticks of 1/100 s). */
-function mainThreadCpu(pid) {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function measure(node, label) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
@@ -39,23 +29,13 @@ async function measure(node, label) {
     if (answer.status !== 200) throw new Error(`GET ${DISTINCT_ORDER_PATHS[0]} answered ${answer.status}`);
     const routes = join(dir, 'routes.json');
     writeFileSync(routes, JSON.stringify([{ method: 'GET', path: '/v1/orders', status: 200, body: answer.body.toString('utf8') }]));
-    for (const mode of ['bytes', 'json']) {
-      const port = await freePort();
-      servers[mode] = { ...spawnNode([BARE, routes, mode], { env: { PORT: String(port) }, node }), url: `http://127.0.0.1:${port}` };
-      await waitUntilUp(`${servers[mode].url}/__health`, { child: servers[mode].child });
-    }
+    for (const mode of ['bytes', 'json']) servers[mode] = await startBareExpress(routes, mode, node);
     const run = async (name, duration) => {
       const server = servers[name];
-      let i = 0;
-      const before = mainThreadCpu(server.child.pid);
-      const result = await new Promise((resolve, reject) =>
-        autocannon(
-          { url: server.url, connections: 10, duration, headers: { authorization: auth }, requests: [{ setupRequest: (req) => ({ ...req, path: DISTINCT_ORDER_PATHS[i++ % DISTINCT_ORDER_PATHS.length] }) }] },
-          (error, r) => (error ? reject(error) : resolve(r)),
-        ),
-      );
+      const before = cpuOf(server.pid).main;
+      const result = await cannon({ url: server.url, paths: DISTINCT_ORDER_PATHS, headers: { authorization: auth }, duration });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name} (${label}): ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-      return { rps: result.requests.total / result.duration, cpuUs: ((mainThreadCpu(server.child.pid) - before) * 1e6) / result.requests.total };
+      return { rps: result.rps, cpuUs: ((cpuOf(server.pid).main - before) * 1e6) / result.ok };
     };
     const names = ['bytes', 'json', 'fake'];
     for (const name of names) await run(name, 2);

@@ -12,12 +12,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchConfig, cannon, fetchToken, freePort, median, progress, request, requireBuild, spawnNode, startCli, summary, waitUntilUp } from './lib.mjs';
+import { benchConfig, cannon, fetchToken, median, progress, request, requireBuild, startBareExpress, startCli, summary } from './lib.mjs';
 import { ensurePrism, PRISM_VERSION, startPrism } from './prism.mjs';
 
 const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
-const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
 
 export const ACCOUNT_BODY = JSON.stringify({
   type: 'individual',
@@ -62,14 +61,6 @@ export const OPERATIONS = [
   { key: 'shareClasses', label: 'GET /v1/share-classes', method: 'GET', path: '/v1/share-classes', route: '/v1/share-classes' },
   { key: 'createAccount', label: 'POST /v1/accounts', method: 'POST', path: '/v1/accounts', route: '/v1/accounts', body: ACCOUNT_BODY },
 ];
-
-async function startBare(routesFile, mode, node) {
-  const port = await freePort();
-  const proc = spawnNode([BARE, routesFile, mode], { env: { PORT: String(port) }, node });
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(`${url}/__health`, { timeoutMs: 30_000, child: proc.child });
-  return { ...proc, port, url };
-}
 
 const headersFor = (op, authorization) => ({
   authorization,
@@ -122,9 +113,9 @@ export async function measureThroughput(config = benchConfig(), { node, full = t
     await resetFake(fake);
     const routesFile = join(tmp, 'routes.json');
     writeFileSync(routesFile, JSON.stringify(routes));
-    const bare = await startBare(routesFile, 'bytes', node);
+    const bare = await startBareExpress(routesFile, 'bytes', node);
     started.push(bare);
-    const bareJson = full ? await startBare(routesFile, 'json', node) : undefined;
+    const bareJson = full ? await startBareExpress(routesFile, 'json', node) : undefined;
     if (bareJson) started.push(bareJson);
 
     let prism;
