@@ -53,26 +53,39 @@ const isText = (contentType: string | null): boolean =>
 export const isForm = (contentType: string | null): boolean => contentType !== null && /x-www-form-urlencoded/i.test(contentType);
 
 /**
- * A body as the request path keeps it: nothing is decoded, copied or searched. A body within the cut is kept as it
- * was handed (the pipeline made it anyway); a longer one is cut by `subarray`/`slice` when its whole is at most twice
- * the cut, and copied (a memcpy of the cut, never decoded) beyond, so an entry never pins a 1 MiB body or a 100 KB
- * answer for as long as it lives. `size`: the body's bytes when the caller knows them (a Content-Length).
+ * A body as the request path keeps it: nothing is decoded or searched. What the journal keeps (the body, or its
+ * first `limit` bytes) stays where it is when that memory is at most twice the cut: a body within the cut as it was
+ * handed (the pipeline made it anyway), a longer one cut by `subarray`/`slice`. Otherwise the kept part is copied to
+ * a block of its own (a memcpy of at most the cut, never decoded), so an entry never pins a 1 MiB body, a 100 KB
+ * answer, or a block of Node's shared Buffer pool (64 KiB on Node 24) for as long as it lives. `size`: the body's
+ * bytes when the caller knows them (a Content-Length).
  */
 export function keptBody(body: Buffer | string | undefined, contentType: string | null, size?: number): KeptBody | null {
   if (body === undefined || body.length === 0) return null;
   const limit = JOURNAL_BODY_LIMIT_BYTES;
   if (typeof body !== 'string') {
     if (!isText(contentType)) return { raw: EMPTY, contentType, size: body.length };
-    if (body.length <= limit) return { raw: body, contentType, size: body.length };
-    const cut = body.subarray(0, limit);
-    return { raw: body.length <= 2 * limit ? cut : Buffer.from(cut), contentType, size: body.length };
+    const kept = body.length <= limit ? body : body.subarray(0, limit);
+    return { raw: body.buffer.byteLength <= 2 * limit ? kept : ownCopy(kept), contentType, size: body.length };
   }
   // a string's UTF-8 bytes are at least its UTF-16 units: its first `limit` units hold its first `limit` bytes
   const bytes = size ?? (body.length <= limit ? undefined : Buffer.byteLength(body));
   if (!isText(contentType)) return { raw: EMPTY, contentType, size: bytes ?? Buffer.byteLength(body) };
   if (body.length <= limit) return { raw: body, contentType, size: bytes ?? -1 };
   const cut = body.slice(0, limit);
-  return { raw: body.length <= 2 * limit ? cut : Buffer.from(cut), contentType, size: bytes! };
+  return { raw: body.length <= 2 * limit ? cut : ownCopy(cut), contentType, size: bytes! };
+}
+
+/** Bytes in a block of their own (`Buffer.from` would take them from the shared pool). */
+function ownCopy(kept: Buffer | string): Buffer {
+  if (typeof kept === 'string') {
+    const own = Buffer.allocUnsafeSlow(Buffer.byteLength(kept));
+    own.write(kept);
+    return own;
+  }
+  const own = Buffer.allocUnsafeSlow(kept.length);
+  kept.copy(own);
+  return own;
 }
 
 const EMPTY = Buffer.alloc(0);

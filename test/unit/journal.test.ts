@@ -77,6 +77,27 @@ describe('redaction when the journal is read', () => {
     expect(Buffer.byteLength(read.text!)).toBeLessThanOrEqual(8192);
     expect(read.text!.endsWith('\uFFFD')).toBe(false);
     const small = Buffer.from('{"a":1}');
-    expect(keptBody(small, 'application/json')!.raw).toBe(small);
+    const own = Buffer.allocUnsafeSlow(small.length);
+    small.copy(own);
+    expect(keptBody(own, 'application/json')!.raw).toBe(own);
+  });
+
+  it('never pins more than twice the cut: a slice of a larger block, or the cut of a long body, is copied to a block of its own', () => {
+    const block = Buffer.alloc(64 * 1024, 'x');
+    const inPool = block.subarray(100, 300);
+    const kept = keptBody(inPool, 'application/json')!.raw as Buffer;
+    expect(kept.equals(inPool)).toBe(true);
+    expect(kept.buffer.byteLength).toBe(200);
+    const longText = `{"a":"${'y'.repeat(40_000)}"}`;
+    const cut = keptBody(longText, 'application/json')!.raw as Buffer;
+    expect(cut.buffer.byteLength).toBe(8192);
+    expect(cut.toString()).toBe(longText.slice(0, 8192));
+    const longBytes = Buffer.from(longText);
+    const cutBytes = keptBody(longBytes, 'application/json')!.raw as Buffer;
+    expect(cutBytes.buffer.byteLength).toBe(8192);
+    expect(cutBytes.equals(longBytes.subarray(0, 8192))).toBe(true);
+    // within twice the cut, in a block of its own: a view, no copy
+    const answer = Buffer.allocUnsafeSlow(12_000).fill('z');
+    expect((keptBody(answer, 'application/json')!.raw as Buffer).buffer).toBe(answer.buffer);
   });
 });
