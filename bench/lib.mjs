@@ -116,6 +116,15 @@ export async function ensureNode24() {
   return version.error ? { error: `${node} does not run: ${version.error.message}` } : { node, version: version.stdout };
 }
 
+/** `measure(node, label)` on this Node, then on Node 24 unless BENCH_NODE24=0 (a line says why when it cannot). */
+export async function onThisNodeAndNode24(measure) {
+  await measure(process.execPath, process.version);
+  if (process.env.BENCH_NODE24 === '0') return;
+  const found = await ensureNode24();
+  if (found.node) await measure(found.node, found.version);
+  else console.log(`\nNode 24 not measured: ${found.error}`);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Statistics
 

@@ -6,7 +6,7 @@
 //
 //   node bench/log-line.mjs [--rounds=6] [--seconds=3]
 import { fileURLToPath } from 'node:url';
-import { cannon, cpuOf, ensureNode24, freePort, median, progress, spawnNode, waitUntilUp } from './lib.mjs';
+import { cannon, cpuOf, freePort, median, onThisNodeAndNode24, progress, spawnNode, waitUntilUp } from './lib.mjs';
 
 const SERVER = fileURLToPath(new URL('./servers/log-line.mjs', import.meta.url));
 const MODES = ['none', 'default', 'sync', 'buffered'];
@@ -47,10 +47,5 @@ async function measure(node, label) {
   }
 }
 
-await measure(process.execPath, process.version);
-if (process.env.BENCH_NODE24 !== '0') {
-  const found = await ensureNode24();
-  if (found.node) await measure(found.node, found.version);
-  else console.log(`\nNode 24 not measured: ${found.error}`);
-}
+await onThisNodeAndNode24(measure);
 process.exit(0);

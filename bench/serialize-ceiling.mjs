@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cannon, cpuOf, ensureNode24, fetchToken, median, progress, request, requireBuild, startBareExpress, startCli } from './lib.mjs';
+import { cannon, cpuOf, fetchToken, median, onThisNodeAndNode24, progress, request, requireBuild, startBareExpress, startCli } from './lib.mjs';
 import { DISTINCT_ORDER_PATHS } from './throughput.mjs';
 
 const option = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -60,10 +60,5 @@ async function measure(node, label) {
 }
 
 requireBuild();
-await measure(process.execPath, process.version);
-if (process.env.BENCH_NODE24 !== '0') {
-  const found = await ensureNode24();
-  if (found.node) await measure(found.node, found.version);
-  else console.log(`\nNode 24 not measured: ${found.error}`);
-}
+await onThisNodeAndNode24(measure);
 process.exit(0);
