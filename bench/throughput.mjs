@@ -17,7 +17,6 @@ import { ensurePrism, PRISM_VERSION, startPrism } from './prism.mjs';
 
 const DEFAULT_CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
-
 export const ACCOUNT_BODY = JSON.stringify({
   type: 'individual',
   external_id: 'bench-1',
