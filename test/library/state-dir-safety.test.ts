@@ -193,7 +193,7 @@ describe('a STATE_DIR that cannot take writes', () => {
     await control(fake, '/clock', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ now: '2030-01-01T00:00:00Z' }) });
     await until(async () => (await health(fake)).status === 503);
     const degraded = await health(fake);
-    expect(degraded.body).toMatchObject({ status: 'degraded', persistence: { status: 'failing', reason: expect.stringMatching(/^ENOTDIR/), tenants_not_saved: 1 } });
+    expect(degraded.body).toMatchObject({ status: 'degraded', persistence: { status: 'degraded', reason: expect.stringMatching(/^ENOTDIR/), tenants_not_saved: 1 } });
     expect(JSON.stringify(degraded.body)).not.toContain(dir);
 
     const refused = await control(fake, '/faults', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ status: 503 }) });
