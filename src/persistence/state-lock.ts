@@ -124,7 +124,7 @@ export async function waitForStateDir(stateDir: string, say: (line: string) => v
  * Takes STATE_DIR for this instance alone, as a database takes its data directory: a second process (or a second
  * instance in this one) on the same directory fails to start, naming the holder, instead of both writing the same
  * tenants (the last writer winning, silently). A lock left by a holder that is gone (killed) is taken over at once on
- * the same host, and after STALE_MS without refresh from another. `onLost`: the lock was taken from this holder (its
+ * the same host, and after STALE_MS without refresh from another (waitForStateDir waits that long first). `onLost`: the lock was taken from this holder (its
  * refresh failed, or another process took it over): the caller stops writing. Answers the release.
  */
 export function lockStateDir(stateDir: string, onLost: (error: Error) => void): () => void {
