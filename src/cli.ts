@@ -40,10 +40,10 @@ async function main(): Promise<void> {
     process.stderr.write(`investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
-  const logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
-  if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => logger.warn(line));
+  // said whatever the log level, as a refused start is: it is why the start takes this long
+  if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
   const ctx = createContext(options);
-  ctx.logger = logger;
+  ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   keepProcessAlive(ctx.logger);
   const server = await listen(ctx, options.port, options.host);
   const address = server.address() as AddressInfo;
