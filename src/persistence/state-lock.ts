@@ -25,6 +25,8 @@ const HOLDER = 'holder.json';
  */
 const STALE_MS = 30_000;
 const UPDATE_MS = 5_000;
+/** How often a start waiting for another host's lock looks at it again. */
+const POLL_MS = 500;
 
 interface Holder {
   pid: number;
@@ -80,9 +82,9 @@ function processOf(pid: number): { state: string; start: string } | undefined {
 function gone(holder: Holder | undefined): boolean {
   if (!holder || holder.hostname !== hostname()) return false;
   if (!running(holder.pid)) return true;
-  const now = processOf(holder.pid);
-  if (now?.state === 'Z' || now?.state === 'X') return true;
-  if (now && holder.process_start !== undefined) return now.start !== holder.process_start;
+  const current = processOf(holder.pid);
+  if (current?.state === 'Z' || current?.state === 'X') return true;
+  if (current && holder.process_start !== undefined) return current.start !== holder.process_start;
   if (holder.pid === process.pid) return Date.parse(holder.started) < Date.now() - process.uptime() * 1000 - 1000;
   return false;
 }
@@ -102,7 +104,7 @@ function sinceRefresh(lockDir: string): number | undefined {
  * rather than refusing to start while the old one was merely slow to die. A lock of this host is left to
  * lockStateDir, which takes it over at once when its holder is gone and refuses while it runs.
  */
-export async function waitForStateDir(stateDir: string, say: (line: string) => void, pollMs = 500): Promise<void> {
+export async function waitForStateDir(stateDir: string, say: (line: string) => void): Promise<void> {
   const lockDir = join(stateDir, LOCK);
   let saidAt: number | undefined;
   for (;;) {
@@ -116,7 +118,7 @@ export async function waitForStateDir(stateDir: string, say: (line: string) => v
         `STATE_DIR "${stateDir}" is locked by ${describe(holder)}, refreshed ${(age / 1000).toFixed(1)} s ago: waiting until it is stale (${STALE_MS / 1000} s without a refresh), then taking it over`,
       );
     }
-    await sleep(Math.min(pollMs, STALE_MS - age + 10));
+    await sleep(Math.min(POLL_MS, STALE_MS - age + 10));
   }
 }
 
@@ -124,8 +126,9 @@ export async function waitForStateDir(stateDir: string, say: (line: string) => v
  * Takes STATE_DIR for this instance alone, as a database takes its data directory: a second process (or a second
  * instance in this one) on the same directory fails to start, naming the holder, instead of both writing the same
  * tenants (the last writer winning, silently). A lock left by a holder that is gone (killed) is taken over at once on
- * the same host, and after STALE_MS without refresh from another (waitForStateDir waits that long first). `onLost`: the lock was taken from this holder (its
- * refresh failed, or another process took it over): the caller stops writing. Answers the release.
+ * the same host, and after STALE_MS without refresh from another (waitForStateDir waits that long first). `onLost`:
+ * the lock was taken from this holder (its refresh failed, or another process took it over): the caller stops
+ * writing. Answers the release.
  */
 export function lockStateDir(stateDir: string, onLost: (error: Error) => void): () => void {
   const library = lockLibrary();
