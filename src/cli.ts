@@ -17,6 +17,7 @@ const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
 const { banner, exposureWarning } = await import('./banner.js');
 const { cliLogger } = await import('./log-format.js');
+const { waitForStateDir } = await import('./persistence/state-lock.js');
 
 const version = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
     process.stderr.write(`investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
+  // said whatever the log level, as a refused start is: it is why the start takes this long
+  if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
   const ctx = createContext(options);
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   keepProcessAlive(ctx.logger);

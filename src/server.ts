@@ -14,6 +14,8 @@ import { resetTenants } from './domain/clients.js';
 import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actions.js';
 import { placeOrder } from './domain/order-placement.js';
 import { drainable, type DrainableServer } from './drain.js';
+import { createLogger } from './logger.js';
+import { waitForStateDir } from './persistence/state-lock.js';
 import { TokenKeeper } from './token-keeper.js';
 import type { Tenant } from './domain/tenants.js';
 import type { Schemas, World } from './api/types.js';
@@ -139,6 +141,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const keyPair = prepareRsaKeyPair();
   loadValidatorLibrary();
   if (options.stateDir !== undefined && options.signingKeyFile === undefined) await keyPair;
+  if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => createLogger(options.logLevel ?? 'silent').warn(line));
   const ctx = createContext(options);
   const host = options.host ?? '127.0.0.1';
   const server = await listen(ctx, options.port ?? 0, host);

@@ -1567,11 +1567,14 @@ export interface components {
             status: "ok" | "degraded";
             /** @description Only with STATE_DIR. */
             persistence?: {
-                /** @enum {string} */
-                status: "ok" | "failing";
+                /**
+                 * @description `degraded`: its last writes failed; the previous files are as they were.
+                 * @enum {string}
+                 */
+                status: "ok" | "degraded";
                 /**
                  * Format: date-time
-                 * @description When the first write of this failing stretch failed.
+                 * @description When the first write of this failed stretch failed.
                  */
                 since?: string;
                 /** @description The system error code and call (`ENOSPC (write)`, `EROFS (open)`), or `lock lost (…)`; never a path. */

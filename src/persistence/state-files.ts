@@ -1,5 +1,5 @@
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { jsonDepth, MAX_JSON_DEPTH } from '../api/json-depth.js';
 import { StateDirError } from './state-error.js';
@@ -18,14 +18,41 @@ export const MAX_STATE_FILE_BYTES = 400 * 1024 * 1024;
 let temporaries = 0;
 const temporaryOf = (file: string): string => join(dirname(file), `.${basename(file)}.${process.pid}.${++temporaries}.tmp`);
 
-/** As write-file-atomic does it: a temporary file (0600), fsync, rename over the old one, fsync of the folder. */
+/** A write that took nothing and said nothing: an error, or the loop below would never end. */
+const nothingWritten = (asked: number): NodeJS.ErrnoException =>
+  Object.assign(new Error(`the file system wrote 0 of ${asked} bytes`), { code: 'EIO', syscall: 'write' });
+
+/** Every byte of `bytes` at `position`: a short write (a nearly full disk) is continued until done or an error. */
+async function writeWhole(handle: FileHandle, bytes: Uint8Array, position: number): Promise<number> {
+  for (let done = 0; done < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    if (bytesWritten <= 0) throw nothingWritten(bytes.length - done);
+    done += bytesWritten;
+  }
+  return position + bytes.length;
+}
+
+function writeWholeSync(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) {
+    const written = writeSync(fd, bytes, done, bytes.length - done, done);
+    if (written <= 0) throw nothingWritten(bytes.length - done);
+    done += written;
+  }
+}
+
+/**
+ * A state file replaced whole or not at all: a temporary file (0600) written to its last byte (a short write is
+ * continued, never taken as done), fsync, rename over the old one, fsync of the folder. On any error the temporary
+ * file goes and the old file stays as it was. Not write-file-atomic (npm's): it makes one write() and ignores how much
+ * of it was written, the short write that cut tenant files on a nearly full disk; nor does it take a file in parts.
+ */
 export async function writeFileAtomic(file: string, text: string | readonly string[]): Promise<void> {
   const temporary = temporaryOf(file);
   try {
     const handle = await open(temporary, 'w', FILE_MODE);
     try {
-      if (typeof text === 'string') await handle.writeFile(text);
-      else for (const part of text) await handle.write(part);
+      let position = 0;
+      for (const part of typeof text === 'string' ? [text] : text) position = await writeWhole(handle, Buffer.from(part, 'utf8'), position);
       await handle.sync();
     } finally {
       await handle.close();
@@ -44,13 +71,13 @@ export async function writeFileAtomic(file: string, text: string | readonly stri
   }
 }
 
-/** The same, synchronously: for the start, before the server answers anything. */
+/** The same, synchronously: for the start (the signing key, the lock's holder), before the server answers anything. */
 export function writeFileAtomicSync(file: string, text: string): void {
   const temporary = temporaryOf(file);
   try {
     const fd = openSync(temporary, 'w', FILE_MODE);
     try {
-      writeSync(fd, text);
+      writeWholeSync(fd, Buffer.from(text, 'utf8'));
       fsyncSync(fd);
     } finally {
       closeSync(fd);

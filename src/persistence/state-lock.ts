@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type * as ProperLockfile from 'proper-lockfile';
 import { StateDirError } from './state-error.js';
 import { FOLDER_MODE, writeFileAtomicSync } from './state-files.js';
@@ -24,11 +25,15 @@ const HOLDER = 'holder.json';
  */
 const STALE_MS = 30_000;
 const UPDATE_MS = 5_000;
+/** How often a start waiting for another host's lock looks at it again. */
+const POLL_MS = 500;
 
 interface Holder {
   pid: number;
   hostname: string;
   started: string;
+  /** Where Linux says: the process's start, in clock ticks after boot (/proc/<pid>/stat), so a reused pid is told apart. */
+  process_start?: string;
 }
 
 const describe = (holder: Holder | undefined): string =>
@@ -38,7 +43,9 @@ function readHolder(lockDir: string): Holder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(lockDir, HOLDER), 'utf8').slice(0, 4096)) as Partial<Holder>;
     if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string' || typeof parsed.started !== 'string') return undefined;
-    return { pid: parsed.pid, hostname: parsed.hostname, started: parsed.started };
+    const holder: Holder = { pid: parsed.pid, hostname: parsed.hostname, started: parsed.started };
+    if (typeof parsed.process_start === 'string') holder.process_start = parsed.process_start;
+    return holder;
   } catch {
     return undefined;
   }
@@ -54,23 +61,74 @@ function running(pid: number): boolean {
   }
 }
 
+/** A process as Linux's /proc shows it: its state letter and start time; undefined elsewhere (no /proc) or once gone. */
+function processOf(pid: number): { state: string; start: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // after the command's name in parentheses (which may hold spaces): state is the 3rd field, starttime the 22nd
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] && fields[19] ? { state: fields[0], start: fields[19] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * A holder of this host that is gone: its process no longer runs, or its pid is ours but it started before this
- * process did (a container restarted after a kill runs as the same pid). A holder of another host is gone only when
- * its lock goes stale (proper-lockfile).
+ * A holder of this host that is gone: its process no longer runs; or it was killed and its parent has not reaped it
+ * yet (a zombie: `kill(pid, 0)` still succeeds); or its pid is another process's now (a container restarted after a
+ * kill runs as the same pid), told by its start time, or without /proc by its pid being ours and older than this
+ * process. A holder of another host is gone only when its lock goes stale (proper-lockfile).
  */
 function gone(holder: Holder | undefined): boolean {
   if (!holder || holder.hostname !== hostname()) return false;
+  if (!running(holder.pid)) return true;
+  const current = processOf(holder.pid);
+  if (current?.state === 'Z' || current?.state === 'X') return true;
+  if (current && holder.process_start !== undefined) return current.start !== holder.process_start;
   if (holder.pid === process.pid) return Date.parse(holder.started) < Date.now() - process.uptime() * 1000 - 1000;
-  return !running(holder.pid);
+  return false;
+}
+
+/** How long ago the lock was last refreshed; undefined when there is no lock. */
+function sinceRefresh(lockDir: string): number | undefined {
+  try {
+    return Date.now() - statSync(lockDir).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits while STATE_DIR's lock is held from another host (or by a holder not yet named) and refreshed: a new container
+ * on the same volume takes it once the old one's lock is stale (STALE_MS without a refresh), saying that it waits,
+ * rather than refusing to start while the old one was merely slow to die. A lock of this host is left to
+ * lockStateDir, which takes it over at once when its holder is gone and refuses while it runs.
+ */
+export async function waitForStateDir(stateDir: string, say: (line: string) => void): Promise<void> {
+  const lockDir = join(stateDir, LOCK);
+  let saidAt: number | undefined;
+  for (;;) {
+    const age = sinceRefresh(lockDir);
+    if (age === undefined || age > STALE_MS) return;
+    const holder = readHolder(lockDir);
+    if (holder?.hostname === hostname()) return;
+    if (saidAt === undefined || Date.now() - saidAt >= STALE_MS) {
+      saidAt = Date.now();
+      say(
+        `STATE_DIR "${stateDir}" is locked by ${describe(holder)}, refreshed ${(age / 1000).toFixed(1)} s ago: waiting until it is stale (${STALE_MS / 1000} s without a refresh), then taking it over`,
+      );
+    }
+    await sleep(Math.min(POLL_MS, STALE_MS - age + 10));
+  }
 }
 
 /**
  * Takes STATE_DIR for this instance alone, as a database takes its data directory: a second process (or a second
  * instance in this one) on the same directory fails to start, naming the holder, instead of both writing the same
  * tenants (the last writer winning, silently). A lock left by a holder that is gone (killed) is taken over at once on
- * the same host, and after STALE_MS without refresh from another. `onLost`: the lock was taken from this holder (its
- * refresh failed, or another process took it over): the caller stops writing. Answers the release.
+ * the same host, and after STALE_MS without refresh from another (waitForStateDir waits that long first). `onLost`:
+ * the lock was taken from this holder (its refresh failed, or another process took it over): the caller stops
+ * writing. Answers the release.
  */
 export function lockStateDir(stateDir: string, onLost: (error: Error) => void): () => void {
   const library = lockLibrary();
@@ -94,7 +152,9 @@ export function lockStateDir(stateDir: string, onLost: (error: Error) => void): 
     // set back
     chmodSync(lockDir, FOLDER_MODE);
     const { mtime } = statSync(lockDir);
-    writeFileAtomicSync(join(lockDir, HOLDER), JSON.stringify({ pid: process.pid, hostname: hostname(), started: new Date().toISOString() } satisfies Holder));
+    const start = processOf(process.pid)?.start;
+    const holder: Holder = { pid: process.pid, hostname: hostname(), started: new Date().toISOString(), ...(start !== undefined && { process_start: start }) };
+    writeFileAtomicSync(join(lockDir, HOLDER), JSON.stringify(holder));
     utimesSync(lockDir, mtime, mtime);
   } catch (error) {
     release();

@@ -10,8 +10,8 @@ const TENANTS = 'tenants';
 export type PersistenceHealth =
   | { status: 'ok' }
   | {
-      status: 'failing';
-      /** When the first write of this failing stretch failed. */
+      status: 'degraded';
+      /** When the first write of this failed stretch failed. */
       since: string;
       /** Why, without paths or client ids (the health check answers anyone): `ENOSPC (write)`, `lock lost: …`. */
       reason: string;
@@ -80,7 +80,7 @@ function reasonOf(error: unknown): string {
  * marked tenant that changed since its last write at most `delayMs` later, one file each, atomically; `close()`
  * writes what is left (shutdown). A tenant that only reads is never rewritten. A large tenant is serialized in slices
  * between which the event loop serves others (SLICE_MS). A failed write is retried at the next round; until it
- * succeeds, `health` says `failing` (the health check, and writes answer 503 `state_not_saved`), and `close()`
+ * succeeds, `health` says `degraded` (the health check, and writes answer 503 `state_not_saved`), and `close()`
  * rejects.
  */
 export class StateWriter {
@@ -112,7 +112,7 @@ export class StateWriter {
   get health(): PersistenceHealth {
     if (this.failed.size === 0 && !this.lockLost) return { status: 'ok' };
     return {
-      status: 'failing',
+      status: 'degraded',
       since: new Date(this.failingSince ?? Date.now()).toISOString(),
       reason: this.lockLost ? `lock lost (${reasonOf(this.lockLost)})` : reasonOf(this.lastFailure),
       tenants_not_saved: this.failed.size,
@@ -175,7 +175,7 @@ export class StateWriter {
       if (!this.lockLost) this.release?.();
     }
     const health = this.health;
-    if (health.status === 'failing') {
+    if (health.status === 'degraded') {
       throw new StateNotSavedError(`${health.tenants_not_saved} tenant(s) could not be written to STATE_DIR "${this.stateDir}" (${health.reason}, since ${health.since}): their last changes are lost.`);
     }
   }

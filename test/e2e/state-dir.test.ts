@@ -5,41 +5,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchToken } from '../../src/index.js';
 import { exitOf, freePort, killLaunched, spawnCli } from '../support/cli.js';
+import { itOnTmpfs, tmpfsFixtures } from '../support/tmpfs.js';
 
 // The CLI with STATE_DIR, as a host runs it: restarts by SIGTERM and by SIGKILL keep every tenant, account, clock and
 // token (CONTRACT §13, issue #21).
 const dirs: string[] = [];
-const mounts: string[] = [];
+const tmpfs = tmpfsFixtures();
 afterEach(() => {
   killLaunched();
-  for (const mount of mounts.splice(0)) execFileSync('umount', ['-l', mount]);
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A small tmpfs at a new folder, where this machine lets us mount one (root, as CI here); undefined elsewhere. */
-function tmpfs(size: string): string | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'cli-tmpfs-'));
-  dirs.push(dir);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
-    return undefined;
-  }
-  mounts.push(dir);
-  return dir;
-}
-const canMount = (() => {
-  const probe = mkdtempSync(join(tmpdir(), 'cli-tmpfs-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-})();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function healthOf(url: string): Promise<{ status: number; body: { status: string; persistence?: { status: string; reason?: string } } }> {
   const response = await fetch(`${url}/__control/health`);
@@ -101,32 +77,8 @@ describe('the CLI with STATE_DIR', () => {
     expect((await healthOf(first.url)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
   });
 
-  it.skipIf(!canMount)('STATE_DIR full (a 64 KiB tmpfs): health 503 naming persistence, writes 503 state_not_saved, SIGTERM exits 1', async () => {
-    const dir = tmpfs('64k')!;
-    const fake = await cli(await freePort(), dir);
-    expect(fake.exited).toBe(false);
-    // whatever the key and the lock left free is taken
-    try {
-      writeFileSync(join(dir, 'filler'), Buffer.alloc(128 * 1024));
-    } catch {
-      // ENOSPC: full, as wanted
-    }
-    const created = await fetch(`${fake.url}/__control/clients`, { method: 'POST', headers: json, body: JSON.stringify({ client_id: 'acme', client_secret: 's' }) });
-    expect(created.status).toBe(201);
-    await until(async () => (await healthOf(fake.url)).status === 503);
-    expect((await healthOf(fake.url)).body).toMatchObject({ status: 'degraded', persistence: { status: 'failing', reason: expect.stringMatching(/^ENOSPC/) } });
-    const refused = await fetch(`${fake.url}/__control/clock`, { method: 'POST', headers: { ...json, 'x-client-id': 'acme' }, body: JSON.stringify({ now: '2030-01-01T00:00:00Z' }) });
-    expect(refused.status).toBe(503);
-    expect(((await refused.json()) as { code: string }).code).toBe('state_not_saved');
-    expect((await fetch(`${fake.url}/__control/clock`, { headers: { 'x-client-id': 'acme' } })).status).toBe(200);
-    const exit = exitOf(fake.child);
-    fake.child.kill('SIGTERM');
-    expect(await exit).toBe(1);
-    expect(fake.output()).toMatch(/could not write STATE_DIR at shutdown: 1 tenant\(s\) could not be written .*ENOSPC/);
-  });
-
-  it.skipIf(!canMount)('STATE_DIR remounted read-only while running: writes 503 until it is writable again, then all is saved and SIGTERM exits 0', async () => {
-    const dir = tmpfs('4m')!;
+  itOnTmpfs('STATE_DIR remounted read-only while running: writes 503 until it is writable again, then all is saved and SIGTERM exits 0', async () => {
+    const dir = tmpfs.mount('4m');
     const fake = await cli(await freePort(), dir);
     await fetch(`${fake.url}/__control/clients`, { method: 'POST', headers: json, body: JSON.stringify({ client_id: 'acme', client_secret: 's' }) });
     await sleep(800);

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symli
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
+import { createApp, fetchToken, startServer, type FakeServer } from '../../src/index.js';
 import { stateDirFixtures } from '../support/state-dirs.js';
 
 // STATE_DIR as a database keeps its data directory (issue 30): locked to one process, private, read with the bounds
@@ -92,11 +92,34 @@ describe('STATE_DIR is locked to one instance', () => {
     expect((await health(second)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
   });
 
-  it('a lock held on another host is not taken (it goes stale only when its holder stops refreshing it)', async () => {
+  it('a lock naming a pid of this host that is another process now (a container restarted after a kill) is taken over at once', async () => {
+    const dir = stateDir();
+    mkdirSync(join(dir, 'lock'));
+    // our own pid, running, but not the process that took the lock: its start differs
+    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: process.pid, hostname: hostname(), started: new Date().toISOString(), process_start: '1' }));
+    const second = await start({ stateDir: dir });
+    expect((await health(second)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+  });
+
+  it('a lock held on another host (a new container on the same volume) is waited for until it is stale, then taken over', async () => {
+    const dir = stateDir();
+    mkdirSync(join(dir, 'lock'));
+    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: process.pid, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }));
+    // last refreshed 28 s ago: stale (30 s) in 2 s
+    const refreshed = new Date(Date.now() - 28_000);
+    utimesSync(join(dir, 'lock'), refreshed, refreshed);
+    const began = Date.now();
+    const fake = await start({ stateDir: dir });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1900);
+    expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8'))).toMatchObject({ pid: process.pid, hostname: hostname() });
+    expect((await health(fake)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+  });
+
+  it('createApp, which cannot wait, refuses a lock held on another host that is not stale, naming its holder', () => {
     const dir = stateDir();
     mkdirSync(join(dir, 'lock'));
     writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: 1, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }));
-    await expect(startServer({ stateDir: dir })).rejects.toThrow(/is in use by process 1 on host "other-host", since 2026-01-01/);
+    expect(() => createApp({ stateDir: dir })).toThrow(/is in use by process 1 on host "other-host", since 2026-01-01/);
   });
 });
 
@@ -193,7 +216,7 @@ describe('a STATE_DIR that cannot take writes', () => {
     await control(fake, '/clock', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ now: '2030-01-01T00:00:00Z' }) });
     await until(async () => (await health(fake)).status === 503);
     const degraded = await health(fake);
-    expect(degraded.body).toMatchObject({ status: 'degraded', persistence: { status: 'failing', reason: expect.stringMatching(/^ENOTDIR/), tenants_not_saved: 1 } });
+    expect(degraded.body).toMatchObject({ status: 'degraded', persistence: { status: 'degraded', reason: expect.stringMatching(/^ENOTDIR/), tenants_not_saved: 1 } });
     expect(JSON.stringify(degraded.body)).not.toContain(dir);
 
     const refused = await control(fake, '/faults', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ status: 503 }) });
