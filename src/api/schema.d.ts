@@ -22,10 +22,12 @@ export interface paths {
          *     base64(urlencode(client_id) ":" urlencode(client_secret))`, RFC 6749 §2.3.1), and the form then carries
          *     `grant_type`, `scope` and `audience`. A client that authenticates the other way is refused (401
          *     `invalid_client` naming the method it is registered for and the one it used), as production refuses it.
-         *     Basic beside different form credentials is two authentications: `invalid_request`. Secrets are compared in
-         *     constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a
-         *     problem): `invalid_request` 400 (a missing field, a missing or empty `scope`, a wrong audience, a body that
-         *     is not form-encoded, an undecodable Basic header, conflicting credentials), `unsupported_grant_type` 400,
+         *     Basic beside `client_secret` in the form (even the same secret) is two authentication methods in one request
+         *     (RFC 6749 §2.3): `invalid_request` for every client, whatever its method, and nothing is issued; a form
+         *     `client_id` beside Basic must name the same client. Secrets are compared in constant time, whatever their
+         *     length. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a problem): `invalid_request` 400
+         *     (a missing field, a missing or empty `scope`, a wrong audience, a body that is not form-encoded, an
+         *     undecodable Basic header, two authentication methods or conflicting credentials), `unsupported_grant_type` 400,
          *     `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401 (unknown client, wrong secret,
          *     or the other authentication method; with `WWW-Authenticate: Basic` when the client used Basic).
          */
