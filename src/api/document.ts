@@ -45,6 +45,42 @@ export function operationsOf(document: ApiDocument): { operationId: string; meth
   return operations;
 }
 
+/** A value of the document with its `$ref` followed to what it names (a chain of at most 10). */
+export function resolveRef<T extends object>(document: ApiDocument, value: T): T {
+  let current: unknown = value;
+  for (let depth = 0; typeof (current as { $ref?: unknown }).$ref === 'string' && depth < 10; depth++) {
+    const path = ((current as { $ref: string }).$ref).replace(/^#\//, '').split('/');
+    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document);
+    if (current === undefined) throw new Error(`Unresolved reference ${String((value as { $ref?: unknown }).$ref)}`);
+  }
+  return current as T;
+}
+
+/** A parameter of an operation, its reference followed. */
+export interface DocumentParameter {
+  in?: string;
+  name?: string;
+  required?: boolean;
+  schema?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** An operation's parameters: its path item's, then its own, their references followed. */
+export function parametersOf(document: ApiDocument, { method, path }: { method: string; path: string }): DocumentParameter[] {
+  const item = document.paths[path] as Record<string, unknown> & { parameters?: DocumentParameter[] };
+  const operation = item[method] as { parameters?: DocumentParameter[] };
+  return [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolveRef(document, p));
+}
+
+/** Where and by what name an operation takes an integer parameter (`type: integer`): query, path or header. */
+export function integerParametersOf(document: ApiDocument, operation: { method: string; path: string }): { in: 'query' | 'path' | 'header'; name: string }[] {
+  return parametersOf(document, operation).flatMap((parameter) => {
+    const where = parameter.in;
+    if ((where !== 'query' && where !== 'path' && where !== 'header') || typeof parameter.name !== 'string' || !parameter.schema) return [];
+    return resolveRef(document, parameter.schema).type === 'integer' ? [{ in: where, name: parameter.name }] : [];
+  });
+}
+
 type SecurityRequirements = Record<string, string[]>[];
 
 /** The OAuth scopes each operation needs (its `oauth2` security requirement, or the document's), by operationId. */

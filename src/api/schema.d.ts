@@ -2059,9 +2059,9 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Items to skip. */
+        /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
         Skip: number;
-        /** @description Items to answer at most. */
+        /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
         Limit: number;
         AccountId: string;
         OrderId: string;
@@ -2159,9 +2159,9 @@ export interface operations {
                 /** @description Exact match. */
                 external_id?: string;
                 account_type?: components["schemas"]["AccountType"];
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2286,9 +2286,9 @@ export interface operations {
                 /** @description Exact match, case-insensitive. */
                 wallet_address?: string;
                 is_primary?: boolean;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2462,9 +2462,9 @@ export interface operations {
                 account_id?: string;
                 currency?: string;
                 isin?: string;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2525,9 +2525,9 @@ export interface operations {
                 /** @description Case-insensitive substring match. */
                 name?: string;
                 feeder_fund_id?: string;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2587,9 +2587,9 @@ export interface operations {
                 redeemable?: boolean;
                 tradeable?: boolean;
                 share_class_id?: string;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2616,9 +2616,9 @@ export interface operations {
     listCustomOfferingDocuments: {
         parameters: {
             query?: {
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2649,9 +2649,9 @@ export interface operations {
     listFundDocuments: {
         parameters: {
             query?: {
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
