@@ -77,6 +77,8 @@ interface PathRoute {
   regexp: RegExp;
   /** Names of the path parameters, in the order of the expression's groups. */
   keys: string[];
+  /** The path's text around its parameters (`/v1/orders/`, `/`): what a path must spell between their values. */
+  literals: string[];
   operations: Map<string, OperationOf & { operationId: OperationId }>;
   /** The `Allow` header of a 405, as the validator writes it. */
   allow: string;
@@ -110,9 +112,10 @@ const firstSegmentOf = (path: string): string => {
 };
 
 /** The path as the document spells it, with a request's parameter values (as sent) in place of its `{names}`. */
-const spellingOf = (entry: PathRoute, values: readonly string[]): string => {
-  let i = 0;
-  return entry.openApiRoute.replace(/\{[^}]+\}/g, () => values[i++] ?? '');
+const spellingOf = ({ literals }: PathRoute, values: readonly string[]): string => {
+  let spelling = literals[0]!;
+  for (let i = 1; i < literals.length; i++) spelling += (values[i - 1] ?? '') + literals[i]!;
+  return spelling;
 };
 
 /** A path's parameter values if it is this route's path to the letter: its case, its every slash. */
@@ -147,7 +150,7 @@ export function compileRoutes(
     let entry = byPath.get(expressRoute);
     if (!entry) {
       const { regexp, keys } = pathToRegexp(expressRoute, { sensitive: false, strict: true });
-      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), operations: new Map(), allow: '' };
+      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), literals: operation.path.split(/\{[^}]+\}/), operations: new Map(), allow: '' };
       byPath.set(expressRoute, entry);
     }
     entry.operations.set(operation.method.toUpperCase(), operation);

@@ -84,6 +84,14 @@ describe('routes to the letter', () => {
     expect((await state()).accounts.length).toBe(accounts);
   });
 
+  it('document downloads and the discovery documents match as written too', async () => {
+    const { app } = await world();
+    expectUnknownPath(await http(app).get('/Files/sandbox-client/x.pdf?expires=1&signature=0'), 'files', '/files/sandbox-client/x.pdf');
+    expectUnknownPath(await http(app).get('/.well-known/JWKS.json'), 'jwks', '/.well-known/jwks.json');
+    expectUnknownPath(await http(app).get('/.well-known/openid-configuration/'), 'discovery', '/.well-known/openid-configuration');
+    expect((await http(app).get('/.well-known/jwks.json')).status).toBe(200);
+  });
+
   it('a near miss by another method than the path has is not named: 404 without a guess', async () => {
     const { app, auth } = await world();
     const response = await http(app).put('/v1/Accounts').set(auth);
