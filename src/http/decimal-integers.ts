@@ -8,7 +8,7 @@ import { stateOf } from './request-state.js';
  */
 export const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
-/** Why a value may not be an integer parameter's; the validator's own words for one that is no number at all. */
+/** Why such a value is refused: the validator's words for a value that is no integer, and what an integer is. */
 export const NOT_DECIMAL = 'must be integer (decimal digits, an optional leading -)';
 
 /** Shaped as the validator's 400 (`status`, `errors`): the error writer renders both as one 422 validation_error. */
