@@ -45,6 +45,18 @@ export function operationsOf(document: ApiDocument): { operationId: string; meth
   return operations;
 }
 
+/**
+ * A path of the document to the letter (CONTRACT 15): its text around its parameters (`/v1/orders/{order_id}/` →
+ * `/v1/orders/`, `/`), their names, and the expression that matches it as written (case, every slash; a value per
+ * parameter, one segment). The route step and shadow mode's operations read paths through this one reading.
+ */
+export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const literals = path.split(/\{[^}]+\}/);
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return { literals, names, expression: new RegExp(`^${literals.map(escape).join('([^/]+)')}$`) };
+}
+
 /** A value of the document with its `$ref` followed to what it names (a chain of at most 10). */
 export function resolveRef<T extends object>(document: ApiDocument, value: T): T {
   let current: unknown = value;

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { operationsOf, type ApiDocument } from '../api/document.js';
+import { letterOf, operationsOf, type ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
 import { urlParts } from './request-context.js';
@@ -77,8 +77,10 @@ interface PathRoute {
   regexp: RegExp;
   /** Names of the path parameters, in the order of the expression's groups. */
   keys: string[];
-  /** The path's text around its parameters (`/v1/orders/`, `/`): what a path must spell between their values. */
+  /** The path's text around its parameters (`/v1/orders/`, `/`): a near miss's right spelling is made of them. */
   literals: string[];
+  /** The expression that matches the path as the document writes it (`letterOf`): what routes. */
+  letter: RegExp;
   operations: Map<string, OperationOf & { operationId: OperationId }>;
   /** The `Allow` header of a 405, as the validator writes it. */
   allow: string;
@@ -119,20 +121,15 @@ const spellingOf = ({ literals }: PathRoute, values: readonly string[]): string 
 };
 
 /** A path's parameter values if it is this route's path to the letter: its case, its every slash. */
-function exactValues(entry: PathRoute, path: string): string[] | undefined {
-  const matched = entry.regexp.exec(path);
-  if (!matched) return undefined;
-  const values = matched.slice(1);
-  return spellingOf(entry, values) === path ? values : undefined;
-}
+const exactValues = (entry: PathRoute, path: string): string[] | undefined => entry.letter.exec(path)?.slice(1);
 
 /**
  * The document's operations, routed as express-openapi-validator's router routes them (same expressions, same order,
  * same 404, 405 and `Allow`), but compiled once and grouped by first segment: its router compiled every route's
  * expression and tried each on every request. A path matches only as the document writes it, its case and every
- * slash (the validator's router forgives both; the real service does not): its expressions, compiled without case,
- * find the route, and the path must then be the route's own spelling. A near miss (another case, a slash doubled, a
- * trailing slash added or left out) is a 404 naming the right spelling. Each operation then gets its own validator
+ * slash (`letterOf`, as shadow mode reads paths; the validator's router forgives both, the real service does not).
+ * A near miss (another case, a slash doubled, a trailing slash added or left out), found by the validator's own
+ * forgiving expressions, is a 404 naming the right spelling. Each operation then gets its own validator
  * (src/http/validator.ts), whose router sees just that one route.
  */
 export function compileRoutes(
@@ -150,7 +147,8 @@ export function compileRoutes(
     let entry = byPath.get(expressRoute);
     if (!entry) {
       const { regexp, keys } = pathToRegexp(expressRoute, { sensitive: false, strict: true });
-      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), literals: operation.path.split(/\{[^}]+\}/), operations: new Map(), allow: '' };
+      const { literals, expression } = letterOf(operation.path);
+      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), literals, letter: expression, operations: new Map(), allow: '' };
       byPath.set(expressRoute, entry);
     }
     entry.operations.set(operation.method.toUpperCase(), operation);
