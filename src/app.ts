@@ -173,11 +173,8 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
-/** The fake's own pages: only paths that may be theirs enter their router (case-insensitive, as Express routes). */
-const mayBeMetaPath = (path: string): boolean => {
-  const lower = path.toLowerCase();
-  return lower === '/' || lower.startsWith('/openapi.') || lower.startsWith('/docs') || lower.startsWith('/console');
-};
+/** The fake's own pages: only paths that may be theirs enter their router (as written: case counts). */
+const mayBeMetaPath = (path: string): boolean => path === '/' || path.startsWith('/openapi.') || path.startsWith('/docs') || path.startsWith('/console');
 
 /**
  * The spec, the docs and the console, entered only by paths that may be theirs. The docs router is made with the app
@@ -188,15 +185,14 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
   let router: Router | undefined;
   return (req, res, next) => {
     if (!mayBeMetaPath(req.path)) return next();
-    // The document, as app-level GET routes answered it: any case, no trailing slash, GET and HEAD only (in a router
-    // of their own, an OPTIONS request would get that router's automatic answer instead of going on to a 404).
+    // The document: its own spelling, no trailing slash, GET and HEAD only (in a router of their own, an OPTIONS
+    // request would get that router's automatic answer instead of going on to a 404).
     if (req.method === 'GET' || req.method === 'HEAD') {
-      const lower = req.path.toLowerCase();
-      if (lower === '/openapi.json') return void res.type('application/json').send(ctx.api.json);
-      if (lower === '/openapi.yaml') return void res.type('application/yaml').send(ctx.api.yaml);
+      if (req.path === '/openapi.json') return void res.type('application/json').send(ctx.api.json);
+      if (req.path === '/openapi.yaml') return void res.type('application/yaml').send(ctx.api.yaml);
     }
     if (!router) {
-      router = Router({ strict: true });
+      router = Router({ strict: true, caseSensitive: true });
       router.use(docs);
       router.use(consoleRoutes());
     }
@@ -233,6 +229,9 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
 
   const app = express();
   app.disable('x-powered-by');
+  // paths match as written, case and every slash (CONTRACT 15): Express's own mounts (/__control, its MCP endpoint)
+  // as the route step does
+  app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('etag', false);
   keepSentBodies(app);
@@ -240,7 +239,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 
   let metaSchemaShim = false;
-  const route = compileRoutes(ctx.api.document, { caseSensitive: app.enabled('case sensitive routing'), strict: app.enabled('strict routing') }, validatorInternals);
+  const route = compileRoutes(ctx.api.document, validatorInternals);
   const body = bodyParsers();
   const bounded = boundedBody(ctx.api.document);
   const bearer = authenticateBearer(ctx, receiveBody(body));

@@ -45,6 +45,54 @@ export function operationsOf(document: ApiDocument): { operationId: string; meth
   return operations;
 }
 
+/**
+ * A path of the document to the letter (CONTRACT 15): its text around its parameters (`/v1/orders/{order_id}/` →
+ * `/v1/orders/`, `/`), their names, and the expression that matches it as written (case, every slash; a value per
+ * parameter, one segment). The route step and shadow mode's operations read paths through this one reading.
+ */
+export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const literals = path.split(/\{[^}]+\}/);
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return { literals, names, expression: new RegExp(`^${literals.map(escape).join('([^/]+)')}$`) };
+}
+
+/** A value of the document with its `$ref` followed to what it names (a chain of at most 10). */
+export function resolveRef<T extends object>(document: ApiDocument, value: T): T {
+  let current: unknown = value;
+  for (let depth = 0; typeof (current as { $ref?: unknown }).$ref === 'string' && depth < 10; depth++) {
+    const path = ((current as { $ref: string }).$ref).replace(/^#\//, '').split('/');
+    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document);
+    if (current === undefined) throw new Error(`Unresolved reference ${String((value as { $ref?: unknown }).$ref)}`);
+  }
+  return current as T;
+}
+
+/** A parameter of an operation, its reference followed. */
+export interface DocumentParameter {
+  in?: string;
+  name?: string;
+  required?: boolean;
+  schema?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** An operation's parameters: its path item's, then its own, their references followed. */
+export function parametersOf(document: ApiDocument, { method, path }: { method: string; path: string }): DocumentParameter[] {
+  const item = document.paths[path] as Record<string, unknown> & { parameters?: DocumentParameter[] };
+  const operation = item[method] as { parameters?: DocumentParameter[] };
+  return [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolveRef(document, p));
+}
+
+/** Where and by what name an operation takes an integer parameter (`type: integer`): query, path or header. */
+export function integerParametersOf(document: ApiDocument, operation: { method: string; path: string }): { in: 'query' | 'path' | 'header'; name: string }[] {
+  return parametersOf(document, operation).flatMap((parameter) => {
+    const where = parameter.in;
+    if ((where !== 'query' && where !== 'path' && where !== 'header') || typeof parameter.name !== 'string' || !parameter.schema) return [];
+    return resolveRef(document, parameter.schema).type === 'integer' ? [{ in: where, name: parameter.name }] : [];
+  });
+}
+
 type SecurityRequirements = Record<string, string[]>[];
 
 /** The OAuth scopes each operation needs (its `oauth2` security requirement, or the document's), by operationId. */

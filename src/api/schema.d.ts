@@ -22,10 +22,12 @@ export interface paths {
          *     base64(urlencode(client_id) ":" urlencode(client_secret))`, RFC 6749 §2.3.1), and the form then carries
          *     `grant_type`, `scope` and `audience`. A client that authenticates the other way is refused (401
          *     `invalid_client` naming the method it is registered for and the one it used), as production refuses it.
-         *     Basic beside different form credentials is two authentications: `invalid_request`. Secrets are compared in
-         *     constant time, whatever their length. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a
-         *     problem): `invalid_request` 400 (a missing field, a missing or empty `scope`, a wrong audience, a body that
-         *     is not form-encoded, an undecodable Basic header, conflicting credentials), `unsupported_grant_type` 400,
+         *     Basic beside `client_secret` in the form (even the same secret) is two authentication methods in one request
+         *     (RFC 6749 §2.3): `invalid_request` for every client, whatever its method, and nothing is issued; a form
+         *     `client_id` beside Basic must name the same client. Secrets are compared in constant time, whatever their
+         *     length. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a problem): `invalid_request` 400
+         *     (a missing field, a missing or empty `scope`, a wrong audience, a body that is not form-encoded, an
+         *     undecodable Basic header, two authentication methods or conflicting credentials), `unsupported_grant_type` 400,
          *     `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401 (unknown client, wrong secret,
          *     or the other authentication method; with `WWW-Authenticate: Basic` when the client used Basic).
          */
@@ -2060,9 +2062,9 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Items to skip. */
+        /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
         Skip: number;
-        /** @description Items to answer at most. */
+        /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
         Limit: number;
         AccountId: string;
         OrderId: string;
@@ -2160,9 +2162,9 @@ export interface operations {
                 /** @description Exact match. */
                 external_id?: string;
                 account_type?: components["schemas"]["AccountType"];
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2287,9 +2289,9 @@ export interface operations {
                 /** @description Exact match, case-insensitive. */
                 wallet_address?: string;
                 is_primary?: boolean;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2463,9 +2465,9 @@ export interface operations {
                 account_id?: string;
                 currency?: string;
                 isin?: string;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2526,9 +2528,9 @@ export interface operations {
                 /** @description Case-insensitive substring match. */
                 name?: string;
                 feeder_fund_id?: string;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2588,9 +2590,9 @@ export interface operations {
                 redeemable?: boolean;
                 tradeable?: boolean;
                 share_class_id?: string;
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2617,9 +2619,9 @@ export interface operations {
     listCustomOfferingDocuments: {
         parameters: {
             query?: {
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2650,9 +2652,9 @@ export interface operations {
     listFundDocuments: {
         parameters: {
             query?: {
-                /** @description Items to skip. */
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Items to answer at most. */
+                /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;

@@ -33,16 +33,13 @@ export const WHERE_CREDENTIALS_GO =
 
 /**
  * How the client authenticates, by exactly one method (RFC 6749 §2.3): Basic, or the form body. A body `client_id`
- * beside Basic may name the same client (§3.2.1 allows it), and a body `client_secret` may repeat the same secret;
- * any other value beside Basic is a second, conflicting authentication: `invalid_request`.
+ * beside Basic may name the same client (§3.2.1 allows it); naming another is a second, conflicting authentication:
+ * `invalid_request`. (A `client_secret` in the form beside Basic is refused before: `withBasicCredentials`.)
  */
 function authenticationMethodOf(request: Partial<TokenRequest>, basic: BasicCredentials | undefined): TokenEndpointAuthMethod {
   if (basic) {
     if (request.client_id !== undefined && request.client_id !== basic.clientId) {
       throw new OAuthError(400, 'invalid_request', 'client_id in the body differs from the client of the Authorization header; authenticate one way.');
-    }
-    if (request.client_secret !== undefined && request.client_secret !== basic.clientSecret) {
-      throw new OAuthError(400, 'invalid_request', 'client_secret in the body differs from the Authorization header; authenticate one way.');
     }
     return 'client_secret_basic';
   }
@@ -71,11 +68,21 @@ function authMethodMismatch(clientId: string, registered: TokenEndpointAuthMetho
 
 /**
  * Basic credentials as the form fields the document requires (a `client_secret_basic` client sends none in its
- * form), so that request validation sees the five fields; a form value differing from Basic is kept, for the grant
- * to refuse as two authentications.
+ * form), so that request validation sees the five fields; a form `client_id` differing from Basic is kept, for the
+ * grant to refuse. A `client_secret` in the form beside Basic, even the same one, is two authentication methods in
+ * one request (RFC 6749 §2.3: a client MUST NOT use more than one): `invalid_request` for every client, whatever its
+ * registered method (CONTRACT 15).
  */
 export function withBasicCredentials(form: Record<string, unknown>, basic: BasicCredentials): Record<string, unknown> {
-  return { ...form, client_id: form.client_id ?? basic.clientId, client_secret: form.client_secret ?? basic.clientSecret };
+  if (form.client_secret !== undefined) {
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      'The request authenticates two ways: HTTP Basic credentials and client_secret in the form body. Use one: ' +
+        `client_secret_basic sends only Basic credentials, client_secret_post only the form fields. ${WHERE_CREDENTIALS_GO}`,
+    );
+  }
+  return { ...form, client_id: form.client_id ?? basic.clientId, client_secret: basic.clientSecret };
 }
 
 /**

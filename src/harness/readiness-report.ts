@@ -255,8 +255,8 @@ function overPolling(records: readonly JournalRecord[]): ReadinessFinding[] {
   });
 }
 
-// The hint of a route_not_found detail (src/http/errors.ts): the path the document has.
-const DOCUMENTED_PATH = /\. ((?:Cancelling an order is [A-Z]+ |The document has )(\/[^\s:,]*).*)$/;
+// The hint of a route_not_found detail (src/http/errors.ts): the path the document has, how the request's differs.
+const DOCUMENTED_PATH = /\. The document has (\/[^\s:]*): ([^(]+) \(did you mean /;
 
 /** The same unknown path three times: the client's path is wrong, not the moment. */
 function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
@@ -271,7 +271,7 @@ function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
         'wrong_path',
         `${method} ${path} was sent ${group.length} times and answered 404 route_not_found each time.`,
         documented
-          ? `Send ${method} ${documented[2]}, the path the document has: ${documented[1]}`
+          ? `Send ${method} ${documented[1]}, the path the document has: ${documented[2]}.`
           : `No operation has this path: compare it with the OpenAPI document (GET /openapi.json); paths are case-sensitive and a trailing slash counts.`,
         group,
       );

@@ -66,8 +66,15 @@ function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
     // malformed Basic credentials prove nobody, and are answered as such before validation asks for form fields
     return { refusal: error };
   }
-  // validation then sees the five fields the document requires, whichever way the client sent its credentials
-  if (basic && isForm(req.body)) req.body = withBasicCredentials(req.body, basic);
+  if (basic && isForm(req.body)) {
+    try {
+      // validation then sees the five fields the document requires, whichever way the client sent its credentials
+      req.body = withBasicCredentials(req.body, basic);
+    } catch (error) {
+      // two authentication methods at once: refused (after the faults of the client Basic proves), nothing issued
+      return { tenant: clientProvenBy(ctx.tenants, {}, basic), refusal: error };
+    }
+  }
   return { tenant: clientProvenBy(ctx.tenants, req.body ?? {}, basic) };
 }
 

@@ -33,7 +33,7 @@ const NOT_BUILT_PAGE = `<!doctype html>
  * `/console/orders/<id>`) answers the single page, which routes in the browser; hashed assets are cached for good.
  */
 export function consoleRoutes(dir: string = defaultConsoleDir()): Router {
-  const router = Router({ strict: true });
+  const router = Router({ strict: true, caseSensitive: true });
   const indexFile = `${dir.replace(/\/?$/, '/')}index.html`;
   // Read on each request (a few hundred bytes): a rebuild while the fake runs is served at once.
   const page = (): string | undefined => (existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined);

@@ -69,7 +69,7 @@ window.ui.initOAuth(${JSON.stringify(oauth).replace(/</g, '\\u003c')});`;
 
 /** The API reference at `/docs`: Swagger UI served from this package's files (no CDN), reading `/openapi.json`. */
 export function docsRoutes(ctx: FakeContext): Router {
-  const router = Router({ strict: true });
+  const router = Router({ strict: true, caseSensitive: true });
   router.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   // made per request: the default client's id, scopes and method as they are now
   router.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(docsInit(ctx)));

@@ -108,14 +108,25 @@ function fromBodyParser(error: BodyParserError): Rendered {
   }
 }
 
-/** The answer for a path the document does not serve; `documented` is the path it has with the other trailing slash. */
-export function routeNotFound(req: Pick<Request, 'method' | 'path'>, documented?: string): DomainError {
-  const cancel = req.method === 'DELETE' && /^\/v1\/orders\/[^/]+$/.test(req.path);
-  const hint = cancel
-    ? ' Cancelling an order is DELETE /v1/orders/{order_id}/, with the trailing slash.'
-    : documented
-      ? ` The document has ${documented}: ${documented.endsWith('/') ? 'with' : 'without'} the trailing slash.`
-      : '';
+/** How a near miss differs from the path the document has: the one difference a partner fixes. */
+function differenceOf(path: string, spelling: string): string {
+  const single = path.replace(/\/{2,}/g, '/');
+  if (single === spelling) return 'no doubled slashes';
+  if (`${single}/` === spelling) return 'with the trailing slash';
+  if (single === `${spelling}/`) return 'without the trailing slash';
+  if (single.toLowerCase() === spelling.toLowerCase()) return 'paths are case-sensitive';
+  return 'paths match as it writes them, case and every slash';
+}
+
+/**
+ * The answer for a path the document does not serve. `nearMiss`: the document's path it nearly spells (another case,
+ * a doubled or trailing slash) and this request's path as the document would spell it. The readiness report reads
+ * the hint back (src/harness/readiness-report.ts, wrong_path).
+ */
+export function routeNotFound(req: Pick<Request, 'method' | 'path'>, nearMiss?: { openApiRoute: string; spelling: string }): DomainError {
+  const hint = nearMiss
+    ? ` The document has ${nearMiss.openApiRoute}: ${differenceOf(req.path, nearMiss.spelling)} (did you mean ${clip(nearMiss.spelling, 200)}?).`
+    : '';
   return new DomainError(404, 'route_not_found', `No operation at ${req.method} ${clip(req.path, 200)}.${hint}`);
 }
 

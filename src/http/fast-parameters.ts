@@ -1,4 +1,5 @@
-import type { ApiDocument } from '../api/document.js';
+import { parametersOf, resolveRef, type ApiDocument } from '../api/document.js';
+import { DECIMAL_INTEGER } from './decimal-integers.js';
 import { calendarFormats, type OperationOf } from './validator.js';
 import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal } from './validator-internals.js';
 
@@ -37,19 +38,9 @@ const PLAIN_VALUE = /^(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})+$/;
 
 const versionOf = (document: ApiDocument): string => String((document as unknown as { openapi?: unknown }).openapi);
 
-function resolve(document: ApiDocument, value: Schema | Parameter): Schema {
-  let current: Schema = value;
-  for (let depth = 0; typeof current.$ref === 'string' && depth < 10; depth++) {
-    const path = (current.$ref as string).replace(/^#\//, '').split('/');
-    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document) as Schema;
-    if (current === undefined) throw new Error(`Unresolved reference ${String(value.$ref)}`);
-  }
-  return current;
-}
-
 function simpleSchema(document: ApiDocument, schema: Schema | undefined): Schema | undefined {
   if (!schema) return undefined;
-  const resolved = resolve(document, schema);
+  const resolved = resolveRef(document, schema);
   if (!Object.keys(resolved).every((key) => SCHEMA_KEYS.has(key))) return undefined;
   if (typeof resolved.type !== 'string' || !SCALAR_TYPES.has(resolved.type)) return undefined;
   if (resolved.format !== undefined && !FORMATS.has(resolved.format as string)) return undefined;
@@ -62,10 +53,8 @@ interface Simple {
 }
 
 /** The operation's parameters as two object schemas (query, path), or undefined when one is not simple. */
-function simpleParameters(document: ApiDocument, { method, path }: OperationOf): Simple | undefined {
-  const item = document.paths[path] as Record<string, unknown> & { parameters?: Parameter[] };
-  const operation = item[method] as { parameters?: Parameter[] };
-  const all = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolve(document, p) as Parameter);
+function simpleParameters(document: ApiDocument, operation: OperationOf): Simple | undefined {
+  const all = parametersOf(document, operation) as Parameter[];
   const query: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
   const params: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
   for (const parameter of all) {
@@ -159,7 +148,11 @@ export function compileFastParameters(
   const key = `${versionOf(document)} ${JSON.stringify(schema)}`;
   let compiled = compiledChecks.get(key);
   if (!compiled) {
-    compiled = fastCheck(ajv.compile(schema), simple.query.names);
+    const integers = (properties: Record<string, Schema>): Set<string> => new Set(Object.keys(properties).filter((name) => properties[name]!.type === 'integer'));
+    compiled = fastCheck(ajv.compile(schema), simple.query.names, {
+      query: integers(simple.query.schema.properties as Record<string, Schema>),
+      path: integers(simple.params.properties as Record<string, Schema>),
+    });
     compiledChecks.set(key, compiled);
   }
   return compiled;
@@ -169,8 +162,13 @@ export function compileFastParameters(
 export const fastReadOf = (document: ApiDocument, operation: OperationOf, load?: LoadValidatorInternal, stepAside?: (reason: string) => void): FastParameters | undefined =>
   operation.method === 'get' ? compileFastParameters(document, operation, load, stepAside) : undefined;
 
-function fastCheck(validate: (data: unknown) => boolean, names: ReadonlySet<string>): FastParameters {
+/**
+ * `integers`: the names of the integer parameters, whose values the validator's Ajv would read with `Number()`
+ * (`0x10`, `1e3`, `+5`…): one not in decimal digits is the validator path's to refuse (src/http/decimal-integers.ts).
+ */
+function fastCheck(validate: (data: unknown) => boolean, names: ReadonlySet<string>, integers: { query: ReadonlySet<string>; path: ReadonlySet<string> }): FastParameters {
   return (rawQuery, pathParams) => {
+    for (const name of integers.path) if (pathParams[name] !== undefined && !DECIMAL_INTEGER.test(pathParams[name])) return undefined;
     const query: Record<string, unknown> = {};
     if (rawQuery !== '') {
       for (const part of rawQuery.split('&')) {
@@ -188,6 +186,7 @@ function fastCheck(validate: (data: unknown) => boolean, names: ReadonlySet<stri
         } else {
           query[name] = raw;
         }
+        if (integers.query.has(name) && !DECIMAL_INTEGER.test(query[name] as string)) return undefined;
       }
     }
     return validate({ query, params: { ...pathParams } }) ? query : undefined;

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { operationsOf, type ApiDocument } from '../api/document.js';
+import { letterOf, operationsOf, type ApiDocument } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
 import { urlParts } from './request-context.js';
@@ -77,6 +77,10 @@ interface PathRoute {
   regexp: RegExp;
   /** Names of the path parameters, in the order of the expression's groups. */
   keys: string[];
+  /** The path's text around its parameters (`/v1/orders/`, `/`): a near miss's right spelling is made of them. */
+  literals: string[];
+  /** The expression that matches the path as the document writes it (`letterOf`): what routes. */
+  letter: RegExp;
   operations: Map<string, OperationOf & { operationId: OperationId }>;
   /** The `Allow` header of a 405, as the validator writes it. */
   allow: string;
@@ -109,15 +113,27 @@ const firstSegmentOf = (path: string): string => {
   return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
 };
 
+/** The path as the document spells it, with a request's parameter values (as sent) in place of its `{names}`. */
+const spellingOf = ({ literals }: PathRoute, values: readonly string[]): string => {
+  let spelling = literals[0]!;
+  for (let i = 1; i < literals.length; i++) spelling += (values[i - 1] ?? '') + literals[i]!;
+  return spelling;
+};
+
+/** A path's parameter values if it is this route's path to the letter: its case, its every slash. */
+const exactValues = (entry: PathRoute, path: string): string[] | undefined => entry.letter.exec(path)?.slice(1);
+
 /**
  * The document's operations, routed as express-openapi-validator's router routes them (same expressions, same order,
  * same 404, 405 and `Allow`), but compiled once and grouped by first segment: its router compiled every route's
- * expression and tried each on every request. Each operation then gets its own validator (src/http/validator.ts),
- * whose router sees just that one route.
+ * expression and tried each on every request. A path matches only as the document writes it, its case and every
+ * slash (`letterOf`, as shadow mode reads paths; the validator's router forgives both, the real service does not).
+ * A near miss (another case, a slash doubled, a trailing slash added or left out), found by the validator's own
+ * forgiving expressions, is a 404 naming the right spelling. Each operation then gets its own validator
+ * (src/http/validator.ts), whose router sees just that one route.
  */
 export function compileRoutes(
   document: ApiDocument,
-  options: { caseSensitive: boolean; strict: boolean },
   load: LoadValidatorInternal = loadValidatorInternal,
 ): (req: RoutableRequest) => RouteMatch {
   // The validator's own path-to-regexp: routes match as its router matches them.
@@ -130,8 +146,9 @@ export function compileRoutes(
   for (const { expressRoute, operation } of routes) {
     let entry = byPath.get(expressRoute);
     if (!entry) {
-      const { regexp, keys } = pathToRegexp(expressRoute, { sensitive: options.caseSensitive, strict: options.strict });
-      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), operations: new Map(), allow: '' };
+      const { regexp, keys } = pathToRegexp(expressRoute, { sensitive: false, strict: true });
+      const { literals, expression } = letterOf(operation.path);
+      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), literals, letter: expression, operations: new Map(), allow: '' };
       byPath.set(expressRoute, entry);
     }
     entry.operations.set(operation.method.toUpperCase(), operation);
@@ -144,43 +161,55 @@ export function compileRoutes(
     groups.set(first, [...(groups.get(first) ?? []), entry]);
   }
 
-  // Paths without parameters, found by their text (and with the trailing slash their expression forgives) instead of
-  // trying the routes before them in turn; only those that no route before them matches, so that the first route to
-  // match stays the one found. A hit is confirmed by its own expression (case folding is the expression's).
+  // Paths without parameters, found by their text instead of trying the routes before them in turn; only those that
+  // no route before them matches, so that the first route to match stays the one found.
   const ordered = [...byPath.values()];
   const exact = new Map<string, PathRoute>();
-  const keyOf = (path: string): string => (options.caseSensitive ? path : path.toLowerCase());
   ordered.forEach((entry, i) => {
-    const texts = [entry.openApiRoute, `${entry.openApiRoute}/`];
-    if (entry.keys.length > 0 || !/^[A-Za-z0-9/._~-]+$/.test(entry.openApiRoute) || !texts.every((t) => entry.regexp.test(t))) return;
-    if (ordered.slice(0, i).some((earlier) => texts.some((t) => earlier.regexp.test(t)))) return;
-    for (const text of texts) exact.set(keyOf(text), entry);
+    const text = entry.openApiRoute;
+    if (entry.keys.length > 0 || !exactValues(entry, text) || ordered.slice(0, i).some((earlier) => exactValues(earlier, text))) return;
+    exact.set(text, entry);
   });
+
+  const find = (path: string): { entry: PathRoute; values: string[] } | undefined => {
+    const known = exact.get(path);
+    if (known) return { entry: known, values: [] };
+    for (const entry of groups.get(firstSegmentOf(path)) ?? []) {
+      const values = exactValues(entry, path);
+      if (values) return { entry, values };
+    }
+    return undefined;
+  };
+
+  // Only for a 404: the route a path nearly spells (another case, slashes doubled, a trailing slash added or left
+  // out) that has the request's method, and the path it should have been.
+  const nearMiss = (method: string, path: string): { openApiRoute: string; spelling: string } | undefined => {
+    const single = path.replace(/\/{2,}/g, '/');
+    const tries = [path, single, single.endsWith('/') ? single.slice(0, -1) : `${single}/`];
+    for (const text of tries) {
+      for (const entry of groups.get(firstSegmentOf(text)) ?? []) {
+        const matched = entry.operations.has(method) ? entry.regexp.exec(text) : null;
+        if (matched) return { openApiRoute: entry.openApiRoute, spelling: spellingOf(entry, matched.slice(1)) };
+      }
+    }
+    return undefined;
+  };
 
   return (req) => {
     const { path } = urlParts(req.originalUrl);
-    const known = exact.get(keyOf(path));
-    const candidates = known?.regexp.test(path) ? [known] : (groups.get(firstSegmentOf(path)) ?? []);
-    for (const entry of candidates) {
-      const matched = entry.regexp.exec(path);
-      if (!matched) continue;
-      let values: string[];
-      try {
-        values = matched.slice(1).map(decodeURIComponent);
-      } catch {
-        throw new RouteError(400, req.path, `malformed uri'`);
-      }
-      const operation = entry.operations.get(req.method);
-      if (!operation) {
-        throw new RouteError(405, req.path, `${req.method} method not allowed`, { Allow: entry.allow });
-      }
-      // The validator forgives a trailing slash either way; the real service does not, so a path that differs from
-      // the document by its trailing slash is unknown here too.
-      if (req.path.endsWith('/') !== entry.openApiRoute.endsWith('/')) throw routeNotFound(req, entry.openApiRoute);
-      const pathParams: Record<string, string> = {};
-      entry.keys.forEach((key, i) => (pathParams[key] = values[i]!));
-      return { operation, openApiRoute: entry.openApiRoute, pathParams };
+    const found = find(path);
+    if (!found) throw routeNotFound(req, nearMiss(req.method, path));
+    const { entry } = found;
+    let values: string[];
+    try {
+      values = found.values.map(decodeURIComponent);
+    } catch {
+      throw new RouteError(400, req.path, `malformed uri'`);
     }
-    throw routeNotFound(req);
+    const operation = entry.operations.get(req.method);
+    if (!operation) throw new RouteError(405, req.path, `${req.method} method not allowed`, { Allow: entry.allow });
+    const pathParams: Record<string, string> = {};
+    entry.keys.forEach((key, i) => (pathParams[key] = values[i]!));
+    return { operation, openApiRoute: entry.openApiRoute, pathParams };
   };
 }

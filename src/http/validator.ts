@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
 import type { ApiDocument } from '../api/document.js';
 import { hasBody } from './body.js';
+import { decimalIntegers } from './decimal-integers.js';
 
 /**
  * express-openapi-validator (with Ajv, its formats and the ref parser: a large part of a fresh process's start) is loaded
@@ -145,7 +146,7 @@ const runFrom =
   };
 
 /** The library's chain split where its router has set `req.openapi`, found by running it (names unknown). */
-function splitAtRouter(middleware: readonly RequestHandler[]): Pick<OperationValidator, 'metadata' | 'validate'> {
+function splitAtRouter(middleware: readonly RequestHandler[], before?: RequestHandler): Pick<OperationValidator, 'metadata' | 'validate'> {
   let afterRouter = middleware.length;
   const metadata: RequestHandler = (req, res, next) => {
     let i = 0;
@@ -160,7 +161,7 @@ function splitAtRouter(middleware: readonly RequestHandler[]): Pick<OperationVal
     };
     step();
   };
-  return { metadata, validate: [runFrom(middleware, () => afterRouter)] };
+  return { metadata, validate: [...(before ? [before] : []), runFrom(middleware, () => afterRouter)] };
 }
 
 /** `checkDocument`: the validator checks its document against the OpenAPI meta-schema first (tests). */
@@ -183,14 +184,16 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
       fileUploader: false,
     }) as RequestHandler[];
     const metadata = middleware.find((step) => step.name === ROUTE_STEP);
-    const validate = middleware.filter((step) => VALIDATE_STEPS.has(step.name));
+    // integers in decimal digits only, before the library's Ajv reads `0x10` or `1e3` as a number
+    const integers = decimalIntegers(document, operation);
+    const validate = [...(integers ? [integers] : []), ...middleware.filter((step) => VALIDATE_STEPS.has(step.name))];
     // Anything new would be skipped by the split: then the library's own chain runs whole, where validation runs.
     const unknown = middleware.filter((step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name));
     steps =
       metadata && unknown.length === 0
         ? { metadata, validate }
         : {
-            ...splitAtRouter(middleware),
+            ...splitAtRouter(middleware, integers),
             unknownSteps: `express-openapi-validator's steps are not the known ones (${middleware.map((s) => s.name || 'anonymous').join(', ')})`,
           };
     compiled.set(key, steps);

@@ -81,11 +81,13 @@ const VALUES = [
   'true', 'false', 'True', '1%2C2', 'BUY', 'SELL', 'buy', 'PLACED', 'COMPLETED', 'individual', 'business', 'PRIMARY',
   'EUR', 'eur', ACCOUNT, ACCOUNT.toUpperCase(), `${ACCOUNT}x`, 'a:b', 'a/b', '%3A', '%', '%2', '%zz', '%E0%A4%A',
   '%C3%A9', 'caf%C3%A9', '~._-', 'a%26b', 'a=b', '[]', 'null', '%00', 'x'.repeat(300),
+  // integers only in decimal digits (CONTRACT 15): what Number() reads, which both paths refuse alike; and digits encoded
+  '0x10', '1e3', '+5', '%2B5', '%205', '5%20', '5.0', '0b1', '0o7', '1_000', 'Infinity', '-%31', '%31%30', '%EF%BC%95', '00', '-',
 ];
 // Values each name takes when valid (or coercible): two thirds of the generated values are drawn from these.
 const VALID = (): Record<string, string[]> => ({
-  limit: ['1', '10', '100', '1000', '01'],
-  skip: ['0', '2', '1000'],
+  limit: ['1', '10', '100', '1000', '01', '0x10', '5.0', '%31%30'],
+  skip: ['0', '2', '1000', '1e3', '+5', '-%31'],
   side: ['BUY', 'SELL'],
   market: ['PRIMARY', 'SECONDARY'],
   order_status: ['PLACED', 'COMPLETED', 'CANCELLED'],

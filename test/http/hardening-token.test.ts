@@ -101,9 +101,29 @@ describe('client authentication at the token endpoint: each client by the one me
     const conflicting = await token({ client_id: 'odd id:é', client_secret: 'p@ss w:rd+%' }, basic('basic-client', 'basic-secret'));
     expect(conflicting.status).toBe(400);
     expect(conflicting.body.error).toBe('invalid_request');
-    const otherSecret = await token({ client_secret: 'another' }, basic('basic-client', 'basic-secret'));
-    expect(otherSecret.status).toBe(400);
-    expect(otherSecret.body.error).toBe('invalid_request');
+  });
+
+  it('Basic and client_secret in the form at once are two methods: 400 invalid_request for every client, the same secret too, and no token', async () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['client_secret_basic, the same secret', { client_secret: 'basic-secret' }, basic('basic-client', 'basic-secret')],
+      ['client_secret_basic, the whole form', { client_id: 'basic-client', client_secret: 'basic-secret' }, basic('basic-client', 'basic-secret')],
+      ['client_secret_basic, an empty secret', { client_secret: '' }, basic('basic-client', 'basic-secret')],
+      ['client_secret_basic, odd characters', { client_secret: 'p@ss w:rd+%' }, basic('odd id:é', 'p@ss w:rd+%')],
+      ['client_secret_post, the whole form', { client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, basic('sandbox-client', 'sandbox-secret')],
+      ['client_secret_post, the secret only', { client_secret: 'sandbox-secret' }, basic('sandbox-client', 'sandbox-secret')],
+      ['a wrong secret', { client_secret: 'guess' }, basic('basic-client', 'guess')],
+    ];
+    const tokenRequests = async () =>
+      ((await http(app).get('/__control/requests').set('X-Client-Id', 'basic-client')).body.data as { path: string; status: number }[]).filter((e) => e.path === '/oauth2/token');
+    const before = (await tokenRequests()).length;
+    for (const [label, fields, authorization] of cases) {
+      const response = await token(fields, authorization);
+      expect(response.status, label).toBe(400);
+      expect(response.body, label).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/^The request authenticates two ways: HTTP Basic credentials and client_secret in the form body\. Use one/) });
+      expect(response.headers['cache-control'], label).toBe('no-store');
+    }
+    // each refusal is a request of the client Basic proves (three were basic-client's right secret), none issued a token
+    expect((await tokenRequests()).slice(before).map((e) => e.status)).toEqual([400, 400, 400]);
   });
 
   it.each(['Basic', 'Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from('bad%zz:x').toString('base64')}`])(

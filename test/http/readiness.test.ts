@@ -107,7 +107,7 @@ describe('wrong_path', () => {
     for (let i = 0; i < 3; i++) ids.push(idOf(await http(app).delete(`/v1/orders/${order.id}`).set(bearer(token)).expect(404)));
     const { findings } = await report(app);
     expect(findings).toEqual([expect.objectContaining({ code: 'wrong_path', severity: 'error', requests: ids })]);
-    expect(findings[0]!.hint).toBe('Send DELETE /v1/orders/{order_id}/, the path the document has: Cancelling an order is DELETE /v1/orders/{order_id}/, with the trailing slash.');
+    expect(findings[0]!.hint).toBe('Send DELETE /v1/orders/{order_id}/, the path the document has: with the trailing slash.');
   });
 
   it('names the documented path of any operation, and the document where no path is close', async () => {

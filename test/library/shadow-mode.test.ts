@@ -81,6 +81,23 @@ describe('shadow mode in front of another fake with the same seed', () => {
     // the refused client got no twin
     expect((await shadow.control.clients()).map((c) => c.client_id)).not.toContain('nobody');
   });
+
+  it('replays the letter of a request: two authentication methods and a misspelled path are refused on both sides alike', async () => {
+    await shadow.control.clearFidelity();
+    const basic = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`;
+    const both = await fetch(`${shadow.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: basic },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', audience: new URL(shadow.url).host, client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
+    });
+    expect(both.status).toBe(400);
+    const token = await upstream.token();
+    for (const path of ['/v1/Accounts', '/v1//accounts', '/v1/accounts/']) {
+      expect((await fetch(`${shadow.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status, path).toBe(404);
+    }
+    const report = await fidelityOf(shadow);
+    expect(report).toMatchObject({ exchanges: 4, differences: [] });
+  });
 });
 
 describe('shadow mode in front of an upstream that deviates', () => {

@@ -1,4 +1,4 @@
-import { operationsOf, type ApiDocument } from '../../api/document.js';
+import { letterOf, operationsOf, type ApiDocument } from '../../api/document.js';
 import type { OperationId } from '../../api/types.js';
 
 export interface MatchedOperation {
@@ -8,24 +8,17 @@ export interface MatchedOperation {
   pathParams: Record<string, string>;
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
- * The public operation a forwarded request names, by the document's paths (exact, as the fake routes: a trailing
- * slash counts). The control plane's operations are never forwarded, so they are left out.
+ * The public operation a forwarded request names, by the document's paths to the letter, as the fake routes them
+ * (case and every slash count: `api/document.ts` `letterOf`). The control plane's operations are never forwarded, so
+ * they are left out.
  */
 export function operationMatcher(document: ApiDocument): (method: string, path: string) => MatchedOperation | undefined {
   const routes = operationsOf(document)
     .filter(({ path }) => !path.startsWith('/__control'))
     .map(({ operationId, method, path }) => {
-      const names: string[] = [];
-      const source = path.split(/(\{[^}]+\})/).map((part) => {
-        const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-        if (name === undefined) return escapeRegExp(part);
-        names.push(name);
-        return '([^/]+)';
-      });
-      return { operationId: operationId as OperationId, method: method.toUpperCase(), template: path, names, regexp: new RegExp(`^${source.join('')}$`) };
+      const { names, expression } = letterOf(path);
+      return { operationId: operationId as OperationId, method: method.toUpperCase(), template: path, names, regexp: expression };
     });
   return (method, path) => {
     for (const route of routes) {

@@ -43,6 +43,8 @@ export interface TokenRequest {
   method: 'client_secret_post' | 'client_secret_basic';
   /** The form's fields but the secret. */
   form: [string, string][];
+  /** The form carried a `client_secret` (beside Basic: two methods, which the twin must see to refuse alike). */
+  secretInForm: boolean;
 }
 
 /** What the forwarding step asks of the twin: who a token belongs to, and to compare an exchange once answered. */
@@ -102,7 +104,12 @@ function tokenRequestOf(req: Request, body: Buffer): TokenRequest | undefined {
     clientId = decodeForm(colon < 0 ? decoded : decoded.slice(0, colon));
   }
   if (clientId === undefined || clientId === '') return undefined;
-  return { clientId, method: basic !== undefined ? 'client_secret_basic' : 'client_secret_post', form: form.filter(([name]) => name !== 'client_secret') };
+  return {
+    clientId,
+    method: basic !== undefined ? 'client_secret_basic' : 'client_secret_post',
+    form: form.filter(([name]) => name !== 'client_secret'),
+    secretInForm: form.some(([name]) => name === 'client_secret'),
+  };
 }
 
 const withoutSecret = (token: TokenRequest | undefined, body: Buffer): Buffer =>

@@ -133,7 +133,7 @@ export class Twin implements TwinSide {
     this.check ??= new DocumentCheck(this.ctx.api.document);
     const { operation } = exchange;
     const violations: ExchangeOutcome['violations'] = [];
-    const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.method === 'client_secret_post' && { client_secret: '[redacted]' }) } : parsed(exchange.body, exchange.contentType);
+    const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.secretInForm && { client_secret: '[redacted]' }) } : parsed(exchange.body, exchange.contentType);
     let upstreamEnums: string[] = [];
     if (operation) {
       const query: Record<string, string | string[]> = {};
@@ -195,7 +195,7 @@ export class Twin implements TwinSide {
     const form = token.form.map(([name, value]): [string, string] =>
       name === 'audience' && exchange.host !== undefined && (value === upstreamHost.host || value === upstreamHost.hostname) ? [name, exchange.host] : [name, value],
     );
-    if (token.method === 'client_secret_post') form.push(['client_secret', secret]);
+    if (token.secretInForm) form.push(['client_secret', secret]);
     const body = Buffer.from(form.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
     const answer = await this.send(exchange, '/oauth2/token', '', body, token.method === 'client_secret_basic' ? basic(token.clientId, secret) : undefined);
     const twinToken = (parsed(answer.body, answer.contentType) as { access_token?: unknown } | undefined)?.access_token;
