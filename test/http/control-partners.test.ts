@@ -49,12 +49,17 @@ describe('the scope control', () => {
     expect(expired.body.code).toBe('token_expired');
   });
 
-  it('a token of another fake (another key) proves nobody: 401 invalid_control_token', async () => {
+  it('a token of another fake (another key) proves nobody: 401 invalid_token, as on the API (CONTRACT 15)', async () => {
     const { acme } = await sharedSandbox();
     const { app } = await sharedSandbox();
     const response = await http(app).get('/__control/state').set(bearer(acme));
     expect(response.status).toBe(401);
-    expect(response.body.code).toBe('invalid_control_token');
+    expect(response.body.code).toBe('invalid_token');
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+    // credentials that are no token at all are a wrong CONTROL_TOKEN
+    const mistyped = await http(app).get('/__control/state').set(bearer('operator-secre'));
+    expect(mistyped.status).toBe(401);
+    expect(mistyped.body.code).toBe('invalid_control_token');
   });
 });
 
