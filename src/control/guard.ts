@@ -6,6 +6,7 @@ import { CONTROL_SCOPE } from '../domain/scopes.js';
 import type { Tenant } from '../domain/tenants.js';
 import type { AccessTokenClaims } from '../auth/jwt.js';
 import { audiencesOf, baseUrlOf } from '../http/request-context.js';
+import { confinePartner } from './tenant.js';
 import { stateOf } from '../http/request-state.js';
 
 const HEALTH = '/health';
@@ -52,6 +53,14 @@ function checkJsonBody(req: Request): void {
       `Content-Type "${(req.get('content-type') ?? 'none').slice(0, 100)}" is not accepted by the control plane; send application/json.`,
     );
   }
+}
+
+/** Every tenant a request names: its `X-Client-Id` (repeated ones joined by Node) and each `client_id` of its query. */
+function tenantsNamedIn(req: Request): string[] {
+  const header = req.get('x-client-id');
+  const query = req.originalUrl.indexOf('?');
+  const queried = query === -1 ? [] : new URLSearchParams(req.originalUrl.slice(query + 1)).getAll('client_id');
+  return header === undefined ? queried : [header, ...queried];
 }
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -125,8 +134,9 @@ async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req
 /**
  * Every /__control call but health: from no foreign web origin (403 `cross_origin_refused`), a body only as
  * JSON (415), and with CONTROL_TOKEN set its bearer token or a partner's own token with the scope `control` (401).
- * A partner's call is confined to its tenant (`controlPartner`, enforced by control/tenant.ts). Errors go to the
- * one error middleware.
+ * A partner's call is confined to its tenant (`controlPartner`, enforced by control/tenant.ts): naming another in
+ * `X-Client-Id` or `?client_id=` answers 403 `forbidden_tenant` here, whatever the operation. Errors go to the one
+ * error middleware.
  */
 export function controlGuard(ctx: FakeContext): RequestHandler {
   const { controlToken, baseUrl } = ctx.options;
@@ -136,7 +146,10 @@ export function controlGuard(ctx: FakeContext): RequestHandler {
     checkSameOrigin(req, baseUrl);
     checkJsonBody(req);
     const caller = await controlCaller(ctx, expected, req);
-    if (caller !== 'operator') stateOf(req).controlPartner = caller;
+    if (caller !== 'operator') {
+      confinePartner(caller, tenantsNamedIn(req));
+      stateOf(req).controlPartner = caller;
+    }
     next();
   };
 }
