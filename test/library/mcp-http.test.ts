@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
-import { MAX_MCP_SESSIONS } from '../../src/mcp-sessions.js';
+import { MAX_MCP_SESSIONS_PER_OWNER } from '../../src/mcp-sessions.js';
 import { call, exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
 // The MCP tools over Streamable HTTP at /__control/mcp (CONTRACT 14): the SDK's own client, behind the control
@@ -133,12 +133,35 @@ describe('the guard of /__control/mcp', () => {
 });
 
 describe('sessions of /__control/mcp', () => {
-  it('are bounded: past MAX_MCP_SESSIONS the least recently used one is closed', async () => {
+  const list = (session: string, token = OPERATOR) => post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': session, authorization: `Bearer ${token}` });
+
+  it('are capped per owner: a partner opening one past its cap closes its own oldest, never another owner’s', async () => {
+    const globex = await connect(await partnerToken('globex'));
+    const operatorSession = (await post(initialize)).headers.get('mcp-session-id')!;
+    const acme = await partnerToken('acme');
     const opened: string[] = [];
-    for (let i = 0; i <= MAX_MCP_SESSIONS; i++) opened.push((await post(initialize)).headers.get('mcp-session-id')!);
-    const list = (session: string) => post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': session });
-    expect((await list(opened[0]!)).status).toBe(404);
-    expect((await list(opened.at(-1)!)).status).toBe(200);
+    for (let i = 0; i <= MAX_MCP_SESSIONS_PER_OWNER; i++) {
+      const response = await post(initialize, { authorization: `Bearer ${acme}` });
+      expect(response.status).toBe(200);
+      opened.push(response.headers.get('mcp-session-id')!);
+    }
+    expect((await list(opened[0]!, acme)).status).toBe(404);
+    expect((await list(opened[1]!, acme)).status).toBe(200);
+    expect((await list(opened.at(-1)!, acme)).status).toBe(200);
+    // the other owners' sessions go on
+    expect((await ok<Schemas['Clock']>(globex, 'get_clock')).value).toHaveProperty('now');
+    expect((await list(operatorSession)).status).toBe(200);
+  });
+
+  it('are their owner’s least recently used that goes: a session in use stays', async () => {
+    const acme = await partnerToken('acme');
+    const opened: string[] = [];
+    for (let i = 0; i < MAX_MCP_SESSIONS_PER_OWNER; i++) opened.push((await post(initialize, { authorization: `Bearer ${acme}` })).headers.get('mcp-session-id')!);
+    // the oldest, used now, is the most recently used: the next opening closes the second instead
+    expect((await list(opened[0]!, acme)).status).toBe(200);
+    await post(initialize, { authorization: `Bearer ${acme}` });
+    expect((await list(opened[0]!, acme)).status).toBe(200);
+    expect((await list(opened[1]!, acme)).status).toBe(404);
   });
 });
 
