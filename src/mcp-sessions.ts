@@ -8,6 +8,7 @@ import { bodyParsers } from './http/body.js';
 import type { OperationHandlers } from './http/operation.js';
 import { baseUrlOf } from './http/request-context.js';
 import { stateOf } from './http/request-state.js';
+import { releaseAnsweredStreams } from './mcp-answered-streams.js';
 import { handlerPort } from './mcp-port.js';
 import { createMcpServer } from './mcp-server.js';
 import { SessionBook } from './mcp-session-book.js';
@@ -85,6 +86,7 @@ export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): Requ
       try {
         transport = await open(caller, owner, place);
         await transport.handleRequest(req, res, req.body);
+        releaseAnsweredStreams(transport);
       } finally {
         place.release();
       }
@@ -95,5 +97,6 @@ export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): Requ
       return rpcError(res, 400, 'Bad Request: no valid session (send initialize first, then its Mcp-Session-Id).');
     }
     await transport.handleRequest(req, res, req.body);
+    releaseAnsweredStreams(transport);
   };
 }
