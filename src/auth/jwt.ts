@@ -73,6 +73,10 @@ const invalidToken = (detail: string, code = 'invalid_token'): DomainError =>
     'WWW-Authenticate': `Bearer error="invalid_token", error_description="${headerSafe(detail)}"`,
   });
 
+/** Bearer credentials that are not one token (spaces inside it, nothing after the scheme): refused, not missing. */
+export const malformedBearer = (): DomainError =>
+  invalidToken('The Authorization header is not "Bearer <token>" with one token of base64url segments and dots.');
+
 export const missingToken = (): DomainError =>
   new DomainError(401, 'invalid_token', 'An access token is required: send "Authorization: Bearer <token>".', undefined, {
     'WWW-Authenticate': 'Bearer',

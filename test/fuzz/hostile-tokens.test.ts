@@ -34,7 +34,7 @@ const calls = {
 function expectInvalidToken(response: Response, what: string): void {
   expect(response.status, `${what} → ${response.status} ${response.text.slice(0, 300)}`).toBe(401);
   expect(response.body.code, what).toBe('invalid_token');
-  expect(response.headers['www-authenticate'], what).toMatch(/^Bearer\b/);
+  expect(response.headers['www-authenticate'], what).toMatch(/^Bearer error="invalid_token", error_description="[^"]+"$/);
 }
 
 const accountsOfTheTenant = async (): Promise<unknown> => (await http(app).get('/__control/state').set('Authorization', `Bearer ${OPERATOR}`)).body.accounts;
