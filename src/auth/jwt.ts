@@ -9,7 +9,7 @@ import { DomainError } from '../api/errors.js';
 import { prepareRsaKeyPair, rsaKeyPair, type RsaKeyPair } from './key-pair.js';
 import { jwkThumbprint } from './key-file.js';
 import type { Schemas } from '../api/types.js';
-import { accessTokenClaims, decodeCompactJws, type AccessTokenClaims } from './token-shape.js';
+import { accessTokenClaims, decodeCompactJws, headerOf, type AccessTokenClaims } from './token-shape.js';
 
 export type Jwks = Schemas['Jwks'];
 
@@ -91,10 +91,13 @@ export interface VerifyExpectations {
 
 const VERIFIED_CACHE_SIZE = 1000;
 
-/** A token's verification: its claims when valid; else why not, and whose it is when its signature is ours. */
+/**
+ * A token's verification: its claims when valid; else why not, whose it is when its signature is ours, and whether
+ * its header names this server's key (a token of ours tampered with, or one made to look so).
+ */
 export type TokenVerdict =
   | { claims: AccessTokenClaims; signedFor: string; error?: undefined }
-  | { claims?: undefined; signedFor: string | undefined; error: DomainError };
+  | { claims?: undefined; signedFor: string | undefined; error: DomainError; namesThisServer?: boolean };
 
 /**
  * Tokens whose signature one server instance has verified. An RSA verification costs far more than the rest of a
@@ -110,7 +113,7 @@ export class VerifiedTokens {
     let claims = this.signed.get(token);
     if (!claims) {
       const signature = verifySignature(this.keys, token);
-      if ('error' in signature) return { signedFor: undefined, error: signature.error };
+      if ('error' in signature) return { signedFor: undefined, ...signature };
       claims = signature.claims;
       if (this.signed.size >= VERIFIED_CACHE_SIZE) this.signed.delete(this.signed.keys().next().value!);
       this.signed.set(token, claims);
@@ -124,21 +127,22 @@ export class VerifiedTokens {
  * Only RS256 under this instance's kid, with a valid signature over claims shaped as ours: then the token is ours and
  * names its client. Whatever the token holds, the answer is a verdict, never a throw (CONTRACT 15).
  */
-function verifySignature(keys: SigningKeys, token: string): { claims: AccessTokenClaims } | { error: DomainError } {
+function verifySignature(keys: SigningKeys, token: string): { claims: AccessTokenClaims } | { error: DomainError; namesThisServer: boolean } {
+  const namesThisServer = headerOf(token)?.kid === keys.kid;
   const decoded = decodeCompactJws(token);
-  if (!decoded) return { error: invalidToken('The access token is not a well-formed JWT: three base64url segments, the first two JSON objects.') };
-  if (decoded.header.alg !== 'RS256') return { error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`) };
-  if (decoded.header.kid !== keys.kid) return { error: invalidToken('The access token was not signed by this server.') };
+  if (!decoded) return { error: invalidToken('The access token is not a well-formed JWT: three base64url segments, the first two JSON objects.'), namesThisServer };
+  if (decoded.header.alg !== 'RS256') return { error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`), namesThisServer };
+  if (!namesThisServer) return { error: invalidToken('The access token was not signed by this server.'), namesThisServer };
   let verified: unknown;
   try {
     // Time, issuer and audience are checked against each request (checkClaims), not here.
     verified = jwtLibrary().verify(token, keys.publicKey, { algorithms: ['RS256'], ignoreExpiration: true, ignoreNotBefore: true });
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'verification failed';
-    return { error: invalidToken(`The access token is not valid: ${reason.slice(0, 100)}.`) };
+    return { error: invalidToken(`The access token is not valid: ${reason.slice(0, 100)}.`), namesThisServer };
   }
   const claims = accessTokenClaims(verified);
-  return claims ? { claims } : { error: invalidToken('The access token\'s claims are not those this server issues.') };
+  return claims ? { claims } : { error: invalidToken('The access token\'s claims are not those this server issues.'), namesThisServer };
 }
 
 function checkClaims(claims: AccessTokenClaims, expect: VerifyExpectations): DomainError | undefined {

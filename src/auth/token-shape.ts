@@ -43,6 +43,12 @@ function jsonObjectIn(segment: string): JsonObject | undefined {
   }
 }
 
+/** The header of a compact JWS when it is a JSON object, however broken the rest of the token. */
+export function headerOf(token: string): JsonObject | undefined {
+  const end = token.indexOf('.');
+  return end === -1 ? undefined : jsonObjectIn(token.slice(0, end));
+}
+
 /** A JWS in compact form: three base64url segments, the first two JSON objects; else undefined. */
 export function decodeCompactJws(token: string): { header: JsonObject; payload: JsonObject } | undefined {
   const segments = token.split('.');

@@ -100,10 +100,11 @@ function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
 /**
  * Who makes a control call: the operator (its CONTROL_TOKEN, or anyone when there is none), or a partner, proven by
  * an access token of its own client with the scope `control`, confined to that client's tenant. A token of ours that
- * fails (expired, another audience) is refused with its reason. When the control plane is guarded, any other token is
- * refused as the API refuses it (401 `invalid_token`), and credentials that are no token at all as a wrong
- * CONTROL_TOKEN (401 `invalid_control_token`); when it is open, a valid token without the scope, or one we did not
- * sign, is ignored as it always was (a suite sending its API token along keeps working).
+ * fails (expired, another audience, tampered: its header names our key) is refused with its reason. When the control
+ * plane is guarded, any other token is refused as the API refuses it (401 `invalid_token`), and credentials that are
+ * no token at all as a wrong CONTROL_TOKEN (401 `invalid_control_token`); when it is open, a valid token without the
+ * scope, or one of another issuer (shadow mode's upstream), is ignored as it always was (a suite sending its API
+ * token along keeps working).
  */
 async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
   const authorization = req.get('authorization') ?? '';
@@ -116,8 +117,9 @@ async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req
     // a token that does not even match the Bearer syntax is verified as the empty token: refused, never thrown
     const verdict = ctx.tokens.verify(bearer ?? '', { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
-    // a token of ours that fails is refused with its reason; on a guarded plane so is any other (CONTRACT 15)
-    if (verdict.error && (tenant || expected)) throw verdict.error;
+    // a token of ours that fails, or one naming our key, is refused with its reason; on a guarded plane so is any
+    // other (CONTRACT 15)
+    if (verdict.error && (tenant || expected || verdict.namesThisServer)) throw verdict.error;
     if (tenant && verdict.claims) {
       if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return partnerAuthority(tenant, verdict.claims);
       if (expected) {

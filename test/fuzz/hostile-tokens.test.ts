@@ -67,6 +67,20 @@ describe('the tokens of issue 38', () => {
   });
 });
 
+describe('an open control plane (no CONTROL_TOKEN)', () => {
+  it('refuses the issue’s tokens too, as they name this server’s key; a token of another issuer is ignored there, as before', async () => {
+    const open = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret', scopes: ['read:accounts', 'control'] }] });
+    const token = await tokenFor(open, { scope: 'openid offline control' });
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    for (const cut of [1, 7, 13]) {
+      expectInvalidToken(await http(open).get('/__control/state').set('Authorization', `Bearer ${header}.${payload.slice(0, -cut)}.${signature}`), `payload cut by ${cut}`);
+    }
+    expectInvalidToken(await http(open).get('/__control/state').set('Authorization', `Bearer ${header}.${payload}A.${signature}`), 'a character added');
+    // the token of another fake (shadow mode's upstream, a second instance) proves nothing here and refuses nothing
+    expect((await http(open).get('/__control/state').set('Authorization', `Bearer ${valid}`)).status).toBe(200);
+  });
+});
+
 describe('any token mutated', () => {
   it(`answers ${RUNS} mutations of a valid token with 401 invalid_token on a read, a write and a control call, changing nothing`, async () => {
     const before = await accountsOfTheTenant();
