@@ -6,8 +6,8 @@ import { CONTROL_SCOPE } from '../domain/scopes.js';
 import type { Tenant } from '../domain/tenants.js';
 import type { AccessTokenClaims } from '../auth/jwt.js';
 import { audiencesOf, baseUrlOf } from '../http/request-context.js';
-import { confinePartner } from './tenant.js';
 import { stateOf } from '../http/request-state.js';
+import { confinePartner } from './tenant.js';
 
 const HEALTH = '/health';
 
