@@ -4,7 +4,7 @@ import type { ApiDocument } from './api/document.js';
 import { ControlRefusal, type ControlPort } from './mcp-port.js';
 import { refusalText } from './mcp-render.js';
 import { carrier } from './mcp-schemas.js';
-import { toolsOf } from './mcp-tools.js';
+import { toolsOf, type ToolDefinition } from './mcp-tools.js';
 
 export const MCP_SERVER_NAME = 'investment-api-fake';
 
@@ -18,6 +18,19 @@ const INSTRUCTIONS = [
 /** The server's instructions, naming the fake it drives when it knows where it is. */
 export const instructionsFor = (url: string | undefined): string =>
   url === undefined ? INSTRUCTIONS : `${INSTRUCTIONS} The fake this server drives answers at ${url} (its API, /docs and the console at /console/).`;
+
+type Carriers = { inputSchema: ReturnType<typeof carrier>; outputSchema?: ReturnType<typeof carrier> };
+const carriers = new WeakMap<ToolDefinition, Carriers>();
+
+/**
+ * A tool's schemas as the SDK takes them, made once per tool and shared by every session's server (zod schemas do
+ * not change once made): made per session, they were most of what an open session weighed (bench/mcp-sessions.mjs).
+ */
+function carriersOf(tool: ToolDefinition): Carriers {
+  let made = carriers.get(tool);
+  if (!made) carriers.set(tool, (made = { inputSchema: carrier(tool.input.schema, tool.input.check), ...(tool.output && { outputSchema: carrier(tool.output) }) }));
+  return made;
+}
 
 const refused = (error: ControlRefusal): CallToolResult => ({ isError: true, content: [{ type: 'text', text: refusalText(error.problem) }] });
 
@@ -33,8 +46,7 @@ export function createMcpServer(document: ApiDocument, port: ControlPort, option
       {
         title: tool.annotations.title,
         description: tool.description,
-        inputSchema: carrier(tool.input.schema, tool.input.check),
-        ...(tool.output && { outputSchema: carrier(tool.output) }),
+        ...carriersOf(tool),
         annotations: tool.annotations,
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {

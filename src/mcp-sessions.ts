@@ -8,20 +8,25 @@ import { bodyParsers } from './http/body.js';
 import type { OperationHandlers } from './http/operation.js';
 import { baseUrlOf } from './http/request-context.js';
 import { stateOf } from './http/request-state.js';
+import { releaseAnsweredStreams } from './mcp-answered-streams.js';
 import { handlerPort } from './mcp-port.js';
 import { createMcpServer } from './mcp-server.js';
+import { SessionBook } from './mcp-session-book.js';
 
-/** Sessions one instance keeps at most: a new one past that closes the least recently used. */
-export const MAX_MCP_SESSIONS = 100;
+/**
+ * Sessions one owner (the operator, or one partner) keeps at most: a new one past that closes the owner's own least
+ * recently used. The instance keeps at most MAX_MCP_SESSIONS, all owners together (mcp-session-book.ts).
+ */
+export const MAX_MCP_SESSIONS_PER_OWNER = 100;
+export const MAX_MCP_SESSIONS = 500;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
-  /** Who opened it (`operator`, or `partner:<client_id>`): only that caller may use it. */
-  owner: string;
   /** The caller as the control guard found it on the session's latest request. */
   caller: { partner: Tenant | undefined; baseUrl: string };
 }
 
+/** Who opens a session (`operator`, or `partner:<client_id>`): only that caller may use it, and its caps are its own. */
 const ownerOf = (partner: Tenant | undefined): string => (partner ? `partner:${partner.client.client_id}` : 'operator');
 
 /** A JSON-RPC error as the SDK's transport answers one (no request id: it could not be read). */
@@ -38,24 +43,19 @@ function rpcError(res: Response, status: number, message: string): void {
  * own tenant only, through the control plane's handlers, which confine it.
  */
 export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionBook<Session>({ perOwner: MAX_MCP_SESSIONS_PER_OWNER, total: MAX_MCP_SESSIONS }, (session) => void session.transport.close());
   const [json] = bodyParsers();
   const version = ((ctx.api.document as { info?: { version?: string } }).info?.version ?? '0.0.0');
 
-  const open = async (caller: Session['caller']): Promise<StreamableHTTPServerTransport> => {
-    const owner = ownerOf(caller.partner);
+  const open = async (caller: Session['caller'], owner: string, place: { release(): void }): Promise<StreamableHTTPServerTransport> => {
     const server = createMcpServer(ctx.api.document, handlerPort(ctx, handlers, caller), { version, url: caller.baseUrl });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, owner, caller });
-        // bounded: the least recently used session goes first
-        if (sessions.size > MAX_MCP_SESSIONS) void sessions.values().next().value?.transport.close();
-      },
+      onsessioninitialized: (id) => sessions.add(id, owner, { transport, caller }, place),
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
       void server.close().catch(() => undefined);
     };
     await server.connect(transport);
@@ -71,18 +71,25 @@ export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): Requ
     if (req.method === 'POST') await readBody(req, res);
     const id = req.get('mcp-session-id');
     let transport: StreamableHTTPServerTransport;
+    const owner = ownerOf(partner);
     if (id !== undefined) {
-      const session = sessions.get(id);
-      if (!session || session.owner !== ownerOf(partner)) return rpcError(res, 404, 'Session not found: initialize a new one.');
-      // most recently used last; the caller as this request proves it (a tenant object as the registry has it now)
-      sessions.delete(id);
-      sessions.set(id, session);
+      // now its owner's most recently used; another owner's session is as unknown as a closed one
+      const session = sessions.use(id, owner);
+      if (!session) return rpcError(res, 404, 'Session not found: initialize a new one.');
+      // the caller as this request proves it (a tenant object as the registry has it now)
       session.caller.partner = partner;
       session.caller.baseUrl = caller.baseUrl;
       transport = session.transport;
     } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
-      transport = await open(caller);
-      await transport.handleRequest(req, res, req.body);
+      const place = sessions.reserve(owner);
+      if (!place) return rpcError(res, 409, `limit_reached: this instance keeps ${MAX_MCP_SESSIONS} MCP sessions, every owner's together, and holds that many, none of them yours: try again once others have closed theirs (DELETE with their Mcp-Session-Id).`);
+      try {
+        transport = await open(caller, owner, place);
+        await transport.handleRequest(req, res, req.body);
+        releaseAnsweredStreams(transport);
+      } finally {
+        place.release();
+      }
       // an initialize the transport refused (its Accept header, a second one in a batch…) opened no session
       if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await transport.close();
       return;
@@ -90,5 +97,6 @@ export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): Requ
       return rpcError(res, 400, 'Bad Request: no valid session (send initialize first, then its Mcp-Session-Id).');
     }
     await transport.handleRequest(req, res, req.body);
+    releaseAnsweredStreams(transport);
   };
 }

@@ -9,25 +9,11 @@ import { DomainError } from '../api/errors.js';
 import { prepareRsaKeyPair, rsaKeyPair, type RsaKeyPair } from './key-pair.js';
 import { jwkThumbprint } from './key-file.js';
 import type { Schemas } from '../api/types.js';
+import { accessTokenClaims, decodeCompactJws, headerOf, type AccessTokenClaims } from './token-shape.js';
 
 export type Jwks = Schemas['Jwks'];
 
-export interface AccessTokenClaims {
-  iss: string;
-  aud: string;
-  sub: string;
-  client_id: string;
-  scope: string;
-  iat: number;
-  exp: number;
-  jti: string;
-  /**
-   * A token carrying the scope `control` only: when its authority on the control plane ends, in real time (seconds),
-   * `exp` being on the tenant's clock, which the partner moves itself (issue 30: a clock moved back would keep it
-   * valid for ever).
-   */
-  control_until?: number;
-}
+export type { AccessTokenClaims };
 
 /**
  * The signing key of one server instance: it signs access tokens and is published as a JWKS under its own kid. By
@@ -79,10 +65,17 @@ export class SigningKeys {
   }
 }
 
+/** RFC 6750 §3: an error_description is printable ASCII without `"` or `\\` (a header can carry no other anyway). */
+const headerSafe = (text: string): string => text.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
+
 const invalidToken = (detail: string, code = 'invalid_token'): DomainError =>
   new DomainError(401, code, detail, undefined, {
-    'WWW-Authenticate': `Bearer error="invalid_token", error_description="${detail.replace(/"/g, "'")}"`,
+    'WWW-Authenticate': `Bearer error="invalid_token", error_description="${headerSafe(detail)}"`,
   });
+
+/** Bearer credentials that are not one token (spaces inside it, nothing after the scheme): refused, not missing. */
+export const malformedBearer = (): DomainError =>
+  invalidToken('The Authorization header is not "Bearer <token>" with one token of base64url segments and dots.');
 
 export const missingToken = (): DomainError =>
   new DomainError(401, 'invalid_token', 'An access token is required: send "Authorization: Bearer <token>".', undefined, {
@@ -98,10 +91,13 @@ export interface VerifyExpectations {
 
 const VERIFIED_CACHE_SIZE = 1000;
 
-/** A token's verification: its claims when valid; else why not, and whose it is when its signature is ours. */
+/**
+ * A token's verification: its claims when valid; else why not, whose it is when its signature is ours, and whether
+ * its header names this server's key (a token of ours tampered with, or one made to look so).
+ */
 export type TokenVerdict =
   | { claims: AccessTokenClaims; signedFor: string; error?: undefined }
-  | { claims?: undefined; signedFor: string | undefined; error: DomainError };
+  | { claims?: undefined; signedFor: string | undefined; error: DomainError; namesThisServer?: boolean };
 
 /**
  * Tokens whose signature one server instance has verified. An RSA verification costs far more than the rest of a
@@ -117,7 +113,7 @@ export class VerifiedTokens {
     let claims = this.signed.get(token);
     if (!claims) {
       const signature = verifySignature(this.keys, token);
-      if ('error' in signature) return { signedFor: undefined, error: signature.error };
+      if ('error' in signature) return { signedFor: undefined, ...signature };
       claims = signature.claims;
       if (this.signed.size >= VERIFIED_CACHE_SIZE) this.signed.delete(this.signed.keys().next().value!);
       this.signed.set(token, claims);
@@ -127,21 +123,26 @@ export class VerifiedTokens {
   }
 }
 
-/** Only RS256 under this instance's kid, with a valid signature: then the token is ours and names its client. */
-function verifySignature(keys: SigningKeys, token: string): { claims: AccessTokenClaims } | { error: DomainError } {
-  const decoded = jwtLibrary().decode(token, { complete: true });
-  if (!decoded || typeof decoded.payload !== 'object') return { error: invalidToken('The access token is not a well-formed JWT.') };
-  if (decoded.header.alg !== 'RS256') return { error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`) };
-  if (decoded.header.kid !== keys.kid) return { error: invalidToken('The access token was not signed by this server.') };
+/**
+ * Only RS256 under this instance's kid, with a valid signature over claims shaped as ours: then the token is ours and
+ * names its client. Whatever the token holds, the answer is a verdict, never a throw (CONTRACT 15).
+ */
+function verifySignature(keys: SigningKeys, token: string): { claims: AccessTokenClaims } | { error: DomainError; namesThisServer: boolean } {
+  const namesThisServer = headerOf(token)?.kid === keys.kid;
+  const decoded = decodeCompactJws(token);
+  if (!decoded) return { error: invalidToken('The access token is not a well-formed JWT: three base64url segments, the first two JSON objects.'), namesThisServer };
+  if (decoded.header.alg !== 'RS256') return { error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`), namesThisServer };
+  if (!namesThisServer) return { error: invalidToken('The access token was not signed by this server.'), namesThisServer };
+  let verified: unknown;
   try {
     // Time, issuer and audience are checked against each request (checkClaims), not here.
-    const claims = jwtLibrary().verify(token, keys.publicKey, { algorithms: ['RS256'], ignoreExpiration: true, ignoreNotBefore: true });
-    if (typeof claims !== 'object' || typeof claims.sub !== 'string') return { error: invalidToken('The access token names no client.') };
-    return { claims: claims as unknown as AccessTokenClaims };
+    verified = jwtLibrary().verify(token, keys.publicKey, { algorithms: ['RS256'], ignoreExpiration: true, ignoreNotBefore: true });
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'verification failed';
-    return { error: invalidToken(`The access token is not valid: ${reason}.`) };
+    return { error: invalidToken(`The access token is not valid: ${reason.slice(0, 100)}.`), namesThisServer };
   }
+  const claims = accessTokenClaims(verified);
+  return claims ? { claims } : { error: invalidToken('The access token\'s claims are not those this server issues.'), namesThisServer };
 }
 
 function checkClaims(claims: AccessTokenClaims, expect: VerifyExpectations): DomainError | undefined {

@@ -7,6 +7,7 @@ import type { Tenant } from '../domain/tenants.js';
 import type { AccessTokenClaims } from '../auth/jwt.js';
 import { audiencesOf, baseUrlOf } from '../http/request-context.js';
 import { stateOf } from '../http/request-state.js';
+import { confinePartner } from './tenant.js';
 
 const HEALTH = '/health';
 
@@ -54,10 +55,19 @@ function checkJsonBody(req: Request): void {
   }
 }
 
+/** Every tenant a request names: its `X-Client-Id` (repeated ones joined by Node) and each `client_id` of its query. */
+function tenantsNamedIn(req: Request): string[] {
+  const header = req.get('x-client-id');
+  const query = req.originalUrl.indexOf('?');
+  const queried = query === -1 ? [] : new URLSearchParams(req.originalUrl.slice(query + 1)).getAll('client_id');
+  return header === undefined ? queried : [header, ...queried];
+}
+
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 const BEARER = /^Bearer +(\S+) *$/i;
-const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
+/** Bearer credentials with a dot are a token, whatever they hold (cut, padded, spaced): never a mistyped CONTROL_TOKEN. */
+const looksLikeToken = (authorization: string): boolean => /^bearer\s/i.test(authorization) && authorization.includes('.');
 
 const controlTokenRequired = (): DomainError =>
   new DomainError(
@@ -90,21 +100,27 @@ function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
 /**
  * Who makes a control call: the operator (its CONTROL_TOKEN, or anyone when there is none), or a partner, proven by
  * an access token of its own client with the scope `control`, confined to that client's tenant. A token of ours that
- * fails (expired, another audience) is refused with its reason. When the control plane is guarded, any other token is
- * refused; when it is open, a valid token without the scope, or one we did not sign, is ignored as it always was (a
- * suite sending its API token along keeps working).
+ * fails (expired, another audience, tampered: its header names our key) is refused with its reason. When the control
+ * plane is guarded, any other token is refused as the API refuses it (401 `invalid_token`), and credentials that are
+ * no token at all as a wrong CONTROL_TOKEN (401 `invalid_control_token`); when it is open, a valid token without the
+ * scope, or one of another issuer (shadow mode's upstream), is ignored as it always was (a suite sending its API
+ * token along keeps working).
  */
 async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
-  const bearer = BEARER.exec(req.get('authorization') ?? '')?.[1];
+  const authorization = req.get('authorization') ?? '';
+  const bearer = BEARER.exec(authorization)?.[1];
   // Compares digests, so neither the token's content nor its length shows in the time taken.
   if (bearer !== undefined && expected && timingSafeEqual(digest(bearer), expected)) return 'operator';
-  if (bearer !== undefined && looksLikeJwt(bearer)) {
+  if (looksLikeToken(authorization)) {
     await ctx.keys.ready();
     const issuer = baseUrlOf(req, ctx);
-    const verdict = ctx.tokens.verify(bearer, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+    // a token that does not even match the Bearer syntax is verified as the empty token: refused, never thrown
+    const verdict = ctx.tokens.verify(bearer ?? '', { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
-    if (tenant) {
-      if (verdict.error) throw verdict.error;
+    // a token of ours that fails, or one naming our key, is refused with its reason; on a guarded plane so is any
+    // other (CONTRACT 15)
+    if (verdict.error && (tenant || expected || verdict.namesThisServer)) throw verdict.error;
+    if (tenant && verdict.claims) {
       if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return partnerAuthority(tenant, verdict.claims);
       if (expected) {
         throw new DomainError(403, 'insufficient_scope', `The control plane takes a client's own token only with the scope "${CONTROL_SCOPE}", which this token does not carry: ask the operator to grant it, then request "scope=openid offline ${CONTROL_SCOPE}".`, undefined, {
@@ -120,8 +136,9 @@ async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req
 /**
  * Every /__control call but health: from no foreign web origin (403 `cross_origin_refused`), a body only as
  * JSON (415), and with CONTROL_TOKEN set its bearer token or a partner's own token with the scope `control` (401).
- * A partner's call is confined to its tenant (`controlPartner`, enforced by control/tenant.ts). Errors go to the
- * one error middleware.
+ * A partner's call is confined to its tenant (`controlPartner`, enforced by control/tenant.ts): naming another in
+ * `X-Client-Id` or `?client_id=` answers 403 `forbidden_tenant` here, whatever the operation. Errors go to the one
+ * error middleware.
  */
 export function controlGuard(ctx: FakeContext): RequestHandler {
   const { controlToken, baseUrl } = ctx.options;
@@ -131,7 +148,10 @@ export function controlGuard(ctx: FakeContext): RequestHandler {
     checkSameOrigin(req, baseUrl);
     checkJsonBody(req);
     const caller = await controlCaller(ctx, expected, req);
-    if (caller !== 'operator') stateOf(req).controlPartner = caller;
+    if (caller !== 'operator') {
+      confinePartner(caller, tenantsNamedIn(req));
+      stateOf(req).controlPartner = caller;
+    }
     next();
   };
 }

@@ -30,7 +30,11 @@ export function harnessHandlers(ctx: FakeContext) {
       ctx.journal.clear(clientId);
       return noContent();
     },
-    getRequestExchange: (call) => ok(requestExchange(ctx, call.path.request_id, call.controlPartner?.client.client_id)),
+    getRequestExchange: (call) => {
+      // a partner reads its own requests only, and names no other tenant here either
+      checkedClientId(call, namedClientId(call));
+      return ok(requestExchange(ctx, call.path.request_id, call.controlPartner?.client.client_id));
+    },
     getReadinessReport: (call) => {
       const tenant = controlTenant(ctx, call);
       const report = tenantReadinessReport(ctx, tenant.client.client_id, call.query.since ?? 'start');

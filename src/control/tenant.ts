@@ -27,6 +27,15 @@ export function checkedClientId(call: Pick<TenantNaming, 'controlPartner'>, name
 }
 
 /**
+ * A partner's control request names no tenant but its own, wherever it names one (each `X-Client-Id`, each
+ * `?client_id=`): checked by the guard before any operation runs, so none can slip (CONTRACT 15), reading a request
+ * by id included. The handlers check the names in paths, bodies and MCP tools' arguments themselves.
+ */
+export function confinePartner(partner: Tenant, named: readonly string[]): void {
+  for (const name of named) checkedClientId({ controlPartner: partner }, name);
+}
+
+/**
  * The tenant a control call acts on: a partner's own; for the operator, the one it names, else the default client's.
  * The call's work starts here, so what the tenant's clock implies is taken first, as for a request of the API.
  */

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../api/errors.js';
 import { basicCredentials } from '../auth/basic-credentials.js';
-import { missingToken, type VerifyExpectations } from '../auth/jwt.js';
+import { malformedBearer, missingToken, type VerifyExpectations } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 import { clientProvenBy, withBasicCredentials } from '../domain/token-request.js';
@@ -44,7 +44,7 @@ export function bearerIdentity(
   scopes: readonly string[],
 ): Identified {
   const match = BEARER.exec(authorization ?? '');
-  if (!match) return { refusal: missingToken() };
+  if (!match) return { refusal: /^bearer\s/i.test(authorization ?? '') ? malformedBearer() : missingToken() };
   const { issuer, audiences } = expectations();
   const verdict = ctx.tokens.verify(match[1]!, { issuer, audiences, nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
   const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);

@@ -49,12 +49,17 @@ describe('the scope control', () => {
     expect(expired.body.code).toBe('token_expired');
   });
 
-  it('a token of another fake (another key) proves nobody: 401 invalid_control_token', async () => {
+  it('a token of another fake (another key) proves nobody: 401 invalid_token, as on the API (CONTRACT 15)', async () => {
     const { acme } = await sharedSandbox();
     const { app } = await sharedSandbox();
     const response = await http(app).get('/__control/state').set(bearer(acme));
     expect(response.status).toBe(401);
-    expect(response.body.code).toBe('invalid_control_token');
+    expect(response.body.code).toBe('invalid_token');
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+    // credentials that are no token at all are a wrong CONTROL_TOKEN
+    const mistyped = await http(app).get('/__control/state').set(bearer('operator-secre'));
+    expect(mistyped.status).toBe(401);
+    expect(mistyped.body.code).toBe('invalid_control_token');
   });
 });
 
@@ -248,21 +253,6 @@ describe('a partner token and the clients', () => {
     expect(clients.find((c) => c.client_id === 'globex')!.settings.tax_reporting).toBe(false);
     // its own settings are its own
     await http(app).patch('/__control/clients/acme').set(bearer(acme)).send({ settings: { tax_reporting: true } }).expect(200);
-  });
-
-  it('no control operation of the document answers a partner 2xx for another tenant', async () => {
-    const { loadApiDocument, operationsOf } = await import('../../src/api/document.js');
-    const { app, acme } = await sharedSandbox();
-    const before = await stateAsOperator(app, 'globex');
-    const control = operationsOf(loadApiDocument().document).filter((op) => op.path.startsWith('/__control') && op.operationId !== 'getHealth');
-    for (const op of control) {
-      const path = op.path.replace('{client_id}', 'globex').replace(/\{\w+\}/g, 'x');
-      const agent = http(app) as unknown as Record<string, (p: string) => ReturnType<ReturnType<typeof http>['get']>>;
-      const response = await agent[op.method]!(path).set(bearer(acme)).set('X-Client-Id', 'globex').send(op.operationId === 'resetWorld' ? { client_id: 'globex' } : {});
-      expect(response.status, op.operationId).toBeGreaterThanOrEqual(400);
-      expect(response.status, op.operationId).toBeLessThan(500);
-    }
-    expect(await stateAsOperator(app, 'globex')).toEqual(before);
   });
 
   it('the operator’s CONTROL_TOKEN still acts on every tenant', async () => {

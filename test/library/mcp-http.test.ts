@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
-import { MAX_MCP_SESSIONS } from '../../src/mcp-sessions.js';
+import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } from '../../src/mcp-sessions.js';
 import { call, exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
 // The MCP tools over Streamable HTTP at /__control/mcp (CONTRACT 14): the SDK's own client, behind the control
@@ -133,12 +133,63 @@ describe('the guard of /__control/mcp', () => {
 });
 
 describe('sessions of /__control/mcp', () => {
-  it('are bounded: past MAX_MCP_SESSIONS the least recently used one is closed', async () => {
+  const list = (session: string, token = OPERATOR) => post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': session, authorization: `Bearer ${token}` });
+
+  it('are capped per owner: a partner opening one past its cap closes its own oldest, never another owner’s', async () => {
+    const globex = await connect(await partnerToken('globex'));
+    const operatorSession = (await post(initialize)).headers.get('mcp-session-id')!;
+    const acme = await partnerToken('acme');
     const opened: string[] = [];
-    for (let i = 0; i <= MAX_MCP_SESSIONS; i++) opened.push((await post(initialize)).headers.get('mcp-session-id')!);
-    const list = (session: string) => post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': session });
-    expect((await list(opened[0]!)).status).toBe(404);
-    expect((await list(opened.at(-1)!)).status).toBe(200);
+    for (let i = 0; i <= MAX_MCP_SESSIONS_PER_OWNER; i++) {
+      const response = await post(initialize, { authorization: `Bearer ${acme}` });
+      expect(response.status).toBe(200);
+      opened.push(response.headers.get('mcp-session-id')!);
+    }
+    expect((await list(opened[0]!, acme)).status).toBe(404);
+    expect((await list(opened[1]!, acme)).status).toBe(200);
+    expect((await list(opened.at(-1)!, acme)).status).toBe(200);
+    // the other owners' sessions go on
+    expect((await ok<Schemas['Clock']>(globex, 'get_clock')).value).toHaveProperty('now');
+    expect((await list(operatorSession)).status).toBe(200);
+  });
+
+  it('are bounded in total: when the instance is full, an owner gives up its own oldest, and one holding none gets 409 limit_reached', async () => {
+    const owners = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
+    const full = await startServer({ controlToken: OPERATOR, clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, ...owners.map((id) => ({ client_id: id, client_secret: `${id}-secret`, scopes: PARTNER_SCOPES }))] });
+    try {
+      const tokens = Object.fromEntries(await Promise.all(owners.map(async (id) => [id, await fetchToken(full.url, id, `${id}-secret`, { scope: 'openid offline control' })] as const)));
+      const at = (id: string, body: unknown, session?: string) =>
+        fetch(`${full.url}/__control/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens[id]}`, ...(session && { 'mcp-session-id': session }) }, body: JSON.stringify(body) });
+      const first: Record<string, string> = {};
+      const perOwner = MAX_MCP_SESSIONS / MAX_MCP_SESSIONS_PER_OWNER;
+      for (const id of owners.slice(0, perOwner)) {
+        for (let i = 0; i < MAX_MCP_SESSIONS_PER_OWNER; i++) {
+          const opened = await at(id, initialize);
+          await opened.text();
+          first[id] ??= opened.headers.get('mcp-session-id')!;
+        }
+      }
+      const refused = await at('p6', initialize);
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^limit_reached: /);
+      // p1 holds sessions: its new one takes the place of its own oldest, and p2's first session goes on
+      expect((await at('p1', initialize)).status).toBe(200);
+      expect((await at('p1', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, first.p1)).status).toBe(404);
+      expect((await at('p2', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, first.p2)).status).toBe(200);
+    } finally {
+      await full.stop();
+    }
+  }, 60_000);
+
+  it('are their owner’s least recently used that goes: a session in use stays', async () => {
+    const acme = await partnerToken('acme');
+    const opened: string[] = [];
+    for (let i = 0; i < MAX_MCP_SESSIONS_PER_OWNER; i++) opened.push((await post(initialize, { authorization: `Bearer ${acme}` })).headers.get('mcp-session-id')!);
+    // the oldest, used now, is the most recently used: the next opening closes the second instead
+    expect((await list(opened[0]!, acme)).status).toBe(200);
+    await post(initialize, { authorization: `Bearer ${acme}` });
+    expect((await list(opened[0]!, acme)).status).toBe(200);
+    expect((await list(opened[1]!, acme)).status).toBe(404);
   });
 });
 
