@@ -99,27 +99,29 @@ function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
 
 /**
  * Who makes a control call: the operator (its CONTROL_TOKEN, or anyone when there is none), or a partner, proven by
- * an access token of its own client with the scope `control`, confined to that client's tenant. A token of ours that
- * fails (expired, another audience, tampered: its header names our key) is refused with its reason. When the control
- * plane is guarded, any other token is refused as the API refuses it (401 `invalid_token`), and credentials that are
- * no token at all as a wrong CONTROL_TOKEN (401 `invalid_control_token`); when it is open, a valid token without the
- * scope, or one of another issuer (shadow mode's upstream), is ignored as it always was (a suite sending its API
- * token along keeps working).
+ * an access token of its own client with the scope `control`, confined to that client's tenant. Any other
+ * `Authorization` value is refused as the API refuses it (401 `invalid_token`, CONTRACT 15: no value that is not a
+ * valid token of this instance is let through), but for two: on a guarded plane, credentials that are no token at all
+ * are a wrong CONTROL_TOKEN (401 `invalid_control_token`); in shadow mode with an open plane, tokens of another issuer
+ * are the upstream's, which a partner's suite sends along, and are ignored. On an open plane a valid token of ours
+ * without the scope is ignored too (a suite sending its API token along keeps working).
  */
 async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
   const authorization = req.get('authorization') ?? '';
   const bearer = BEARER.exec(authorization)?.[1];
   // Compares digests, so neither the token's content nor its length shows in the time taken.
   if (bearer !== undefined && expected && timingSafeEqual(digest(bearer), expected)) return 'operator';
-  if (looksLikeToken(authorization)) {
+  // shadow mode's open plane: the upstream's tokens (another issuer) are the partner's own, sent along
+  const strict = expected !== undefined || ctx.options.upstream === undefined;
+  if (looksLikeToken(authorization) || (expected === undefined && strict && authorization !== '')) {
     await ctx.keys.ready();
     const issuer = baseUrlOf(req, ctx);
     // a token that does not even match the Bearer syntax is verified as the empty token: refused, never thrown
     const verdict = ctx.tokens.verify(bearer ?? '', { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
-    // a token of ours that fails, or one naming our key, is refused with its reason; on a guarded plane so is any
-    // other (CONTRACT 15)
-    if (verdict.error && (tenant || expected || verdict.namesThisServer)) throw verdict.error;
+    // a token of ours that fails, or one naming our key, is refused with its reason; so is any other (CONTRACT 15)
+    // but the upstream's in shadow mode
+    if (verdict.error && (tenant || strict || verdict.namesThisServer)) throw verdict.error;
     if (tenant && verdict.claims) {
       if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return partnerAuthority(tenant, verdict.claims);
       if (expected) {

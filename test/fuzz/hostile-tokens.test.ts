@@ -68,7 +68,7 @@ describe('the tokens of issue 38', () => {
 });
 
 describe('an open control plane (no CONTROL_TOKEN)', () => {
-  it('refuses the issue’s tokens too, as they name this server’s key; a token of another issuer is ignored there, as before', async () => {
+  it('refuses the issue’s tokens, a token of another issuer and credentials that are no token at all, as the API does', async () => {
     const open = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret', scopes: ['read:accounts', 'control'] }] });
     const token = await tokenFor(open, { scope: 'openid offline control' });
     const [header, payload, signature] = token.split('.') as [string, string, string];
@@ -76,8 +76,12 @@ describe('an open control plane (no CONTROL_TOKEN)', () => {
       expectInvalidToken(await http(open).get('/__control/state').set('Authorization', `Bearer ${header}.${payload.slice(0, -cut)}.${signature}`), `payload cut by ${cut}`);
     }
     expectInvalidToken(await http(open).get('/__control/state').set('Authorization', `Bearer ${header}.${payload}A.${signature}`), 'a character added');
-    // the token of another fake (shadow mode's upstream, a second instance) proves nothing here and refuses nothing
-    expect((await http(open).get('/__control/state').set('Authorization', `Bearer ${valid}`)).status).toBe(200);
+    // the token of another fake is no token of this instance (CONTRACT 15); only in shadow mode is it ignored there
+    expectInvalidToken(await http(open).get('/__control/state').set('Authorization', `Bearer ${valid}`), 'another issuer');
+    for (const credentials of ['Bearer not-a-token', 'Basic c2FuZGJveC1jbGllbnQ6c2FuZGJveC1zZWNyZXQ=', 'Bearer']) {
+      expectInvalidToken(await http(open).get('/__control/state').set('Authorization', credentials), credentials);
+    }
+    expect((await http(open).get('/__control/state')).status).toBe(200);
   });
 });
 
