@@ -62,7 +62,7 @@ const NO_EXCHANGE: KeptExchange = { request: null, response: null, authorization
  * What a record costs besides its bodies, path and query: the record, its fields and evidence, and the entry view made
  * on its first read (`node --expose-gc bench/tenant-budget.mjs` measures it).
  */
-export const JOURNAL_ENTRY_OVERHEAD_BYTES = 1536;
+export const JOURNAL_ENTRY_OVERHEAD_BYTES = 2048;
 
 export class JournalRecord {
   private view: JournalEntry | undefined;
