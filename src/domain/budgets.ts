@@ -10,8 +10,13 @@ const MiB = 1024 * KiB;
  */
 export const WORLD_HEAP_PER_JSON_BYTE = 3;
 
-/** The share of the heap limit each of the two kinds of budget gets by default: together under half of it. */
-const DEFAULT_SHARE = 0.2;
+/**
+ * The shares of the heap limit the two kinds of budget get by default, together under half of it (the rest of the
+ * process, its code, caches and requests in flight, has the other half): the worlds more, since a full world refuses
+ * writes while a full journal only lets its oldest entries go.
+ */
+const WORLDS_SHARE = 0.3;
+const JOURNALS_SHARE = 0.15;
 
 /** A ring of JOURNAL_SIZE entries of a typical mix (~8 KB each) fits; the largest (~50 KB each) fit a few hundred. */
 export const DEFAULT_JOURNAL_BYTES = 16 * MiB;
@@ -45,8 +50,8 @@ const NAMES = {
 } as const;
 
 /**
- * The budgets, each as set or by default: the journals together a fifth of the heap limit, and the worlds of
- * MAX_TENANTS full tenants another fifth (so MAX_TENANT_BYTES grows as MAX_TENANTS shrinks), never less than
+ * The budgets, each as set or by default: the journals together JOURNALS_SHARE of the heap limit, and the worlds of
+ * MAX_TENANTS full tenants WORLDS_SHARE in heap (so MAX_TENANT_BYTES grows as MAX_TENANTS shrinks), never less than
  * MIN_DEFAULT_TENANT_BYTES. A library option out of bounds stops the start, named (the CLI checks its own).
  */
 export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Budgets {
@@ -57,8 +62,8 @@ export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Bud
     }
   }
   const { maxTenants, maxRecordsPerTenant, journalSize } = settings;
-  const journalTotalBytes = settings.journalTotalBytes ?? Math.floor(heapLimit * DEFAULT_SHARE);
-  const perTenantWorld = Math.floor((heapLimit * DEFAULT_SHARE) / maxTenants / WORLD_HEAP_PER_JSON_BYTE / KiB) * KiB;
+  const journalTotalBytes = settings.journalTotalBytes ?? Math.floor(heapLimit * JOURNALS_SHARE);
+  const perTenantWorld = Math.floor((heapLimit * WORLDS_SHARE) / maxTenants / WORLD_HEAP_PER_JSON_BYTE / KiB) * KiB;
   return {
     maxTenants,
     maxRecordsPerTenant,
