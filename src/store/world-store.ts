@@ -19,6 +19,14 @@ import { sequenceUuid } from './ids.js';
  */
 export const ORDER_GROWTH_BYTES = 512;
 
+/** The status history entries ORDER_GROWTH_BYTES holds room for: an order's walk from PLACED to its end. */
+export const ORDER_HISTORY_ALLOWANCE = 5;
+/**
+ * What each status change past the allowance (a status forced again and again) is counted as: its history entry and
+ * the lifecycle steps it may open again, each an entry of its own.
+ */
+export const HISTORY_ENTRY_BYTES = 384;
+
 /** A record's bytes as JSON in its world, the comma before it included. */
 export const recordBytes = (record: object): number => Buffer.byteLength(JSON.stringify(record)) + 1;
 
@@ -189,6 +197,11 @@ export class WorldStore {
   /** Every write says so; a domain function that changes a record in place calls it too. */
   changed(): void {
     this.changes++;
+  }
+
+  /** A change made in place that its writer measured (a status history past its allowance). */
+  grew(bytes: number): void {
+    this.heldBytes += bytes;
   }
 
   // Writers: the domain validates everything first, then writes; items are appended, so lists stay in creation order.

@@ -93,6 +93,19 @@ describe('MAX_TENANT_BYTES', () => {
     expect(await worldBytes(app)).toBe(bytes);
   });
 
+  it('a status forced again and again past an order’s lifecycle counts, and ends in 409 limit_reached with the order unchanged', async () => {
+    const { app, auth } = await appWithRoom(2000);
+    const order = (await stateOf(app)).orders[0]!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await http(app).post(`/__control/orders/${order.id}/status`).send({ status: i % 2 ? 'PLACED' : 'CANCELLED' })).status);
+    expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
+    expect(statuses.at(-1)).toBe(409);
+    const before = (await http(app).get(`/__control/orders/${order.id}`)).body;
+    expectLimit(await http(app).post(`/__control/orders/${order.id}/status`).send({ status: before.order.status === 'PLACED' ? 'CANCELLED' : 'PLACED' }));
+    expect((await http(app).get(`/__control/orders/${order.id}`)).body).toEqual(before);
+    expect((await http(app).get('/v1/orders?limit=100').set(auth)).status).toBe(200);
+  });
+
   it('account creates of 900 KB end in 409s at the budget, not in growth; a reset makes room again', async () => {
     const app = testApp({ maxTenantBytes: 4 * 1024 * 1024, journalBytes: 256 * 1024 });
     const auth = { Authorization: `Bearer ${await tokenFor(app)}` };
