@@ -721,7 +721,9 @@ export interface paths {
          * @description Sets the status directly, with side-effect fields consistent with it: `payment_transaction_reference` is set
          *     exactly when the order has left `AWAITING_PAYMENT` on its way there, `settlement_transaction_hash` exactly
          *     when it has left `AWAITING_TOKEN_DELIVERY` (kept when already set, made up when missing, cleared when the
-         *     status comes before). `CANCELLED` keeps the fields of the status it leaves.
+         *     status comes before). `CANCELLED` keeps the fields of the status it leaves. Each change is kept in the
+         *     order's status history: past the changes of its lifecycle, each counts against `MAX_TENANT_BYTES`, and one
+         *     that would pass it answers 409 `limit_reached` and changes nothing.
          */
         post: operations["setOrderStatus"];
         delete?: never;
@@ -3304,6 +3306,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
