@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
@@ -37,7 +38,6 @@ import type { OperationHandlers } from './http/operation.js';
 import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, type OperationValidator } from './http/validator.js';
 import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './http/validator-internals.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
-import { getHeapStatistics } from 'node:v8';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './harness/journal.js';
 import { budgetWarning, resolveBudgets } from './domain/budgets.js';
 import { answersWithSecrets } from './harness/secret-answers.js';
@@ -140,8 +140,8 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
     budgets,
     new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
   );
-  const warning = budgetWarning(budgets, fixtures.bytes, heapLimit);
   restoreTenants(tenants, restored);
+  const warning = budgetWarning(budgets, fixtures.bytes, heapLimit);
   // Quiet unless asked: the library runs inside partners' test output.
   const logger = createLogger(options.logLevel ?? 'silent', { base: { service: 'investment-api-fake' } });
   const keys = new SigningKeys(keptKey);
