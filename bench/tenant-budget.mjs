@@ -11,10 +11,11 @@
 //           bodies at the 8 KiB cut: heap (with Buffers) and RSS per full journal, and per byte the budget counts
 // 900 KB:   one tenant sending CREATES (default 300) account creates of 900 KB with MAX_TENANTS=10 (its default world
 //           budget then ~28 MB on a 4 GB heap): how many are created, how many refused, RSS before and after
-// empty:    one tenant's entry with no body: the fixed overhead per entry (JOURNAL_ENTRY_OVERHEAD_BYTES)
+// small:    10,000 entries of a 404 answer and no request body: an entry's fixed cost (JOURNAL_ENTRY_OVERHEAD_BYTES)
+// row:      issue 38's row, 30 tenants × 1,000 account creates of 8 KB, with the defaults and JOURNAL_TOTAL_BYTES=128 MiB
 //
 // Each part runs in a child process of its own against dist/ on loopback; figures after a full GC, minus the same
-// process before the load. On this Node, then Node 24 (bench/lib.mjs). Knobs: TENANTS, CREATES, BENCH_NODE24=0.
+// process before the load. On this Node, then Node 24 (bench/lib.mjs). Knobs: TENANTS, CREATES, ROW_TENANTS, ROW_CREATES, BENCH_NODE24=0.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dist, onThisNodeAndNode24, requireBuild } from './lib.mjs';
@@ -176,7 +177,38 @@ async function overhead() {
   return { part: 'entry overhead', entries: usage.totals.journal_entries, counted: usage.totals.journal_bytes, ...cost };
 }
 
-const PARTS = { world, journal, bigCreates, overhead };
+/**
+ * Issue 38's row: ROW_TENANTS tenants (30) each sending ROW_CREATES (1,000) account creates with 8 KB bodies, with the
+ * default budgets and then with JOURNAL_TOTAL_BYTES=128 MiB: what the worlds and journals hold, and the RSS.
+ */
+async function row(journalTotalBytes) {
+  const tenants = Number(process.env.ROW_TENANTS ?? 30);
+  const creates = Number(process.env.ROW_CREATES ?? 1000);
+  const { startServer } = await import(dist.index);
+  const clients = Array.from({ length: tenants }, (_, i) => ({ client_id: `row-${i}`, client_secret: 'secret' }));
+  const fake = await startServer({ clients, ...(journalTotalBytes && { journalTotalBytes }) });
+  const before = settled();
+  const statuses = {};
+  for (const { client_id } of clients) {
+    const headers = { authorization: `Bearer ${await fake.token(client_id)}`, 'content-type': 'application/json' };
+    let sent = 0;
+    await drive(
+      () =>
+        fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ type: 'individual', first_name: 'x'.repeat(8000) }) }).then((r) => {
+          statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          return r;
+        }),
+      () => sent++ >= creates,
+    );
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const usage = await fake.control.usage();
+  const cost = delta(settled(), before);
+  await fake.stop();
+  return { part: 'row', tenants, creates, statuses, journalTotal: usage.budgets.journal_total_bytes, worldBytes: usage.totals.world_bytes, ...cost };
+}
+
+const PARTS = { world, journal, bigCreates, overhead, row: () => row(undefined), rowCapped: () => row(128 * MB) };
 
 if (process.argv[2] === '--child') {
   process.stdout.write(JSON.stringify(await PARTS[process.argv[3]]()));
@@ -186,7 +218,7 @@ if (process.argv[2] === '--child') {
     const { heap_size_limit: heapLimit } = JSON.parse(execFileSync(node, ['-p', 'JSON.stringify(require("v8").getHeapStatistics())'], { encoding: 'utf8' }));
     console.log(`\n## ${version}: heap limit ${(heapLimit / MB).toFixed(0)} MB\n`);
     const rows = Object.keys(PARTS).map((part) => JSON.parse(execFileSync(node, ['--expose-gc', fileURLToPath(import.meta.url), '--child', part], { encoding: 'utf8', maxBuffer: 1 << 20 })));
-    const [w, j, big, o] = rows;
+    const [w, j, big, o, r, rc] = rows;
     console.log('| what | budget | counted (MB) | heap (MB) | RSS (MB) | heap per counted byte | per tenant: heap / RSS (MB) |');
     console.log('|---|---|---|---|---|---|---|');
     for (const r of [w, j]) {
@@ -194,6 +226,12 @@ if (process.argv[2] === '--child') {
     }
     console.log(`\nworld, the second half of the tenants: RSS ${(w.marginalRss / MB).toFixed(2)} MB per full tenant`);
     console.log(`small entries (no request body, a 404 problem answered, entry views made): ${o.entries}, ${(o.heap / o.entries).toFixed(0)} bytes of heap each, counted ${(o.counted / o.entries).toFixed(0)}`);
+    for (const x of [r, rc]) {
+      console.log(
+        `${x.tenants} tenants × ${x.creates} creates of 8 KB, JOURNAL_TOTAL_BYTES ${(x.journalTotal.limit / MB).toFixed(0)} MiB: ${JSON.stringify(x.statuses)}; ` +
+          `journals hold ${(x.journalTotal.used / MB).toFixed(1)} MB, worlds ${(x.worldBytes / MB).toFixed(1)} MB; heap +${(x.heap / MB).toFixed(1)} MB, RSS +${(x.rss / MB).toFixed(1)} MB (${(x.rss / x.tenants / MB).toFixed(1)} MB a tenant)`,
+      );
+    }
     console.log(`900 KB creates, one tenant, MAX_TENANTS=10 (MAX_TENANT_BYTES ${(big.budget / MB).toFixed(1)} MB by default): ${JSON.stringify(big.statuses)}; heap +${(big.heap / MB).toFixed(1)} MB, RSS +${(big.rss / MB).toFixed(1)} MB after, peak +${(big.peakRss / MB).toFixed(1)} MB`);
   });
 }
