@@ -323,9 +323,9 @@ export class Journal {
       if (ring) while (ring.size > 0) this.unlink(ring.shift());
       return void this.rings.delete(clientId);
     }
+    // unlinked one by one: a record a reader still holds keeps no chain of forgotten ones alive
+    while (this.oldest) this.unlink(this.oldest);
     this.rings.clear();
-    this.oldest = this.newest = undefined;
-    this.heldBytes = 0;
     this.everyoneReset = undefined;
   }
 }
