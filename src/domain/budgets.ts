@@ -5,8 +5,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
- * Heap a world takes per byte of its records as JSON, at most: objects, their property slots and strings cost about
- * twice their JSON (bench/tenant-budget.mjs measures it); a margin on top.
+ * Heap a world takes per byte of its records as JSON, at most: objects, their property slots and strings cost more
+ * than their JSON (bench/tenant-budget.mjs measures how much); a margin on top.
  */
 export const WORLD_HEAP_PER_JSON_BYTE = 3;
 
@@ -18,9 +18,9 @@ export const WORLD_HEAP_PER_JSON_BYTE = 3;
 const WORLDS_SHARE = 0.3;
 const JOURNALS_SHARE = 0.15;
 
-/** A ring of JOURNAL_SIZE entries of a typical mix (~8 KB each) fits; the largest (~50 KB each) fit a few hundred. */
+/** A ring of JOURNAL_SIZE entries of a typical mix fits (bench/journal-memory.mjs measures an entry). */
 export const DEFAULT_JOURNAL_BYTES = 16 * MiB;
-/** The least a tenant's world may get by default: the seeded default world (~43 KB) with room to grow. */
+/** The least a tenant's world may get by default: the seeded default world with room to grow (test/unit/budgets.test.ts). */
 const MIN_DEFAULT_TENANT_BYTES = 128 * KiB;
 
 /** Bounds of each setting: a journal budget holds at least its largest entry, a world at least a few records. */
