@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
@@ -37,7 +38,8 @@ import type { OperationHandlers } from './http/operation.js';
 import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, type OperationValidator } from './http/validator.js';
 import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './http/validator-internals.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
-import { Journal } from './harness/journal.js';
+import { DEFAULT_JOURNAL_SIZE, Journal } from './harness/journal.js';
+import { budgetWarning, resolveBudgets } from './domain/budgets.js';
 import { answersWithSecrets } from './harness/secret-answers.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
@@ -120,13 +122,26 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
   const { stateDir, signingKeyFile } = options;
   const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
   const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  const budgets = resolveBudgets(
+    {
+      maxTenants: options.maxTenants ?? DEFAULTS.maxTenants,
+      maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant,
+      journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+      ...(options.maxTenantBytes !== undefined && { maxTenantBytes: options.maxTenantBytes }),
+      ...(options.journalBytes !== undefined && { journalBytes: options.journalBytes }),
+      ...(options.journalTotalBytes !== undefined && { journalTotalBytes: options.journalTotalBytes }),
+    },
+    heapLimit,
+  );
   const tenants = new TenantRegistry(
     fixtures,
     clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
-    { maxTenants: options.maxTenants ?? DEFAULTS.maxTenants, maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant },
+    budgets,
     new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
   );
   restoreTenants(tenants, restored);
+  const warning = budgetWarning(budgets, fixtures.bytes, heapLimit);
   // Quiet unless asked: the library runs inside partners' test output.
   const logger = createLogger(options.logLevel ?? 'silent', { base: { service: 'investment-api-fake' } });
   const keys = new SigningKeys(keptKey);
@@ -137,7 +152,9 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
     keys,
     tokens: new VerifiedTokens(keys),
     linkSigner: new LinkSigner(keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32)),
-    journal: new Journal(options.journalSize, answersWithSecrets(api.document)),
+    journal: new Journal(budgets.journalSize, answersWithSecrets(api.document), { bytesPerTenant: budgets.journalBytes, totalBytes: budgets.journalTotalBytes }),
+    budgets: { ...budgets, heapLimit },
+    startWarnings: warning === undefined ? [] : [warning],
     logger,
   };
   if (stateDir !== undefined) {
@@ -339,5 +356,12 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
 
 /** The Express app of a fresh instance, for supertest or mounting; it never listens. */
 export function createApp(options: FakeOptions = {}): Express {
-  return buildApp(createContext(options));
+  const ctx = createContext(options);
+  logStartWarnings(ctx);
+  return buildApp(ctx);
+}
+
+/** What the start found worth a warning, through the instance's logger (the CLI's once it has replaced it). */
+export function logStartWarnings(ctx: FakeContext): void {
+  for (const warning of ctx.startWarnings) ctx.logger.warn(warning);
 }

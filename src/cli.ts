@@ -11,7 +11,7 @@ import { prepareRsaKeyPair } from './auth/key-pair.js';
 
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();
-const { createContext } = await import('./app.js');
+const { createContext, logStartWarnings } = await import('./app.js');
 const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
   const ctx = createContext(options);
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
+  logStartWarnings(ctx);
   keepProcessAlive(ctx.logger);
   const server = await listen(ctx, options.port, options.host);
   const address = server.address() as AddressInfo;

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_CLIENT, TOKEN_ENDPOINT_AUTH_METHODS, type ClientCreate } from './domain/clients.js';
 import type { World } from './api/types.js';
 import type { AnswerMismatch } from './api/document.js';
+import { BUDGET_MINIMUMS } from './domain/budgets.js';
 
 /** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
 export interface FakeOptions {
@@ -31,8 +32,12 @@ export interface FakeOptions {
    * mismatch is logged at `error`, or handed to the function given here (a test suite fails on it).
    */
   validateResponses?: boolean | ((mismatch: AnswerMismatch) => void);
-  /** Entries the request journal keeps (a ring buffer); default 1000. */
+  /** Entries each tenant's request journal keeps (a ring buffer); default 1000. */
   journalSize?: number;
+  /** Bytes each tenant's request journal keeps at most (the oldest entries go); default 16 MiB. */
+  journalBytes?: number;
+  /** Bytes every tenant's journal together keeps at most (the oldest of all go); default 15% of the heap limit. */
+  journalTotalBytes?: number;
   /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
@@ -44,6 +49,11 @@ export interface FakeOptions {
   maxTenants?: number;
   /** Accounts + wallets + payment method details + orders a tenant can grow to; default 100,000. */
   maxRecordsPerTenant?: number;
+  /**
+   * Bytes of a tenant's records as JSON (each order with room for the rest of its lifecycle) it can grow to; default:
+   * `maxTenants` full tenants take 30% of the heap limit in heap, at least 128 KiB each.
+   */
+  maxTenantBytes?: number;
   /**
    * A folder where every tenant (client, settings, world, clock, faults) is written within a second of a change and
    * at `stop()`, and read back on start, with the signing key (PKCS#8, mode 0600), so tokens survive a restart.
@@ -101,7 +111,7 @@ class ConfigError extends Error {
 
 function integer(name: string, value: string, min: number): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${value}".`);
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${value}".`);
   return n;
 }
 
@@ -183,11 +193,14 @@ const SETTINGS = [
   { flag: 'token-ttl', env: 'TOKEN_TTL_SECONDS', arg: '<s>', help: 'access token lifetime in seconds (default 3600)', read: (n: string, v: string) => ({ tokenTtlSeconds: integer(n, v, 1) }) },
   { flag: 'control-token', env: 'CONTROL_TOKEN', arg: '<t>', help: 'guard /__control with this bearer token (default: open)', read: (_n: string, v: string) => ({ controlToken: v }) },
   { flag: 'clients', env: 'CLIENTS', arg: '<json>', help: 'OAuth clients (default sandbox-client / sandbox-secret)', read: (n: string, v: string) => ({ clients: clientsJson(n, v) }) },
-  { flag: 'journal-size', env: 'JOURNAL_SIZE', arg: '<n>', help: 'entries the request journal keeps (default 1000)', read: (n: string, v: string) => ({ journalSize: integer(n, v, 1) }) },
+  { flag: 'journal-size', env: 'JOURNAL_SIZE', arg: '<n>', help: "entries each tenant's request journal keeps (default 1000)", read: (n: string, v: string) => ({ journalSize: integer(n, v, 1) }) },
+  { flag: 'journal-bytes', env: 'JOURNAL_BYTES', arg: '<bytes>', help: "bytes each tenant's request journal keeps, the oldest entries out first (default 16 MiB)", read: (n: string, v: string) => ({ journalBytes: integer(n, v, BUDGET_MINIMUMS.journalBytes) }) },
+  { flag: 'journal-total-bytes', env: 'JOURNAL_TOTAL_BYTES', arg: '<bytes>', help: 'bytes every journal together keeps, the oldest of all out first (default: 15% of the heap limit)', read: (n: string, v: string) => ({ journalTotalBytes: integer(n, v, BUDGET_MINIMUMS.journalTotalBytes) }) },
   { flag: 'log-level', env: 'LOG_LEVEL', arg: '<l>', help: `${LOG_LEVELS.join(', ')} (default info)`, read: (n: string, v: string) => ({ logLevel: oneOf(n, v, LOG_LEVELS) }) },
   { flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', arg: '<list>', help: 'more Host names to answer, comma-separated (".example.com": a domain and its subdomains; "*": any)', read: (_n: string, v: string) => ({ allowedHosts: v.split(',').map((h) => h.trim()).filter(Boolean) }) },
   { flag: 'max-tenants', env: 'MAX_TENANTS', arg: '<n>', help: 'OAuth clients (tenants) at most (default 1000)', read: (n: string, v: string) => ({ maxTenants: integer(n, v, 1) }) },
   { flag: 'max-records-per-tenant', env: 'MAX_RECORDS_PER_TENANT', arg: '<n>', help: 'accounts+wallets+payment methods+orders per tenant at most (default 100000)', read: (n: string, v: string) => ({ maxRecordsPerTenant: integer(n, v, 1) }) },
+  { flag: 'max-tenant-bytes', env: 'MAX_TENANT_BYTES', arg: '<bytes>', help: "bytes of a tenant's records as JSON at most (default: MAX_TENANTS worlds in 30% of the heap limit)", read: (n: string, v: string) => ({ maxTenantBytes: integer(n, v, BUDGET_MINIMUMS.maxTenantBytes) }) },
   { flag: 'state-dir', env: 'STATE_DIR', arg: '<dir>', help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)', read: (_n: string, v: string) => ({ stateDir: v }) },
   { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },

@@ -7,6 +7,7 @@ import type { Journal } from './harness/journal.js';
 import type { TenantRegistry } from './domain/tenants.js';
 import type { StateWriter } from './persistence/state-writer.js';
 import type { FidelityLog } from './harness/fidelity/log.js';
+import type { Budgets } from './domain/budgets.js';
 
 /** Shadow mode (`--upstream`): its report, and what `stop()` closes (src/http/shadow/). */
 export interface ShadowModeState {
@@ -24,6 +25,10 @@ export interface FakeContext {
   tokens: VerifiedTokens;
   linkSigner: LinkSigner;
   journal: Journal;
+  /** The memory budgets, every one filled in (CONTRACT 15), and the heap limit their defaults were drawn from. */
+  budgets: Budgets & { heapLimit: number };
+  /** What the start found worth a warning (settings whose budgets pass half of the heap limit): logged once listening. */
+  startWarnings: string[];
   logger: Logger;
   /** With STATE_DIR: writes the tenants a call reached, off the request path. */
   stateWriter?: StateWriter;

@@ -109,6 +109,8 @@ export function createControlClient(options: ControlClientOptions) {
     addClient: (client: JsonBody<'createClient'>) => call<JsonResponse<'createClient', 201>>('POST', '/clients', client),
     updateClient: (clientId: string, changes: JsonBody<'updateClient'>) =>
       call<JsonResponse<'updateClient', 200>>('PATCH', `/clients/${id(clientId)}`, changes),
+    /** Each memory budget's use and limit, and the largest tenants (`GET /__control/usage`): the operator's alone. */
+    usage: () => call<JsonResponse<'getUsage', 200>>('GET', '/usage'),
     now: () => call<JsonResponse<'getClock', 200>>('GET', '/clock'),
     advanceClock: (seconds: number) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { advance_seconds: seconds }),
     /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { buildApp, createContext } from './app.js';
+import { buildApp, createContext, logStartWarnings } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
@@ -143,6 +143,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   if (options.stateDir !== undefined && options.signingKeyFile === undefined) await keyPair;
   if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => createLogger(options.logLevel ?? 'silent').warn(line));
   const ctx = createContext(options);
+  logStartWarnings(ctx);
   const host = options.host ?? '127.0.0.1';
   const server = await listen(ctx, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;

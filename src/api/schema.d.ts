@@ -122,7 +122,8 @@ export interface paths {
          * Update an account
          * @description Every field is optional; `null` clears an optional field (clearing one that the client's settings require
          *     answers 422 `field_required`). `type` cannot be changed (422). `birthdate` (`YYYY-MM-DD`) sets `dob_day`,
-         *     `dob_month` and `dob_year`; responses never show `birthdate`.
+         *     `dob_month` and `dob_year`; responses never show `birthdate`. An update that would take the tenant's records
+         *     past `MAX_TENANT_BYTES` as JSON answers 409 `limit_reached` and changes nothing.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -722,7 +723,9 @@ export interface paths {
          * @description Sets the status directly, with side-effect fields consistent with it: `payment_transaction_reference` is set
          *     exactly when the order has left `AWAITING_PAYMENT` on its way there, `settlement_transaction_hash` exactly
          *     when it has left `AWAITING_TOKEN_DELIVERY` (kept when already set, made up when missing, cleared when the
-         *     status comes before). `CANCELLED` keeps the fields of the status it leaves.
+         *     status comes before). `CANCELLED` keeps the fields of the status it leaves. Each change is kept in the
+         *     order's status history: past the changes of its lifecycle, each counts against `MAX_TENANT_BYTES`, and one
+         *     that would pass it answers 409 `limit_reached` and changes nothing.
          */
         post: operations["setOrderStatus"];
         delete?: never;
@@ -798,6 +801,36 @@ export interface paths {
         post?: never;
         /** Remove one fault */
         delete: operations["removeFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each memory budget holds, and the largest tenants
+         * @description The operator's alone: a partner's token answers 403 `operator_only` (`forbidden_tenant` when it names
+         *     another tenant). Memory is bounded by budgets (CONTRACT 15, "Budgets, not crashes"), each a setting:
+         *     tenants (`MAX_TENANTS`); a tenant's world by records (`MAX_RECORDS_PER_TENANT`) and by bytes of its records
+         *     as JSON (`MAX_TENANT_BYTES`, each order counted with room for the rest of its lifecycle), past either a write
+         *     answers 409 `limit_reached` and changes nothing; a tenant's journal by entries (`JOURNAL_SIZE`) and bytes
+         *     (`JOURNAL_BYTES`), and every journal together (`JOURNAL_TOTAL_BYTES`), past which the oldest entries go (no
+         *     request is refused for the journal). For each budget, its setting, its limit and what is used: for a
+         *     per-tenant budget, by the tenant that uses it most. `largest`: at most 10 tenants by world bytes and 10 by
+         *     journal bytes, largest first. `heap`: the process's heap limit and use, and what the budgets allow at most
+         *     when every tenant is full (worlds in heap, journals as they are counted), which the defaults keep under half
+         *     of the limit.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1561,6 +1594,52 @@ export interface components {
             scopes?: components["schemas"]["ApiScope"][];
             settings?: components["schemas"]["ClientSettings"];
         };
+        Usage: {
+            budgets: {
+                tenants: components["schemas"]["BudgetUse"];
+                tenant_records: components["schemas"]["BudgetUse"];
+                tenant_bytes: components["schemas"]["BudgetUse"];
+                journal_entries: components["schemas"]["BudgetUse"];
+                journal_bytes: components["schemas"]["BudgetUse"];
+                journal_total_bytes: components["schemas"]["BudgetUse"];
+            };
+            /** @description Every tenant's together. */
+            totals: {
+                /** @description Accounts + wallets + payment method details + orders. */
+                records: number;
+                /** @description Bytes of the worlds as JSON, as MAX_TENANT_BYTES counts them. */
+                world_bytes: number;
+                journal_entries: number;
+                /** @description Bytes the journals hold, as JOURNAL_TOTAL_BYTES counts them. */
+                journal_bytes: number;
+            };
+            heap: {
+                /** @description The process's heap limit (`v8.getHeapStatistics().heap_size_limit`). */
+                limit_bytes: number;
+                used_bytes: number;
+                /** @description What every tenant full would take at most: worlds at MAX_TENANT_BYTES in heap, journals at their budgets. */
+                budgeted_bytes: number;
+            };
+            largest: {
+                by_world_bytes: components["schemas"]["TenantUsage"][];
+                by_journal_bytes: components["schemas"]["TenantUsage"][];
+            };
+        };
+        BudgetUse: {
+            /** @description The setting that sets the limit, such as `MAX_TENANT_BYTES`. */
+            setting: string;
+            /** @description What is used (of a per-tenant budget: by the tenant that uses it most). */
+            used: number;
+            limit: number;
+        };
+        TenantUsage: {
+            /** @description null: the requests no tenant owns (their journal). */
+            client_id: string | null;
+            records: number;
+            world_bytes: number;
+            journal_entries: number;
+            journal_bytes: number;
+        };
         Health: {
             /**
              * @description `degraded`: STATE_DIR cannot take writes (see `persistence`).
@@ -1978,7 +2057,8 @@ export interface components {
         };
         /**
          * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
-         *     accounts + wallets + payment method details + orders (default 100,000), a new client past `MAX_TENANTS`
+         *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+         *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
          *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
          *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
          *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
@@ -2276,6 +2356,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3230,6 +3311,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
@@ -3361,6 +3443,35 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budgets and their use. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listRequests: {

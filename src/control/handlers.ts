@@ -1,4 +1,6 @@
+import { getHeapStatistics } from 'node:v8';
 import type { AnswerOf } from '../api/types.js';
+import { usageOf } from '../domain/usage.js';
 import type { FakeContext } from '../context.js';
 import { clockView } from '../domain/clock.js';
 import { createClient, listClients, resetTenants, updateClient } from '../domain/clients.js';
@@ -50,6 +52,12 @@ export function controlHandlers(ctx: FakeContext) {
       checkedClientId(call, call.path.client_id);
       if (call.body.scopes !== undefined) ensureOperator(call, 'change scopes');
       return ok(updateClient(ctx.tenants, call.path.client_id, call.body));
+    },
+    getUsage: (call) => {
+      checkedClientId(call, namedClientId(call));
+      ensureOperator(call, 'read the usage of every budget');
+      const heap = getHeapStatistics();
+      return ok(usageOf(ctx.tenants, ctx.journal, ctx.budgets, { limit: heap.heap_size_limit, used: heap.used_heap_size }));
     },
     getClock: (call) => ok(clockView(controlTenant(ctx, call).clock)),
     setClock: (call) => ok(controlTenant(ctx, call).changeClock(call.body)),

@@ -1,5 +1,6 @@
 import type { Tenant } from './tenants.js';
-import type { WorldStore } from '../store/world-store.js';
+import { recordBytes, type WorldStore } from '../store/world-store.js';
+import { UNDRAWN_ID } from '../store/ids.js';
 import { findAccount } from './account-lookup.js';
 import { checkDateOfBirth, checkDobComplete, parseBirthdate, type DateOfBirth } from './date-of-birth.js';
 import { FieldErrors, isBlank } from './field-errors.js';
@@ -55,6 +56,8 @@ function canonical(fields: Partial<Record<keyof Account, unknown>>): Account {
   return account as unknown as Account;
 }
 
+const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
 const dobPath = (field: keyof DateOfBirth): string => `/${field}`;
 
 export function createAccount(tenant: Tenant, input: AccountCreate): Account {
@@ -74,10 +77,15 @@ export function createAccount(tenant: Tenant, input: AccountCreate): Account {
   checkOnePrimary(paymentMethods, '/payment_methods', errors);
   errors.throwIfAny();
   checkWalletsAreNew(store, wallets);
-  ensureRoomFor(store, 1 + wallets.length + paymentMethods.length);
+  const created = clock.now().toISOString();
+  // measured before an id is drawn: a refused create leaves the tenant's sequence of ids as it was
+  const bytes =
+    recordBytes(canonical({ ...fields, id: UNDRAWN_ID, created })) +
+    sum(wallets.map((input) => recordBytes(newWallet(tenant, UNDRAWN_ID, input, UNDRAWN_ID)))) +
+    sum(paymentMethods.map((input, i) => recordBytes(newPaymentMethod(store, UNDRAWN_ID, input, ibans[i]!, UNDRAWN_ID))));
+  ensureRoomFor(store, 1 + wallets.length + paymentMethods.length, bytes);
 
   // Everything is valid: from here on nothing can fail, so the account and all its parts land together.
-  const created = clock.now().toISOString();
   const account = canonical({ ...fields, id: store.newId(), created });
   store.addAccount(account);
   for (const input of wallets) storeWallet(store, newWallet(tenant, account.id, input), input.is_primary);
@@ -109,6 +117,7 @@ export function updateAccount(tenant: Tenant, accountId: string, changes: Accoun
 
   const cleared = birthdate === null ? { dob_day: null, dob_month: null, dob_year: null } : {};
   const updated = canonical({ ...account, ...fields, ...cleared, ...dob });
+  ensureRoomFor(store, 0, recordBytes(updated) - recordBytes(account));
   store.replaceAccount(updated);
   return updated;
 }

@@ -6,7 +6,8 @@ import { advancedFields, cancelledFields, forcedFields, type LifecycleFields, to
 import type { StatusChangeBy } from './order-progression.js';
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
 import type { Tenant } from './tenants.js';
-import type { WorldStore } from '../store/world-store.js';
+import { HISTORY_ENTRY_BYTES, ORDER_HISTORY_ALLOWANCE, type WorldStore } from '../store/world-store.js';
+import { ensureRoomFor } from './limits.js';
 
 export function findOrder(store: WorldStore, orderId: string): OrderRecord {
   const order = store.orderById.get(orderId);
@@ -19,7 +20,12 @@ function changeStatus(tenant: Tenant, orderId: string, by: StatusChangeBy, chang
   const order = findOrder(tenant.store, orderId);
   // The change is computed (and refused) before anything is written, so a refused change leaves the order as it was.
   const from = order.status;
-  Object.assign(order, change(order));
+  const fields = change(order);
+  // the lifecycle's own steps were counted when the order was placed; a status forced again and again is not
+  const bytes = tenant.progression.historyLength(order.id) >= ORDER_HISTORY_ALLOWANCE ? HISTORY_ENTRY_BYTES : 0;
+  ensureRoomFor(tenant.store, 0, bytes);
+  Object.assign(order, fields);
+  tenant.store.grew(bytes);
   tenant.changed();
   tenant.progression.recorded(order, from, tenant.now(), by, tenant.client.settings);
   return toOrderDetails(order);

@@ -7,7 +7,8 @@ import { toOrderDetails } from './order-lifecycle.js';
 import { PLATFORM_PAYMENT_DETAILS, toPaymentSide } from './platform.js';
 import type { Account, AssetRecord, ClientSettings, OrderMarket, OrderRecord, OrderSide, Schemas } from '../api/types.js';
 import type { OrderProgression, PlacedBy } from './order-progression.js';
-import type { WorldStore } from '../store/world-store.js';
+import { ORDER_GROWTH_BYTES, recordBytes, type WorldStore } from '../store/world-store.js';
+import { UNDRAWN_ID } from '../store/ids.js';
 
 export type OrderPlacement = Schemas['OrderPlacement'];
 
@@ -121,10 +122,10 @@ export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: n
   const customOfferingId = customOfferingOf(store, asset, input.custom_offering_id);
   checkMinInvestment(store, asset, input);
   const parties = paymentParties(store, account, input.side);
-  ensureRoomFor(store, 1);
 
   const order: OrderRecord = {
-    id: store.newId(),
+    // measured before its id is drawn: a refused placement leaves the tenant's sequence of ids as it was
+    id: UNDRAWN_ID,
     side: input.side,
     market: input.market,
     status: 'PLACED',
@@ -139,6 +140,8 @@ export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: n
     custom_offering_id: customOfferingId,
     ...parties,
   };
+  ensureRoomFor(store, 1, recordBytes(order) + ORDER_GROWTH_BYTES);
+  order.id = store.newId();
   store.addOrder(order);
   tenant.progression.placed(order, tenant.client.settings, by);
   return toOrderDetails(order);

@@ -91,6 +91,10 @@ export class OrderProgression {
    * Its history, oldest first. An order of the fixtures (or of a world loaded) never changed has been in its status
    * since it was created, `by: 'fixtures'`; a placed order's history starts with who placed it.
    */
+  historyLength(orderId: string): number {
+    return this.history.get(orderId)?.length ?? 1;
+  }
+
   historyOf(order: OrderRecord): StatusChange[] {
     return [...(this.history.get(order.id) ?? [{ status: order.status, at: Date.parse(order.created), by: 'fixtures' as const }])];
   }

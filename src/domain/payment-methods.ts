@@ -1,5 +1,6 @@
 import { ensureRoomFor } from './limits.js';
-import type { WorldStore } from '../store/world-store.js';
+import { recordBytes, type WorldStore } from '../store/world-store.js';
+import { UNDRAWN_ID } from '../store/ids.js';
 import { findAccount } from './account-lookup.js';
 import { notFound } from '../api/errors.js';
 import { FieldErrors, isBlank } from './field-errors.js';
@@ -23,9 +24,10 @@ export function checkPaymentMethod(input: PaymentMethodDetailsCreate, at: string
   return verdict.iban;
 }
 
-export function newPaymentMethod(store: WorldStore, accountId: string, input: PaymentMethodDetailsCreate, iban: string): PaymentMethodDetails {
+/** `id`: drawn from the tenant's sequence, unless given (UNDRAWN_ID to measure the details before drawing it). */
+export function newPaymentMethod(store: WorldStore, accountId: string, input: PaymentMethodDetailsCreate, iban: string, id = store.newId()): PaymentMethodDetails {
   return {
-    id: store.newId(),
+    id,
     account_id: accountId,
     type: input.type,
     iban,
@@ -45,7 +47,7 @@ export function createPaymentMethodDetails(store: WorldStore, accountId: string,
   const errors = new FieldErrors();
   const iban = checkPaymentMethod(input, '', errors);
   errors.throwIfAny();
-  ensureRoomFor(store, 1);
+  ensureRoomFor(store, 1, recordBytes(newPaymentMethod(store, accountId, input, iban!, UNDRAWN_ID)));
   const details = newPaymentMethod(store, accountId, input, iban!);
   storePaymentMethod(store, details, input.is_primary);
   return details;

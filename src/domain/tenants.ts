@@ -5,8 +5,13 @@ import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod, World 
 import { OrderProgression } from './order-progression.js';
 import { InvestorActivity } from './investor-activity.js';
 import { placeOrder } from './order-placement.js';
-import { WorldStore } from '../store/world-store.js';
+import { worldBytes, WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
+
+/** The caps of one tenant's world: MAX_RECORDS_PER_TENANT, MAX_TENANT_BYTES. */
+export type WorldLimits = Pick<Limits, 'maxRecordsPerTenant' | 'maxTenantBytes'>;
+
+const UNLIMITED: WorldLimits = { maxRecordsPerTenant: Number.POSITIVE_INFINITY, maxTenantBytes: Number.POSITIVE_INFINITY };
 
 export interface ClientRecord {
   client_id: string;
@@ -31,6 +36,13 @@ export class Fixtures {
   freshCopy(): World {
     return structuredClone(this.world);
   }
+
+  private measured: number | undefined;
+
+  /** The world's bytes as JSON (`worldBytes`), measured once: every copy has them. */
+  get bytes(): number {
+    return (this.measured ??= worldBytes(this.world));
+  }
 }
 
 /** An OAuth client and the world it sees: its own store, its own clock, and its orders' progression on that clock. */
@@ -45,11 +57,11 @@ export class Tenant {
   constructor(
     readonly client: ClientRecord,
     private readonly fixtures: Fixtures,
-    private readonly maxRecords = Number.POSITIVE_INFINITY,
-    world: World = fixtures.freshCopy(),
+    private readonly limits: WorldLimits = UNLIMITED,
+    world?: World,
   ) {
-    // The fixtures are the operator's choice and may start above the cap: it bounds what requests add.
-    this.store = new WorldStore(world, maxRecords, client.client_id);
+    // The fixtures are the operator's choice and may start above the caps: they bound what requests add.
+    this.store = world ? this.storeOf(world) : this.freshStore(0);
     this.progression = new OrderProgression(this.now());
     this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
   }
@@ -117,19 +129,28 @@ export class Tenant {
     if (before.investor_activity_per_hour !== settings.investor_activity_per_hour) this.activity.restart(this.now());
   }
 
+  private storeOf(world: World, firstVersion = 0, bytes?: number): WorldStore {
+    const { maxRecordsPerTenant: maxRecords, maxTenantBytes: maxBytes } = this.limits;
+    return new WorldStore(world, { maxRecords, maxBytes, idSeed: this.client.client_id, firstVersion, ...(bytes !== undefined && { bytes }) });
+  }
+
+  private freshStore(firstVersion: number): WorldStore {
+    return this.storeOf(this.fixtures.freshCopy(), firstVersion, this.fixtures.bytes);
+  }
+
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.store = new WorldStore(this.fixtures.freshCopy(), this.maxRecords, this.client.client_id, this.store.version + 1);
+    this.store = this.freshStore(this.store.version + 1);
     this.clock.reset();
     this.faults.clear();
     this.progression.clear(this.now());
     this.activity.restart(this.now());
   }
 
-  /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT is refused. */
+  /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT or MAX_TENANT_BYTES is refused. */
   replaceWorld(world: World): void {
-    const next = new WorldStore(world, this.maxRecords, this.client.client_id, this.store.version + 1);
-    ensureWorldFits(next.recordCount, this.maxRecords);
+    const next = this.storeOf(world, this.store.version + 1);
+    ensureWorldFits(next);
     this.store = next;
     this.progression.keepOnly(new Set(next.orderById.keys()), this.now());
     this.activity.restart(this.now());
@@ -146,7 +167,7 @@ export class TenantRegistry {
   constructor(
     private readonly fixtures: Fixtures,
     clients: readonly ClientRecord[],
-    private readonly limits: Limits = { maxTenants: Number.POSITIVE_INFINITY, maxRecordsPerTenant: Number.POSITIVE_INFINITY },
+    private readonly limits: Limits = { maxTenants: Number.POSITIVE_INFINITY, ...UNLIMITED },
     restoredWorlds: ReadonlyMap<string, World> = new Map(),
   ) {
     if (clients.length === 0) throw new Error('At least one client is needed.');
@@ -161,7 +182,7 @@ export class TenantRegistry {
       throw new DomainError(409, 'client_exists', `A client with client_id "${client.client_id}" already exists.`);
     }
     if (this.tenants.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
-    const tenant = new Tenant(client, this.fixtures, this.limits.maxRecordsPerTenant, world);
+    const tenant = new Tenant(client, this.fixtures, this.limits, world);
     this.tenants.set(client.client_id, tenant);
     this.touch(tenant);
     return tenant;
@@ -190,6 +211,11 @@ export class TenantRegistry {
 
   touch(tenant: Tenant): void {
     this.changeListener?.(tenant);
+  }
+
+  /** The fixtures' bytes as JSON: every tenant's world starts at them. */
+  get fixturesBytes(): number {
+    return this.fixtures.bytes;
   }
 
   /** Whether any tenant has a fault to inject: most requests of most runs need not look further. */

@@ -1,6 +1,7 @@
 import { ensureRoomFor } from './limits.js';
 import type { Tenant } from './tenants.js';
-import type { WorldStore } from '../store/world-store.js';
+import { recordBytes, type WorldStore } from '../store/world-store.js';
+import { UNDRAWN_ID } from '../store/ids.js';
 import { findAccount } from './account-lookup.js';
 import { DomainError, notFound } from '../api/errors.js';
 import { FieldErrors } from './field-errors.js';
@@ -30,9 +31,10 @@ export function checkWalletsAreNew(store: WorldStore, inputs: readonly WalletReg
   }
 }
 
-export function newWallet(tenant: Tenant, accountId: string, input: WalletRegister): Wallet {
+/** `id`: drawn from the tenant's sequence, unless given (UNDRAWN_ID to measure the wallet before drawing it). */
+export function newWallet(tenant: Tenant, accountId: string, input: WalletRegister, id = tenant.store.newId()): Wallet {
   return {
-    id: tenant.store.newId(),
+    id,
     account_id: accountId,
     chain: input.chain ?? 'polygon',
     wallet_address: input.wallet_address,
@@ -66,7 +68,7 @@ export function registerWallet(tenant: Tenant, accountId: string, input: WalletR
   checkWalletAddress(input, '', errors);
   errors.throwIfAny();
   checkWalletsAreNew(store, [input]);
-  ensureRoomFor(store, 1);
+  ensureRoomFor(store, 1, recordBytes(newWallet(tenant, UNDRAWN_ID, input, UNDRAWN_ID)));
   const wallet = newWallet(tenant, accountId, input);
   storeWallet(store, wallet, input.is_primary);
   return wallet;

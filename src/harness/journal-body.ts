@@ -23,6 +23,11 @@ export interface KeptBody {
   readonly contentType: string | null;
   /** Bytes the whole body had. */
   readonly size: number;
+  /**
+   * Bytes of memory this keeps alive, for the journal's byte budgets: the body as handed when it is kept so (a cut
+   * by `subarray`/`slice` holds the whole), else the copied part; a character of a kept text counted as one byte.
+   */
+  readonly held: number;
 }
 
 /** The body as the journal shows it: decoded, cut and with its secrets replaced. */
@@ -64,16 +69,19 @@ export function keptBody(body: Buffer | string | undefined, contentType: string 
   if (body === undefined || body.length === 0) return null;
   const limit = JOURNAL_BODY_LIMIT_BYTES;
   if (typeof body !== 'string') {
-    if (!isText(contentType)) return { raw: EMPTY, contentType, size: body.length };
+    if (!isText(contentType)) return { raw: EMPTY, contentType, size: body.length, held: 0 };
     const kept = body.length <= limit ? body : body.subarray(0, limit);
-    return { raw: body.buffer.byteLength <= 2 * limit ? kept : ownCopy(kept), contentType, size: body.length };
+    if (body.buffer.byteLength <= 2 * limit) return { raw: kept, contentType, size: body.length, held: body.length };
+    return { raw: ownCopy(kept), contentType, size: body.length, held: kept.length };
   }
   // a string's UTF-8 bytes are at least its UTF-16 units: its first `limit` units hold its first `limit` bytes
   const bytes = size ?? (body.length <= limit ? undefined : Buffer.byteLength(body));
-  if (!isText(contentType)) return { raw: EMPTY, contentType, size: bytes ?? Buffer.byteLength(body) };
-  if (body.length <= limit) return { raw: body, contentType, size: bytes ?? -1 };
+  if (!isText(contentType)) return { raw: EMPTY, contentType, size: bytes ?? Buffer.byteLength(body), held: 0 };
+  if (body.length <= limit) return { raw: body, contentType, size: bytes ?? -1, held: body.length };
   const cut = body.slice(0, limit);
-  return { raw: body.length <= 2 * limit ? cut : ownCopy(cut), contentType, size: bytes! };
+  if (body.length <= 2 * limit) return { raw: cut, contentType, size: bytes!, held: body.length };
+  const own = ownCopy(cut);
+  return { raw: own, contentType, size: bytes!, held: own.length };
 }
 
 /** Bytes in a block of their own (`Buffer.from` would take them from the shared pool). */

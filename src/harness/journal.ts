@@ -58,16 +58,30 @@ function redactedQuery(rawQuery: string, credentials: readonly string[] | undefi
 
 const NO_EXCHANGE: KeptExchange = { request: null, response: null, authorization: null };
 
+/**
+ * What a record costs besides its bodies, path and query: the record, its fields and evidence, and the entry view made
+ * on its first read (`node --expose-gc bench/tenant-budget.mjs` measures it).
+ */
+export const JOURNAL_ENTRY_OVERHEAD_BYTES = 2048;
+
 export class JournalRecord {
   private view: JournalEntry | undefined;
   /** The journal's order of arrival (set when recorded): resets are marked between two of them. */
   seq = 0;
+  /** What it holds in memory, as the journal's byte budgets count it: its kept bodies, path and query, and the overhead. */
+  readonly bytes: number;
+  /** Its neighbours in the journal's list of every record in arrival order (the total budget's eviction order). */
+  older: JournalRecord | undefined;
+  newer: JournalRecord | undefined;
 
   constructor(
     private readonly raw: RawRequest,
     readonly evidence: JournalEvidence,
     readonly kept: KeptExchange = NO_EXCHANGE,
-  ) {}
+  ) {
+    // the path and query twice: as sent and in the entry view
+    this.bytes = JOURNAL_ENTRY_OVERHEAD_BYTES + 2 * (raw.path.length + raw.rawQuery.length) + (kept.request?.held ?? 0) + (kept.response?.held ?? 0);
+  }
 
   /** The entry as `GET /__control/requests` shows it; secret query values redacted. Small: kept once made. */
   get entry(): JournalEntry {
@@ -107,32 +121,41 @@ export interface ResetMark {
   at: number;
 }
 
-/** One party's requests: a ring of at most `capacity` records, oldest out first, and the resets between them. */
+/** One party's requests, oldest first (the oldest out first), the bytes they hold, and the resets between them. */
 class Ring {
-  private readonly items: JournalRecord[] = [];
+  private items: (JournalRecord | undefined)[] = [];
   private start = 0;
+  bytes = 0;
   readonly resets: ResetMark[] = [];
 
-  constructor(private readonly capacity: number) {}
-
   push(record: JournalRecord): void {
-    if (this.items.length < this.capacity) this.items.push(record);
-    else {
-      this.items[this.start] = record;
-      this.start = (this.start + 1) % this.capacity;
-      // marks before the oldest record tell nothing but the last reset
-      const oldest = this.items[this.start]!.seq;
-      while (this.resets.length > 1 && this.resets[1]!.afterSeq < oldest) this.resets.shift();
+    this.items.push(record);
+    this.bytes += record.bytes;
+  }
+
+  /** Takes out the oldest record (the ring is not empty). */
+  shift(): JournalRecord {
+    const oldest = this.items[this.start]!;
+    this.items[this.start++] = undefined;
+    this.bytes -= oldest.bytes;
+    // the array is cut down once half of it is taken: amortized O(1) a record
+    if (this.start * 2 >= this.items.length) {
+      this.items = this.items.slice(this.start);
+      this.start = 0;
     }
+    // marks before the oldest record tell nothing but the last reset
+    const first = this.items[this.start]?.seq ?? Number.POSITIVE_INFINITY;
+    while (this.resets.length > 1 && this.resets[1]!.afterSeq < first) this.resets.shift();
+    return oldest;
   }
 
   get size(): number {
-    return this.items.length;
+    return this.items.length - this.start;
   }
 
   /** Oldest first. */
   at(i: number): JournalRecord {
-    return this.items[(this.start + i) % this.items.length]!;
+    return this.items[this.start + i]!;
   }
 
   markReset(afterSeq: number, at: number): void {
@@ -146,16 +169,27 @@ class Ring {
   firstSinceReset(): number {
     const last = this.resets[this.resets.length - 1];
     if (!last) return 0;
-    let i = this.items.length;
+    let i = this.size;
     while (i > 0 && this.at(i - 1).seq > last.afterSeq) i--;
     return i;
   }
+}
 
-  clear(): void {
-    this.items.length = 0;
-    this.start = 0;
-    this.resets.length = 0;
-  }
+/** The journal's byte budgets (JOURNAL_BYTES, JOURNAL_TOTAL_BYTES): past one, the oldest records go. */
+export interface JournalBudget {
+  /** Bytes one party's ring holds at most. */
+  bytesPerTenant: number;
+  /** Bytes every ring together holds at most. */
+  totalBytes: number;
+}
+
+const UNBOUNDED: JournalBudget = { bytesPerTenant: Number.POSITIVE_INFINITY, totalBytes: Number.POSITIVE_INFINITY };
+
+/** What one ring holds (`null`: the requests no tenant owns). */
+export interface RingUsage {
+  clientId: string | null;
+  entries: number;
+  bytes: number;
 }
 
 /** The ring of requests no tenant owns: no token, a bad one, wrong credentials. */
@@ -163,12 +197,17 @@ const NO_TENANT = '\u0000no tenant';
 
 /**
  * The request journal of one server: a ring per tenant (and one for requests no tenant owns), each of at most
- * `capacity` records, so nothing one party sends evicts another's evidence and memory stays bounded by the number
- * of tenants. A reset keeps a tenant's records and marks itself between them.
+ * `capacity` records and `budget.bytesPerTenant` bytes, so nothing one party sends evicts another's evidence while
+ * every ring fits. Past `budget.totalBytes` for all of them, the oldest records of all go first, whoever owns them:
+ * memory stays bounded however many tenants send. A reset keeps a tenant's records and marks itself between them.
  */
 export class Journal {
   private readonly rings = new Map<string, Ring>();
   private seq = 0;
+  /** Every record of every ring in arrival order, linked through the records themselves; and the bytes they hold. */
+  private oldest: JournalRecord | undefined;
+  private newest: JournalRecord | undefined;
+  private heldBytes = 0;
   /** The last reset of every tenant at once: a ring made later begins with it. */
   private everyoneReset: ResetMark | undefined;
 
@@ -179,6 +218,7 @@ export class Journal {
   constructor(
     readonly capacity = DEFAULT_JOURNAL_SIZE,
     private readonly secretAnswers: (operationId: string) => boolean = () => true,
+    readonly budget: JournalBudget = UNBOUNDED,
   ) {}
 
   /** Whether an operation's answers are redacted when read. */
@@ -192,15 +232,44 @@ export class Journal {
     const key = clientId ?? NO_TENANT;
     let ring = this.rings.get(key);
     if (!ring && create) {
-      this.rings.set(key, (ring = new Ring(this.capacity)));
+      this.rings.set(key, (ring = new Ring()));
       if (this.everyoneReset) ring.markReset(this.everyoneReset.afterSeq, this.everyoneReset.at);
     }
     return ring;
   }
 
+  /** Keeps a record; past a budget the oldest go (the ring's own first, then the oldest of all): nothing is refused. */
   record(record: JournalRecord): void {
     record.seq = ++this.seq;
-    this.ring(record.clientId, true).push(record);
+    const ring = this.ring(record.clientId, true);
+    ring.push(record);
+    record.older = this.newest;
+    if (this.newest) this.newest.newer = record;
+    else this.oldest = record;
+    this.newest = record;
+    this.heldBytes += record.bytes;
+    // the newest record stays, even alone above a budget: the last request is always there to read
+    while (ring.size > 1 && (ring.size > this.capacity || ring.bytes > this.budget.bytesPerTenant)) this.unlink(ring.shift());
+    while (this.heldBytes > this.budget.totalBytes && this.oldest !== record) {
+      // the oldest of all is the oldest of its own ring
+      this.unlink(this.ring(this.oldest!.clientId)!.shift());
+    }
+  }
+
+  /** Takes a record out of the list of all (its ring let it go). */
+  private unlink(record: JournalRecord): void {
+    if (record.older) record.older.newer = record.newer;
+    else this.oldest = record.newer;
+    if (record.newer) record.newer.older = record.older;
+    else this.newest = record.older;
+    record.older = record.newer = undefined;
+    this.heldBytes -= record.bytes;
+  }
+
+  /** The bytes every ring holds, and each ring's records and bytes. */
+  usage(): { bytes: number; entries: number; rings: RingUsage[] } {
+    const rings = [...this.rings].map(([key, ring]) => ({ clientId: key === NO_TENANT ? null : key, entries: ring.size, bytes: ring.bytes }));
+    return { bytes: this.heldBytes, entries: rings.reduce((sum, ring) => sum + ring.entries, 0), rings };
   }
 
   /** One tenant's records (`null`: the requests no tenant owns), oldest first: all it keeps, or since its last reset. */
@@ -249,7 +318,13 @@ export class Journal {
 
   /** Forgets one tenant's records and resets (or every ring's). */
   clear(clientId?: string): void {
-    if (clientId !== undefined) return void this.rings.delete(clientId);
+    if (clientId !== undefined) {
+      const ring = this.rings.get(clientId);
+      if (ring) while (ring.size > 0) this.unlink(ring.shift());
+      return void this.rings.delete(clientId);
+    }
+    // unlinked one by one: a record a reader still holds keeps no chain of forgotten ones alive
+    while (this.oldest) this.unlink(this.oldest);
     this.rings.clear();
     this.everyoneReset = undefined;
   }

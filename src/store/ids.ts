@@ -11,3 +11,6 @@ export function sequenceUuid(seed: string, n: number): string {
   const hex = bytes.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** An id of the length every `sequenceUuid` has: a record measured before its id is drawn is measured with it. */
+export const UNDRAWN_ID = '00000000-0000-4000-8000-000000000000';

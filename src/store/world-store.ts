@@ -12,6 +12,41 @@ import type {
 } from '../api/types.js';
 import { sequenceUuid } from './ids.js';
 
+/**
+ * Bytes an order may grow by after it is placed, counted when it is: its status, the side-effect fields its steps set
+ * and its status history at their longest. So the tenant's clock, which moves orders in place, never takes a world
+ * past MAX_TENANT_BYTES, and no read fails for it.
+ */
+export const ORDER_GROWTH_BYTES = 512;
+
+/** The status history entries ORDER_GROWTH_BYTES holds room for: an order's walk from PLACED to its end. */
+export const ORDER_HISTORY_ALLOWANCE = 5;
+/**
+ * What each status change past the allowance (a status forced again and again) is counted as: its history entry and
+ * the lifecycle steps it may open again, each an entry of its own.
+ */
+export const HISTORY_ENTRY_BYTES = 384;
+
+/** A record's bytes as JSON in its world, the comma before it included. */
+export const recordBytes = (record: object): number => Buffer.byteLength(JSON.stringify(record)) + 1;
+
+/** A whole world's bytes as JSON, each order with room for the rest of its lifecycle. */
+export const worldBytes = (world: World): number => Buffer.byteLength(JSON.stringify(world)) + world.orders.length * ORDER_GROWTH_BYTES;
+
+/** How a store is made: its caps, where its ids come from, its first version, and its bytes when the caller knows them. */
+export interface WorldStoreOptions {
+  /** Accounts + wallets + payment method details + orders it may grow to (MAX_RECORDS_PER_TENANT). */
+  maxRecords?: number;
+  /** Bytes its records may take as JSON (MAX_TENANT_BYTES). */
+  maxBytes?: number;
+  /** Where the ids of what is created are drawn from (the tenant's client id), so they are the same every run. */
+  idSeed?: string;
+  /** A store that replaces another (a reset, a restore) starts above the one it replaces, so no version is seen twice. */
+  firstVersion?: number;
+  /** `worldBytes(own)`, when the caller has it (a copy of the fixtures): else it is measured. */
+  bytes?: number;
+}
+
 function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));
 }
@@ -82,7 +117,16 @@ export class WorldStore {
 
   /** Accounts + wallets + payment method details + orders it may grow to (see domain/limits.ts). */
   readonly maxRecords: number;
+  /** Bytes its records may take as JSON (see domain/limits.ts). */
+  readonly maxBytes: number;
+  /**
+   * Its records' bytes as JSON, kept as they are written: each record measured alone when added or replaced, never
+   * the world. Changes made in place are not measured again: an order's steps are counted ahead (ORDER_GROWTH_BYTES),
+   * a primary flag moved from one record to another changes nothing.
+   */
+  private heldBytes: number;
 
+  private readonly idSeed: string;
   private idSequence = 0;
 
   /**
@@ -91,15 +135,12 @@ export class WorldStore {
    */
   private changes: number;
 
-  /** `idSeed`: where the ids of what is created are drawn from (the tenant's client id), so they are the same every run. */
-  constructor(
-    own: World,
-    maxRecords = Number.POSITIVE_INFINITY,
-    private readonly idSeed = '',
-    firstVersion = 0,
-  ) {
+  constructor(own: World, { maxRecords = Number.POSITIVE_INFINITY, maxBytes = Number.POSITIVE_INFINITY, idSeed = '', firstVersion = 0, bytes }: WorldStoreOptions = {}) {
     this.maxRecords = maxRecords;
+    this.maxBytes = maxBytes;
+    this.idSeed = idSeed;
     this.changes = firstVersion;
+    this.heldBytes = bytes ?? worldBytes(own);
     this.feederFunds = own.feeder_funds;
     this.shareClasses = own.share_classes;
     this.assets = own.assets;
@@ -144,6 +185,11 @@ export class WorldStore {
     return this.accounts.length + this.wallets.length + this.paymentMethodDetails.length + this.orders.length;
   }
 
+  /** Its records' bytes as JSON (MAX_TENANT_BYTES counts them). */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
   get version(): number {
     return this.changes;
   }
@@ -153,10 +199,16 @@ export class WorldStore {
     this.changes++;
   }
 
+  /** A change made in place that its writer measured (a status history past its allowance). */
+  grew(bytes: number): void {
+    this.heldBytes += bytes;
+  }
+
   // Writers: the domain validates everything first, then writes; items are appended, so lists stay in creation order.
 
   addAccount(account: Account): void {
     this.changed();
+    this.heldBytes += recordBytes(account);
     const place = this.accounts.push(account) - 1;
     this.accountById.set(account.id, account);
     this.accountPlace.set(account.id, place);
@@ -169,6 +221,7 @@ export class WorldStore {
     if (place === undefined) throw new Error(`replaceAccount: no account ${updated.id}`);
     const previous = this.accounts[place]!;
     this.changed();
+    this.heldBytes += recordBytes(updated) - recordBytes(previous);
     this.accounts[place] = updated;
     this.accountById.set(updated.id, updated);
     if (previous.external_id === updated.external_id) return;
@@ -191,6 +244,7 @@ export class WorldStore {
 
   addWallet(wallet: Wallet): void {
     this.changed();
+    this.heldBytes += recordBytes(wallet);
     this.wallets.push(wallet);
     this.walletById.set(wallet.id, wallet);
     appendTo(this.walletsByAccount, wallet.account_id, wallet);
@@ -199,6 +253,7 @@ export class WorldStore {
 
   addPaymentMethod(details: PaymentMethodDetails): void {
     this.changed();
+    this.heldBytes += recordBytes(details);
     this.paymentMethodDetails.push(details);
     this.paymentMethodById.set(details.id, details);
     appendTo(this.paymentMethodsByAccount, details.account_id, details);
@@ -206,6 +261,7 @@ export class WorldStore {
 
   addOrder(order: OrderRecord): void {
     this.changed();
+    this.heldBytes += recordBytes(order) + ORDER_GROWTH_BYTES;
     this.orders.push(order);
     this.orderById.set(order.id, order);
     appendTo(this.ordersByAccount, order.account_id, order);

@@ -149,6 +149,13 @@ describe('the CLI', () => {
     expect(guarded.output()).toContain('https://fake.example.test/__control (guarded');
   });
 
+  it('warns at start, naming the settings, when memory budgets pass half of the heap limit; not with the defaults', async () => {
+    const heavy = await launch([], { MAX_TENANT_BYTES: '1000000000', LOG_FORMAT: 'pretty' });
+    expect(heavy.output()).toMatch(/memory budgets pass half of the heap limit: MAX_TENANTS=1000 .*MAX_TENANT_BYTES=1000000000.*JOURNAL_BYTES=\d+.*JOURNAL_TOTAL_BYTES=\d+/);
+    const plain = await launch();
+    expect(plain.output()).not.toContain('memory budgets');
+  });
+
   it('logs one readable line per request with LOG_FORMAT=pretty', async () => {
     const fake = await launch([], { LOG_FORMAT: 'pretty' });
     const response = await fetch(`${fake.url}/v1/orders`);

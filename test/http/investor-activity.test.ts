@@ -12,7 +12,8 @@ const HOUR = 3600;
 let app: Express;
 let tenants = 0;
 beforeAll(() => {
-  app = testApp();
+  // a year's jump places a thousand orders at once: room for them beside the default MAX_TENANT_BYTES
+  app = testApp({ maxTenantBytes: 8 * 1024 * 1024 });
 });
 
 /** A new tenant with these settings, its clock frozen at T0, and helpers acting as it. */

@@ -22,6 +22,14 @@ async function tenant(): Promise<{ clientId: string; control: ControlClient }> {
 const rejection = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error);
 
 describe('createControlClient', () => {
+  it('reads the memory budgets and their use (usage), as the operator', async () => {
+    const { clientId } = await tenant();
+    const usage = await admin.usage();
+    expect(usage.budgets.tenant_bytes.setting).toBe('MAX_TENANT_BYTES');
+    expect(usage.budgets.tenants.used).toBeGreaterThanOrEqual(2);
+    expect(usage.largest.by_world_bytes.map((t) => t.client_id)).toContain(clientId);
+  });
+
   it('sends the control token: without it every call but health is refused with a ControlError carrying the problem', async () => {
     const open = createControlClient({ url: fake.url });
     expect(await open.health()).toEqual({ status: 'ok' });

@@ -28,6 +28,9 @@ describe('optionsFromCli', () => {
       ALLOWED_HOSTS: ' fake.example.com, .corp ,,',
       MAX_TENANTS: '5',
       MAX_RECORDS_PER_TENANT: '50',
+      MAX_TENANT_BYTES: '1048576',
+      JOURNAL_BYTES: '2097152',
+      JOURNAL_TOTAL_BYTES: '104857600',
       LOG_FORMAT: 'pretty',
     });
     expect(options).toEqual({
@@ -45,6 +48,9 @@ describe('optionsFromCli', () => {
       allowedHosts: ['fake.example.com', '.corp'],
       maxTenants: 5,
       maxRecordsPerTenant: 50,
+      maxTenantBytes: 1_048_576,
+      journalBytes: 2_097_152,
+      journalTotalBytes: 104_857_600,
       logFormat: 'pretty',
     });
   });
@@ -95,6 +101,10 @@ describe('optionsFromCli', () => {
     [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
     [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
     [[], { CLIENTS: '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]' }, '"token_endpoint_auth_method" of client "acme" in CLIENTS must be one of client_secret_post, client_secret_basic, got "basic".'],
+    [[], { JOURNAL_BYTES: '1000' }, 'JOURNAL_BYTES must be an integer ≥ 65536, got "1000".'],
+    [['--journal-total-bytes', '64MB'], {}, '--journal-total-bytes must be an integer ≥ 65536, got "64MB".'],
+    [[], { MAX_TENANT_BYTES: '1e30' }, 'MAX_TENANT_BYTES must be an integer ≥ 4096, got "1e30".'],
+    [['--max-tenant-bytes', '0'], {}, '--max-tenant-bytes must be an integer ≥ 4096, got "0".'],
     [['--prot', '1'], {}, "Unknown option '--prot'"],
     [['serve'], {}, 'serve'],
   ] as const)('refuses %j %j, naming the flag or variable the bad value came from', (argv, env, message) => {

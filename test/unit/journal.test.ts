@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, JournalRecord } from '../../src/harness/journal.js';
+import { Journal, JOURNAL_ENTRY_OVERHEAD_BYTES, JournalRecord } from '../../src/harness/journal.js';
 import { keptBody, readBody, REDACT_ALL, redactedJsonMembers, redactedText } from '../../src/harness/journal-body.js';
 
 let ids = 0;
@@ -9,6 +9,14 @@ const record = (clientId: string | null, path = '/v1/assets', method = 'GET') =>
     { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: null },
   );
 const paths = (records: JournalRecord[]) => records.map((r) => r.entry.path);
+
+/** A record whose request body is `bodyBytes` long: what it holds is its overhead, path and body. */
+const sized = (clientId: string | null, path: string, bodyBytes: number) =>
+  new JournalRecord(
+    { id: String(++ids), client_id: clientId, method: 'POST', path, rawQuery: '', status: 201, duration_ms: 1, operation_id: null, code: null, fault_id: null, applied: true },
+    { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: null },
+    { request: keptBody(Buffer.alloc(bodyBytes, 0x61), 'application/json'), response: null, authorization: 'bearer' },
+  );
 
 describe('the journal: a ring per tenant, resets marked', () => {
   it('keeps each party’s ring apart, each bounded', () => {
@@ -53,6 +61,66 @@ describe('the journal: a ring per tenant, resets marked', () => {
     expect(journal.records('a', 'start')).toEqual([]);
     journal.clear();
     expect(journal.resets('b')).toEqual([]);
+  });
+});
+
+describe('the journal within its byte budgets', () => {
+  // each record: overhead, its path twice ('/p/NN': 5 characters) and a 4,000-byte body
+  const each = JOURNAL_ENTRY_OVERHEAD_BYTES + 10 + 4000;
+
+  it('counts what a record holds: its kept bodies (a cut body as the block it keeps), path, query and overhead', () => {
+    expect(sized('a', '/p/00', 4000).bytes).toBe(each);
+    // a 100 KB body keeps a copy of its first 8 KiB only
+    expect(sized('a', '/p/00', 100_000).bytes).toBe(JOURNAL_ENTRY_OVERHEAD_BYTES + 10 + 8192);
+  });
+
+  it('a tenant whose journal passes JOURNAL_BYTES keeps its newest records within the budget, and every request is kept', () => {
+    const journal = new Journal(1000, undefined, { bytesPerTenant: 3 * each + 100, totalBytes: Number.POSITIVE_INFINITY });
+    for (let i = 10; i < 20; i++) journal.record(sized('a', `/p/${i}`, 4000));
+    journal.record(sized('b', '/p/99', 4000));
+    expect(paths(journal.records('a', 'start'))).toEqual(['/p/17', '/p/18', '/p/19']);
+    expect(paths(journal.records('b', 'start'))).toEqual(['/p/99']);
+    const usage = journal.usage();
+    expect(usage.bytes).toBe(4 * each);
+    expect(usage.rings.find((ring) => ring.clientId === 'a')).toEqual({ clientId: 'a', entries: 3, bytes: 3 * each });
+  });
+
+  it('past JOURNAL_TOTAL_BYTES the oldest records of all go, whoever owns them; a record alone above a budget stays', () => {
+    const journal = new Journal(1000, undefined, { bytesPerTenant: Number.POSITIVE_INFINITY, totalBytes: 4 * each });
+    journal.record(sized('quiet', '/p/10', 4000));
+    journal.record(sized('busy', '/p/11', 4000));
+    journal.record(sized('quiet', '/p/12', 4000));
+    journal.record(sized('busy', '/p/13', 4000));
+    journal.record(sized('busy', '/p/14', 4000));
+    expect(paths(journal.records('quiet', 'start'))).toEqual(['/p/12']);
+    journal.record(sized('busy', '/p/15', 4000));
+    journal.record(sized('busy', '/p/16', 4000));
+    expect(paths(journal.records('quiet', 'start'))).toEqual([]);
+    expect(paths(journal.records('busy', 'start'))).toEqual(['/p/13', '/p/14', '/p/15', '/p/16']);
+    expect(journal.usage().bytes).toBe(4 * each);
+    journal.record(sized('big', '/p/17', 100_000));
+    expect(paths(journal.records('big', 'start'))).toEqual(['/p/17']);
+    expect(journal.usage().bytes).toBeLessThanOrEqual(4 * each);
+  });
+
+  it('forgetting a tenant gives its bytes back to the total', () => {
+    const journal = new Journal(1000, undefined, { bytesPerTenant: Number.POSITIVE_INFINITY, totalBytes: 3 * each });
+    journal.record(sized('a', '/p/10', 4000));
+    journal.record(sized('b', '/p/11', 4000));
+    journal.clear('a');
+    journal.record(sized('b', '/p/12', 4000));
+    journal.record(sized('b', '/p/13', 4000));
+    expect(paths(journal.records('b', 'start'))).toEqual(['/p/11', '/p/12', '/p/13']);
+    expect(journal.usage().bytes).toBe(3 * each);
+  });
+
+  it('stays within both budgets over thousands of records of many tenants, the total the sum of its rings', () => {
+    const journal = new Journal(50, undefined, { bytesPerTenant: 20 * each, totalBytes: 100 * each });
+    for (let i = 0; i < 5000; i++) journal.record(sized(`t${i % 37}`, `/p/${String(i % 100).padStart(2, '0')}`, 4000));
+    const usage = journal.usage();
+    expect(usage.bytes).toBeLessThanOrEqual(100 * each);
+    expect(usage.rings.every((ring) => ring.bytes <= 20 * each)).toBe(true);
+    expect(usage.bytes).toBe(usage.rings.reduce((sum, ring) => sum + ring.bytes, 0));
   });
 });
 

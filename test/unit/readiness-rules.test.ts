@@ -78,7 +78,7 @@ describe('duplicate_after_lost_answer', () => {
     return new JournalRecord(
       { id, client_id: 'c', method, path, rawQuery: '', status, duration_ms: 1, operation_id: operation, code: status === 409 ? 'order_not_cancellable' : null, fault_id: null, applied },
       { at: ids * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: ids * 1000 },
-      { request: text === null ? null : { raw: text, contentType: 'application/json', size: text.length }, response: null, authorization: 'bearer' },
+      { request: text === null ? null : { raw: text, contentType: 'application/json', size: text.length, held: text.length }, response: null, authorization: 'bearer' },
     );
   };
   const create = (status: number, applied: boolean, body: object = { type: 'individual', external_id: 'x-1' }) => request('POST', '/v1/accounts', status, applied, 'createAccount', body);
@@ -134,7 +134,7 @@ describe('rules across resets', () => {
     const record = new JournalRecord(
       { id, client_id: 'c', method: 'POST', path: '/v1/accounts', rawQuery: '', status, duration_ms: 1, operation_id: 'createAccount', code: null, fault_id: null, applied },
       { at: ids * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: ids * 1000 },
-      { request: { raw: text, contentType: 'application/json', size: text.length }, response: null, authorization: 'bearer' },
+      { request: { raw: text, contentType: 'application/json', size: text.length, held: text.length }, response: null, authorization: 'bearer' },
     );
     record.seq = ids;
     return record;
