@@ -111,14 +111,16 @@ function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse,
   const scheme = authorization?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
   const length = res.getHeader('content-length');
-  const credentials = credentialsCarried(scheme, authorization?.[2], rawQuery, state.rawBody);
+  const carried = credentialsCarried(scheme, authorization?.[2], rawQuery, state.rawBody);
+  const credentials = state.credentials ? [...new Set([...(carried ?? []), ...state.credentials])] : carried;
   return {
     request: keptBody(state.rawBody, req.headers['content-type'] ?? null),
     // an answer written after the client left never reached it
     response: !answered ? null : keptBody(state.sentBody, typeof responseType === 'string' ? responseType : null, length === undefined ? undefined : Number(length)),
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
     ...(credentials && { credentials }),
-    secretAnswer: state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),
+    // an upstream's answer is not bound by the document: redacted by name too, whatever its operation
+    secretAnswer: state.credentials !== undefined || state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),
   };
 }
 

@@ -5,11 +5,13 @@ import { createClient, updateClient } from '../../domain/clients.js';
 import type { Tenant } from '../../domain/tenants.js';
 import type { ApiScope } from '../../api/types.js';
 import { DomainError } from '../../api/errors.js';
-import { compareAnswers, type Answer } from '../../harness/fidelity/compare.js';
+import { comparing, type Answer } from '../../harness/fidelity/compare.js';
 import { DocumentCheck, type Violation } from '../../harness/fidelity/document-check.js';
 import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../harness/fidelity/identifiers.js';
 import type { ExchangeOutcome, FidelityLog } from '../../harness/fidelity/log.js';
 import { operationMatcher, type MatchedOperation } from '../../harness/fidelity/operations.js';
+import { CredentialBook } from '../../harness/secrets.js';
+import { runSliced } from '../../harness/slices.js';
 import type { ForwardedExchange, TokenRequest, TwinSide } from './forwarding.js';
 import { replayTransport, type ReplayAnswer, type ReplayTransport } from './replay-transport.js';
 
@@ -53,6 +55,7 @@ export class Twin implements TwinSide {
   /** Twins this server made (their scopes follow what the upstream grants); other tenants are the operator's. */
   private readonly made = new Set<string>();
   private check: DocumentCheck | undefined;
+  readonly credentials = new CredentialBook();
   readonly matchOperation: (method: string, path: string) => MatchedOperation | undefined;
   private readonly apiScopes: Set<string>;
 
@@ -116,6 +119,7 @@ export class Twin implements TwinSide {
       path: exchange.path,
       result,
       violations,
+      secrets: exchange.secrets,
     };
   }
 
@@ -141,8 +145,9 @@ export class Twin implements TwinSide {
         const had = query[name];
         query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
       }
-      const onRequest = this.check.checkRequest(operation.template, exchange.method, { pathParams: operation.pathParams, query, body: requestBody, contentType: exchange.contentType });
-      const onAnswer = this.check.checkAnswer(operation.template, exchange.method, exchange.upstream.status, exchange.upstream.body);
+      // in slices: a 7 MB list never holds the event loop for its whole check (`harness/slices.ts`)
+      const onRequest = await runSliced(this.check.checkingRequest(operation.template, exchange.method, { pathParams: operation.pathParams, query, body: requestBody, contentType: exchange.contentType }));
+      const onAnswer = await runSliced(this.check.checkingAnswer(operation.template, exchange.method, exchange.upstream.status, exchange.upstream.body));
       violations.push(...onRequest.map((v) => ({ side: 'request' as const, pointer: v.pointer, message: v.message })));
       violations.push(...onAnswer.map((v) => ({ side: 'upstream_answer' as const, pointer: v.pointer, message: v.message })));
       upstreamEnums = onAnswer.filter((v) => v.isEnum).map((v) => v.pointer);
@@ -171,15 +176,18 @@ export class Twin implements TwinSide {
     if (session && bothSucceeded) {
       learnFromExchange({ method: exchange.method, rawQuery: exchange.rawQuery, pathParams: Object.values(operation?.pathParams ?? {}), requestBody, upstream: upstream.body, fake: fake.body }, session);
     }
-    const fakeEnums = operation && fake.status < 400 ? this.check.checkAnswer(operation.template, exchange.method, fake.status, fake.body).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
+    const fakeEnums = operation && fake.status < 400 ? (await runSliced(this.check.checkingAnswer(operation.template, exchange.method, fake.status, fake.body))).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
     const id = (upstream.body as { id?: unknown } | undefined)?.id;
-    const findings = compareAnswers({
-      upstream: { ...upstream, body: withoutToken(upstream.body) },
-      fake: { ...fake, body: withoutToken(fake.body) },
-      compareValues: !exchange.token && session !== undefined && typeof id === 'string' && session.isSessions(id),
-      translate: session?.translate ?? (() => undefined),
-      enumViolations: { upstream: upstreamEnums, fake: fakeEnums },
-    });
+    const findings = await runSliced(
+      comparing({
+        upstream: { ...upstream, body: withoutToken(upstream.body) },
+        fake: { ...fake, body: withoutToken(fake.body) },
+        compareValues: !exchange.token && session !== undefined && typeof id === 'string' && session.isSessions(id),
+        translate: session?.translate ?? (() => undefined),
+        enumViolations: { upstream: upstreamEnums, fake: fakeEnums },
+        secrets: exchange.secrets,
+      }),
+    );
     this.log.add(outcome({ findings }));
   }
 
