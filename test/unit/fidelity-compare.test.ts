@@ -101,6 +101,17 @@ describe('normalization, written once', () => {
     expect(findings).toEqual([{ kind: 'missing_field', pointer: '/access_token', upstream: '[redacted]', fake: null }]);
   });
 
+  it("secrets as the journal has them: a secret-named field of any type, at any depth, and the client's credentials anywhere", () => {
+    const upstream = { status: 200, body: { profile: { jwt: { a: 1 }, passphrase: 7, signature: ['s'], api_key: 'k', private_key: null, note: 'has tok-0123456789 inside' }, credentials: { user: 'u' } } };
+    const findings = compareAnswers({ upstream, fake: { status: 200, body: { credentials: 1 } }, compareValues: false, translate: none, secrets: ['tok-0123456789'] });
+    expect(findings).toEqual([
+      { kind: 'missing_field', pointer: '/profile', upstream: { jwt: '[redacted]', passphrase: '[redacted]', signature: '[redacted]', api_key: '[redacted]', private_key: null, note: 'has [redacted] inside' }, fake: null },
+      { kind: 'type', pointer: '/credentials', upstream: '[redacted]', fake: '[redacted]' },
+      // under a secret-named field, whatever its own name
+      { kind: 'missing_field', pointer: '/credentials/user', upstream: '[redacted]', fake: null },
+    ]);
+  });
+
   it('a missing object is one finding, not one per field under it', () => {
     expect(compare({ status: 200, body: { sender: { iban: 'x', name: 'y' } } }, { status: 200, body: {} })).toEqual([
       { kind: 'missing_field', pointer: '/sender', upstream: { iban: 'x', name: 'y' }, fake: null },
