@@ -123,7 +123,7 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
   const tenants = new TenantRegistry(
     fixtures,
     clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
-    { maxTenants: options.maxTenants ?? DEFAULTS.maxTenants, maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant },
+    { maxTenants: options.maxTenants ?? DEFAULTS.maxTenants, maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant, maxTwins: options.maxTwins ?? DEFAULTS.maxTwins },
     new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
   );
   restoreTenants(tenants, restored);

@@ -6,7 +6,7 @@ import { OrderProgression } from './order-progression.js';
 import { InvestorActivity } from './investor-activity.js';
 import { placeOrder } from './order-placement.js';
 import { WorldStore } from '../store/world-store.js';
-import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
+import { ensureWorldFits, tenantLimitReached, twinLimitReached, type Limits } from './limits.js';
 
 export interface ClientRecord {
   client_id: string;
@@ -139,6 +139,8 @@ export class Tenant {
 /** Every tenant of one server instance. The first client is the default one for control-plane calls. */
 export class TenantRegistry {
   private readonly tenants = new Map<string, Tenant>();
+  /** Shadow mode's twins: tenants of their own count (MAX_TWINS), none of the operator's MAX_TENANTS slots. */
+  private readonly twins = new Set<string>();
   readonly defaultClientId: string;
   private changeListener: ((tenant: Tenant) => void) | undefined;
 
@@ -155,14 +157,20 @@ export class TenantRegistry {
     this.defaultClientId = clients[0]!.client_id;
   }
 
-  /** A new tenant seeded from the fixtures, or (a restart restoring it) with the world it had. */
-  add(client: ClientRecord, world?: World): Tenant {
+  /**
+   * A new tenant seeded from the fixtures, or (a restart restoring it) with the world it had; `twin`: shadow mode's
+   * twin of an upstream's client, counted against MAX_TWINS rather than MAX_TENANTS.
+   */
+  add(client: ClientRecord, world?: World, { twin = false }: { twin?: boolean } = {}): Tenant {
     if (this.tenants.has(client.client_id)) {
       throw new DomainError(409, 'client_exists', `A client with client_id "${client.client_id}" already exists.`);
     }
-    if (this.tenants.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
+    const maxTwins = this.limits.maxTwins ?? Number.POSITIVE_INFINITY;
+    if (twin && this.twins.size >= maxTwins) throw twinLimitReached(maxTwins);
+    if (!twin && this.tenants.size - this.twins.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
     const tenant = new Tenant(client, this.fixtures, this.limits.maxRecordsPerTenant, world);
     this.tenants.set(client.client_id, tenant);
+    if (twin) this.twins.add(client.client_id);
     this.touch(tenant);
     return tenant;
   }

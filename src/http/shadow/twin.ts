@@ -54,6 +54,8 @@ export class Twin implements TwinSide {
   private readonly tokens = new Map<string, { clientId: string; twinToken?: string }>();
   /** Twins this server made (their scopes follow what the upstream grants); other tenants are the operator's. */
   private readonly made = new Set<string>();
+  /** Clients the upstream granted a token that got no twin, with why (MAX_TWINS): what the report says of their exchanges. */
+  private readonly withoutTwin = new Map<string, string>();
   private check: DocumentCheck | undefined;
   readonly credentials = new CredentialBook();
   readonly matchOperation: (method: string, path: string) => MatchedOperation | undefined;
@@ -79,18 +81,21 @@ export class Twin implements TwinSide {
     if (this.tokens.size > TOKENS_KEPT) this.tokens.delete(this.tokens.keys().next().value!);
     const granted = (typeof scope === 'string' ? scope.split(' ') : []).filter((s) => this.apiScopes.has(s)) as ApiScope[];
     const existing = this.ctx.tenants.find(clientId);
+    if (existing) this.withoutTwin.delete(clientId);
     try {
       if (!existing) {
         // its secret is the fake's own, made here: the client's secret is never kept
-        createClient(this.ctx.tenants, { client_id: clientId, client_secret: randomBytes(24).toString('base64url'), scopes: granted, token_endpoint_auth_method: method });
+        createClient(this.ctx.tenants, { client_id: clientId, client_secret: randomBytes(24).toString('base64url'), scopes: granted, token_endpoint_auth_method: method }, { twin: true });
         this.made.add(clientId);
       } else if (this.made.has(clientId) && granted.some((s) => !existing.client.scopes.includes(s))) {
         updateClient(this.ctx.tenants, clientId, { scopes: [...new Set([...existing.client.scopes, ...granted])] as ApiScope[] });
       }
     } catch (error) {
-      // no room for another tenant (MAX_TENANTS): its exchanges are not comparable
+      // no room for another twin (MAX_TWINS): the client is still answered; its exchanges are not comparable
       if (!(error instanceof DomainError)) throw error;
-      this.ctx.logger.warn({ clientId, code: error.code }, 'shadow mode could not make a twin');
+      if (!this.withoutTwin.has(clientId)) this.ctx.logger.warn({ clientId, code: error.code }, 'shadow mode could not make a twin');
+      this.withoutTwin.set(clientId, `client "${clientId.slice(0, 200)}" has no twin: ${error.detail}`);
+      if (this.withoutTwin.size > TOKENS_KEPT) this.withoutTwin.delete(this.withoutTwin.keys().next().value!);
     }
     return this.ctx.tenants.find(clientId);
   }
@@ -196,7 +201,7 @@ export class Twin implements TwinSide {
     const tenant = this.ctx.tenants.find(token.clientId);
     const refusedClient = (exchange.upstream.body as { error?: unknown } | undefined)?.error === 'invalid_client';
     if (!tenant && !refusedClient) {
-      return { notComparable: `client "${token.clientId.slice(0, 200)}" has no twin: the upstream has not granted it a token in this session` };
+      return { notComparable: this.withoutTwin.get(token.clientId) ?? `client "${token.clientId.slice(0, 200)}" has no twin: the upstream has not granted it a token in this session` };
     }
     const secret = tenant && !refusedClient ? tenant.client.client_secret : `not-the-secret-${randomBytes(8).toString('hex')}`;
     const upstreamHost = this.ctxUpstreamHost();
@@ -219,6 +224,8 @@ export class Twin implements TwinSide {
     let tenant: Tenant | undefined;
     if (exchange.bearer !== undefined) {
       const known = this.tokens.get(exchange.bearer);
+      const noTwin = known && this.withoutTwin.get(known.clientId);
+      if (noTwin) return { notComparable: noTwin };
       if (!known?.twinToken) return { notComparable: 'its access token was not issued through this shadow session (get the token through the fake, or its twin could not be made)' };
       authorization = `Bearer ${known.twinToken}`;
       session = this.sessionOf(known.clientId);
