@@ -27,19 +27,11 @@ export async function runSliced<T>(work: Slices<T>, budgetMs = SLICE_BUDGET_MS):
   }
 }
 
-/**
- * Blocks of work that cannot be cut (a `JSON.parse` of a large text), run one per turn of the event loop: each waits
- * for the one before it and then for a turn (`setImmediate`), so that several arriving together never add up to one
- * long block, and the requests between them are served.
- */
-export function oneBlockPerTurn(): <T>(block: () => T) => Promise<T> {
+/** Work that takes several turns of the event loop (`runSliced`), one piece after another: never two sharing a turn. */
+export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
   let last: Promise<unknown> = Promise.resolve();
-  return <T>(block: () => T): Promise<T> => {
-    const turn = last.then(
-      () => new Promise<void>((resolve) => setImmediate(resolve)),
-      () => new Promise<void>((resolve) => setImmediate(resolve)),
-    );
-    const done = turn.then(block);
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const done = last.then(work, work);
     last = done.catch(() => undefined);
     return done;
   };

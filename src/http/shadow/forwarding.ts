@@ -5,7 +5,8 @@ import type { FakeContext } from '../../context.js';
 import type { Tenant } from '../../domain/tenants.js';
 import type { MatchedOperation } from '../../harness/fidelity/operations.js';
 import { secretForms, withoutSecretValues, type CredentialBook } from '../../harness/secrets.js';
-import { oneBlockPerTurn } from '../../harness/slices.js';
+import { jsonBodies } from '../../harness/json-slices.js';
+import { JOURNAL_BODY_LIMIT_BYTES } from '../../harness/journal-body.js';
 import { settle, stateOf } from '../request-state.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
 import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from './headers.js';
@@ -18,8 +19,15 @@ export const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 /** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
 export const isForwarded = (method: string, path: string): boolean => (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
 
-/** An answer whose JSON.parse takes milliseconds: parsed in its own turn of the event loop (`oneBlockPerTurn`). */
-const LARGE_ANSWER_BYTES = 256 * 1024;
+/** An answer up to this size is joined and sent in one write; a larger one goes out chunk by chunk. */
+const JOINED_ANSWER_BYTES = 1024 * 1024;
+
+/** How many of the first chunks it takes to hold `bytes` bytes. */
+const chunksHolding = (chunks: readonly Buffer[], bytes: number): number => {
+  let held = 0;
+  for (let i = 0; i < chunks.length; i++) if ((held += chunks[i]!.length) >= bytes) return i + 1;
+  return chunks.length;
+};
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -128,12 +136,15 @@ const headerOf = (rawHeaders: readonly string[], name: string): string | undefin
   return undefined;
 };
 
-/** The answer's JSON; `undefined` for an empty body; throws `UpstreamUnreachable` for anything else below 500. */
-function jsonOf(answer: UpstreamAnswer, contentType: string | undefined): unknown {
-  if (answer.body.length === 0) return undefined;
+/**
+ * The answer's JSON (`parse`: large answers in slices, one at a time); `undefined` for an empty body; throws
+ * `UpstreamUnreachable` for anything else below 500.
+ */
+async function jsonOf(answer: UpstreamAnswer, contentType: string | undefined, parse: ReturnType<typeof jsonBodies>): Promise<unknown> {
+  if (answer.size === 0) return undefined;
   try {
     if (!/[/+]json\b/i.test(contentType ?? '')) throw new Error('not JSON');
-    return JSON.parse(answer.body.toString('utf8'));
+    return await parse(answer.chunks, answer.size);
   } catch {
     // an upstream's own failure is passed through whatever it says: the report shows the status
     if (answer.status >= 500) return undefined;
@@ -148,7 +159,7 @@ function jsonOf(answer: UpstreamAnswer, contentType: string | undefined): unknow
  * comparison with the twin is queued once the client has its answer. Other requests, and the twin's replays, go on.
  */
 export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin: TwinSide): RequestHandler {
-  const parseInTurn = oneBlockPerTurn();
+  const parse = jsonBodies();
   const forward = async (req: Request, res: Response): Promise<void> => {
     const state = stateOf(req);
     const operation = twin.matchOperation(req.method, req.path);
@@ -184,14 +195,19 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
       body,
     });
     const contentType = headerOf(answer.rawHeaders, 'content-type');
-    // a large answer's parse is one block that cannot be cut: one per turn of the event loop, never several at once
-    const json = answer.body.length > LARGE_ANSWER_BYTES ? await parseInTurn(() => jsonOf(answer, contentType)) : jsonOf(answer, contentType);
+    const json = await jsonOf(answer, contentType, parse);
     // the answer is the upstream's: not even the fake's request id is added to it
     res.removeHeader('X-Request-Id');
     const code = json !== null && typeof json === 'object' ? ((json as { code?: unknown; error?: unknown }).code ?? (json as { error?: unknown }).error) : undefined;
     if (typeof code === 'string') state.code = withoutSecretValues(code, secretForms(secrets));
-    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.body.length, req.method === 'HEAD'));
-    res.end(answer.body);
+    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.size, req.method === 'HEAD'));
+    if (answer.size <= JOINED_ANSWER_BYTES) res.end(Buffer.concat(answer.chunks, answer.size));
+    else {
+      // a large answer goes out as it came, never joined; the journal keeps its beginning, as of any answer
+      for (const chunk of answer.chunks) res.write(chunk);
+      res.end();
+      state.sentBody = Buffer.concat(answer.chunks.slice(0, chunksHolding(answer.chunks, JOURNAL_BODY_LIMIT_BYTES)));
+    }
     const accessToken = isTokenRequest && answer.status === 200 ? (json as { access_token?: unknown } | undefined)?.access_token : undefined;
     const tokenHash = typeof accessToken === 'string' ? sha256(accessToken) : undefined;
     if (token && tokenHash !== undefined) {

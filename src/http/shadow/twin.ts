@@ -11,7 +11,9 @@ import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } 
 import type { ExchangeOutcome, FidelityLog } from '../../harness/fidelity/log.js';
 import { operationMatcher, type MatchedOperation } from '../../harness/fidelity/operations.js';
 import { CredentialBook } from '../../harness/secrets.js';
+import { jsonBodies } from '../../harness/json-slices.js';
 import { runSliced } from '../../harness/slices.js';
+import { BODY_LIMIT_BYTES } from '../body.js';
 import type { ForwardedExchange, TokenRequest, TwinSide } from './forwarding.js';
 import { replayTransport, type ReplayAnswer, type ReplayTransport } from './replay-transport.js';
 
@@ -23,10 +25,11 @@ const QUEUE_LIMIT = 1_000;
 
 const isJson = (contentType: string | undefined): boolean => /[/+]json\b/i.test(contentType ?? '');
 
-const parsed = (body: Buffer, contentType: string | undefined): unknown => {
+/** A body's JSON (`jsonBodies`: in slices when it is large), undefined for none, or for a body that is not JSON. */
+const parsedWith = (parse: ReturnType<typeof jsonBodies>) => async (body: Buffer, contentType: string | undefined): Promise<unknown> => {
   if (body.length === 0 || !isJson(contentType)) return undefined;
   try {
-    return JSON.parse(body.toString('utf8'));
+    return await parse([body], body.length);
   } catch {
     return undefined;
   }
@@ -58,6 +61,7 @@ export class Twin implements TwinSide {
   private readonly withoutTwin = new Map<string, string>();
   private check: DocumentCheck | undefined;
   readonly credentials = new CredentialBook();
+  private readonly parsed = parsedWith(jsonBodies());
   readonly matchOperation: (method: string, path: string) => MatchedOperation | undefined;
   private readonly apiScopes: Set<string>;
 
@@ -142,7 +146,7 @@ export class Twin implements TwinSide {
     this.check ??= new DocumentCheck(this.ctx.api.document);
     const { operation } = exchange;
     const violations: ExchangeOutcome['violations'] = [];
-    const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.method === 'client_secret_post' && { client_secret: '[redacted]' }) } : parsed(exchange.body, exchange.contentType);
+    const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.method === 'client_secret_post' && { client_secret: '[redacted]' }) } : await this.parsed(exchange.body, exchange.contentType);
     let upstreamEnums: string[] = [];
     if (operation) {
       const query: Record<string, string | string[]> = {};
@@ -169,7 +173,7 @@ export class Twin implements TwinSide {
       this.log.add(outcome({ notComparable: "the twin's answer was dropped (a fault injected on its tenant through the control plane)" }));
       return;
     }
-    const fake: Answer = { status: replay.answer.status, body: parsed(replay.answer.body, replay.answer.contentType) };
+    const fake: Answer = { status: replay.answer.status, body: await this.parsed(replay.answer.body, replay.answer.contentType) };
     const upstream: Answer = { status: exchange.upstream.status, body: withoutToken(exchange.upstream.body) };
     const reason = whyNotComparable(upstream.status, fake.status, replay.untranslated);
     if (reason !== undefined) {
@@ -211,7 +215,7 @@ export class Twin implements TwinSide {
     if (token.method === 'client_secret_post') form.push(['client_secret', secret]);
     const body = Buffer.from(form.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
     const answer = await this.send(exchange, '/oauth2/token', '', body, token.method === 'client_secret_basic' ? basic(token.clientId, secret) : undefined);
-    const twinToken = (parsed(answer.body, answer.contentType) as { access_token?: unknown } | undefined)?.access_token;
+    const twinToken = ((await this.parsed(answer.body, answer.contentType)) as { access_token?: unknown } | undefined)?.access_token;
     const known = exchange.upstream.tokenHash === undefined ? undefined : this.tokens.get(exchange.upstream.tokenHash);
     if (known && typeof twinToken === 'string') known.twinToken = twinToken;
     return { answer, untranslated: [], session: undefined };
@@ -231,8 +235,10 @@ export class Twin implements TwinSide {
       session = this.sessionOf(known.clientId);
       tenant = this.ctx.tenants.find(known.clientId);
     }
+    // a body the fake refuses for its size (413) is replayed as it came: translating it would only hold the event loop
+    const json = isJson(exchange.contentType) && exchange.body.length <= BODY_LIMIT_BYTES;
     const translated = translateRequest(
-      { path: exchange.path, rawQuery: exchange.rawQuery, body: exchange.body, json: isJson(exchange.contentType), pathParams: Object.values(exchange.operation?.pathParams ?? {}) },
+      { path: exchange.path, rawQuery: exchange.rawQuery, body: exchange.body, json, pathParams: Object.values(exchange.operation?.pathParams ?? {}) },
       session ?? new IdentifierMap(0),
     );
     const write = exchange.method !== 'GET' && exchange.method !== 'HEAD';
