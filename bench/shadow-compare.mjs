@@ -133,6 +133,19 @@ try {
   await waitCompared(expected);
 
   console.log(`Node ${process.version}; ${dist.root}; ${ANSWERS} answers of ${ITEMS} items (${(Number(listBytes) / 1048576).toFixed(2)} MiB each) at once, ${ROUNDS} round(s)`);
+  // the machine's own noise: the same health checks for 3 s with nothing forwarded
+  {
+    await ask(shadow.process, 'reset');
+    const health = [];
+    const until = performance.now() + 3000;
+    while (performance.now() < until) {
+      health.push((await request(base, 'GET', '/__control/health')).ms);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const loop = await ask(shadow.process, 'read');
+    health.sort((a, b) => a - b);
+    console.log(`idle: health (${health.length} checks) p50 ${fixed(quantile(health, 0.5))} / p99 ${fixed(quantile(health, 0.99))} / max ${fixed(health.at(-1))} ms; longest event-loop block ${fixed(loop.maxMs)} ms`);
+  }
   for (let round = 1; round <= ROUNDS; round++) {
     await ask(shadow.process, 'reset');
     const health = [];
@@ -146,8 +159,10 @@ try {
     const started = performance.now();
     const answers = await Promise.all(Array.from({ length: ANSWERS }, () => request(base, 'GET', '/v1/accounts', auth)));
     const answeredMs = performance.now() - started;
-    if (answers.some((a) => a.status !== 200 || a.size !== Number(listBytes))) throw new Error(`an answer was not the upstream's: ${answers.map((a) => `${a.status} ${a.size}`).join(', ')}`);
-    expected += ANSWERS;
+    // an answer the fake could not read in time (its event loop held) is a 502 upstream_unreachable, not compared
+    const forwarded = answers.filter((a) => a.status === 200 && a.size === Number(listBytes)).length;
+    const refused = answers.filter((a) => a.status !== 200).map((a) => a.status);
+    expected += forwarded;
     await waitCompared(expected);
     const comparedMs = performance.now() - started;
     polling = false;
@@ -155,7 +170,7 @@ try {
     const loop = await ask(shadow.process, 'read');
     health.sort((a, b) => a - b);
     console.log(
-      `round ${round}: all answered ${fixed(answeredMs)} ms, all compared ${fixed(comparedMs)} ms; ` +
+      `round ${round}: all answered ${fixed(answeredMs)} ms${refused.length > 0 ? ` (${refused.length} of them ${[...new Set(refused)].join('/')})` : ''}, all compared ${fixed(comparedMs)} ms; ` +
         `health (${health.length} checks) p50 ${fixed(quantile(health, 0.5))} / p99 ${fixed(quantile(health, 0.99))} / max ${fixed(health.at(-1))} ms; ` +
         `longest event-loop block ${fixed(loop.maxMs)} ms (p99 ${fixed(loop.p99Ms)} ms)`,
     );

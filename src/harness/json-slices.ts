@@ -1,4 +1,4 @@
-import { oneAtATime, runSliced, type Slices } from './slices.js';
+import { oneAtATime, runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from './slices.js';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const CONTROL = /[\u0000-\u001f]/;
@@ -114,6 +114,6 @@ export function jsonBodies(): (chunks: readonly Buffer[], size: number) => Promi
   const inTurn = oneAtATime();
   return async (chunks, size) => {
     if (size <= LARGE_BODY_BYTES) return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
-    return inTurn(() => runSliced(parsingJson(Buffer.concat(chunks, size).toString('utf8'))));
+    return inTurn(() => runSliced(parsingJson(Buffer.concat(chunks, size).toString('utf8')), SHARED_SLICE_BUDGET_MS));
   };
 }

@@ -228,7 +228,7 @@ export function* comparing({ upstream, fake, compareValues: withValues, translat
     const seen = new Set(findings.map((f) => f.pointer));
     const values: Finding[] = [];
     yield* compareValues(upstream.body, fake.body, translate, forms, values);
-    findings.push(...values.filter((f) => !seen.has(f.pointer)));
+    for (const value of values) if (!seen.has(value.pointer)) findings.push(value);
   }
   return findings;
 }

@@ -97,7 +97,7 @@ export class DocumentCheck {
         if (operation.requestBody?.required) violations.push({ pointer: '/body', message: 'the request body is required', isEnum: false });
       } else {
         const schema = content[type]?.schema;
-        if (schema) violations.push(...(yield* this.validating(`${method} ${template} body`, schema, request.body, '/body')));
+        if (schema) for (const v of yield* this.validating(`${method} ${template} body`, schema, request.body, '/body')) violations.push(v);
       }
     }
     return violations;

@@ -31,7 +31,7 @@ const chunksHolding = (chunks: readonly Buffer[], bytes: number): number => {
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** What the comparison needs of an exchange, and nothing secret: tokens by their hash, the client's secret not at all. */
+/** What the comparison needs of an exchange: tokens by their hash; the client's credentials only to hide them (`secrets`). */
 export interface ForwardedExchange {
   requestId: string;
   method: string;

@@ -12,7 +12,7 @@ import type { ExchangeOutcome, FidelityLog } from '../../harness/fidelity/log.js
 import { operationMatcher, type MatchedOperation } from '../../harness/fidelity/operations.js';
 import { CredentialBook } from '../../harness/secrets.js';
 import { jsonBodies } from '../../harness/json-slices.js';
-import { runSliced } from '../../harness/slices.js';
+import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../../harness/slices.js';
 import { BODY_LIMIT_BYTES } from '../body.js';
 import type { ForwardedExchange, TokenRequest, TwinSide } from './forwarding.js';
 import { replayTransport, type ReplayAnswer, type ReplayTransport } from './replay-transport.js';
@@ -34,6 +34,9 @@ const parsedWith = (parse: ReturnType<typeof jsonBodies>) => async (body: Buffer
     return undefined;
   }
 };
+
+/** In slices beside the requests (`harness/slices.ts`): a 7 MB list never holds the event loop for its whole check. */
+const sliced = <T>(work: Slices<T>): Promise<T> => runSliced(work, SHARED_SLICE_BUDGET_MS);
 
 const formObject = (form: [string, string][]): Record<string, string> => Object.fromEntries(form);
 
@@ -154,11 +157,11 @@ export class Twin implements TwinSide {
         const had = query[name];
         query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
       }
-      // in slices: a 7 MB list never holds the event loop for its whole check (`harness/slices.ts`)
-      const onRequest = await runSliced(this.check.checkingRequest(operation.template, exchange.method, { pathParams: operation.pathParams, query, body: requestBody, contentType: exchange.contentType }));
-      const onAnswer = await runSliced(this.check.checkingAnswer(operation.template, exchange.method, exchange.upstream.status, exchange.upstream.body));
-      violations.push(...onRequest.map((v) => ({ side: 'request' as const, pointer: v.pointer, message: v.message })));
-      violations.push(...onAnswer.map((v) => ({ side: 'upstream_answer' as const, pointer: v.pointer, message: v.message })));
+      const onRequest = await sliced(this.check.checkingRequest(operation.template, exchange.method, { pathParams: operation.pathParams, query, body: requestBody, contentType: exchange.contentType }));
+      const onAnswer = await sliced(this.check.checkingAnswer(operation.template, exchange.method, exchange.upstream.status, exchange.upstream.body));
+      // a loop, not push(...): a list answer may break the document at more places than a call takes arguments
+      for (const v of onRequest) violations.push({ side: 'request', pointer: v.pointer, message: v.message });
+      for (const v of onAnswer) violations.push({ side: 'upstream_answer', pointer: v.pointer, message: v.message });
       upstreamEnums = onAnswer.filter((v) => v.isEnum).map((v) => v.pointer);
     } else {
       violations.push({ side: 'request', pointer: '', message: `the document has no operation at ${exchange.method} ${exchange.path.slice(0, 200)}` });
@@ -185,9 +188,9 @@ export class Twin implements TwinSide {
     if (session && bothSucceeded) {
       learnFromExchange({ method: exchange.method, rawQuery: exchange.rawQuery, pathParams: Object.values(operation?.pathParams ?? {}), requestBody, upstream: upstream.body, fake: fake.body }, session);
     }
-    const fakeEnums = operation && fake.status < 400 ? (await runSliced(this.check.checkingAnswer(operation.template, exchange.method, fake.status, fake.body))).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
+    const fakeEnums = operation && fake.status < 400 ? (await sliced(this.check.checkingAnswer(operation.template, exchange.method, fake.status, fake.body))).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
     const id = (upstream.body as { id?: unknown } | undefined)?.id;
-    const findings = await runSliced(
+    const findings = await sliced(
       comparing({
         upstream: { ...upstream, body: withoutToken(upstream.body) },
         fake: { ...fake, body: withoutToken(fake.body) },
