@@ -197,7 +197,8 @@ export class TenantRegistry {
   }
 
   touch(tenant: Tenant): void {
-    this.changeListener?.(tenant);
+    // a twin is shadow mode's, for this run's session: never saved, nor restored into an operator's slot
+    if (!this.twins.has(tenant.client.client_id)) this.changeListener?.(tenant);
   }
 
   /** Whether any tenant has a fault to inject: most requests of most runs need not look further. */

@@ -1,4 +1,8 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantFileName } from '../../src/persistence/tenant-file.js';
 import { startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
 
@@ -38,5 +42,26 @@ describe('shadow mode with more clients than MAX_TWINS', () => {
     const refused = await fetch(`${shadow.url}/__control/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'operator-20', client_secret: 'operator-secret' }) });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { detail: string }).detail).toContain('MAX_TENANTS');
+  });
+});
+
+describe('a twin with STATE_DIR', () => {
+  it("is never saved: a restart does not bring it back into one of the operator's slots", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shadow-twins-'));
+    const upstream = await startServer({ seed: 7, clients: CLIENTS.slice(0, 1) });
+    const shadow = await startServer({ seed: 7, upstream: upstream.url, stateDir: dir });
+    try {
+      const host = new URL(shadow.url).host;
+      const { client_id, client_secret } = CLIENTS[0]!;
+      const granted = await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'read:accounts', client_id, client_secret, audience: host }) });
+      expect(granted.status).toBe(200);
+      expect((await shadow.control.clients()).map((c) => c.client_id)).toContain(client_id);
+    } finally {
+      await shadow.stop();
+      await upstream.stop();
+    }
+    expect(existsSync(join(dir, 'tenants'))).toBe(true);
+    expect(existsSync(join(dir, 'tenants', tenantFileName(CLIENTS[0]!.client_id)))).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
