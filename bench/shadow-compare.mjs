@@ -6,13 +6,15 @@
 //   BENCH_DIST_ROOT=/path/to/other/dist node bench/shadow-compare.mjs   (the same figures for another build)
 //
 // Two child processes: an upstream (a plain node:http server answering a token to any client and, to
-// GET /v1/accounts, one prebuilt list of --items accounts of ~1 KB each, ~7 MB) and the fake in shadow mode in front
-// of it. Each item has a field of its own and an enum value outside the document: the worst case for the comparison
-// (a difference and a document violation per item, none in common). After one warm-up answer (validators compiled),
-// this process asks --answers such lists at once and, meanwhile, GET /__control/health every 10 ms; it prints the
-// health checks' p50/p99/max, the fake's longest event-loop block (perf_hooks' monitorEventLoopDelay in the shadow
-// process), and the time until the fidelity report has compared them all. Also: JSON.parse of one such answer, the
-// one block shadow mode cannot slice (the forwarding step reads the upstream's answer whole).
+// GET /v1/accounts, one prebuilt list of --items accounts of ~1 KB each: 6.8 MiB for 7,000) and the fake in shadow
+// mode in front of it. Each item has a field of its own and an enum value outside the document: the worst case for
+// the comparison (a difference and a document violation per item, none in common). After one warm-up answer
+// (validators compiled) and 3 s of health checks alone (the machine's own noise), this process asks --answers such
+// lists at once and, meanwhile, GET /__control/health every 10 ms; it prints the health checks' p50/p99/max, the
+// fake's longest event-loop block (perf_hooks' monitorEventLoopDelay in the shadow process), and the time until the
+// fidelity report has compared them all. Also: the engine's JSON.parse of one such answer, which shadow mode uses
+// only below 256 KiB (above, it parses in slices: src/harness/json-slices.ts).
+// SHADOW_NODE_FLAGS (e.g. --trace-gc, --cpu-prof): flags of the shadow process.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
@@ -35,7 +37,7 @@ const page = await (await fetch(source.url + '/v1/accounts?limit=100', { headers
 await source.stop();
 const data = Array.from({ length: ${ITEMS} }, (_, i) => {
   const account = page.data[i % page.data.length];
-  return { ...account, id: account.id.slice(0, 30) + String(i).padStart(6, '0'), type: 'robot', note: 'n'.repeat(400), ['field_' + i]: i };
+  return { ...account, id: account.id.slice(0, 30) + String(i).padStart(6, '0'), type: 'robot', note: 'n'.repeat(600), ['field_' + i]: i };
 });
 const list = Buffer.from(JSON.stringify({ ...page, data }));
 const server = http.createServer((req, res) => {
@@ -114,7 +116,6 @@ const fixed = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 const upstream = await child(UPSTREAM);
 const [upstreamUrl, listBytes] = upstream.line.split(' ');
-// SHADOW_NODE_FLAGS (e.g. --trace-gc): flags of the shadow process
 const shadow = await child(SHADOW(upstreamUrl), process.env.SHADOW_NODE_FLAGS?.split(' ').filter(Boolean));
 const base = shadow.line;
 try {
