@@ -67,3 +67,25 @@ describe('shadow mode in front of an upstream that echoes the client its own cre
     expect(everything.join('\n')).toContain('[redacted]');
   });
 });
+
+describe('the same definition without shadow mode', () => {
+  it("hides the client's own secret and token where a request carries them, and where the fake's answer echoes them", async () => {
+    const fake = await startServer({ seed: 7 });
+    try {
+      const token = await fake.token();
+      const created = await fetch(`${fake.url}/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'individual', external_id: `x-${SECRET}-y`, first_name: `a${token}`, last_name: 'Lovelace', country: 'GB', dob_day: 10, dob_month: 12, dob_year: 1985 }),
+      });
+      expect(await created.text()).toContain(SECRET);
+      const id = created.headers.get('x-request-id')!;
+      const shown = await (await fetch(`${fake.url}/__control/requests/${id}`)).text();
+      expect(shown).toContain('[redacted]');
+      expect(shown).not.toContain(SECRET);
+      expect(shown).not.toContain(token);
+    } finally {
+      await fake.stop();
+    }
+  });
+});
