@@ -50,7 +50,7 @@ export interface ForwardedExchange {
   token: TokenRequest | undefined;
   /** The client's credentials the answers may carry (`harness/secrets.ts`): kept to hide them in the report, never shown. */
   secrets: readonly string[];
-  upstream: { status: number; body: unknown; contentType: string | undefined; tokenHash: string | undefined };
+  upstream: { status: number; body: unknown; contentType: string | undefined; tokenHash: string | undefined; size: number };
 }
 
 export interface TokenRequest {
@@ -229,7 +229,7 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
       bearer: bearerHash,
       token,
       secrets,
-      upstream: { status: answer.status, body: json, contentType, tokenHash },
+      upstream: { status: answer.status, body: json, contentType, tokenHash, size: answer.size },
     });
   };
   return (req, res, next) => {

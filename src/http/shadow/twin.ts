@@ -23,6 +23,12 @@ const TOKENS_KEPT = 10_000;
 /** Exchanges waiting for their comparison at most (each holds its bodies): past it, one is counted, not compared. */
 const QUEUE_LIMIT = 1_000;
 
+/**
+ * Bytes of upstream answers waiting for their comparison at most (each waits parsed, several times its size in
+ * memory): 16 answers at the 8 MiB cap. Past it, an exchange is counted, not compared.
+ */
+const QUEUE_BYTES = 16 * 8 * 1024 * 1024;
+
 const isJson = (contentType: string | undefined): boolean => /[/+]json\b/i.test(contentType ?? '');
 
 /** A body's JSON (`jsonBodies`: in slices when it is large), undefined for none, or for a body that is not JSON. */
@@ -65,6 +71,8 @@ export class Twin implements TwinSide {
   private check: DocumentCheck | undefined;
   readonly credentials = new CredentialBook();
   private readonly parsed = parsedWith(jsonBodies());
+  /** Bytes of the upstream answers waiting for their comparison (`QUEUE_BYTES`). */
+  private waitingBytes = 0;
   readonly matchOperation: (method: string, path: string) => MatchedOperation | undefined;
   private readonly apiScopes: Set<string>;
 
@@ -112,8 +120,15 @@ export class Twin implements TwinSide {
       this.log.add(this.outcomeOf(exchange, { notComparable: `${QUEUE_LIMIT} exchanges were already waiting for their comparison: the client sends faster than shadow mode compares` }, []));
       return;
     }
+    const { size } = exchange.upstream;
+    if (this.log.waiting > 0 && this.waitingBytes + size > QUEUE_BYTES) {
+      const mib = QUEUE_BYTES / (1024 * 1024);
+      this.log.add(this.outcomeOf(exchange, { notComparable: `answers of ${mib} MiB were already waiting for their comparison: the clients send large answers faster than shadow mode compares` }, []));
+      return;
+    }
+    this.waitingBytes += size;
     this.log.enqueue(
-      () => this.compare(exchange),
+      () => this.compare(exchange).finally(() => (this.waitingBytes -= size)),
       (error) => {
         // a failure of the comparison itself is counted, and said, rather than lost
         this.ctx.logger.error({ err: error, reqId: exchange.requestId }, 'shadow mode could not compare an exchange');
