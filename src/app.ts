@@ -137,7 +137,7 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
   const tenants = new TenantRegistry(
     fixtures,
     clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
-    budgets,
+    { ...budgets, maxTwins: options.maxTwins ?? DEFAULTS.maxTwins },
     new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
   );
   restoreTenants(tenants, restored);

@@ -87,6 +87,11 @@ export interface FakeOptions {
   upstream?: string;
   /** Shadow mode: how long the upstream has to answer an exchange, in ms, before the client gets 502 `upstream_unreachable`; default 10,000. */
   upstreamTimeoutMs?: number;
+  /**
+   * Shadow mode: twin tenants (one per client the upstream granted a token) held at most, apart from `maxTenants`;
+   * default 100. A client past it is still forwarded and answered, its exchanges reported not comparable.
+   */
+  maxTwins?: number;
 }
 
 export const DEFAULTS = {
@@ -99,6 +104,7 @@ export const DEFAULTS = {
   maxRecordsPerTenant: 100_000,
   keepAliveTimeoutMs: 65_000,
   upstreamTimeoutMs: 10_000,
+  maxTwins: 100,
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -207,6 +213,7 @@ const SETTINGS = [
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
   { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, an investor order about every 30 s (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
   { flag: 'upstream', env: 'UPSTREAM_URL', arg: '<url>', help: 'shadow mode: forward /oauth2/token and /v1 there and compare with the fake (GET /__control/fidelity)', read: (n: string, v: string) => ({ upstream: upstreamUrl(n, v) }) },
+  { flag: 'max-twins', env: 'MAX_TWINS', arg: '<n>', help: "shadow mode: twin tenants at most, apart from MAX_TENANTS (default 100); past it a client's exchanges are forwarded, not compared", read: (n: string, v: string) => ({ maxTwins: integer(n, v, 0) }) },
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT_MS', arg: '<ms>', help: 'shadow mode: how long the upstream may take to answer, in ms (default 10000)', read: (n: string, v: string) => ({ upstreamTimeoutMs: integer(n, v, 1) }) },
   { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
 ] as const;

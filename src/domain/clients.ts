@@ -55,8 +55,9 @@ export function listClients(registry: TenantRegistry, only?: string): Schemas['C
   };
 }
 
-export function createClient(registry: TenantRegistry, input: ClientCreate): ClientView {
-  return toClientView(registry.add(toClientRecord(input)).client);
+/** `twin`: shadow mode's twin of an upstream's client (MAX_TWINS, none of the operator's slots). */
+export function createClient(registry: TenantRegistry, input: ClientCreate, { twin = false }: { twin?: boolean } = {}): ClientView {
+  return toClientView(registry.add(toClientRecord(input), undefined, { twin }).client);
 }
 
 export function updateClient(registry: TenantRegistry, clientId: string, changes: ClientUpdate): ClientView {

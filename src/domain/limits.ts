@@ -6,6 +6,8 @@ export interface Limits {
   maxRecordsPerTenant: number;
   /** Bytes of a tenant's records as JSON (MAX_TENANT_BYTES). */
   maxTenantBytes: number;
+  /** Shadow mode's twin tenants, held apart from `maxTenants` (unbounded when absent). */
+  maxTwins?: number;
 }
 
 const WHAT = 'accounts, wallets, payment method details and orders';
@@ -57,5 +59,13 @@ export function tenantLimitReached(maxTenants: number): DomainError {
     409,
     'limit_reached',
     `This fake holds ${maxTenants} clients, the most MAX_TENANTS allows. Start it with a higher MAX_TENANTS (library option maxTenants), or reuse clients and reset their worlds.`,
+  );
+}
+
+export function twinLimitReached(maxTwins: number): DomainError {
+  return new DomainError(
+    409,
+    'limit_reached',
+    `This fake holds ${maxTwins} twins, the most MAX_TWINS allows: this client's exchanges are forwarded and answered, not compared. Start it with a higher MAX_TWINS (library option maxTwins).`,
   );
 }

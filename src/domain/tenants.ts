@@ -6,7 +6,7 @@ import { OrderProgression } from './order-progression.js';
 import { InvestorActivity } from './investor-activity.js';
 import { placeOrder } from './order-placement.js';
 import { worldBytes, WorldStore } from '../store/world-store.js';
-import { ensureWorldFits, tenantLimitReached, type Limits } from './limits.js';
+import { ensureWorldFits, tenantLimitReached, twinLimitReached, type Limits } from './limits.js';
 
 /** The caps of one tenant's world: MAX_RECORDS_PER_TENANT, MAX_TENANT_BYTES. */
 export type WorldLimits = Pick<Limits, 'maxRecordsPerTenant' | 'maxTenantBytes'>;
@@ -160,6 +160,8 @@ export class Tenant {
 /** Every tenant of one server instance. The first client is the default one for control-plane calls. */
 export class TenantRegistry {
   private readonly tenants = new Map<string, Tenant>();
+  /** Shadow mode's twins: tenants of their own count (MAX_TWINS), none of the operator's MAX_TENANTS slots. */
+  private readonly twins = new Set<string>();
   readonly defaultClientId: string;
   private changeListener: ((tenant: Tenant) => void) | undefined;
 
@@ -176,14 +178,20 @@ export class TenantRegistry {
     this.defaultClientId = clients[0]!.client_id;
   }
 
-  /** A new tenant seeded from the fixtures, or (a restart restoring it) with the world it had. */
-  add(client: ClientRecord, world?: World): Tenant {
+  /**
+   * A new tenant seeded from the fixtures, or (a restart restoring it) with the world it had; `twin`: shadow mode's
+   * twin of an upstream's client, counted against MAX_TWINS rather than MAX_TENANTS.
+   */
+  add(client: ClientRecord, world?: World, { twin = false }: { twin?: boolean } = {}): Tenant {
     if (this.tenants.has(client.client_id)) {
       throw new DomainError(409, 'client_exists', `A client with client_id "${client.client_id}" already exists.`);
     }
-    if (this.tenants.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
+    const maxTwins = this.limits.maxTwins ?? Number.POSITIVE_INFINITY;
+    if (twin && this.twins.size >= maxTwins) throw twinLimitReached(maxTwins);
+    if (!twin && this.tenants.size - this.twins.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
     const tenant = new Tenant(client, this.fixtures, this.limits, world);
     this.tenants.set(client.client_id, tenant);
+    if (twin) this.twins.add(client.client_id);
     this.touch(tenant);
     return tenant;
   }
@@ -210,7 +218,8 @@ export class TenantRegistry {
   }
 
   touch(tenant: Tenant): void {
-    this.changeListener?.(tenant);
+    // a twin is shadow mode's, for this run's session: never saved, nor restored into an operator's slot
+    if (!this.twins.has(tenant.client.client_id)) this.changeListener?.(tenant);
   }
 
   /** The fixtures' bytes as JSON: every tenant's world starts at them. */

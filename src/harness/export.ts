@@ -1,4 +1,5 @@
-import { isForm, JOURNAL_BODY_LIMIT_BYTES, REDACTED, type JournalBody } from './journal-body.js';
+import { JOURNAL_BODY_LIMIT_BYTES, type JournalBody } from './journal-body.js';
+import { isForm, REDACTED } from './secrets.js';
 import type { JournalRecord, ResetMark } from './journal.js';
 import { runNow, type Slices } from './slices.js';
 

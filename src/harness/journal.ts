@@ -1,5 +1,6 @@
 import type { Schemas } from '../api/types.js';
-import { readBody, REDACT_ALL, redactedForm, REDACTED, SECRET_NAME, type JournalBody, type KeptBody, type Redaction } from './journal-body.js';
+import { readBody, type JournalBody, type KeptBody } from './journal-body.js';
+import { isSecretName, REDACT_ALL, redactedForm, REDACTED, type Redaction } from './secrets.js';
 
 const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
@@ -28,7 +29,10 @@ export interface KeptExchange {
   response: KeptBody | null;
   /** The scheme of the request's `Authorization` (never its value). */
   authorization: 'bearer' | 'basic' | null;
-  /** The request's own credentials, kept only when its body or query carries one of them (to replace it there). */
+  /**
+   * The client's credentials to replace wherever they appear: the request's own when its body or query carries one,
+   * and in shadow mode those the upstream's answer may carry (`secrets.ts`).
+   */
   credentials?: readonly string[];
   /** Whether the answer's operation can answer a secret (the document says so): else its body is shown as sent. */
   secretAnswer?: boolean;
@@ -51,7 +55,7 @@ function redactedQuery(rawQuery: string, credentials: readonly string[] | undefi
   const query: Record<string, string> = {};
   if (rawQuery === '') return query;
   for (const [key, value] of new URLSearchParams(credentials ? redactedForm(rawQuery, credentials) : rawQuery)) {
-    query[key] = SECRET_NAME.test(key) ? REDACTED : key in query ? `${query[key]},${value}` : value;
+    query[key] = isSecretName(key) ? REDACTED : key in query ? `${query[key]},${value}` : value;
   }
   return query;
 }
@@ -103,9 +107,11 @@ export class JournalRecord {
     return readBody(request, credentials ? { ...REDACT_ALL, credentials } : REDACT_ALL);
   }
 
-  /** The answer's body as a reader sees it: redacted where its operation can answer a secret. */
+  /** The answer's body as a reader sees it: redacted where its operation can answer a secret, and of the client's credentials. */
   get responseBody(): JournalBody | null {
-    return readBody(this.kept.response, this.kept.secretAnswer === false ? AS_SENT : REDACT_ALL);
+    const { response, credentials, secretAnswer } = this.kept;
+    const redaction = secretAnswer === false ? AS_SENT : REDACT_ALL;
+    return readBody(response, credentials ? { ...redaction, credentials } : redaction);
   }
 
   get clientId(): string | null {

@@ -1,5 +1,5 @@
 import type { ApiDocument } from '../api/document.js';
-import { SECRET_NAME } from './journal-body.js';
+import { isSecretName } from './secrets.js';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
@@ -14,7 +14,7 @@ function holdsSecret(document: ApiDocument, schema: unknown, seen: Set<unknown>)
   }
   if (typeof node.description === 'string' && node.description.includes('signature=')) return true;
   const properties = node.properties as Record<string, unknown> | undefined;
-  if (properties && Object.keys(properties).some((name) => SECRET_NAME.test(name))) return true;
+  if (properties && Object.keys(properties).some(isSecretName)) return true;
   return Object.values(node).some((child) => holdsSecret(document, child, seen));
 }
 

@@ -15,6 +15,12 @@ export function runNow<T>(work: Slices<T>): T {
 /** Milliseconds of work between two turns of the event loop. */
 export const SLICE_BUDGET_MS = 10;
 
+/**
+ * The budget of work that may share a turn with other sliced work and with the requests' own (shadow mode parses one
+ * large answer while it compares another): a smaller slice each, so that the turn stays short.
+ */
+export const SHARED_SLICE_BUDGET_MS = 4;
+
 export async function runSliced<T>(work: Slices<T>, budgetMs = SLICE_BUDGET_MS): Promise<T> {
   let started = performance.now();
   for (;;) {
@@ -25,4 +31,14 @@ export async function runSliced<T>(work: Slices<T>, budgetMs = SLICE_BUDGET_MS):
       started = performance.now();
     }
   }
+}
+
+/** Work that takes several turns of the event loop (`runSliced`), one piece after another: never two sharing a turn. */
+export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const done = last.then(work, work);
+    last = done.catch(() => undefined);
+    return done;
+  };
 }

@@ -88,10 +88,11 @@ const AUTHORIZATION = /^\s*(bearer|basic)\s+(\S+)/i;
  * The request's own credentials that its query or body carries too (a token pasted into a field): kept to be
  * replaced there when the journal is read. Most requests have none to look for (no body, no query).
  */
-function credentialsCarried(scheme: string | undefined, value: string | undefined, rawQuery: string, rawBody: Buffer | undefined): string[] | undefined {
-  if (!scheme || !value || (rawQuery === '' && !rawBody?.length)) return undefined;
-  const candidates = [value];
-  if (scheme === 'basic') {
+function credentialsCarried(scheme: string | undefined, value: string | undefined, rawQuery: string, rawBody: Buffer | undefined, clientSecret: string | undefined): string[] | undefined {
+  if (rawQuery === '' && !rawBody?.length) return undefined;
+  // the client's own secret too, wherever a request carries it (a field of a create, echoed by its answer)
+  const candidates = [value, clientSecret].filter((c): c is string => c !== undefined);
+  if (scheme === 'basic' && value) {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const secret = decoded.slice(decoded.indexOf(':') + 1);
     candidates.push(secret);
@@ -111,14 +112,16 @@ function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse,
   const scheme = authorization?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
   const length = res.getHeader('content-length');
-  const credentials = credentialsCarried(scheme, authorization?.[2], rawQuery, state.rawBody);
+  const carried = credentialsCarried(scheme, authorization?.[2], rawQuery, state.rawBody, state.tenant?.client.client_secret);
+  const credentials = state.credentials ? [...new Set([...(carried ?? []), ...state.credentials])] : carried;
   return {
     request: keptBody(state.rawBody, req.headers['content-type'] ?? null),
     // an answer written after the client left never reached it
     response: !answered ? null : keptBody(state.sentBody, typeof responseType === 'string' ? responseType : null, length === undefined ? undefined : Number(length)),
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
     ...(credentials && { credentials }),
-    secretAnswer: state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),
+    // an upstream's answer is not bound by the document: redacted by name too, whatever its operation
+    secretAnswer: state.credentials !== undefined || state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),
   };
 }
 

@@ -26,6 +26,11 @@ export interface RequestState {
   rawBody?: Buffer;
   /** The body res.end wrote: the journal keeps its beginning, as it is (`harness/journal-body.ts`); the answer check reads it. */
   sentBody?: string | Buffer;
+  /**
+   * Shadow mode: the client's credentials the upstream's answer may carry (its secret, its tokens), which the journal
+   * hides wherever they appear; an upstream's answer is also redacted by name, whatever its operation.
+   */
+  credentials?: readonly string[];
   /** Items of a list answer. */
   itemCount?: number;
   /** The problem or OAuth error code answered. */

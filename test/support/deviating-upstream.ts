@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Transform = (request: { method: string; path: string }, answer: { status: number; body: unknown }) => { status: number; body: unknown; raw?: string; contentType?: string; headers?: Record<string, string> } | undefined;
+export type Transform = (request: { method: string; path: string; headers: http.IncomingHttpHeaders; body: string }, answer: { status: number; body: unknown }) => { status: number; body: unknown; raw?: string; contentType?: string; headers?: Record<string, string> } | undefined;
 
 /**
  * An upstream that deviates: a small HTTP server in front of a real fake that hands requests on as they are and
@@ -21,7 +21,7 @@ export async function deviatingUpstream(target: string, transform: Transform): P
       const text = await response.text();
       const contentType = response.headers.get('content-type') ?? 'application/json';
       const path = req.url!.split('?')[0]!;
-      const altered = transform({ method: req.method!, path }, { status: response.status, body: text === '' ? undefined : JSON.parse(text) });
+      const altered = transform({ method: req.method!, path, headers: req.headers, body: body.toString() }, { status: response.status, body: text === '' ? undefined : JSON.parse(text) });
       if (!altered) {
         res.writeHead(response.status, { 'content-type': contentType });
         res.end(text);

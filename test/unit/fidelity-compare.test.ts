@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadApiDocument } from '../../src/api/document.js';
-import { compareAnswers, type Answer } from '../../src/harness/fidelity/compare.js';
+import { compileDocumentValidator, loadApiDocument } from '../../src/api/document.js';
+import { compareAnswers, comparing, type Answer } from '../../src/harness/fidelity/compare.js';
 import { DocumentCheck } from '../../src/harness/fidelity/document-check.js';
 import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../src/harness/fidelity/identifiers.js';
+import { runSliced } from '../../src/harness/slices.js';
 
 const none = () => undefined;
 const compare = (upstream: Answer, fake: Answer, options: { values?: boolean; translate?: (id: string) => string | undefined; enums?: { upstream: string[]; fake: string[] } } = {}) =>
@@ -100,10 +101,69 @@ describe('normalization, written once', () => {
     expect(findings).toEqual([{ kind: 'missing_field', pointer: '/access_token', upstream: '[redacted]', fake: null }]);
   });
 
+  it("secrets as the journal has them: a secret-named field of any type, at any depth, and the client's credentials anywhere", () => {
+    const upstream = { status: 200, body: { profile: { jwt: { a: 1 }, passphrase: 7, signature: ['s'], api_key: 'k', private_key: null, note: 'has tok-0123456789 inside' }, credentials: { user: 'u' } } };
+    const findings = compareAnswers({ upstream, fake: { status: 200, body: { credentials: 1 } }, compareValues: false, translate: none, secrets: ['tok-0123456789'] });
+    expect(findings).toEqual([
+      { kind: 'missing_field', pointer: '/profile', upstream: { jwt: '[redacted]', passphrase: '[redacted]', signature: '[redacted]', api_key: '[redacted]', private_key: null, note: 'has [redacted] inside' }, fake: null },
+      { kind: 'type', pointer: '/credentials', upstream: '[redacted]', fake: '[redacted]' },
+      // under a secret-named field, whatever its own name
+      { kind: 'missing_field', pointer: '/credentials/user', upstream: '[redacted]', fake: null },
+    ]);
+  });
+
   it('a missing object is one finding, not one per field under it', () => {
     expect(compare({ status: 200, body: { sender: { iban: 'x', name: 'y' } } }, { status: 200, body: {} })).toEqual([
       { kind: 'missing_field', pointer: '/sender', upstream: { iban: 'x', name: 'y' }, fake: null },
     ]);
+  });
+});
+
+describe('a large answer', () => {
+  const items = (count: number, last: Record<string, unknown> = {}) =>
+    Array.from({ length: count }, (_, i) => ({ ...account, id: `id-${i}`, [`field_${i}`]: i, note: 'n'.repeat(400), ...(i === count - 1 && last) }));
+
+  /** Runs work in slices of 1 ms, counting the setImmediate callbacks that ran meanwhile (the event loop's turns). */
+  async function counted<T>(work: Parameters<typeof runSliced<T>>[0]): Promise<{ result: T; turns: number }> {
+    let turns = 0;
+    let done = false;
+    const turn = (): void => {
+      turns++;
+      if (!done) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const result = await runSliced(work, 1);
+    done = true;
+    return { result, turns };
+  }
+
+  it('of 7,000 list items is compared in slices, giving the event loop turns, and a difference planted at its end is found', async () => {
+    const upstream = { status: 200, body: { data: items(7000, { planted: { deep: true } }) } };
+    const { result: findings, turns } = await counted(comparing({ upstream, fake: { status: 200, body: { data: [account] } }, compareValues: false, translate: none }));
+    expect(turns).toBeGreaterThan(1);
+    expect(findings).toContainEqual({ kind: 'missing_field', pointer: '/data/*/planted', upstream: { deep: true }, fake: null });
+    expect(findings.filter((f) => f.kind === 'missing_field' && f.pointer.startsWith('/data/*/field_'))).toHaveLength(7000);
+  });
+
+  it("is checked against the document a few items at a time, each item's violation at its own pointer", async () => {
+    const check = new DocumentCheck(loadApiDocument().document);
+    const orders: Record<string, unknown>[] = Array.from({ length: 7000 }, () => ({ id: 'x' }));
+    orders[6999] = { id: 'x', status: 'SETTLED' };
+    const { result: violations, turns } = await counted(check.checkingAnswer('/v1/orders', 'GET', 200, { data: orders }));
+    expect(turns).toBeGreaterThan(1);
+    expect(violations).toContainEqual(expect.objectContaining({ pointer: '/data/6999/status', isEnum: true }));
+    // the same errors as one check of the whole answer against its schema
+    const whole = compileDocumentValidator(loadApiDocument().document, { $ref: 'openapi#/components/schemas/OrderList' })({ data: orders });
+    expect(violations.map((v) => v.pointer).sort()).toEqual(whole.map((e) => e.path).sort());
+  });
+
+  it('shows at most a kilobyte of a value, and no credential, even one across the cut', () => {
+    const secret = 'the-client-secret-0123456789';
+    const long = { note: `${'a'.repeat(990)}${secret}${'b'.repeat(2000)}`, password: 5 };
+    const [finding] = compareAnswers({ upstream: { status: 200, body: { extra: long } }, fake: { status: 200, body: {} }, compareValues: false, translate: none, secrets: [secret] });
+    expect(finding).toMatchObject({ kind: 'missing_field', pointer: '/extra' });
+    expect(JSON.stringify(finding)).not.toContain(secret.slice(0, 12));
+    expect(String(finding!.upstream).length).toBeLessThan(1100);
   });
 });
 

@@ -24,4 +24,11 @@ describe('shadow mode settings', () => {
     expect(() => parse([], { UPSTREAM_TIMEOUT_MS: '0' })).toThrow('UPSTREAM_TIMEOUT_MS must be an integer ≥ 1');
     expect(USAGE).toMatch(/\n {2}--upstream <url> +UPSTREAM_URL: shadow mode/);
   });
+
+  it('takes MAX_TWINS, 0 included (no twin: forwarded and answered, never compared)', () => {
+    expect(parse(['--max-twins', '10']).maxTwins).toBe(10);
+    expect(parse([], { MAX_TWINS: '0' }).maxTwins).toBe(0);
+    expect(() => parse([], { MAX_TWINS: '-1' })).toThrow('MAX_TWINS must be an integer ≥ 0');
+    expect(USAGE).toMatch(/\n {2}--max-twins <n> +MAX_TWINS: shadow mode: twin tenants at most/);
+  });
 });

@@ -1,5 +1,7 @@
 import type { Schemas } from '../../api/types.js';
-import { isIdentifierKey, isInstant, ITEMS, jsonType, keyOf, pointerOf, shown, type JsonType } from './normalize.js';
+import { secretForms } from '../secrets.js';
+import { runNow, type Slices } from '../slices.js';
+import { isIdentifierKey, isInstant, ITEMS, jsonType, pointerOf, shown, type JsonType } from './normalize.js';
 
 export type DifferenceKind = Schemas['FidelityDifference']['kind'];
 
@@ -28,6 +30,8 @@ export interface Comparison {
   translate: Translate;
   /** Pointers (concrete) where an answer holds a value outside the document's enum, from the document check. */
   enumViolations?: { upstream: readonly string[]; fake: readonly string[] };
+  /** The client's credentials (its secret, its tokens): never shown in a finding, wherever they stand. */
+  secrets?: readonly string[];
 }
 
 const errorCodeOf = (body: unknown): { pointer: string; code: unknown } | undefined => {
@@ -40,118 +44,194 @@ const errorCodeOf = (body: unknown): { pointer: string; code: unknown } | undefi
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The value at a pointer written by this module (`*` in a list: its first item that has it). */
+/** The value at a concrete pointer (an Ajv `instancePath`), or undefined. */
 function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
-  let values: unknown[] = [root];
+  let value = root;
   for (const raw of pointer.slice(1).split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    values = values.flatMap((v) => (key === ITEMS && Array.isArray(v) ? v : Array.isArray(v) ? [v[Number(key)]] : isObject(v) && key in v ? [v[key]] : []));
+    if (Array.isArray(value)) value = value[Number(key)];
+    else if (isObject(value) && Object.hasOwn(value, key)) value = value[key];
+    else return undefined;
   }
-  return values[0];
+  return value;
 }
 
-/** The types seen at each pointer of a value, list items merged under `*` (a list's shape is the union of its items'). */
-function shapeOf(value: unknown, pointer = '', shape = new Map<string, Set<JsonType>>()): Map<string, Set<JsonType>> {
-  const types = shape.get(pointer) ?? new Set<JsonType>();
-  types.add(jsonType(value));
-  shape.set(pointer, types);
-  if (Array.isArray(value)) for (const item of value) shapeOf(item, pointerOf(pointer, ITEMS), shape);
-  else if (isObject(value)) for (const [key, field] of Object.entries(value)) shapeOf(field, pointerOf(pointer, key), shape);
-  return shape;
+/** Deeper than this, a value counts by its own type alone (JSON nested further says nothing a report could show). */
+const MAX_DEPTH = 64;
+
+/** Nodes walked between two chances to give the event loop a turn (`harness/slices.ts`). */
+const STEP = 256;
+
+/** A segment longer than this is cut in a finding's pointer: a pointer is a place to look, not a copy of the key. */
+const SEGMENT_SHOWN = 256;
+
+const TYPE_BIT: Record<JsonType, number> = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32 };
+const NULL_BIT = TYPE_BIT.null;
+
+/**
+ * One pointer of an answer's shape: the JSON types seen there, the first value seen (in the answer's order), its
+ * fields, and its list items merged (a list's shape is the union of its items'). A tree of the pointers, so that
+ * walking an answer builds no pointer text and finds each place in one step, whatever its depth or its keys' length.
+ */
+interface ShapeNode {
+  types: number;
+  first: unknown;
+  fields: Map<string, ShapeNode> | undefined;
+  items: ShapeNode | undefined;
 }
 
-/** A pointer inside a list neither of whose sides has items says nothing: the two worlds hold other records. */
-const insideEmptyList = (pointer: string, upstream: Map<string, Set<JsonType>>, fake: Map<string, Set<JsonType>>): boolean => {
-  let at = pointer.indexOf(`/${ITEMS}`);
-  while (at >= 0) {
-    const list = `${pointer.slice(0, at)}/${ITEMS}`;
-    if (!upstream.has(list) || !fake.has(list)) return true;
-    at = pointer.indexOf(`/${ITEMS}`, at + 1);
-  }
-  return false;
-};
+const shapeNode = (value: unknown): ShapeNode => ({ types: 0, first: value, fields: undefined, items: undefined });
 
-/** Field sets and JSON types at every pointer; `null` fits any type (the document says where it may stand). */
-function compareShapes(upstream: unknown, fake: unknown): Finding[] {
-  const ours = shapeOf(fake);
-  const theirs = shapeOf(upstream);
-  const findings: Finding[] = [];
-  const parentMissing = (pointer: string, other: Map<string, Set<JsonType>>): boolean => {
-    const parent = pointer.slice(0, pointer.lastIndexOf('/'));
-    return parent !== pointer && pointer !== '' && !other.has(parent);
-  };
-  for (const [pointer, types] of theirs) {
-    if (insideEmptyList(pointer, theirs, ours)) continue;
-    const other = ours.get(pointer);
-    if (!other) {
-      // one finding for a missing object, not one per field under it
-      if (!parentMissing(pointer, ours)) findings.push({ kind: 'missing_field', pointer, upstream: shown(keyOf(pointer), valueAt(upstream, pointer)), fake: null });
-      continue;
+/** The shape of a value, walked in the answer's order without recursion; one step of the caller's slices per STEP nodes. */
+function* shapeOf(root: unknown): Slices<ShapeNode> {
+  const top = shapeNode(root);
+  // what is left to walk, in four stacks: the value, the node holding it, its key there (undefined: a list item), its depth
+  const values: unknown[] = [root];
+  const parents: (ShapeNode | undefined)[] = [undefined];
+  const keys: (string | undefined)[] = [undefined];
+  const depths: number[] = [0];
+  let walked = 0;
+  while (values.length > 0) {
+    const value = values.pop();
+    const parent = parents.pop();
+    const key = keys.pop();
+    const depth = depths.pop()!;
+    let node = top;
+    if (parent !== undefined) {
+      if (key === undefined) node = parent.items ??= shapeNode(value);
+      else {
+        parent.fields ??= new Map();
+        const known = parent.fields.get(key);
+        if (known) node = known;
+        else parent.fields.set(key, (node = shapeNode(value)));
+      }
     }
-    const a = [...types].filter((t) => t !== 'null');
-    const b = [...other].filter((t) => t !== 'null');
-    if (a.length > 0 && b.length > 0 && !a.some((t) => b.includes(t))) {
-      findings.push({ kind: 'type', pointer, upstream: shown(keyOf(pointer), valueAt(upstream, pointer)), fake: shown(keyOf(pointer), valueAt(fake, pointer)) });
+    node.types |= TYPE_BIT[jsonType(value)];
+    if (++walked % STEP === 0) yield;
+    if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') continue;
+    // pushed last first: popped in the answer's order
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        values.push(value[i]);
+        parents.push(node);
+        keys.push(undefined);
+        depths.push(depth + 1);
+      }
+    } else {
+      const names = Object.keys(value);
+      for (let i = names.length - 1; i >= 0; i--) {
+        values.push((value as Record<string, unknown>)[names[i]!]);
+        parents.push(node);
+        keys.push(names[i]);
+        depths.push(depth + 1);
+      }
     }
   }
-  for (const pointer of ours.keys()) {
-    if (theirs.has(pointer) || insideEmptyList(pointer, theirs, ours) || parentMissing(pointer, theirs)) continue;
-    findings.push({ kind: 'extra_field', pointer, upstream: null, fake: shown(keyOf(pointer), valueAt(fake, pointer)) });
+  return top;
+}
+
+const segment = (key: string): string => (key.length > SEGMENT_SHOWN ? `${key.slice(0, SEGMENT_SHOWN)}…` : key);
+
+/**
+ * Field sets and JSON types at every pointer; `null` fits any type (the document says where it may stand). Items of
+ * a list neither of whose sides has items say nothing: the two worlds hold other records. A field missing (or extra)
+ * is one finding, not one per field under it. The upstream's pointers first, in its order, then the fake's extras.
+ */
+function* compareShapes(upstream: ShapeNode, fake: ShapeNode, forms: readonly string[], findings: Finding[]): Slices<void> {
+  for (const [from, to, side] of [[upstream, fake, 'upstream'], [fake, upstream, 'fake']] as const) {
+    const pairs: [ShapeNode, ShapeNode | undefined, string][] = [[from, to, '']];
+    let walked = 0;
+    while (pairs.length > 0) {
+      const [mine, other, pointer] = pairs.pop()!;
+      if (++walked % STEP === 0) yield;
+      if (!other) {
+        if (side === 'upstream') findings.push({ kind: 'missing_field', pointer, upstream: shown(pointer, mine.first, forms), fake: null });
+        else findings.push({ kind: 'extra_field', pointer, upstream: null, fake: shown(pointer, mine.first, forms) });
+        continue;
+      }
+      if (side === 'upstream') {
+        const [a, b] = [mine.types & ~NULL_BIT, other.types & ~NULL_BIT];
+        if (a !== 0 && b !== 0 && (a & b) === 0) findings.push({ kind: 'type', pointer, upstream: shown(pointer, mine.first, forms), fake: shown(pointer, other.first, forms) });
+      }
+      const below: [ShapeNode, ShapeNode | undefined, string][] = [];
+      if (mine.items && other.items) below.push([mine.items, other.items, pointerOf(pointer, ITEMS)]);
+      for (const [key, field] of mine.fields ?? []) below.push([field, other.fields?.get(key), pointerOf(pointer, segment(key))]);
+      for (let i = below.length - 1; i >= 0; i--) pairs.push(below[i]!);
+    }
   }
-  return findings;
 }
 
 /**
  * Values, outside lists only: instants never; identifiers only where the upstream's was issued in this session
  * (the fake's must then be its translation); everything else equal as JSON.
  */
-function compareValues(upstream: unknown, fake: unknown, translate: Translate, pointer = ''): Finding[] {
-  if (isObject(upstream) && isObject(fake)) {
-    return Object.keys(upstream).flatMap((key) => (key in fake ? compareValues(upstream[key], fake[key], translate, pointerOf(pointer, key)) : []));
+function* compareValues(upstream: unknown, fake: unknown, translate: Translate, forms: readonly string[], findings: Finding[]): Slices<void> {
+  const pairs: [unknown, unknown, string, string | undefined, number][] = [[upstream, fake, '', undefined, 0]];
+  let walked = 0;
+  while (pairs.length > 0) {
+    const [theirs, ours, pointer, key, depth] = pairs.pop()!;
+    if (++walked % STEP === 0) yield;
+    if (isObject(theirs) && isObject(ours)) {
+      if (depth >= MAX_DEPTH) continue;
+      const names = Object.keys(theirs);
+      for (let i = names.length - 1; i >= 0; i--) {
+        const name = names[i]!;
+        if (Object.hasOwn(ours, name)) pairs.push([theirs[name], ours[name], pointerOf(pointer, segment(name)), name, depth + 1]);
+      }
+      continue;
+    }
+    if (Array.isArray(theirs) || Array.isArray(ours) || isObject(theirs) || isObject(ours)) continue;
+    if (isInstant(theirs) || isInstant(ours)) continue;
+    if (key !== undefined && isIdentifierKey(key)) {
+      const expected = typeof theirs === 'string' ? translate(theirs) : undefined;
+      if (expected !== undefined && expected !== ours) findings.push({ kind: 'value', pointer, upstream: shown(pointer, theirs, forms), fake: shown(pointer, ours, forms) });
+      continue;
+    }
+    if (theirs !== ours) findings.push({ kind: 'value', pointer, upstream: shown(pointer, theirs, forms), fake: shown(pointer, ours, forms) });
   }
-  if (Array.isArray(upstream) || Array.isArray(fake) || isObject(upstream) || isObject(fake)) return [];
-  const key = keyOf(pointer);
-  if (isInstant(upstream) || isInstant(fake)) return [];
-  if (key !== undefined && isIdentifierKey(key)) {
-    const expected = typeof upstream === 'string' ? translate(upstream) : undefined;
-    return expected === undefined || expected === fake ? [] : [{ kind: 'value', pointer, upstream: shown(key, upstream), fake: shown(key, fake) }];
-  }
-  return upstream === fake ? [] : [{ kind: 'value', pointer, upstream: shown(key, upstream), fake: shown(key, fake) }];
 }
 
 /** An enum violation at a concrete pointer, with both sides' values there. */
-function enumFindings(upstream: unknown, fake: unknown, violations: Comparison['enumViolations']): Finding[] {
-  if (!violations) return [];
-  const pointers = [...new Set([...violations.upstream, ...violations.fake])];
-  return pointers.map((pointer) => ({
-    kind: 'enum_value' as const,
-    pointer,
-    upstream: shown(keyOf(pointer), valueAt(upstream, pointer)),
-    fake: shown(keyOf(pointer), valueAt(fake, pointer)),
-  }));
+function* enumFindings(upstream: unknown, fake: unknown, violations: Comparison['enumViolations'], forms: readonly string[], findings: Finding[]): Slices<void> {
+  if (!violations) return;
+  const pointers = new Set([...violations.upstream, ...violations.fake]);
+  let walked = 0;
+  for (const pointer of pointers) {
+    if (++walked % STEP === 0) yield;
+    findings.push({ kind: 'enum_value', pointer, upstream: shown(pointer, valueAt(upstream, pointer), forms), fake: shown(pointer, valueAt(fake, pointer), forms) });
+  }
 }
 
 /**
  * Where the twin's answer differs from the upstream's (CONTRACT 14): the status; on an error, its code; on success,
  * the fields and their JSON types at every pointer (list items by shape), the values of a resource the session
  * created or changed, and every enum value within the document's enum on both sides. A pure function of the two
- * answers, the document's verdicts on them and the identifier map.
+ * answers, the document's verdicts on them and the identifier map, in time linear in the answers' size, written as
+ * slices (`harness/slices.ts`): the control plane's caller gives the event loop a turn between them.
  */
-export function compareAnswers({ upstream, fake, compareValues: withValues, translate, enumViolations }: Comparison): Finding[] {
+export function* comparing({ upstream, fake, compareValues: withValues, translate, enumViolations, secrets = [] }: Comparison): Slices<Finding[]> {
+  const forms = secretForms(secrets);
   if (upstream.status !== fake.status) return [{ kind: 'status', pointer: '', upstream: upstream.status, fake: fake.status }];
   if (upstream.status >= 400) {
     const theirs = errorCodeOf(upstream.body);
     const ours = errorCodeOf(fake.body);
     if (theirs?.code === ours?.code) return [];
-    return [{ kind: 'error_code', pointer: theirs?.pointer ?? ours?.pointer ?? '/code', upstream: theirs?.code ?? null, fake: ours?.code ?? null }];
+    const pointer = theirs?.pointer ?? ours?.pointer ?? '/code';
+    return [{ kind: 'error_code', pointer, upstream: shown(pointer, theirs?.code ?? null, forms), fake: shown(pointer, ours?.code ?? null, forms) }];
   }
-  const findings = [...compareShapes(upstream.body, fake.body), ...enumFindings(upstream.body, fake.body, enumViolations)];
+  const findings: Finding[] = [];
+  yield* compareShapes(yield* shapeOf(upstream.body), yield* shapeOf(fake.body), forms, findings);
+  yield* enumFindings(upstream.body, fake.body, enumViolations, forms, findings);
   if (withValues) {
     // a field already reported missing, extra or of another type is not reported again as a value
     const seen = new Set(findings.map((f) => f.pointer));
-    const enums = new Set([...(enumViolations?.upstream ?? []), ...(enumViolations?.fake ?? [])]);
-    findings.push(...compareValues(upstream.body, fake.body, translate).filter((f) => !seen.has(f.pointer) && !enums.has(f.pointer)));
+    const values: Finding[] = [];
+    yield* compareValues(upstream.body, fake.body, translate, forms, values);
+    for (const value of values) if (!seen.has(value.pointer)) findings.push(value);
   }
   return findings;
 }
+
+/** `comparing` at once, in the caller's own time. */
+export const compareAnswers = (comparison: Comparison): Finding[] => runNow(comparing(comparison));

@@ -1,5 +1,6 @@
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { ajvErrorAt, documentAjv, documentedResponse, rootedRefs, type ApiDocument } from '../../api/document.js';
+import { runNow, type Slices } from '../slices.js';
 
 /** One place where a request or an answer breaks the document. */
 export interface Violation {
@@ -20,6 +21,11 @@ export interface CheckedRequest {
 
 type Parameter = { name: string; in: string; required?: boolean; schema?: object };
 type Operation = { parameters?: (Parameter | { $ref: string })[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> }; responses?: Record<string, unknown> };
+
+/** List items checked between two chances to give the event loop a turn. */
+const ITEMS_PER_STEP = 64;
+
+type SchemaNode = { type?: unknown; items?: unknown; properties?: Record<string, unknown> };
 
 const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -63,6 +69,11 @@ export class DocumentCheck {
 
   /** The client's request: each parameter against its schema (query names the document does not list included), the body against its own. */
   checkRequest(template: string, method: string, request: CheckedRequest): Violation[] {
+    return runNow(this.checkingRequest(template, method, request));
+  }
+
+  /** `checkRequest` in slices (`harness/slices.ts`): a long list in the body is checked a few items at a time. */
+  *checkingRequest(template: string, method: string, request: CheckedRequest): Slices<Violation[]> {
     const operation = this.operation(template, method);
     if (!operation) return [];
     const parameters = [...((this.document.paths[template] as { parameters?: Parameter[] }).parameters ?? []), ...(operation.parameters ?? [])].map((p) => this.resolve<Parameter>(p));
@@ -85,9 +96,8 @@ export class DocumentCheck {
       if (request.body === undefined) {
         if (operation.requestBody?.required) violations.push({ pointer: '/body', message: 'the request body is required', isEnum: false });
       } else {
-        const pointer = `openapi#/paths/${escape(template)}/${method.toLowerCase()}/requestBody/content/${escape(type)}/schema`;
-        const validate = this.validator(`${method} ${template} body`, () => (content[type]?.schema ? this.ajv.compile({ $ref: pointer }) : undefined));
-        if (validate && !validate(request.body)) violations.push(...(validate.errors ?? []).map(violationOf('/body')));
+        const schema = content[type]?.schema;
+        if (schema) for (const v of yield* this.validating(`${method} ${template} body`, schema, request.body, '/body')) violations.push(v);
       }
     }
     return violations;
@@ -95,6 +105,11 @@ export class DocumentCheck {
 
   /** An answer: its status documented for the operation, its JSON body the schema documented for that status. */
   checkAnswer(template: string, method: string, status: number, body: unknown): Violation[] {
+    return runNow(this.checkingAnswer(template, method, status, body));
+  }
+
+  /** `checkAnswer` in slices: a list answer's items are checked a few at a time. */
+  *checkingAnswer(template: string, method: string, status: number, body: unknown): Slices<Violation[]> {
     const operation = this.operation(template, method);
     if (!operation) return [];
     const response = documentedResponse(this.document, template, method, status);
@@ -102,7 +117,51 @@ export class DocumentCheck {
     const type = Object.keys(response.content).find((t) => t.includes('json'));
     const schema = type === undefined ? undefined : response.content[type]!.schema;
     if (schema === undefined || body === undefined) return [];
-    const validate = this.validator(`${method} ${template} ${response.key}`, () => this.ajv.compile(rootedRefs(schema) as object));
-    return validate && !validate(body) ? (validate.errors ?? []).map(violationOf('')) : [];
+    return yield* this.validating(`${method} ${template} ${response.key}`, schema, body, '');
   }
+
+  /**
+   * A value against a schema of the document. A list the schema holds at its top (the value itself, or one of its
+   * fields) is checked apart, its items a few at a time, so that a 7 MB list answer never holds the event loop for
+   * the whole of its check: the rest of the value against the schema without the list's `items`, then each item
+   * against `items`. The same errors, at the same pointers, as one check of the whole.
+   */
+  private *validating(key: string, schema: object, value: unknown, prefix: string): Slices<Violation[]> {
+    const resolved = this.resolve<SchemaNode>(schema as SchemaNode);
+    const isList = (node: SchemaNode | undefined): node is SchemaNode & { items: object } =>
+      node !== undefined && node !== null && node.type === 'array' && typeof node.items === 'object' && node.items !== null;
+    const lists: { name: string | undefined; list: SchemaNode & { items: object }; at: unknown[] }[] = [];
+    if (Array.isArray(value) && isList(resolved)) lists.push({ name: undefined, list: resolved, at: value });
+    else if (resolved?.properties && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [name, field] of Object.entries(resolved.properties)) {
+        const at = (value as Record<string, unknown>)[name];
+        const list = this.resolve<SchemaNode>(field as SchemaNode);
+        if (Array.isArray(at) && isList(list)) lists.push({ name, list, at });
+      }
+    }
+    const whole = lists.length === 0 ? schema : withoutItems(resolved, lists);
+    const validate = this.validator(`${key} ${lists.map((l) => l.name ?? '[]').join(',')}`, () => this.ajv.compile(rootedRefs(whole) as object));
+    const violations = validate && !validate(value) ? (validate.errors ?? []).map(violationOf(prefix)) : [];
+    for (const list of lists) {
+      const item = this.validator(`${key} ${list.name ?? '[]'} items`, () => this.ajv.compile(rootedRefs(list.list.items) as object));
+      if (!item) continue;
+      const listPrefix = list.name === undefined ? prefix : `${prefix}/${escape(list.name)}`;
+      for (let i = 0; i < list.at.length; i++) {
+        if (!item(list.at[i])) violations.push(...(item.errors ?? []).map(violationOf(`${listPrefix}/${i}`)));
+        if (i % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
+      }
+    }
+    return violations;
+  }
+}
+
+/** A schema whose lists (the schema itself: name `undefined`, or its named fields) no longer check their items. */
+function withoutItems(schema: SchemaNode, lists: readonly { name: string | undefined; list: SchemaNode }[]): object {
+  const listOnly = (list: SchemaNode): object => Object.fromEntries(Object.entries(list).filter(([k]) => k !== 'items'));
+  const properties = { ...schema.properties };
+  for (const { name, list } of lists) {
+    if (name === undefined) return listOnly(list);
+    properties[name] = listOnly(list);
+  }
+  return { ...schema, properties };
 }

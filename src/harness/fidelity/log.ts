@@ -1,4 +1,5 @@
 import type { Schemas } from '../../api/types.js';
+import { secretForms, withoutSecretValues } from '../secrets.js';
 import type { Finding } from './compare.js';
 
 export type FidelityReport = Schemas['FidelityReport'];
@@ -17,6 +18,8 @@ export interface ExchangeOutcome {
   /** The differences found, or the reason the twin could not replay the exchange. */
   result: { findings: Finding[] } | { notComparable: string };
   violations: { side: DocumentViolation['side']; pointer: string; message: string }[];
+  /** The client's credentials: the report keeps none of them, wherever they stand (a pointer, a message). */
+  secrets?: readonly string[];
 }
 
 /** Each list of the report keeps its first items only; the counts go on. */
@@ -79,26 +82,24 @@ export class FidelityLog {
     const counts = perOperation.get(operation ?? '') ?? noCounts();
     perOperation.set(operation ?? '', counts);
     counts.exchanges++;
-    const push = <T>(list: T[], items: T[]): void => {
-      for (const item of items) if (list.length < REPORT_LIST_LIMIT) list.push(item);
+    const forms = secretForms(outcome.secrets);
+    const clean = (text: string): string => (forms.length === 0 ? text : withoutSecretValues(text, forms));
+    // only what the lists keep is made (a 7 MB answer may differ at thousands of places)
+    const push = <S, T>(list: T[], items: readonly S[], make: (item: S) => T): void => {
+      for (let i = 0; i < items.length && list.length < REPORT_LIST_LIMIT; i++) list.push(make(items[i]!));
     };
-    push(
-      this.violations,
-      outcome.violations.map((v) => ({ clientId, request_id: requestId, operation, side: v.side, pointer: v.pointer, message: v.message })),
-    );
+    push(this.violations, outcome.violations, (v) => ({ clientId, request_id: requestId, operation, side: v.side, pointer: clean(v.pointer), message: clean(v.message) }));
     if ('notComparable' in outcome.result) {
       counts.not_comparable++;
-      push(this.notComparable, [{ clientId, request_id: requestId, operation, method, path, reason: outcome.result.notComparable }]);
+      push(this.notComparable, [outcome.result.notComparable], (reason) => ({ clientId, request_id: requestId, operation, method, path, reason: clean(reason) }));
       return;
     }
     counts.compared++;
     const { findings } = outcome.result;
     if (findings.length === 0) counts.agreed++;
     counts.differences += findings.length;
-    push(
-      this.differences,
-      findings.map((f) => ({ clientId, request_id: requestId, operation, method, path, kind: f.kind, pointer: f.pointer, upstream: f.upstream, fake: f.fake })),
-    );
+    // a finding's values were redacted as they were written (`shown`)
+    push(this.differences, findings, (f) => ({ clientId, request_id: requestId, operation, method, path, kind: f.kind, pointer: clean(f.pointer), upstream: f.upstream, fake: f.fake }));
   }
 
   /** The report of every client, or of one (a partner's own). */

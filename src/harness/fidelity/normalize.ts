@@ -1,7 +1,10 @@
+import { isSecretName, longestForm, REDACTED, redactedJsonMembers, redactedValue, withoutSecretValues } from '../secrets.js';
+
 /**
- * The normalization rules of shadow mode, written once: which values are instants, which are identifiers, which are
- * secrets, what JSON type a value has, and how a JSON pointer is written. Hoverfly's diff mode fails on timestamps
- * because every comparison decides this for itself; here the comparison asks these functions.
+ * The normalization rules of shadow mode, written once: which values are instants, which are identifiers, what JSON
+ * type a value has, how a JSON pointer is written, and what a report shows of a value (its secrets as `secrets.ts`
+ * says). Hoverfly's diff mode fails on timestamps because every comparison decides this for itself; here the
+ * comparison asks these functions.
  */
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
@@ -11,13 +14,6 @@ export const isInstant = (value: unknown): boolean => typeof value === 'string' 
 
 /** A field naming a record (`id`, `account_id`, `feeder_fund_id`…): its value differs from world to world. */
 export const isIdentifierKey = (key: string): boolean => key === 'id' || key.endsWith('_id');
-
-const SECRET = /^(access_token|refresh_token|id_token|client_secret|password|authorization|token)$/i;
-
-/** Values never stored or shown: a report keeps `[redacted]` in their place. */
-export const isSecretKey = (key: string): boolean => SECRET.test(key);
-
-export const REDACTED = '[redacted]';
 
 export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
@@ -30,24 +26,50 @@ export const pointerOf = (parent: string, key: string | number): string => `${pa
 /** List items are compared by shape: every item's fields under one pointer segment, `*`. */
 export const ITEMS = '*';
 
-/** What a report may show of a value at `key`: a secret's value never, and nothing bigger than 1 KiB of JSON. */
-export function shown(key: string | undefined, value: unknown): unknown {
+/** What a report shows of a value at most: its JSON's first characters. */
+const SHOWN_CHARACTERS = 1024;
+
+/**
+ * What a report may show of the value at `pointer` (`secrets.ts` decides what is secret): nothing under a
+ * secret-named field, no credential (`forms`: `secretForms`), and at most SHOWN_CHARACTERS of its JSON. Written as
+ * far as it is shown, never whole: a finding costs the same at the top of a 7 MB answer as in a leaf.
+ */
+export function shown(pointer: string, value: unknown, forms: readonly string[] = []): unknown {
   if (value === undefined) return null;
-  if (key !== undefined && isSecretKey(key) && value !== null) return REDACTED;
-  const text = JSON.stringify(value);
-  if (text !== undefined && text.length > 1024) return `${text.slice(0, 1000)}… (${text.length} characters)`;
-  return redactedDeep(value);
+  if (value !== null && segmentsOf(pointer).some(isSecretName)) return REDACTED;
+  // a credential across the cut is written whole before it is replaced, so no part of it remains
+  const preview = jsonPreview(value, SHOWN_CHARACTERS + longestForm(forms));
+  if (preview.complete && preview.text.length <= SHOWN_CHARACTERS) return redactedValue(value, forms);
+  const text = redactedJsonMembers(withoutSecretValues(preview.text, forms));
+  return `${text.slice(0, 1000)}… (more than ${SHOWN_CHARACTERS} characters)`;
 }
 
-function redactedDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactedDeep);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? REDACTED : redactedDeep(v)]));
+/** The JSON text of a value, written until it passes `limit` characters (then `complete` is false). */
+function jsonPreview(value: unknown, limit: number): { text: string; complete: boolean } {
+  let text = '';
+  const write = (v: unknown): boolean => {
+    if (typeof v === 'string') text += JSON.stringify(v.length > limit ? v.slice(0, limit + 1) : v);
+    else if (Array.isArray(v)) {
+      text += '[';
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) text += ',';
+        if (!write(v[i] ?? null)) return false;
+      }
+      text += ']';
+    } else if (v !== null && typeof v === 'object') {
+      text += '{';
+      let first = true;
+      for (const key in v) {
+        text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+        first = false;
+        if (!write((v as Record<string, unknown>)[key])) return false;
+      }
+      text += '}';
+    } else text += JSON.stringify(v) ?? 'null';
+    return text.length <= limit;
+  };
+  return { complete: write(value), text };
 }
 
-/** The last segment of a pointer, unescaped: the field's name. */
-export const keyOf = (pointer: string): string | undefined => {
-  const last = pointer.slice(pointer.lastIndexOf('/') + 1);
-  return pointer === '' ? undefined : last.replace(/~1/g, '/').replace(/~0/g, '~');
-};
-
+/** A pointer's segments, unescaped. */
+const segmentsOf = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')));

@@ -4,6 +4,9 @@ import { DomainError } from '../../api/errors.js';
 import type { FakeContext } from '../../context.js';
 import type { Tenant } from '../../domain/tenants.js';
 import type { MatchedOperation } from '../../harness/fidelity/operations.js';
+import { secretForms, withoutSecretValues, type CredentialBook } from '../../harness/secrets.js';
+import { jsonBodies } from '../../harness/json-slices.js';
+import { JOURNAL_BODY_LIMIT_BYTES } from '../../harness/journal-body.js';
 import { settle, stateOf } from '../request-state.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
 import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from './headers.js';
@@ -16,9 +19,19 @@ export const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 /** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
 export const isForwarded = (method: string, path: string): boolean => (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
 
+/** An answer up to this size is joined and sent in one write; a larger one goes out chunk by chunk. */
+const JOINED_ANSWER_BYTES = 1024 * 1024;
+
+/** How many of the first chunks it takes to hold `bytes` bytes. */
+const chunksHolding = (chunks: readonly Buffer[], bytes: number): number => {
+  let held = 0;
+  for (let i = 0; i < chunks.length; i++) if ((held += chunks[i]!.length) >= bytes) return i + 1;
+  return chunks.length;
+};
+
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** What the comparison needs of an exchange, and nothing secret: tokens by their hash, the client's secret not at all. */
+/** What the comparison needs of an exchange: tokens by their hash; the client's credentials only to hide them (`secrets`). */
 export interface ForwardedExchange {
   requestId: string;
   method: string;
@@ -35,7 +48,9 @@ export interface ForwardedExchange {
   bearer: string | undefined;
   /** A token request: who asked, how it authenticated (never with what). */
   token: TokenRequest | undefined;
-  upstream: { status: number; body: unknown; contentType: string | undefined; tokenHash: string | undefined };
+  /** The client's credentials the answers may carry (`harness/secrets.ts`): kept to hide them in the report, never shown. */
+  secrets: readonly string[];
+  upstream: { status: number; body: unknown; contentType: string | undefined; tokenHash: string | undefined; size: number };
 }
 
 export interface TokenRequest {
@@ -50,6 +65,8 @@ export interface TokenRequest {
 /** What the forwarding step asks of the twin: who a token belongs to, and to compare an exchange once answered. */
 export interface TwinSide {
   clientOfToken(tokenHash: string): string | undefined;
+  /** Each client's credentials as seen on the way: what the journal and the report hide wherever an answer carries them. */
+  readonly credentials: CredentialBook;
   /** The upstream granted a token: the twin of its client exists from now on (answers its tenant, if it could be made). */
   tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): Tenant | undefined;
   matchOperation(method: string, path: string): MatchedOperation | undefined;
@@ -86,8 +103,11 @@ const decodeForm = (text: string): string => {
   }
 };
 
-/** Who a token request is from and how it authenticated; the secret is dropped here and never kept. */
-function tokenRequestOf(req: Request, body: Buffer): TokenRequest | undefined {
+/**
+ * Who a token request is from and how it authenticated; its secret apart, to be hidden wherever it shows and never
+ * replayed or kept in the exchange.
+ */
+function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secret: string | undefined } | undefined {
   const form = body
     .toString('latin1')
     .split('&')
@@ -98,18 +118,21 @@ function tokenRequestOf(req: Request, body: Buffer): TokenRequest | undefined {
     });
   const basic = /^\s*basic\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   let clientId = form.find(([name]) => name === 'client_id')?.[1];
+  let secret = form.find(([name]) => name === 'client_secret')?.[1];
   if (basic !== undefined) {
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     clientId = decodeForm(colon < 0 ? decoded : decoded.slice(0, colon));
+    secret = colon < 0 ? secret : decodeForm(decoded.slice(colon + 1));
   }
   if (clientId === undefined || clientId === '') return undefined;
-  return {
+  const token: TokenRequest = {
     clientId,
     method: basic !== undefined ? 'client_secret_basic' : 'client_secret_post',
     form: form.filter(([name]) => name !== 'client_secret'),
     secretInForm: form.some(([name]) => name === 'client_secret'),
   };
+  return { token, secret };
 }
 
 const withoutSecret = (token: TokenRequest | undefined, body: Buffer): Buffer =>
@@ -120,12 +143,15 @@ const headerOf = (rawHeaders: readonly string[], name: string): string | undefin
   return undefined;
 };
 
-/** The answer's JSON; `undefined` for an empty body; throws `UpstreamUnreachable` for anything else below 500. */
-function jsonOf(answer: UpstreamAnswer, contentType: string | undefined): unknown {
-  if (answer.body.length === 0) return undefined;
+/**
+ * The answer's JSON (`parse`: large answers in slices, one at a time); `undefined` for an empty body; throws
+ * `UpstreamUnreachable` for anything else below 500.
+ */
+async function jsonOf(answer: UpstreamAnswer, contentType: string | undefined, parse: ReturnType<typeof jsonBodies>): Promise<unknown> {
+  if (answer.size === 0) return undefined;
   try {
     if (!/[/+]json\b/i.test(contentType ?? '')) throw new Error('not JSON');
-    return JSON.parse(answer.body.toString('utf8'));
+    return await parse(answer.chunks, answer.size);
   } catch {
     // an upstream's own failure is passed through whatever it says: the report shows the status
     if (answer.status >= 500) return undefined;
@@ -140,6 +166,7 @@ function jsonOf(answer: UpstreamAnswer, contentType: string | undefined): unknow
  * comparison with the twin is queued once the client has its answer. Other requests, and the twin's replays, go on.
  */
 export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin: TwinSide): RequestHandler {
+  const parse = jsonBodies();
   const forward = async (req: Request, res: Response): Promise<void> => {
     const state = stateOf(req);
     const operation = twin.matchOperation(req.method, req.path);
@@ -153,11 +180,15 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
     }
     state.rawBody = received;
     const isTokenRequest = req.path === '/oauth2/token';
-    const token = isTokenRequest ? tokenRequestOf(req, received) : undefined;
+    const asked = isTokenRequest ? tokenRequestOf(req, received) : undefined;
+    const token = asked?.token;
     const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];
     const bearerHash = bearer === undefined ? undefined : sha256(bearer);
     const tokenOwner = bearerHash === undefined ? undefined : twin.clientOfToken(bearerHash);
     if (tokenOwner !== undefined) state.tenant = ctx.tenants.find(tokenOwner);
+    // what the upstream's answer may echo: the credentials sent now, and those its client was seen with before
+    const secrets = [asked?.secret, bearer, ...twin.credentials.of(token?.clientId ?? tokenOwner)].filter((value): value is string => value !== undefined);
+    state.credentials = secrets;
     let body = received;
     if (isTokenRequest) {
       const [host = '', hostname = host] = audiencesOf(baseUrlOf(req, ctx));
@@ -171,18 +202,26 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
       body,
     });
     const contentType = headerOf(answer.rawHeaders, 'content-type');
-    const json = jsonOf(answer, contentType);
+    const json = await jsonOf(answer, contentType, parse);
     // the answer is the upstream's: not even the fake's request id is added to it
     res.removeHeader('X-Request-Id');
     const code = json !== null && typeof json === 'object' ? ((json as { code?: unknown; error?: unknown }).code ?? (json as { error?: unknown }).error) : undefined;
-    if (typeof code === 'string') state.code = code;
-    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.body.length, req.method === 'HEAD'));
-    res.end(answer.body);
+    if (typeof code === 'string') state.code = withoutSecretValues(code, secretForms(secrets));
+    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.size, req.method === 'HEAD'));
+    if (answer.size <= JOINED_ANSWER_BYTES) res.end(Buffer.concat(answer.chunks, answer.size));
+    else {
+      // a large answer goes out as it came, never joined; the journal keeps its beginning, as of any answer
+      for (const chunk of answer.chunks) res.write(chunk);
+      res.end();
+      state.sentBody = Buffer.concat(answer.chunks.slice(0, chunksHolding(answer.chunks, JOURNAL_BODY_LIMIT_BYTES)));
+    }
     const accessToken = isTokenRequest && answer.status === 200 ? (json as { access_token?: unknown } | undefined)?.access_token : undefined;
     const tokenHash = typeof accessToken === 'string' ? sha256(accessToken) : undefined;
     if (token && tokenHash !== undefined) {
       state.tenant = twin.tokenGranted(token.clientId, (json as { scope?: unknown }).scope, token.method, tokenHash);
-    }
+      twin.credentials.remember(token.clientId, { secret: asked?.secret, tokens: [accessToken as string] });
+      secrets.push(accessToken as string);
+    } else if (tokenOwner !== undefined) twin.credentials.remember(tokenOwner, { tokens: [bearer] });
     settle(state);
     twin.compareLater({
       requestId: state.id!,
@@ -196,7 +235,8 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
       body: withoutSecret(token, received),
       bearer: bearerHash,
       token,
-      upstream: { status: answer.status, body: json, contentType, tokenHash },
+      secrets,
+      upstream: { status: answer.status, body: json, contentType, tokenHash, size: answer.size },
     });
   };
   return (req, res, next) => {

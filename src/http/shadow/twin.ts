@@ -5,11 +5,15 @@ import { createClient, updateClient } from '../../domain/clients.js';
 import type { Tenant } from '../../domain/tenants.js';
 import type { ApiScope } from '../../api/types.js';
 import { DomainError } from '../../api/errors.js';
-import { compareAnswers, type Answer } from '../../harness/fidelity/compare.js';
+import { comparing, type Answer } from '../../harness/fidelity/compare.js';
 import { DocumentCheck, type Violation } from '../../harness/fidelity/document-check.js';
 import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../harness/fidelity/identifiers.js';
 import type { ExchangeOutcome, FidelityLog } from '../../harness/fidelity/log.js';
 import { operationMatcher, type MatchedOperation } from '../../harness/fidelity/operations.js';
+import { CredentialBook } from '../../harness/secrets.js';
+import { jsonBodies } from '../../harness/json-slices.js';
+import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../../harness/slices.js';
+import { BODY_LIMIT_BYTES } from '../body.js';
 import type { ForwardedExchange, TokenRequest, TwinSide } from './forwarding.js';
 import { replayTransport, type ReplayAnswer, type ReplayTransport } from './replay-transport.js';
 
@@ -19,16 +23,26 @@ const TOKENS_KEPT = 10_000;
 /** Exchanges waiting for their comparison at most (each holds its bodies): past it, one is counted, not compared. */
 const QUEUE_LIMIT = 1_000;
 
+/**
+ * Bytes of upstream answers waiting for their comparison at most (each waits parsed, several times its size in
+ * memory): 16 answers at the 8 MiB cap. Past it, an exchange is counted, not compared.
+ */
+const QUEUE_BYTES = 16 * 8 * 1024 * 1024;
+
 const isJson = (contentType: string | undefined): boolean => /[/+]json\b/i.test(contentType ?? '');
 
-const parsed = (body: Buffer, contentType: string | undefined): unknown => {
+/** A body's JSON (`jsonBodies`: in slices when it is large), undefined for none, or for a body that is not JSON. */
+const parsedWith = (parse: ReturnType<typeof jsonBodies>) => async (body: Buffer, contentType: string | undefined): Promise<unknown> => {
   if (body.length === 0 || !isJson(contentType)) return undefined;
   try {
-    return JSON.parse(body.toString('utf8'));
+    return await parse([body], body.length);
   } catch {
     return undefined;
   }
 };
+
+/** In slices beside the requests (`harness/slices.ts`): a 7 MB list never holds the event loop for its whole check. */
+const sliced = <T>(work: Slices<T>): Promise<T> => runSliced(work, SHARED_SLICE_BUDGET_MS);
 
 const formObject = (form: [string, string][]): Record<string, string> => Object.fromEntries(form);
 
@@ -52,7 +66,13 @@ export class Twin implements TwinSide {
   private readonly tokens = new Map<string, { clientId: string; twinToken?: string }>();
   /** Twins this server made (their scopes follow what the upstream grants); other tenants are the operator's. */
   private readonly made = new Set<string>();
+  /** Clients the upstream granted a token that got no twin, with why (MAX_TWINS): what the report says of their exchanges. */
+  private readonly withoutTwin = new Map<string, string>();
   private check: DocumentCheck | undefined;
+  readonly credentials = new CredentialBook();
+  private readonly parsed = parsedWith(jsonBodies());
+  /** Bytes of the upstream answers waiting for their comparison (`QUEUE_BYTES`). */
+  private waitingBytes = 0;
   readonly matchOperation: (method: string, path: string) => MatchedOperation | undefined;
   private readonly apiScopes: Set<string>;
 
@@ -76,18 +96,21 @@ export class Twin implements TwinSide {
     if (this.tokens.size > TOKENS_KEPT) this.tokens.delete(this.tokens.keys().next().value!);
     const granted = (typeof scope === 'string' ? scope.split(' ') : []).filter((s) => this.apiScopes.has(s)) as ApiScope[];
     const existing = this.ctx.tenants.find(clientId);
+    if (existing) this.withoutTwin.delete(clientId);
     try {
       if (!existing) {
         // its secret is the fake's own, made here: the client's secret is never kept
-        createClient(this.ctx.tenants, { client_id: clientId, client_secret: randomBytes(24).toString('base64url'), scopes: granted, token_endpoint_auth_method: method });
+        createClient(this.ctx.tenants, { client_id: clientId, client_secret: randomBytes(24).toString('base64url'), scopes: granted, token_endpoint_auth_method: method }, { twin: true });
         this.made.add(clientId);
       } else if (this.made.has(clientId) && granted.some((s) => !existing.client.scopes.includes(s))) {
         updateClient(this.ctx.tenants, clientId, { scopes: [...new Set([...existing.client.scopes, ...granted])] as ApiScope[] });
       }
     } catch (error) {
-      // no room for another tenant (MAX_TENANTS): its exchanges are not comparable
+      // no room for another twin (MAX_TWINS): the client is still answered; its exchanges are not comparable
       if (!(error instanceof DomainError)) throw error;
-      this.ctx.logger.warn({ clientId, code: error.code }, 'shadow mode could not make a twin');
+      if (!this.withoutTwin.has(clientId)) this.ctx.logger.warn({ clientId, code: error.code }, 'shadow mode could not make a twin');
+      this.withoutTwin.set(clientId, `client "${clientId.slice(0, 200)}" has no twin: ${error.detail}`);
+      if (this.withoutTwin.size > TOKENS_KEPT) this.withoutTwin.delete(this.withoutTwin.keys().next().value!);
     }
     return this.ctx.tenants.find(clientId);
   }
@@ -97,8 +120,15 @@ export class Twin implements TwinSide {
       this.log.add(this.outcomeOf(exchange, { notComparable: `${QUEUE_LIMIT} exchanges were already waiting for their comparison: the client sends faster than shadow mode compares` }, []));
       return;
     }
+    const { size } = exchange.upstream;
+    if (this.log.waiting > 0 && this.waitingBytes + size > QUEUE_BYTES) {
+      const mib = QUEUE_BYTES / (1024 * 1024);
+      this.log.add(this.outcomeOf(exchange, { notComparable: `answers of ${mib} MiB were already waiting for their comparison: the clients send large answers faster than shadow mode compares` }, []));
+      return;
+    }
+    this.waitingBytes += size;
     this.log.enqueue(
-      () => this.compare(exchange),
+      () => this.compare(exchange).finally(() => (this.waitingBytes -= size)),
       (error) => {
         // a failure of the comparison itself is counted, and said, rather than lost
         this.ctx.logger.error({ err: error, reqId: exchange.requestId }, 'shadow mode could not compare an exchange');
@@ -116,6 +146,7 @@ export class Twin implements TwinSide {
       path: exchange.path,
       result,
       violations,
+      secrets: exchange.secrets,
     };
   }
 
@@ -133,7 +164,7 @@ export class Twin implements TwinSide {
     this.check ??= new DocumentCheck(this.ctx.api.document);
     const { operation } = exchange;
     const violations: ExchangeOutcome['violations'] = [];
-    const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.secretInForm && { client_secret: '[redacted]' }) } : parsed(exchange.body, exchange.contentType);
+    const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.secretInForm && { client_secret: '[redacted]' }) } : await this.parsed(exchange.body, exchange.contentType);
     let upstreamEnums: string[] = [];
     if (operation) {
       const query: Record<string, string | string[]> = {};
@@ -141,10 +172,11 @@ export class Twin implements TwinSide {
         const had = query[name];
         query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
       }
-      const onRequest = this.check.checkRequest(operation.template, exchange.method, { pathParams: operation.pathParams, query, body: requestBody, contentType: exchange.contentType });
-      const onAnswer = this.check.checkAnswer(operation.template, exchange.method, exchange.upstream.status, exchange.upstream.body);
-      violations.push(...onRequest.map((v) => ({ side: 'request' as const, pointer: v.pointer, message: v.message })));
-      violations.push(...onAnswer.map((v) => ({ side: 'upstream_answer' as const, pointer: v.pointer, message: v.message })));
+      const onRequest = await sliced(this.check.checkingRequest(operation.template, exchange.method, { pathParams: operation.pathParams, query, body: requestBody, contentType: exchange.contentType }));
+      const onAnswer = await sliced(this.check.checkingAnswer(operation.template, exchange.method, exchange.upstream.status, exchange.upstream.body));
+      // a loop, not push(...): a list answer may break the document at more places than a call takes arguments
+      for (const v of onRequest) violations.push({ side: 'request', pointer: v.pointer, message: v.message });
+      for (const v of onAnswer) violations.push({ side: 'upstream_answer', pointer: v.pointer, message: v.message });
       upstreamEnums = onAnswer.filter((v) => v.isEnum).map((v) => v.pointer);
     } else {
       violations.push({ side: 'request', pointer: '', message: `the document has no operation at ${exchange.method} ${exchange.path.slice(0, 200)}` });
@@ -159,7 +191,7 @@ export class Twin implements TwinSide {
       this.log.add(outcome({ notComparable: "the twin's answer was dropped (a fault injected on its tenant through the control plane)" }));
       return;
     }
-    const fake: Answer = { status: replay.answer.status, body: parsed(replay.answer.body, replay.answer.contentType) };
+    const fake: Answer = { status: replay.answer.status, body: await this.parsed(replay.answer.body, replay.answer.contentType) };
     const upstream: Answer = { status: exchange.upstream.status, body: withoutToken(exchange.upstream.body) };
     const reason = whyNotComparable(upstream.status, fake.status, replay.untranslated);
     if (reason !== undefined) {
@@ -171,15 +203,18 @@ export class Twin implements TwinSide {
     if (session && bothSucceeded) {
       learnFromExchange({ method: exchange.method, rawQuery: exchange.rawQuery, pathParams: Object.values(operation?.pathParams ?? {}), requestBody, upstream: upstream.body, fake: fake.body }, session);
     }
-    const fakeEnums = operation && fake.status < 400 ? this.check.checkAnswer(operation.template, exchange.method, fake.status, fake.body).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
+    const fakeEnums = operation && fake.status < 400 ? (await sliced(this.check.checkingAnswer(operation.template, exchange.method, fake.status, fake.body))).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
     const id = (upstream.body as { id?: unknown } | undefined)?.id;
-    const findings = compareAnswers({
-      upstream: { ...upstream, body: withoutToken(upstream.body) },
-      fake: { ...fake, body: withoutToken(fake.body) },
-      compareValues: !exchange.token && session !== undefined && typeof id === 'string' && session.isSessions(id),
-      translate: session?.translate ?? (() => undefined),
-      enumViolations: { upstream: upstreamEnums, fake: fakeEnums },
-    });
+    const findings = await sliced(
+      comparing({
+        upstream: { ...upstream, body: withoutToken(upstream.body) },
+        fake: { ...fake, body: withoutToken(fake.body) },
+        compareValues: !exchange.token && session !== undefined && typeof id === 'string' && session.isSessions(id),
+        translate: session?.translate ?? (() => undefined),
+        enumViolations: { upstream: upstreamEnums, fake: fakeEnums },
+        secrets: exchange.secrets,
+      }),
+    );
     this.log.add(outcome({ findings }));
   }
 
@@ -188,7 +223,7 @@ export class Twin implements TwinSide {
     const tenant = this.ctx.tenants.find(token.clientId);
     const refusedClient = (exchange.upstream.body as { error?: unknown } | undefined)?.error === 'invalid_client';
     if (!tenant && !refusedClient) {
-      return { notComparable: `client "${token.clientId.slice(0, 200)}" has no twin: the upstream has not granted it a token in this session` };
+      return { notComparable: this.withoutTwin.get(token.clientId) ?? `client "${token.clientId.slice(0, 200)}" has no twin: the upstream has not granted it a token in this session` };
     }
     const secret = tenant && !refusedClient ? tenant.client.client_secret : `not-the-secret-${randomBytes(8).toString('hex')}`;
     const upstreamHost = this.ctxUpstreamHost();
@@ -198,7 +233,7 @@ export class Twin implements TwinSide {
     if (token.secretInForm) form.push(['client_secret', secret]);
     const body = Buffer.from(form.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
     const answer = await this.send(exchange, '/oauth2/token', '', body, token.method === 'client_secret_basic' ? basic(token.clientId, secret) : undefined);
-    const twinToken = (parsed(answer.body, answer.contentType) as { access_token?: unknown } | undefined)?.access_token;
+    const twinToken = ((await this.parsed(answer.body, answer.contentType)) as { access_token?: unknown } | undefined)?.access_token;
     const known = exchange.upstream.tokenHash === undefined ? undefined : this.tokens.get(exchange.upstream.tokenHash);
     if (known && typeof twinToken === 'string') known.twinToken = twinToken;
     return { answer, untranslated: [], session: undefined };
@@ -211,13 +246,17 @@ export class Twin implements TwinSide {
     let tenant: Tenant | undefined;
     if (exchange.bearer !== undefined) {
       const known = this.tokens.get(exchange.bearer);
+      const noTwin = known && this.withoutTwin.get(known.clientId);
+      if (noTwin) return { notComparable: noTwin };
       if (!known?.twinToken) return { notComparable: 'its access token was not issued through this shadow session (get the token through the fake, or its twin could not be made)' };
       authorization = `Bearer ${known.twinToken}`;
       session = this.sessionOf(known.clientId);
       tenant = this.ctx.tenants.find(known.clientId);
     }
+    // a body the fake refuses for its size (413) is replayed as it came: translating it would only hold the event loop
+    const json = isJson(exchange.contentType) && exchange.body.length <= BODY_LIMIT_BYTES;
     const translated = translateRequest(
-      { path: exchange.path, rawQuery: exchange.rawQuery, body: exchange.body, json: isJson(exchange.contentType), pathParams: Object.values(exchange.operation?.pathParams ?? {}) },
+      { path: exchange.path, rawQuery: exchange.rawQuery, body: exchange.body, json, pathParams: Object.values(exchange.operation?.pathParams ?? {}) },
       session ?? new IdentifierMap(0),
     );
     const write = exchange.method !== 'GET' && exchange.method !== 'HEAD';

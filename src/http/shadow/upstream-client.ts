@@ -8,7 +8,10 @@ export interface UpstreamAnswer {
   statusMessage: string;
   /** Name, value, name, value… as received. */
   rawHeaders: string[];
-  body: Buffer;
+  /** The body's bytes as they came, never joined here (a 7 MB copy per answer, several arriving at once). */
+  chunks: Buffer[];
+  /** The body's length in bytes. */
+  size: number;
 }
 
 export interface UpstreamRequest {
@@ -75,7 +78,7 @@ export function upstreamClient(baseUrl: string, { timeoutMs, maxAnswerBytes = MA
               if (done) return;
               done = true;
               clearTimeout(timer);
-              resolve({ status: answer.statusCode ?? 0, statusMessage: answer.statusMessage ?? '', rawHeaders: answer.rawHeaders, body: Buffer.concat(chunks) });
+              resolve({ status: answer.statusCode ?? 0, statusMessage: answer.statusMessage ?? '', rawHeaders: answer.rawHeaders, chunks, size });
             });
           },
         );
