@@ -1,10 +1,9 @@
 import type { Request } from 'express';
-import { letterOf, operationsOf, type ApiDocument } from '../api/document.js';
+import { letterOf, operationsOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
 import { urlParts } from './request-context.js';
 import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
-import type { OperationOf } from './validator.js';
 
 interface RoutedRequest extends Request {
   openapi?: { openApiRoute?: string; pathParams?: Record<string, string>; schema?: { operationId?: OperationId; security?: Record<string, string[]>[] } };
@@ -81,7 +80,7 @@ interface PathRoute {
   literals: string[];
   /** The expression that matches the path as the document writes it (`letterOf`): what routes. */
   letter: RegExp;
-  operations: Map<string, OperationOf & { operationId: OperationId }>;
+  operations: Map<string, DocumentOperation & { operationId: OperationId }>;
   /** The `Allow` header of a 405, as the validator writes it. */
   allow: string;
 }
@@ -91,7 +90,7 @@ export type RoutableRequest = Pick<Request, 'originalUrl' | 'method' | 'path'>;
 
 /** What the route step found: the operation, its path as the document writes it, its path parameters (decoded). */
 export interface RouteMatch {
-  operation: OperationOf & { operationId: OperationId };
+  operation: DocumentOperation & { operationId: OperationId };
   openApiRoute: string;
   pathParams: Record<string, string>;
 }
