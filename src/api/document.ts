@@ -77,7 +77,7 @@ export function operationAt(document: ApiDocument, { method, path }: { method: s
 /**
  * A path of the document to the letter (CONTRACT 15): its text around its parameters (`/v1/orders/{order_id}/` →
  * `/v1/orders/`, `/`), their names, and the expression that matches it as written (case, every slash; a value per
- * parameter, one segment). The route step and shadow mode's operations read paths through this one reading.
+ * parameter, one segment). The route step reads paths through this one reading (shadow mode through the route step's router).
  */
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -209,7 +209,7 @@ type ResponseObject = { $ref?: string; content?: Record<string, { schema?: objec
  * What the document says an operation (its OpenAPI path and method) answers with this status: the responses' key that
  * applies (the status, its class such as `4XX`, or `default`, in that order), and the content by media type, a
  * `#/components/responses/…` reference followed. Undefined for an operation or a status the document does not give.
- * One rule for both checks of answers: the fake's own (`http/answer-check.ts`) and an upstream's (shadow mode).
+ * One rule for both checks of answers (`api/answer-check.ts`): the fake's own in tests and an upstream's (shadow mode).
  */
 export function documentedResponse(document: ApiDocument, path: string, method: string, status: number): { key: string; content: Record<string, { schema?: object }> } | undefined {
   const operation = operationAt(document, { method, path });
