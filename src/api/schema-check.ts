@@ -74,7 +74,7 @@ export class SchemaCheck {
       if (!item) continue;
       const listPrefix = list.name === undefined ? prefix : pointerOf(prefix, list.name);
       for (let i = 0; i < list.at.length; i++) {
-        if (!item(list.at[i])) violations.push(...(item.errors ?? []).map(violationOf(`${listPrefix}/${i}`)));
+        if (!item(list.at[i])) violations.push(...(item.errors ?? []).map(violationOf(pointerOf(listPrefix, i))));
         if (i % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
       }
     }

@@ -42,7 +42,7 @@ export interface OperationValidator {
 /**
  * One validator instance per operation, made on the operation's first request and shared by every instance of the
  * process (the document is the same for all and the steps hold nothing of an instance). Its document holds that one
- * operation and every component, so that:
+ * operation and the components it reaches (`api/operation-document.ts`), so that:
  *   - its router matches one route instead of scanning every route of the document per request;
  *   - its start (bundling, the schema preprocessor, Ajv) walks one operation, not forty: a process pays for the
  *     operations it serves (the first request of a fresh process waits for two, not for the whole document).
