@@ -77,7 +77,7 @@ export function operationAt(document: ApiDocument, { method, path }: { method: s
 /**
  * A path of the document to the letter (CONTRACT 15): its text around its parameters (`/v1/orders/{order_id}/` →
  * `/v1/orders/`, `/`), their names, and the expression that matches it as written (case, every slash; a value per
- * parameter, one segment). The route step reads paths through this one reading (shadow mode through the route step's router).
+ * parameter, one segment). The route step reads paths through this one reading (and shadow mode through its router).
  */
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
