@@ -107,7 +107,6 @@ export interface PipelineOptions {
  * (src/http/validator.ts).
  */
 export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx), pipeline: PipelineOptions = {}): Express {
-  const { validatorInternals = loadValidatorInternal } = pipeline;
   checkEveryOperationHandled(ctx, handlers);
   const { validateResponses } = ctx.options;
 
@@ -122,69 +121,8 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   // req.protocol from X-Forwarded-Proto: the scheme of the partner's URL when a proxy terminates TLS (docs/scaling.md)
   if (ctx.options.trustProxy) app.set('trust proxy', true);
 
-  let metaSchemaShim = false;
-  const route = compileRoutes(ctx.api.document, validatorInternals);
-  const body = bodyParsers();
-  const bounded = boundedBody(ctx.api.document);
-  const bearer = authenticateBearer(ctx, receiveBody(body));
-  const tokenRequest = authenticateTokenRequest(ctx);
-  const handle = dispatch(ctx, handlers);
-  // This instance's steps per operation, made on the operation's first request.
-  const operationSteps = new Map<OperationId, RequestHandler>();
-  let fastCheckLogged = false;
-  const fastCheckStepsAside = (reason: string): void => {
-    if (fastCheckLogged) return;
-    fastCheckLogged = true;
-    ctx.logger.debug({ shim: 'fast-parameters', reason }, `fast parameter check stepped aside: ${reason}; express-openapi-validator checks every read`);
-  };
-  let stepsFallbackLogged = false;
-  const newValidator = (operation: RouteMatch['operation']): OperationValidator => {
-    if (!metaSchemaShim) {
-      // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
-      metaSchemaShim = true;
-      applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger);
-    }
-    const validator = operationValidator(ctx.api.document, operation, Boolean(validateResponses));
-    if (validator.unknownSteps && !stepsFallbackLogged) {
-      stepsFallbackLogged = true;
-      ctx.logger.debug({ shim: 'validator-steps', reason: validator.unknownSteps }, `validator steps run as the library chains them: ${validator.unknownSteps}`);
-    }
-    return validator;
-  };
-  const stepsOf = ({ operation }: RouteMatch): RequestHandler => {
-    let steps = operationSteps.get(operation.operationId);
-    if (steps) return steps;
-    let validator: OperationValidator | undefined;
-    let metadata: ReturnType<typeof metadataOnce> | undefined;
-    const validatorOf = (): OperationValidator => (validator ??= newValidator(operation));
-    const metadataStep: RequestHandler = (req, res, next) => (metadata ??= metadataOnce(validatorOf().metadata))(req, res, next, stateOf(req).pathParams ?? {});
-    let validated: RequestHandler | undefined;
-    const validatedSteps = (): RequestHandler => (validated ??= chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validatorOf().validate, handle]));
-    const fast = pipeline.fastReads === false ? undefined : fastReadOf(ctx.api.document, operation, validatorInternals, fastCheckStepsAside);
-    if (fast) {
-      // A read with simple parameters: the validator (and the body parsers) only for what the fast check does not take.
-      let afterBearer: RequestHandler | undefined;
-      const validatedAfterBearer = (): RequestHandler => (afterBearer ??= chain([...body, bounded, ...validatorOf().validate, handle]));
-      steps = chain([
-        metadataStep,
-        bearer,
-        (req, res, next) => {
-          const query = hasBody(req) ? undefined : fast(urlParts(req.originalUrl).query, stateOf(req).pathParams ?? {});
-          if (query === undefined) return validatedAfterBearer()(req, res, next);
-          stateOf(req).query = query;
-          return handle(req, res, next);
-        },
-      ]);
-    } else if (takesNothing(ctx.api.document, operation)) {
-      // Nothing for the validator to check (the health check): made when a request brings something to check.
-      const unvalidated = chain([bearer, ...body, tokenRequest, handle]);
-      steps = (req, res, next) => (requestAsksNothing(req) ? unvalidated : validatedSteps())(req, res, next);
-    } else {
-      steps = validatedSteps();
-    }
-    operationSteps.set(operation.operationId, steps);
-    return steps;
-  };
+  const route = compileRoutes(ctx.api.document, pipeline.validatorInternals ?? loadValidatorInternal);
+  const stepsOf = operationSteps(ctx, handlers, pipeline);
 
   const hosts = hostPolicy(ctx.options.allowedHosts, [ctx.options.baseUrl, ctx.options.docsUrl]);
   const nextId = requestIds();
@@ -212,13 +150,83 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     state.operationId = match.operation.operationId;
     state.pathParams = match.pathParams;
     refuseUnsavedWrite(ctx, req.method, match.operation.operationId);
-    stepsOf(match)(req, res, next);
+    stepsOf(match.operation)(req, res, next);
   });
   app.use((req) => {
     throw routeNotFound(req);
   });
   app.use(errorMiddleware(ctx.logger));
   return app;
+}
+
+/**
+ * Each operation's own steps (metadata → bearer token → [fast check] → body → bounds → token request → validate →
+ * handler), made on its first request and kept for the instance. Each part is made when a request first needs it:
+ * the validator library loads with the first validator, not with the app.
+ */
+function operationSteps(ctx: FakeContext, handlers: OperationHandlers, pipeline: PipelineOptions): (operation: RouteMatch['operation']) => RequestHandler {
+  const { validatorInternals = loadValidatorInternal, fastReads = true } = pipeline;
+  const body = bodyParsers();
+  const bounded = boundedBody(ctx.api.document);
+  const bearer = authenticateBearer(ctx, receiveBody(body));
+  const tokenRequest = authenticateTokenRequest(ctx);
+  const handle = dispatch(ctx, handlers);
+  // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
+  const shimMetaSchema = once(() => applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger));
+  const saidOnce = new Set<string>();
+  const debugOnce = (shim: string, reason: string, message: string): void => {
+    if (saidOnce.has(shim)) return;
+    saidOnce.add(shim);
+    ctx.logger.debug({ shim, reason }, message);
+  };
+  const stepAside = (reason: string): void => debugOnce('fast-parameters', reason, `fast parameter check stepped aside: ${reason}; express-openapi-validator checks every read`);
+  const newValidator = (operation: RouteMatch['operation']): OperationValidator => {
+    shimMetaSchema();
+    const validator = operationValidator(ctx.api.document, operation, Boolean(ctx.options.validateResponses));
+    if (validator.unknownSteps) debugOnce('validator-steps', validator.unknownSteps, `validator steps run as the library chains them: ${validator.unknownSteps}`);
+    return validator;
+  };
+
+  const stepsOf = (operation: RouteMatch['operation']): RequestHandler => {
+    const validator = once(() => newValidator(operation));
+    const metadata = once(() => metadataOnce(validator().metadata));
+    const metadataStep: RequestHandler = (req, res, next) => metadata()(req, res, next, stateOf(req).pathParams ?? {});
+    const validated = once(() => chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validator().validate, handle]));
+    const fast = fastReads ? fastReadOf(ctx.api.document, operation, validatorInternals, stepAside) : undefined;
+    if (fast) {
+      // A read with simple parameters: the validator (and the body parsers) only for what the fast check does not take.
+      const validatedAfterBearer = once(() => chain([...body, bounded, ...validator().validate, handle]));
+      return chain([
+        metadataStep,
+        bearer,
+        (req, res, next) => {
+          const query = hasBody(req) ? undefined : fast(urlParts(req.originalUrl).query, stateOf(req).pathParams ?? {});
+          if (query === undefined) return validatedAfterBearer()(req, res, next);
+          stateOf(req).query = query;
+          return handle(req, res, next);
+        },
+      ]);
+    }
+    if (takesNothing(ctx.api.document, operation)) {
+      // Nothing for the validator to check (the health check): made when a request brings something to check.
+      const unvalidated = chain([bearer, ...body, tokenRequest, handle]);
+      return (req, res, next) => (requestAsksNothing(req) ? unvalidated : validated())(req, res, next);
+    }
+    return validated();
+  };
+
+  const made = new Map<OperationId, RequestHandler>();
+  return (operation) => {
+    let steps = made.get(operation.operationId);
+    if (!steps) made.set(operation.operationId, (steps = stepsOf(operation)));
+    return steps;
+  };
+}
+
+/** `make`, run on the first call only; every call answers what it made. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 // An instance is its context (src/context.ts) and this pipeline over it: a test or a benchmark that builds the
