@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiDocument } from '../../api/document.js';
 import { DomainError } from '../../api/errors.js';
+import { decodeFormAsSent } from '../../api/form-urlencoded.js';
 import type { FakeContext } from '../../context.js';
 import type { Tenant } from '../../domain/tenants.js';
 import { secretForms, withoutSecretValues, type CredentialBook } from '../../harness/secrets.js';
@@ -113,14 +114,6 @@ function readBody(req: Request): Promise<Buffer | undefined> {
   });
 }
 
-const decodeForm = (text: string): string => {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-};
-
 /**
  * Who a token request is from and how it authenticated; its secret apart, to be hidden wherever it shows and never
  * replayed or kept in the exchange.
@@ -132,7 +125,7 @@ function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secr
     .filter(Boolean)
     .map((pair): [string, string] => {
       const eq = pair.indexOf('=');
-      return [decodeForm(eq < 0 ? pair : pair.slice(0, eq)), decodeForm(eq < 0 ? '' : pair.slice(eq + 1))];
+      return [decodeFormAsSent(eq < 0 ? pair : pair.slice(0, eq)), decodeFormAsSent(eq < 0 ? '' : pair.slice(eq + 1))];
     });
   const basic = /^\s*basic\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   let clientId = form.find(([name]) => name === 'client_id')?.[1];
@@ -140,8 +133,8 @@ function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secr
   if (basic !== undefined) {
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    clientId = decodeForm(colon < 0 ? decoded : decoded.slice(0, colon));
-    secret = colon < 0 ? secret : decodeForm(decoded.slice(colon + 1));
+    clientId = decodeFormAsSent(colon < 0 ? decoded : decoded.slice(0, colon));
+    secret = colon < 0 ? secret : decodeFormAsSent(decoded.slice(colon + 1));
   }
   if (clientId === undefined || clientId === '') return undefined;
   const token: TokenRequest = {
