@@ -20,7 +20,7 @@ const heap = () => {
 };
 
 const { startServer } = await import(dist.index);
-const { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } = await import(pathToFileURL(join(dist.root, 'src', 'mcp-sessions.js')).href);
+const { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } = await import(pathToFileURL(join(dist.root, 'src', 'mcp', 'sessions.js')).href);
 const fake = await startServer({ controlToken: 'bench' });
 const endpoint = `${fake.url}/__control/mcp`;
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer bench' };

@@ -4,7 +4,7 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
 import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
-import { mcpEndpoint } from './mcp-http.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { fidelityHandlers } from './control/fidelity-handlers.js';

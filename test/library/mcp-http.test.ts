@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
-import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } from '../../src/mcp-sessions.js';
+import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } from '../../src/mcp/sessions.js';
 import { call, exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
 // The MCP tools over Streamable HTTP at /__control/mcp (CONTRACT 14): the SDK's own client, behind the control

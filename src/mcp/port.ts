@@ -1,12 +1,12 @@
-import { DomainError, OAuthError } from './api/errors.js';
-import { operationsOf, type ApiDocument } from './api/document.js';
-import type { OperationId, Schemas } from './api/types.js';
-import type { FakeContext } from './context.js';
-import { ControlError, createControlClient, type ControlClientOptions } from './control-client.js';
-import type { Tenant } from './domain/tenants.js';
-import type { OperationCall, OperationHandlers } from './http/operation.js';
-import { problem } from './http/problem.js';
-import { audiencesOf } from './http/request-context.js';
+import { DomainError, OAuthError } from '../api/errors.js';
+import { operationsOf, type ApiDocument } from '../api/document.js';
+import type { OperationId, Schemas } from '../api/types.js';
+import type { FakeContext } from '../context.js';
+import { ControlError, createControlClient, type ControlClientOptions } from '../control-client.js';
+import type { Tenant } from '../domain/tenants.js';
+import type { OperationCall, OperationHandlers } from '../http/operation.js';
+import { problem } from '../http/problem.js';
+import { audiencesOf } from '../http/request-context.js';
 
 /**
  * What the MCP tools stand on: one control-plane operation called by its operationId, either in this process through

@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { FakeContext } from './context.js';
-import type { Tenant } from './domain/tenants.js';
-import { bodyParsers } from './http/body.js';
-import type { OperationHandlers } from './http/operation.js';
-import { baseUrlOf } from './http/request-context.js';
-import { stateOf } from './http/request-state.js';
-import { releaseAnsweredStreams } from './mcp-answered-streams.js';
-import { handlerPort } from './mcp-port.js';
-import { createMcpServer } from './mcp-server.js';
-import { SessionBook } from './mcp-session-book.js';
+import type { FakeContext } from '../context.js';
+import type { Tenant } from '../domain/tenants.js';
+import { bodyParsers } from '../http/body.js';
+import type { OperationHandlers } from '../http/operation.js';
+import { baseUrlOf } from '../http/request-context.js';
+import { stateOf } from '../http/request-state.js';
+import { releaseAnsweredStreams } from './answered-streams.js';
+import { handlerPort } from './port.js';
+import { createMcpServer } from './server.js';
+import { SessionBook } from './session-book.js';
 
 /**
  * Sessions one owner (the operator, or one partner) keeps at most: a new one past that closes the owner's own least
- * recently used. The instance keeps at most MAX_MCP_SESSIONS, all owners together (mcp-session-book.ts).
+ * recently used. The instance keeps at most MAX_MCP_SESSIONS, all owners together (session-book.ts).
  */
 export const MAX_MCP_SESSIONS_PER_OWNER = 100;
 export const MAX_MCP_SESSIONS = 500;

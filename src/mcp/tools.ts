@@ -1,9 +1,9 @@
-import type { ApiDocument } from './api/document.js';
-import type { FieldError } from './api/errors.js';
-import type { OperationId, Schemas } from './api/types.js';
-import type { ControlCall, ControlPort } from './mcp-port.js';
-import { documentCheck, jsonSchemaOf, resolvePointer, type JsonSchema } from './mcp-schemas.js';
-import * as render from './mcp-render.js';
+import type { ApiDocument } from '../api/document.js';
+import type { FieldError } from '../api/errors.js';
+import type { OperationId, Schemas } from '../api/types.js';
+import type { ControlCall, ControlPort } from './port.js';
+import { documentCheck, jsonSchemaOf, resolvePointer, type JsonSchema } from './schemas.js';
+import * as render from './render.js';
 
 /**
  * The 21 tools of the MCP server (CONTRACT 14), each a thin layer over one control-plane operation (two small ones

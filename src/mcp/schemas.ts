@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { documentValidators, rootedRefs, type ApiDocument } from './api/document.js';
-import type { FieldError } from './api/errors.js';
+import { documentValidators, rootedRefs, type ApiDocument } from '../api/document.js';
+import type { FieldError } from '../api/errors.js';
 
 /**
  * The MCP tools' input and output schemas, from the OpenAPI document's control-plane components (never copied by
