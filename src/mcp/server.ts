@@ -4,7 +4,8 @@ import type { ApiDocument } from '../api/document.js';
 import { ControlRefusal, type ControlPort } from './port.js';
 import { refusalText } from './render.js';
 import { carrier } from './schemas.js';
-import { toolsOf, type ToolDefinition } from './tools.js';
+import type { ToolDefinition } from './operation-tool.js';
+import { toolsOf } from './tools.js';
 
 export const MCP_SERVER_NAME = 'investment-api-fake';
 
