@@ -330,7 +330,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/http/shadow/)
   if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream)).step);
   app.use('/__control', controlGuard(ctx));
-  app.use('/__control/mcp', mcpEndpoint(ctx, handlers));
+  app.use('/__control/mcp', mcpEndpoint(ctx, app));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
     const state = stateOf(req);
