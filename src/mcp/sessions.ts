@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestListener } from 'node:http';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 import { bodyParsers } from '../http/body.js';
