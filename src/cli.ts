@@ -11,7 +11,7 @@ import { prepareRsaKeyPair } from './auth/key-pair.js';
 
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();
-const { createContext, logStartWarnings } = await import('./app.js');
+const { createContext, logStartWarnings } = await import('./context.js');
 const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');

@@ -11,3 +11,17 @@ export const pointerOf = (parent: string, key: string | number): string => `${pa
 
 /** The reference tokens of a pointer (`''` → none), each unescaped. */
 export const tokensOf = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointerToken));
+
+/**
+ * The value a pointer names in `root`, or undefined: an array's item by its index, an object's own member (never one
+ * it inherits: `__proto__` names nothing).
+ */
+export function valueAt(root: unknown, pointer: string): unknown {
+  let value = root;
+  for (const token of tokensOf(pointer)) {
+    if (Array.isArray(value)) value = value[Number(token)];
+    else if (value !== null && typeof value === 'object' && Object.hasOwn(value, token)) value = (value as Record<string, unknown>)[token];
+    else return undefined;
+  }
+  return value;
+}
