@@ -1,4 +1,4 @@
-import { operationsOf, parametersOf, resolveRef, type ApiDocument, type DocumentParameter } from '../api/document.js';
+import { operationAt, operationsById, parametersOf, resolveRef, type ApiDocument, type DocumentParameter } from '../api/document.js';
 import type { FieldError } from '../api/errors.js';
 import { pointerOf, tokensOf } from '../api/json-pointer.js';
 import type { OperationId } from '../api/types.js';
@@ -55,13 +55,13 @@ interface OperationShape {
 }
 
 function operationShape(document: ApiDocument, operationId: OperationId): OperationShape {
-  const operation = operationsOf(document).find((op) => op.operationId === operationId);
+  const operation = operationsById(document).get(operationId);
   if (!operation) throw new Error(`The document has no operation ${operationId}`);
   const params = parametersOf(document, operation)
     // the tenant's naming (`X-Client-Id`, `?client_id=`) is the tool's own `client_id`
     .filter((p): p is Parameter => p.in === 'path' || (p.in === 'query' && p.name !== 'client_id'));
-  const { requestBody } = document.paths[operation.path]![operation.method] as { requestBody?: object };
-  const schema = requestBody && resolveRef(document, requestBody as { content: Record<string, { schema?: JsonSchema }> }).content['application/json']?.schema;
+  const requestBody = operationAt(document, operation)?.requestBody;
+  const schema = requestBody && (resolveRef(document, requestBody).content?.['application/json']?.schema as JsonSchema | undefined);
   return { params, ...(schema && { body: { schema, resolved: resolveRef(document, schema) } }) };
 }
 

@@ -1,4 +1,4 @@
-import { operationsOf, type ApiDocument } from '../api/document.js';
+import { operationsById, type ApiDocument } from '../api/document.js';
 import type { OperationId, Schemas } from '../api/types.js';
 import { ControlError, createControlClient, tokenRequestOf, type ControlClientOptions } from '../control-client.js';
 import { problem } from '../http/problem.js';
@@ -63,7 +63,7 @@ const unreachable = (base: string, error: unknown): ControlRefusal => {
 export function clientPort(document: ApiDocument, options: Omit<ControlClientOptions, 'clientId'>): ControlPort {
   const base = options.url.replace(/\/$/, '');
   const send = options.fetch ?? fetch;
-  const routes = new Map(operationsOf(document).map((op) => [op.operationId, op]));
+  const routes = operationsById(document);
   const client = createControlClient({ ...options, url: base });
   let defaultId: Promise<string> | undefined;
 
