@@ -296,4 +296,9 @@ export function readFixturesFile(path: string): unknown {
   }
 }
 
-export { ConfigError };
+/** A configured client that the document's schema refuses: the CLI exits 2 on it, as on any bad setting. */
+class InvalidClientError extends ConfigError {
+  override name = 'InvalidClientError';
+}
+
+export { ConfigError, InvalidClientError };

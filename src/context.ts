@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
-import { DEFAULTS, readFixturesFile, type FakeOptions } from './config.js';
+import { DEFAULTS, InvalidClientError, readFixturesFile, type FakeOptions } from './config.js';
 import { LinkSigner } from './domain/documents.js';
 import { SigningKeys, VerifiedTokens } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
@@ -154,7 +154,7 @@ function checkClients(clients: readonly ClientCreate[], api: LoadedDocument): re
     const errors = validate(client);
     if (errors.length > 0) {
       const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
-      throw new Error(`The client "${String(client.client_id)}" is not valid (${errors.length} problem(s)):\n${list}`);
+      throw new InvalidClientError(`The client "${String(client.client_id)}" is not valid (${errors.length} problem(s)):\n${list}`);
     }
   }
   return clients;
