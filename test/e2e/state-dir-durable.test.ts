@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fetchToken } from '../../src/index.js';
 import { cleanEnv, CLI, exitOf, freePort, killLaunched, spawnCli } from '../support/cli.js';
 import { itOnTmpfs, tmpfsFixtures } from '../support/tmpfs.js';
+import { sleep, until } from '../support/waits.js';
 
 // "Nothing lost" (CONTRACT 15): a state file is replaced whole or not at all, on a file system that runs out of room
 // mid-file too; a fake killed and started again at once on its STATE_DIR starts, keeping what it acknowledged.
@@ -23,14 +24,6 @@ const folder = (): string => {
   return dir;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
 const health = async (url: string) => {
   const response = await fetch(`${url}/__control/health`);
   return { status: response.status, body: (await response.json()) as { status: string; persistence?: { status: string; reason?: string } } };

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createContext, type PipelineOptions } from '../../src/app.js';
 import type { Tenant } from '../../src/domain/tenants.js';
-import { tokenFor } from '../support/harness.js';
+import { tokenFor } from '../support/test-app.js';
 
 /**
  * The fast path of reads (src/http/fast-parameters.ts) answers exactly what express-openapi-validator's path answers: the same status and body for generated queries, valid, invalid,

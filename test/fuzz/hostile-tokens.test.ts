@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 import { mutationsOf, type Mutation } from '../support/token-mutations.js';
 
 /**

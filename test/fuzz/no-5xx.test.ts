@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 /**
  * No input produces a 5xx: random path parameters, query strings, bodies and content types against every

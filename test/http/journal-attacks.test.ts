@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { createControlClient, startServer } from '../../src/index.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
 // Issue 30's campaign against a shared sandbox, the journal's part: what one party sends cannot evict another
 // tenant's evidence, hold the event loop through verify, forge an export, or show a secret.
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('a journal per tenant', () => {
   it('1,000 GETs without a token do not evict tenant A’s entries: its verify, report and HAR stay whole', async () => {

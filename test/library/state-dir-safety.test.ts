@@ -6,19 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp, fetchToken, startServer, type FakeServer } from '../../src/index.js';
 import { stateDirFixtures } from '../support/state-dirs.js';
+import { sleep, until } from '../support/waits.js';
 
 // STATE_DIR as a database keeps its data directory (issue 30): locked to one process, private, read with the bounds
 // of a request body, honest when it cannot take writes, and written only when a tenant changed.
 const { running, stateDir, start, stopped } = stateDirFixtures();
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(condition: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 const json = { 'content-type': 'application/json' };
 const control = (fake: FakeServer, path: string, init: RequestInit = {}) => fetch(`${fake.url}/__control${path}`, { ...init, headers: { ...json, ...init.headers } });
 const health = async (fake: FakeServer) => {

@@ -83,10 +83,13 @@ export async function tokenFor(app: Express, fields: TokenRequestFields = {}, ho
   return response.body.access_token as string;
 }
 
+/** The header that presents `token`. */
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
 /** An app and a bearer-authenticated agent for it. */
 export async function signedIn(options: FakeOptions = {}, fields: TokenRequestFields = {}) {
   const app = testApp(options);
   const token = await tokenFor(app, fields);
-  const get = (path: string) => http(app).get(path).set('Authorization', `Bearer ${token}`);
+  const get = (path: string) => http(app).get(path).set(bearer(token));
   return { app, token, get };
 }
