@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchToken } from '../../src/index.js';
 import { exitOf, freePort, killLaunched, spawnCli } from '../support/cli.js';
+import { healthOf } from '../support/state-dirs.js';
 import { itOnTmpfs, tmpfsFixtures } from '../support/tmpfs.js';
 import { sleep, until } from '../support/waits.js';
 
@@ -16,11 +17,6 @@ afterEach(() => {
   killLaunched();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-async function healthOf(url: string): Promise<{ status: number; body: { status: string; persistence?: { status: string; reason?: string } } }> {
-  const response = await fetch(`${url}/__control/health`);
-  return { status: response.status, body: (await response.json()) as never };
-}
 
 const cli = (port: number, stateDir: string) => spawnCli(port, ['--state-dir', stateDir], { LOG_LEVEL: 'silent' });
 
