@@ -147,11 +147,12 @@ describe('a large answer', () => {
 
   it("is checked against the document a few items at a time, each item's violation at its own pointer", async () => {
     const check = new DocumentCheck(loadApiDocument().document);
-    const orders: Record<string, unknown>[] = Array.from({ length: 7000 }, () => ({ id: 'x' }));
-    orders[6999] = { id: 'x', status: 'SETTLED' };
+    // 2,000 items, each with violations: many slices of 1 ms on any machine
+    const orders: Record<string, unknown>[] = Array.from({ length: 2000 }, () => ({ id: 'x' }));
+    orders[1999] = { id: 'x', status: 'SETTLED' };
     const { result: violations, turns } = await counted(check.checkingAnswer('/v1/orders', 'GET', 200, { data: orders }));
     expect(turns).toBeGreaterThan(1);
-    expect(violations).toContainEqual(expect.objectContaining({ pointer: '/data/6999/status', isEnum: true }));
+    expect(violations).toContainEqual(expect.objectContaining({ pointer: '/data/1999/status', isEnum: true }));
     // the same errors as one check of the whole answer against its schema
     const whole = compileDocumentValidator(loadApiDocument().document, { $ref: 'openapi#/components/schemas/OrderList' })({ data: orders });
     expect(violations.map((v) => v.pointer).sort()).toEqual(whole.map((e) => e.path).sort());
