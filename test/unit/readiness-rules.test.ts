@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { docsOf, READINESS_RULES, readinessFindings, type ReadinessReport } from '../../src/harness/readiness-report.js';
 import { JournalRecord } from '../../src/harness/journal.js';
-import { readinessJunit, xmlText } from '../../src/harness/junit.js';
+import { xmlText } from '../../src/harness/junit.js';
+import { readinessJunit } from '../../src/harness/readiness-junit.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
