@@ -3,7 +3,7 @@ import type { Order, OrderStatus, Schemas } from '../api.js';
 import { useApp } from '../app.js';
 import { accountName, Fields, Link, money, ProblemView } from '../components.js';
 import { NextStep } from './orders.js';
-import { canAdvance, canCancel, CANCELLABLE_STATUSES, LIFECYCLE, ORDER_STATUSES, road, statusLabel } from '../lifecycle.js';
+import { canAdvance, CANCELLABLE_STATUSES, isCancellable, LIFECYCLE, ORDER_STATUSES, road, statusLabel } from '../lifecycle.js';
 
 /** The side's road as boxes and arrows, with the cancel branch; the current status marked (also for screen readers). */
 function Lifecycle({ order }: { order: Order }) {
@@ -142,8 +142,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <button
           type="button"
           class="danger"
-          disabled={!canCancel(order)}
-          title={canCancel(order) ? 'Cancel, as DELETE /v1/orders/{id}/ would' : `Only ${CANCELLABLE_STATUSES.map(statusLabel).join(' or ')} orders can be cancelled`}
+          disabled={!isCancellable(order.status)}
+          title={isCancellable(order.status) ? 'Cancel, as DELETE /v1/orders/{id}/ would' : `Only ${CANCELLABLE_STATUSES.map(statusLabel).join(' or ')} orders can be cancelled`}
           onClick={() => act(() => app.api.setOrderStatus(order.id, 'CANCELLED'), () => 'Order cancelled.')}
         >
           Cancel order
