@@ -54,7 +54,7 @@ interface ClientFindings {
 
 const noFindings = (): ClientFindings => ({ operations: new Map(), differences: [], violations: [], notComparable: [] });
 
-/** The first `limit` items of lists each in order of arrival, in order of arrival. */
+/** The first `limit` items of several lists (each in order of arrival), merged in order of arrival. */
 const firstOf = <T>(lists: readonly Numbered<T>[][], limit: number): T[] =>
   (lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => a.seq - b.seq)).slice(0, limit).map((n) => n.item);
 
