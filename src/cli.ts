@@ -11,8 +11,8 @@ import { prepareRsaKeyPair } from './auth/key-pair.js';
 
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();
-const { createContext, logStartWarnings } = await import('./app.js');
-const { DEFAULTS, optionsFromCli, USAGE } = await import('./config.js');
+const { createContext, logStartWarnings } = await import('./context.js');
+const { DEFAULTS, InvalidClientError, optionsFromCli, USAGE } = await import('./config.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
 const { banner, exposureWarning } = await import('./banner.js');
@@ -42,7 +42,14 @@ async function main(): Promise<void> {
   });
   // said whatever the log level, as a refused start is: it is why the start takes this long
   if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
-  const ctx = createContext(options);
+  let ctx;
+  try {
+    ctx = createContext(options);
+  } catch (error) {
+    if (!(error instanceof InvalidClientError)) throw error;
+    process.stderr.write(`investment-api-fake: CLIENTS: ${error.message}\nSee investment-api-fake --help for every option.\n`);
+    process.exit(2);
+  }
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   logStartWarnings(ctx);
   keepProcessAlive(ctx.logger);

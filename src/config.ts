@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CLIENT, TOKEN_ENDPOINT_AUTH_METHODS, type ClientCreate } from './domain/clients.js';
+import { DEFAULT_CLIENT, type ClientCreate } from './domain/clients.js';
 import type { World } from './api/types.js';
 import type { AnswerMismatch } from './api/document.js';
 import { BUDGET_MINIMUMS } from './domain/budgets.js';
@@ -154,6 +154,10 @@ function boolean(name: string, value: string): boolean {
   throw new ConfigError(`${name} must be true or false, got "${value}".`);
 }
 
+/**
+ * CLIENTS read as a list of clients that each have an id and a secret (to be named, and greeted with); the rest of
+ * each client (method, scopes, settings) is the document's to check, when the instance is made (src/context.ts).
+ */
 function clientsJson(name: string, value: string): ClientCreate[] {
   let parsed: unknown;
   try {
@@ -165,9 +169,6 @@ function clientsJson(name: string, value: string): ClientCreate[] {
   for (const c of list) {
     if (typeof c?.client_id !== 'string' || typeof c?.client_secret !== 'string' || !c.client_id || !c.client_secret) {
       throw new ConfigError(`Every client in ${name} needs a non-empty "client_id" and "client_secret".`);
-    }
-    if (c.token_endpoint_auth_method !== undefined && !TOKEN_ENDPOINT_AUTH_METHODS.includes(c.token_endpoint_auth_method)) {
-      throw new ConfigError(`"token_endpoint_auth_method" of client "${c.client_id}" in ${name} must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}, got ${JSON.stringify(c.token_endpoint_auth_method)}.`);
     }
   }
   if (list.length === 0) throw new ConfigError(`${name} must name at least one client.`);
@@ -295,4 +296,9 @@ export function readFixturesFile(path: string): unknown {
   }
 }
 
-export { ConfigError };
+/** A configured client that the document's schema refuses: the CLI exits 2 on it, as on any bad setting. */
+class InvalidClientError extends ConfigError {
+  override name = 'InvalidClientError';
+}
+
+export { ConfigError, InvalidClientError };

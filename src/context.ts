@@ -1,13 +1,23 @@
-import type { FakeOptions } from './config.js';
-import type { LinkSigner } from './domain/documents.js';
-import type { SigningKeys, VerifiedTokens } from './auth/jwt.js';
-import type { LoadedDocument } from './api/document.js';
-import type { Logger } from './logger.js';
-import type { Journal } from './harness/journal.js';
-import type { TenantRegistry } from './domain/tenants.js';
-import type { StateWriter } from './persistence/state-writer.js';
+import { randomBytes } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
+import { DEFAULTS, InvalidClientError, readFixturesFile, type FakeOptions } from './config.js';
+import { LinkSigner } from './domain/documents.js';
+import { SigningKeys, VerifiedTokens } from './auth/jwt.js';
+import { derivedSecret } from './auth/key-file.js';
+import { compileDocumentValidator, compileWorldValidator, loadApiDocument, type LoadedDocument } from './api/document.js';
+import type { World } from './api/types.js';
+import { createLogger, type Logger } from './logger.js';
+import { DEFAULT_JOURNAL_SIZE, Journal } from './harness/journal.js';
+import { answersWithSecrets } from './harness/secret-answers.js';
+import { Fixtures, TenantRegistry } from './domain/tenants.js';
+import { toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
+import { checkWorld } from './domain/world.js';
+import { budgetWarning, resolveBudgets, type Budgets } from './domain/budgets.js';
+import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants } from './persistence/state-dir.js';
+import { lockStateDir } from './persistence/state-lock.js';
+import { StateWriter } from './persistence/state-writer.js';
 import type { FidelityLog } from './harness/fidelity/log.js';
-import type { Budgets } from './domain/budgets.js';
+import { generatedWorld } from '../fixtures/world-source.js';
 
 /** Shadow mode (`--upstream`): its report, and what `stop()` closes (src/http/shadow/). */
 export interface ShadowModeState {
@@ -34,4 +44,128 @@ export interface FakeContext {
   stateWriter?: StateWriter;
   /** In shadow mode only. */
   shadow?: ShadowModeState;
+}
+
+/**
+ * Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). With STATE_DIR the
+ * directory is locked first (a second process on it fails to start, naming the holder), and given back if the start
+ * fails after.
+ */
+export function createContext(options: FakeOptions = {}): FakeContext {
+  const { stateDir } = options;
+  if (stateDir === undefined) return contextOf(options);
+  // a lock lost later is the writer's to report (it is made below); until then nothing has been written
+  let lost: (error: Error) => void = () => {};
+  const lock = (): (() => void) => lockStateDir(stateDir, (error) => lost(error));
+  const release = lock();
+  try {
+    const ctx = contextOf(options, release, lock);
+    lost = (error) => ctx.stateWriter?.lost(error);
+    return ctx;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function contextOf(options: FakeOptions, release?: () => void, relock?: () => () => void): FakeContext {
+  const api = loadApiDocument();
+  const fixtures = new Fixtures(loadFixtures(options, api), options.seed ?? DEFAULTS.seed);
+  const { stateDir, signingKeyFile } = options;
+  const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
+  const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  const budgets = resolveBudgets(
+    {
+      maxTenants: options.maxTenants ?? DEFAULTS.maxTenants,
+      maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant,
+      journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+      ...(options.maxTenantBytes !== undefined && { maxTenantBytes: options.maxTenantBytes }),
+      ...(options.journalBytes !== undefined && { journalBytes: options.journalBytes }),
+      ...(options.journalTotalBytes !== undefined && { journalTotalBytes: options.journalTotalBytes }),
+    },
+    heapLimit,
+  );
+  const tenants = new TenantRegistry(
+    fixtures,
+    clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
+    { ...budgets, maxTwins: options.maxTwins ?? DEFAULTS.maxTwins },
+    new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
+  );
+  restoreTenants(tenants, restored);
+  const warning = budgetWarning(budgets, fixtures.bytes, heapLimit);
+  // Quiet unless asked: the library runs inside partners' test output.
+  const logger = createLogger(options.logLevel ?? 'silent', { base: { service: 'investment-api-fake' } });
+  const keys = new SigningKeys(keptKey);
+  const ctx: FakeContext = {
+    options: { ...options, tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds },
+    api,
+    tenants,
+    keys,
+    tokens: new VerifiedTokens(keys),
+    linkSigner: new LinkSigner(keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32)),
+    journal: new Journal(budgets.journalSize, answersWithSecrets(api.document), { bytesPerTenant: budgets.journalBytes, totalBytes: budgets.journalTotalBytes }),
+    budgets: { ...budgets, heapLimit },
+    startWarnings: warning === undefined ? [] : [warning],
+    logger,
+  };
+  if (stateDir !== undefined) {
+    // the logger is read when a write fails: the CLI replaces it after this
+    ctx.stateWriter = new StateWriter(stateDir, tenants, {
+      kept: restored.tenants.map((t) => tenants.get(t.client.client_id)),
+      ...(release && { release }),
+      ...(relock && { relock }),
+      onError: (err, file) => ctx.logger.error({ err, file }, 'could not write to STATE_DIR: writes answer 503 state_not_saved until it takes them again'),
+      onRecovered: () => ctx.logger.info('STATE_DIR takes writes again'),
+    });
+  }
+  return ctx;
+}
+
+function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
+  if (options.fixtures === undefined) {
+    return generatedWorld({ seed: options.seed ?? DEFAULTS.seed, ...(options.fixtureScale && { scale: options.fixtureScale }) });
+  }
+  const source = typeof options.fixtures === 'string' ? readFixturesFile(options.fixtures) : options.fixtures;
+  const errors = compileWorldValidator(api.document)(source);
+  if (errors.length === 0) errors.push(...checkWorld(source as World));
+  if (errors.length > 0) {
+    const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
+    throw new Error(`The fixtures are not a valid world (${errors.length} problem(s)):\n${list}`);
+  }
+  return source as World;
+}
+
+/**
+ * The clients a server starts with (the library's, or CLIENTS as config.ts parsed it), their method, scopes and
+ * settings checked by the document as the control plane checks them: a bad one stops the start, named.
+ */
+function checkClients(clients: readonly ClientCreate[], api: LoadedDocument): readonly ClientCreate[] {
+  // the library accepts any client id (CLIENTS and the control plane keep to URL-safe ones)
+  const validate = compileDocumentValidator(api.document, {
+    type: 'object',
+    properties: {
+      token_endpoint_auth_method: { $ref: 'openapi#/components/schemas/TokenEndpointAuthMethod' },
+      scopes: { type: 'array', items: { $ref: 'openapi#/components/schemas/ApiScope' } },
+      settings: { $ref: 'openapi#/components/schemas/ClientSettings' },
+    },
+  });
+  for (const client of clients) {
+    const errors = validate(client);
+    if (errors.length > 0) {
+      const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
+      throw new InvalidClientError(`The client "${String(client.client_id)}" is not valid (${errors.length} problem(s)):\n${list}`);
+    }
+  }
+  return clients;
+}
+
+function configuredClients(options: FakeOptions, api: LoadedDocument): readonly ClientCreate[] {
+  const clients = options.clients ? checkClients(options.clients, api) : DEFAULTS.clients;
+  return options.demo ? withDemoSettings(clients) : clients;
+}
+
+/** What the start found worth a warning, through the instance's logger (the CLI's once it has replaced it). */
+export function logStartWarnings(ctx: FakeContext): void {
+  for (const warning of ctx.startWarnings) ctx.logger.warn(warning);
 }

@@ -3,6 +3,7 @@ import type { operations } from './api/schema.js';
 import type { OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
 type JournalSpan = Schemas['JournalSpan'];
 import { CONTROL_SCOPE } from './domain/scopes.js';
+import { ControlError } from './api/control-error.js';
 import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './harness/verify.js';
 
 /**
@@ -11,19 +12,11 @@ import { describeVerificationFailure, type RequestCount, type RequestPattern as 
  */
 export type RequestPattern = Omit<DocumentRequestPattern, 'operation'> & { operation?: OperationId };
 
+// the control client's error, as partners import it with the client
+export { ControlError };
+
 type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;
-
-/** A control-plane call answered with an error: its status and problem. */
-export class ControlError extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: Schemas['Problem'] | undefined,
-  ) {
-    super(`control plane answered ${status}${problem ? `: ${problem.code}: ${problem.detail}` : ''}`);
-    this.name = 'ControlError';
-  }
-}
 
 /**
  * A verification whose count did not hold, as node's assert would throw it: its message shows the expectation and

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { buildApp, createContext, logStartWarnings } from './app.js';
+import { buildApp } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
 import { DEFAULTS, type FakeOptions } from './config.js';
-import type { FakeContext } from './context.js';
+import { createContext, logStartWarnings, type FakeContext } from './context.js';
 import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
 import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
 import type { JournalSpan } from './harness/journal.js';

@@ -1,4 +1,5 @@
 import type { components } from '../../src/api/schema.js';
+import { ControlError } from '../../src/api/control-error.js';
 
 export type Schemas = components['schemas'];
 export type World = Schemas['World'];
@@ -13,19 +14,7 @@ export type Client = Schemas['Client'];
 export type ListedClient = Schemas['ClientList']['data'][number];
 export type DocumentLink = Schemas['DocumentLink'];
 
-/** A control call that failed: its status and, when the fake sent one, its problem. */
-export class ControlError extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: Problem | undefined,
-  ) {
-    super(problem ? `${problem.title}: ${problem.detail}` : `The fake answered ${status}.`);
-  }
-  /** The guard refused the token: a wrong CONTROL_TOKEN, or a partner's token that expired or is not this fake's. */
-  get wrongControlToken(): boolean {
-    return this.status === 401;
-  }
-}
+export { ControlError };
 
 export interface Session {
   controlToken: string | undefined;

@@ -4,6 +4,7 @@ import type { Ajv as AjvClass, ErrorObject } from 'ajv';
 import type addFormatsPlugin from 'ajv-formats';
 import { createRequire } from 'node:module';
 import type { FieldError } from './errors.js';
+import { valueAt } from './json-pointer.js';
 import type { OperationId } from './types.js';
 
 export const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
@@ -31,10 +32,18 @@ export function loadApiDocument(): LoadedDocument {
   return { yaml, json, document: JSON.parse(json) as ApiDocument };
 }
 
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+/** The methods a path item may hold an operation under (its other members are not operations). */
+export const HTTP_METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+/** One operation of the document: its id, its method (lower case, as the document writes it) and its OpenAPI path. */
+export interface DocumentOperation {
+  operationId: string;
+  method: string;
+  path: string;
+}
 
 /** Every operation of the document: its id, method and OpenAPI path. */
-export function operationsOf(document: ApiDocument): { operationId: string; method: string; path: string }[] {
+export function operationsOf(document: ApiDocument): DocumentOperation[] {
   const operations = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
@@ -45,10 +54,30 @@ export function operationsOf(document: ApiDocument): { operationId: string; meth
   return operations;
 }
 
+/** The document's operations by their id: the one way an operation is found by its id. */
+export const operationsById = (document: ApiDocument): Map<string, DocumentOperation> => new Map(operationsOf(document).map((operation) => [operation.operationId, operation]));
+
+/** What the document says of an operation, as the fake reads it. */
+export interface OperationObject {
+  operationId?: string;
+  parameters?: unknown[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> };
+  responses?: Record<string, unknown>;
+  security?: Record<string, string[]>[];
+  [key: string]: unknown;
+}
+
+/** The operation at a path and method (any case) of the document, or undefined. */
+export function operationAt(document: ApiDocument, { method, path }: { method: string; path: string }): OperationObject | undefined {
+  const item = Object.hasOwn(document.paths, path) ? (document.paths[path] as Record<string, OperationObject>) : undefined;
+  const key = method.toLowerCase();
+  return item && HTTP_METHODS.has(key) && Object.hasOwn(item, key) ? item[key] : undefined;
+}
+
 /**
  * A path of the document to the letter (CONTRACT 15): its text around its parameters (`/v1/orders/{order_id}/` →
  * `/v1/orders/`, `/`), their names, and the expression that matches it as written (case, every slash; a value per
- * parameter, one segment). The route step and shadow mode's operations read paths through this one reading.
+ * parameter, one segment). The route step reads paths through this one reading (and shadow mode through its router).
  */
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -57,12 +86,14 @@ export function letterOf(path: string): { literals: string[]; names: string[]; e
   return { literals, names, expression: new RegExp(`^${literals.map(escape).join('([^/]+)')}$`) };
 }
 
+/** What a reference (`#/components/schemas/Order`) names in the document, or undefined: one step, never a chain. */
+export const refTarget = (document: ApiDocument, ref: string): unknown => valueAt(document, ref.replace(/^#/, ''));
+
 /** A value of the document with its `$ref` followed to what it names (a chain of at most 10). */
 export function resolveRef<T extends object>(document: ApiDocument, value: T): T {
   let current: unknown = value;
   for (let depth = 0; typeof (current as { $ref?: unknown }).$ref === 'string' && depth < 10; depth++) {
-    const path = ((current as { $ref: string }).$ref).replace(/^#\//, '').split('/');
-    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document);
+    current = refTarget(document, (current as { $ref: string }).$ref);
     if (current === undefined) throw new Error(`Unresolved reference ${String((value as { $ref?: unknown }).$ref)}`);
   }
   return current as T;
@@ -79,9 +110,9 @@ export interface DocumentParameter {
 
 /** An operation's parameters: its path item's, then its own, their references followed. */
 export function parametersOf(document: ApiDocument, { method, path }: { method: string; path: string }): DocumentParameter[] {
-  const item = document.paths[path] as Record<string, unknown> & { parameters?: DocumentParameter[] };
-  const operation = item[method] as { parameters?: DocumentParameter[] };
-  return [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolveRef(document, p));
+  const item = document.paths[path] as { parameters?: DocumentParameter[] } | undefined;
+  const own = operationAt(document, { method, path })?.parameters as DocumentParameter[] | undefined;
+  return [...(item?.parameters ?? []), ...(own ?? [])].map((p) => resolveRef(document, p));
 }
 
 /** Where and by what name an operation takes an integer parameter (`type: integer`): query, path or header. */
@@ -100,7 +131,7 @@ export function operationScopesOf(document: ApiDocument): Map<string, string[]> 
   const defaults = (document as { security?: SecurityRequirements }).security ?? [];
   return new Map(
     operationsOf(document).map(({ operationId, method, path }) => {
-      const { security = defaults } = document.paths[path]![method] as { security?: SecurityRequirements };
+      const { security = defaults } = operationAt(document, { method, path })!;
       return [operationId, security.find((requirement) => 'oauth2' in requirement)?.oauth2 ?? []];
     }),
   );
@@ -178,25 +209,22 @@ type ResponseObject = { $ref?: string; content?: Record<string, { schema?: objec
  * What the document says an operation (its OpenAPI path and method) answers with this status: the responses' key that
  * applies (the status, its class such as `4XX`, or `default`, in that order), and the content by media type, a
  * `#/components/responses/…` reference followed. Undefined for an operation or a status the document does not give.
- * One rule for both checks of answers: the fake's own (`http/answer-check.ts`) and an upstream's (shadow mode).
+ * One rule for both checks of answers (`api/answer-check.ts`): the fake's own in tests and an upstream's (shadow mode).
  */
 export function documentedResponse(document: ApiDocument, path: string, method: string, status: number): { key: string; content: Record<string, { schema?: object }> } | undefined {
-  const operation = (document.paths[path] as Record<string, { responses?: Record<string, ResponseObject> }> | undefined)?.[method.toLowerCase()];
+  const operation = operationAt(document, { method, path });
   if (!operation) return undefined;
-  const responses = operation.responses ?? {};
+  const responses = (operation.responses ?? {}) as Record<string, ResponseObject>;
   const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses);
   if (key === undefined) return undefined;
   let response = responses[key];
-  if (response?.$ref) {
-    const name = response.$ref.replace('#/components/responses/', '');
-    response = (document.components as { responses?: Record<string, ResponseObject> }).responses?.[name];
-  }
+  if (response?.$ref) response = refTarget(document, response.$ref) as ResponseObject | undefined;
   return { key, content: response?.content ?? {} };
 }
 
 /** The content, by media type, of an operation's answer with this status (`documentedResponse`), by operationId. */
 export function responseContentOf(document: ApiDocument, operationId: string, status: number): Record<string, { schema?: object }> | undefined {
-  const found = operationsOf(document).find((op) => op.operationId === operationId);
+  const found = operationsById(document).get(operationId);
   return found && documentedResponse(document, found.path, found.method, status)?.content;
 }
 

@@ -1,14 +1,6 @@
 import { OAuthError } from '../api/errors.js';
+import { decodeForm } from '../api/form-urlencoded.js';
 import type { BasicCredentials } from '../domain/token-request.js';
-
-/** application/x-www-form-urlencoded decoding, as RFC 6749 §2.3.1 has the id and secret encoded before Basic. */
-function formDecode(value: string): string | undefined {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
 
 const malformed = (): OAuthError =>
   new OAuthError(
@@ -31,8 +23,9 @@ export function basicCredentials(authorization: string | undefined): BasicCreden
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw malformed();
-  const clientId = formDecode(decoded.slice(0, colon));
-  const clientSecret = formDecode(decoded.slice(colon + 1));
+  // RFC 6749 §2.3.1: the id and secret are form-urlencoded before Basic
+  const clientId = decodeForm(decoded.slice(0, colon));
+  const clientSecret = decodeForm(decoded.slice(colon + 1));
   if (clientId === undefined || clientSecret === undefined) throw malformed();
   return { clientId, clientSecret };
 }

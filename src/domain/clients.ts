@@ -1,16 +1,12 @@
 import type { Journal } from '../harness/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
-import type { ClientSettings, Schemas, TokenEndpointAuthMethod } from '../api/types.js';
+import type { ClientSettings, Schemas } from '../api/types.js';
 import { DEFAULT_PROGRESSION_SETTINGS } from './order-progression.js';
 
 export type ClientView = Schemas['Client'];
 export type ClientCreate = Schemas['ClientCreate'];
 export type ClientUpdate = Schemas['ClientUpdate'];
-
-// a Record over the document's enum: a method added there without a line here is a compile error
-const METHODS: Record<TokenEndpointAuthMethod, true> = { client_secret_post: true, client_secret_basic: true };
-export const TOKEN_ENDPOINT_AUTH_METHODS = Object.keys(METHODS) as readonly TokenEndpointAuthMethod[];
 
 const DEFAULT_SETTINGS: ClientSettings = { tax_reporting: false, lei_required: false, investor_activity_per_hour: 0, ...DEFAULT_PROGRESSION_SETTINGS };
 

@@ -162,6 +162,11 @@ export class TenantRegistry {
   private readonly tenants = new Map<string, Tenant>();
   /** Shadow mode's twins: tenants of their own count (MAX_TWINS), none of the operator's MAX_TENANTS slots. */
   private readonly twins = new Set<string>();
+
+  /** Whether a tenant is shadow mode's twin of an upstream's client (counted against MAX_TWINS, not MAX_TENANTS). */
+  isTwin(clientId: string): boolean {
+    return this.twins.has(clientId);
+  }
   readonly defaultClientId: string;
   private changeListener: ((tenant: Tenant) => void) | undefined;
 

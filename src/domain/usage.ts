@@ -30,7 +30,7 @@ export function usageOf(tenants: TenantRegistry, journal: Journal, budgets: Budg
   const rows = new Map<string | null, TenantUsage>();
   let tenantCount = 0;
   for (const tenant of tenants.all()) {
-    tenantCount++;
+    if (!tenants.isTwin(tenant.client.client_id)) tenantCount++;
     const { store } = tenant;
     rows.set(tenant.client.client_id, { client_id: tenant.client.client_id, records: store.recordCount, world_bytes: store.bytes, journal_entries: 0, journal_bytes: 0 });
   }
@@ -53,7 +53,8 @@ export function usageOf(tenants: TenantRegistry, journal: Journal, budgets: Budg
     totals: { records: sum((row) => row.records), world_bytes: sum((row) => row.world_bytes), journal_entries: journals.entries, journal_bytes: journals.bytes },
     heap: { limit_bytes: heap.limit, used_bytes: heap.used, budgeted_bytes: budgetedBytes(budgets, tenants.fixturesBytes) },
     largest: {
-      by_world_bytes: largest(all, (row) => row.world_bytes, LARGEST_TENANTS),
+      // the requests no tenant owns have a journal, never a world
+      by_world_bytes: largest(all.filter((row) => row.client_id !== null), (row) => row.world_bytes, LARGEST_TENANTS),
       by_journal_bytes: largest(all, (row) => row.journal_bytes, LARGEST_TENANTS),
     },
   };

@@ -1,17 +1,12 @@
-import type { ApiDocument } from '../api/document.js';
+import { operationAt, operationsById, refTarget, type ApiDocument } from '../api/document.js';
 import { isSecretName } from './secrets.js';
-
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
 /** Whether a schema (its `$ref`s followed) has a secret-named property, or describes a signed link, at any depth. */
 function holdsSecret(document: ApiDocument, schema: unknown, seen: Set<unknown>): boolean {
   if (schema === null || typeof schema !== 'object' || seen.has(schema)) return false;
   seen.add(schema);
   const node = schema as Record<string, unknown>;
-  if (typeof node.$ref === 'string') {
-    const target = node.$ref.replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], document);
-    return holdsSecret(document, target, seen);
-  }
+  if (typeof node.$ref === 'string') return holdsSecret(document, refTarget(document, node.$ref), seen);
   if (typeof node.description === 'string' && node.description.includes('signature=')) return true;
   const properties = node.properties as Record<string, unknown> | undefined;
   if (properties && Object.keys(properties).some(isSecretName)) return true;
@@ -25,13 +20,10 @@ function holdsSecret(document: ApiDocument, schema: unknown, seen: Set<unknown>)
  */
 export function answersWithSecrets(document: ApiDocument): (operationId: string) => boolean {
   const decided = new Map<string, boolean>();
+  let operations: ReturnType<typeof operationsById> | undefined;
   const responsesOf = (operationId: string): unknown => {
-    for (const item of Object.values(document.paths)) {
-      for (const [method, operation] of Object.entries(item as Record<string, { operationId?: string; responses?: unknown }>)) {
-        if (HTTP_METHODS.has(method) && operation.operationId === operationId) return operation.responses;
-      }
-    }
-    return undefined;
+    const found = (operations ??= operationsById(document)).get(operationId);
+    return found && operationAt(document, found)?.responses;
   };
   return (operationId) => {
     let secret = decided.get(operationId);

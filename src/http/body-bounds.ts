@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { DomainError } from '../api/errors.js';
 import type { ApiDocument } from '../api/document.js';
+import { pointerOf } from '../api/json-pointer.js';
 import { stateOf } from './request-state.js';
 
 /**
@@ -23,7 +24,6 @@ export interface OverBudget {
   members: number;
 }
 
-const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /**
@@ -44,7 +44,7 @@ export function overBudget(value: unknown, max: number, objectCost = 0): OverBud
       const member: unknown = array ? (current as unknown[])[i] : (current as Record<string, unknown>)[keys![i]!];
       if (!isContainer(member)) continue;
       if (!Array.isArray(member)) total += objectCost;
-      stack.push({ value: member, path: `${path}/${array ? i : escape(keys![i]!)}` });
+      stack.push({ value: member, path: pointerOf(path, array ? i : keys![i]!) });
     }
     if (total > max) return { path, kind: array ? 'array' : 'object', members };
   }

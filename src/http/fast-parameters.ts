@@ -1,6 +1,6 @@
-import { parametersOf, resolveRef, type ApiDocument } from '../api/document.js';
+import { parametersOf, resolveRef, type ApiDocument, type DocumentOperation } from '../api/document.js';
 import { DECIMAL_INTEGER } from './decimal-integers.js';
-import { calendarFormats, type OperationOf } from './validator.js';
+import { calendarFormats } from './validator.js';
 import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal } from './validator-internals.js';
 
 /**
@@ -53,7 +53,7 @@ interface Simple {
 }
 
 /** The operation's parameters as two object schemas (query, path), or undefined when one is not simple. */
-function simpleParameters(document: ApiDocument, operation: OperationOf): Simple | undefined {
+function simpleParameters(document: ApiDocument, operation: DocumentOperation): Simple | undefined {
   const all = parametersOf(document, operation) as Parameter[];
   const query: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
   const params: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
@@ -132,7 +132,7 @@ function compilerFor(document: ApiDocument, load: LoadValidatorInternal): Ajv | 
  */
 export function compileFastParameters(
   document: ApiDocument,
-  operation: OperationOf,
+  operation: DocumentOperation,
   load: LoadValidatorInternal = loadValidatorInternal,
   stepAside?: (reason: string) => void,
 ): FastParameters | undefined {
@@ -159,7 +159,7 @@ export function compileFastParameters(
 }
 
 /** Reads (GET) take the fast path when their parameters are simple. */
-export const fastReadOf = (document: ApiDocument, operation: OperationOf, load?: LoadValidatorInternal, stepAside?: (reason: string) => void): FastParameters | undefined =>
+export const fastReadOf = (document: ApiDocument, operation: DocumentOperation, load?: LoadValidatorInternal, stepAside?: (reason: string) => void): FastParameters | undefined =>
   operation.method === 'get' ? compileFastParameters(document, operation, load, stepAside) : undefined;
 
 /**

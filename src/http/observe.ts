@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler, Response } from 'express';
+import { decodeFormAsSent } from '../api/form-urlencoded.js';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type KeptExchange } from '../harness/journal.js';
 import { keptBody } from '../harness/journal-body.js';
@@ -95,12 +96,8 @@ function credentialsCarried(scheme: string | undefined, value: string | undefine
   if (scheme === 'basic' && value) {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const secret = decoded.slice(decoded.indexOf(':') + 1);
-    candidates.push(secret);
-    try {
-      candidates.push(decodeURIComponent(secret.replace(/\+/g, ' ')));
-    } catch {
-      // not form-encoded: the secret as it is was taken already
-    }
+    // form-encoded or not: the secret as it is, and decoded
+    candidates.push(secret, decodeFormAsSent(secret));
   }
   const carried = candidates.filter((c) => c.length >= 8 && (rawQuery.includes(c) || rawBody?.includes(c)));
   return carried.length > 0 ? [...new Set(carried)] : undefined;

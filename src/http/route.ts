@@ -1,10 +1,9 @@
 import type { Request } from 'express';
-import { letterOf, operationsOf, type ApiDocument } from '../api/document.js';
+import { letterOf, operationsOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { routeNotFound } from './errors.js';
 import { urlParts } from './request-context.js';
 import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
-import type { OperationOf } from './validator.js';
 
 interface RoutedRequest extends Request {
   openapi?: { openApiRoute?: string; pathParams?: Record<string, string>; schema?: { operationId?: OperationId; security?: Record<string, string[]>[] } };
@@ -81,7 +80,7 @@ interface PathRoute {
   literals: string[];
   /** The expression that matches the path as the document writes it (`letterOf`): what routes. */
   letter: RegExp;
-  operations: Map<string, OperationOf & { operationId: OperationId }>;
+  operations: Map<string, DocumentOperation & { operationId: OperationId }>;
   /** The `Allow` header of a 405, as the validator writes it. */
   allow: string;
 }
@@ -91,7 +90,7 @@ export type RoutableRequest = Pick<Request, 'originalUrl' | 'method' | 'path'>;
 
 /** What the route step found: the operation, its path as the document writes it, its path parameters (decoded). */
 export interface RouteMatch {
-  operation: OperationOf & { operationId: OperationId };
+  operation: DocumentOperation & { operationId: OperationId };
   openApiRoute: string;
   pathParams: Record<string, string>;
 }
@@ -127,8 +126,8 @@ const exactValues = (entry: PathRoute, path: string): string[] | undefined => en
  * The document's operations, routed as express-openapi-validator's router routes them (same expressions, same order,
  * same 404, 405 and `Allow`), but compiled once and grouped by first segment: its router compiled every route's
  * expression and tried each on every request. A path matches only as the document writes it, its case and every
- * slash (`letterOf`, as shadow mode reads paths; the validator's router forgives both, the real service does not).
- * A near miss (another case, a slash doubled, a trailing slash added or left out), found by the validator's own
+ * slash (`letterOf`; the validator's router forgives both, the real service does not). Shadow mode names a forwarded
+ * request's operation with this router too (`http/shadow/forwarding.ts`). A near miss (another case, a slash doubled, a trailing slash added or left out), found by the validator's own
  * forgiving expressions, is a 404 naming the right spelling. Each operation then gets its own validator
  * (src/http/validator.ts), whose router sees just that one route.
  */

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
-import type { ApiDocument } from '../api/document.js';
+import { operationAt, parametersOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
+import { oneOperationDocument } from '../api/operation-document.js';
 import { hasBody } from './body.js';
 import { decimalIntegers } from './decimal-integers.js';
 
@@ -38,94 +39,16 @@ export interface OperationValidator {
   unknownSteps?: string;
 }
 
-/** One operation of the document: its path template, method and the path item it belongs to. */
-export interface OperationOf {
-  operationId: string;
-  method: string;
-  path: string;
-}
-
 /**
  * One validator instance per operation, made on the operation's first request and shared by every instance of the
  * process (the document is the same for all and the steps hold nothing of an instance). Its document holds that one
- * operation and every component, so that:
+ * operation and the components it reaches (`api/operation-document.ts`), so that:
  *   - its router matches one route instead of scanning every route of the document per request;
  *   - its start (bundling, the schema preprocessor, Ajv) walks one operation, not forty: a process pays for the
  *     operations it serves (the first request of a fresh process waits for two, not for the whole document).
  * Keys: the operation's document and whether the document is checked; the cache is filled, never changed.
  */
 const compiled = new Map<string, OperationValidator>();
-
-type Responses = Record<string, { content?: unknown }>;
-const withoutContent = (responses: Responses = {}): Responses =>
-  Object.fromEntries(Object.entries(responses).map(([status, { content: _, ...response }]) => [status, response]));
-
-const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
-
-/**
- * The components an operation reaches through `$ref` (and discriminator mappings), transitively, and every security
- * scheme: the validator's preprocessor walks every component it is given (the whole document per instance), so
- * each operation's instance is given only its own.
- */
-function reachableComponents(components: Record<string, Record<string, unknown> | undefined>, roots: unknown[]): Record<string, Record<string, unknown>> {
-  const reached: Record<string, Record<string, unknown>> = { ...(components.securitySchemes && { securitySchemes: components.securitySchemes }) };
-  const queue = [...roots];
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      const match = COMPONENT_REF.exec(value);
-      if (!match) return;
-      const [, kind, name] = match as unknown as [string, string, string];
-      const target = components[kind]?.[name];
-      if (target === undefined || reached[kind]?.[name] !== undefined) return;
-      (reached[kind] ??= {})[name] = target;
-      queue.push(target);
-    } else if (Array.isArray(value)) {
-      for (const item of value) queue.push(item);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const item of Object.values(value)) queue.push(item);
-    }
-  };
-  while (queue.length > 0) visit(queue.pop());
-  return reached;
-}
-
-const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
-
-/**
- * A schema with the component schemas it names written in place (those that name themselves again stay references).
- * Ajv compiles a referenced schema that holds references of its own as a function of its own, and with allErrors
- * merges each call's errors by copying all those gathered so far: 10,000 wrong items of an array of such a
- * component took ~10 s (bench/invalid-bodies.mjs --shape=at-bound); written in place, they are one loop.
- */
-export function inlineSchemaRefs(value: unknown, schemas: Readonly<Record<string, unknown>>, open: ReadonlySet<string> = new Set()): unknown {
-  if (Array.isArray(value)) return value.map((item) => inlineSchemaRefs(item, schemas, open));
-  if (typeof value !== 'object' || value === null) return value;
-  const ref = (value as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') {
-    const name = SCHEMA_REF.exec(ref)?.[1];
-    // a reference with siblings is left as it is (OpenAPI 3.0 ignores them; Ajv would not)
-    if (name === undefined || open.has(name) || schemas[name] === undefined || Object.keys(value).length > 1) return value;
-    return inlineSchemaRefs(schemas[name], schemas, new Set([...open, name]));
-  }
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineSchemaRefs(item, schemas, open)]));
-}
-
-/**
- * The document with just one operation and the components it reaches, its request body's schemas written in place.
- * Its answers lose their bodies: the validator checks requests only, and would still compile every response schema
- * (answers are checked after they are sent, in tests: src/http/answer-check.ts).
- */
-function oneOperationDocument(document: ApiDocument, { method, path }: OperationOf): ApiDocument {
-  const item = document.paths[path] as Record<string, unknown>;
-  const operation = item[method] as { responses?: Responses; requestBody?: unknown };
-  const schemas = (document.components as { schemas?: Record<string, unknown> }).schemas ?? {};
-  const inlined = operation.requestBody === undefined ? operation : { ...operation, requestBody: inlineSchemaRefs(operation.requestBody, schemas) };
-  const kept = { ...inlined, responses: withoutContent(operation.responses) };
-  const pathItem = { ...(item.parameters !== undefined && { parameters: item.parameters }), [method]: kept };
-  const components = document.components as Record<string, Record<string, unknown> | undefined>;
-  const all = !components.responses ? components : { ...components, responses: withoutContent(components.responses as Responses) };
-  return { ...document, paths: { [path]: pathItem }, components: reachableComponents(all, [pathItem, document.security]) as ApiDocument['components'] };
-}
 
 const ROUTE_STEP = 'metadataMiddleware';
 const VALIDATE_STEPS = new Set(['requestMiddleware']);
@@ -165,7 +88,7 @@ function splitAtRouter(middleware: readonly RequestHandler[], before?: RequestHa
 }
 
 /** `checkDocument`: the validator checks its document against the OpenAPI meta-schema first (tests). */
-export function operationValidator(document: ApiDocument, operation: OperationOf, checkDocument: boolean): OperationValidator {
+export function operationValidator(document: ApiDocument, operation: DocumentOperation, checkDocument: boolean): OperationValidator {
   const apiSpec = oneOperationDocument(document, operation);
   // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
   // its own, whose operations may share names with this API's (a few KB to write per operation and instance).
@@ -201,22 +124,17 @@ export function operationValidator(document: ApiDocument, operation: OperationOf
   return steps;
 }
 
-type Operation = { parameters?: unknown[]; requestBody?: unknown; security?: Record<string, string[]>[] };
-
 /**
  * An operation of the document that takes nothing the validator could check: no parameters (its own or its path's),
  * no request body, and no OAuth scopes (whose check reads the validator's `req.openapi`). A request to it without a
  * query string or a body gives the validator nothing to check either (`requestAsksNothing`), so it may go without
  * it; any other request to it still goes through it (an unknown query parameter is still refused).
  */
-export function takesNothing(document: ApiDocument, { method, path }: OperationOf): boolean {
-  const item = document.paths[path] as Record<string, unknown> & { parameters?: unknown[] };
-  const operation = item[method] as Operation;
-  const security = operation.security ?? (document as { security?: Operation['security'] }).security ?? [];
+export function takesNothing(document: ApiDocument, operation: DocumentOperation): boolean {
+  const { requestBody, security = (document as { security?: Record<string, string[]>[] }).security ?? [] } = operationAt(document, operation)!;
   return (
-    (item.parameters?.length ?? 0) === 0 &&
-    (operation.parameters?.length ?? 0) === 0 &&
-    operation.requestBody === undefined &&
+    parametersOf(document, operation).length === 0 &&
+    requestBody === undefined &&
     !security.some((requirement) => 'oauth2' in requirement)
   );
 }

@@ -111,6 +111,15 @@ describe('the CLI', () => {
     expect(err).toMatch(/LOG_FORMAT must be one of json, pretty, got "fancy"/);
   });
 
+  it('exits 2 naming CLIENTS and the field when a configured client breaks the document’s schema', async () => {
+    const CLIENTS = '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]';
+    const bad = spawn(process.execPath, [CLI], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...cleanEnv, PORT: '0', CLIENTS } });
+    let err = '';
+    bad.stderr!.on('data', (d) => (err += d));
+    expect(await exitOf(bad)).toBe(2);
+    expect(err).toMatch(/CLIENTS: The client "acme" is not valid[\s\S]*\/token_endpoint_auth_method: must be equal to one of the allowed values: "client_secret_post", "client_secret_basic"/);
+  });
+
   it('lists every environment variable in the README configuration table', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { overBudget } from '../../src/http/body-bounds.js';
-import { inlineSchemaRefs } from '../../src/http/validator.js';
+import { inlineSchemaRefs } from '../../src/api/operation-document.js';
 
 describe('overBudget', () => {
   it('is undefined for a body within the budget, counting items and members at every level', () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, optionsFromCli, readFixturesFile, USAGE } from '../../src/config.js';
+import { ConfigError, optionsFromCli, readFixturesFile, USAGE, type FakeOptions } from '../../src/config.js';
+import { createContext } from '../../src/context.js';
 
 const parse = (argv: string[], env: NodeJS.ProcessEnv = {}, terminal = false) => optionsFromCli(argv, env, terminal);
 
@@ -100,7 +101,6 @@ describe('optionsFromCli', () => {
     [['--clients', '[{"client_id":"acme"}]'], {}, 'Every client in --clients needs a non-empty "client_id" and "client_secret".'],
     [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
     [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
-    [[], { CLIENTS: '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]' }, '"token_endpoint_auth_method" of client "acme" in CLIENTS must be one of client_secret_post, client_secret_basic, got "basic".'],
     [[], { JOURNAL_BYTES: '1000' }, 'JOURNAL_BYTES must be an integer ≥ 65536, got "1000".'],
     [['--journal-total-bytes', '64MB'], {}, '--journal-total-bytes must be an integer ≥ 65536, got "64MB".'],
     [[], { MAX_TENANT_BYTES: '1e30' }, 'MAX_TENANT_BYTES must be an integer ≥ 4096, got "1e30".'],
@@ -110,6 +110,15 @@ describe('optionsFromCli', () => {
   ] as const)('refuses %j %j, naming the flag or variable the bad value came from', (argv, env, message) => {
     expect(() => parse([...argv], env)).toThrow(ConfigError);
     expect(() => parse([...argv], env)).toThrow(message);
+  });
+});
+
+describe('CLIENTS', () => {
+  it('is checked once, by the document, when the instance is made: a bad method names the client, the field and what it may be', () => {
+    const options = parse([], { CLIENTS: '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]' });
+    expect(() => createContext(options as FakeOptions)).toThrow(
+      'The client "acme" is not valid (1 problem(s)):\n  /token_endpoint_auth_method: must be equal to one of the allowed values: "client_secret_post", "client_secret_basic"',
+    );
   });
 });
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
 import { compileWorldValidator, documentedResponse, loadApiDocument, operationsOf, type ApiDocument } from '../../src/api/document.js';
+import { AnswerCheck } from '../../src/api/answer-check.js';
 import { DocumentCheck } from '../../src/harness/fidelity/document-check.js';
+import { runNow } from '../../src/harness/slices.js';
 
 const { document } = loadApiDocument();
 
@@ -56,6 +58,38 @@ describe('documentedResponse: which answer the document gives for a status', () 
     expect(check.checkAnswer('/things', 'GET', 200, {})).toEqual([expect.objectContaining({ pointer: '', message: "must have required property 'id'" })]);
     expect(check.checkAnswer('/things', 'GET', 409, { code: 7 })).toEqual([expect.objectContaining({ pointer: '/code', message: 'must be string' })]);
     expect(check.checkAnswer('/things', 'POST', 500, {})).toEqual([expect.objectContaining({ message: 'status 500 is not documented for this operation (201)' })]);
+  });
+});
+
+describe('AnswerCheck: one check of answers, its two rules said as options', () => {
+  const problem = { type: 'object', required: ['code'], properties: { code: { type: 'string' } } };
+  const own = {
+    paths: {
+      '/things': {
+        get: {
+          operationId: 'listThings',
+          responses: { 200: { content: { 'application/json': { schema: { type: 'object', required: ['id'] } } } }, 409: { content: { 'application/problem+json': { schema: problem } } } },
+        },
+      },
+    },
+    components: { schemas: { Problem: problem } },
+  } as unknown as ApiDocument;
+  const fakes = new AnswerCheck(own, { undocumentedErrors: 'problem', mediaType: 'exact' });
+  const upstreams = new AnswerCheck(own, { undocumentedErrors: 'flagged', mediaType: 'firstJson' });
+  const check = (checker: AnswerCheck, answer: { status: number; body: unknown; mediaType?: string }): string[] =>
+    runNow(checker.checking({ method: 'get', path: '/things' }, answer)).map((v) => `${v.pointer}: ${v.message}`);
+
+  it('holds an error no operation lists to the Problem schema (problem), or flags its status (flagged)', () => {
+    expect(check(fakes, { status: 503, body: { code: 'down' }, mediaType: 'application/problem+json' })).toEqual([]);
+    expect(check(fakes, { status: 503, body: { code: 5 }, mediaType: 'application/problem+json' })).toEqual(['/code: must be string']);
+    expect(check(upstreams, { status: 503, body: { code: 'down' } })).toEqual([': status 503 is not documented for this operation (200, 409)']);
+    expect(check(fakes, { status: 201, body: {}, mediaType: 'application/json' })).toEqual([': status 201 is not documented for this operation (200, 409)']);
+  });
+
+  it('takes the schema of the answer’s own media type (exact), or of the first JSON one documented (firstJson)', () => {
+    expect(check(fakes, { status: 409, body: { code: 'x' }, mediaType: 'application/json' })).toEqual([': application/json is not a media type the document gives for status 409']);
+    expect(check(upstreams, { status: 409, body: { code: 7 }, mediaType: 'application/json' })).toEqual(['/code: must be string']);
+    expect(check(fakes, { status: 200, body: {}, mediaType: 'application/problem+json' })).toEqual([": must have required property 'id'"]);
   });
 });
 

@@ -1,7 +1,8 @@
+import { pointerOf, valueAt } from '../../api/json-pointer.js';
 import type { Schemas } from '../../api/types.js';
 import { secretForms } from '../secrets.js';
 import { runNow, type Slices } from '../slices.js';
-import { isIdentifierKey, isInstant, ITEMS, jsonType, pointerOf, shown, type JsonType } from './normalize.js';
+import { isIdentifierKey, isInstant, ITEMS, jsonType, shown, type JsonType } from './normalize.js';
 
 export type DifferenceKind = Schemas['FidelityDifference']['kind'];
 
@@ -43,19 +44,6 @@ const errorCodeOf = (body: unknown): { pointer: string; code: unknown } | undefi
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** The value at a concrete pointer (an Ajv `instancePath`), or undefined. */
-function valueAt(root: unknown, pointer: string): unknown {
-  if (pointer === '') return root;
-  let value = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(value)) value = value[Number(key)];
-    else if (isObject(value) && Object.hasOwn(value, key)) value = value[key];
-    else return undefined;
-  }
-  return value;
-}
 
 /** Deeper than this, a value counts by its own type alone (JSON nested further says nothing a report could show). */
 const MAX_DEPTH = 64;

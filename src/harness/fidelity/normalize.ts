@@ -1,8 +1,9 @@
+import { tokensOf } from '../../api/json-pointer.js';
 import { isSecretName, longestForm, REDACTED, redactedJsonMembers, redactedValue, withoutSecretValues } from '../secrets.js';
 
 /**
  * The normalization rules of shadow mode, written once: which values are instants, which are identifiers, what JSON
- * type a value has, how a JSON pointer is written, and what a report shows of a value (its secrets as `secrets.ts`
+ * type a value has, and what a report shows of a value (its secrets as `secrets.ts`
  * says). Hoverfly's diff mode fails on timestamps because every comparison decides this for itself; here the
  * comparison asks these functions.
  */
@@ -20,9 +21,6 @@ export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'obj
 export const jsonType = (value: unknown): JsonType =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as 'boolean' | 'number' | 'string' | 'object');
 
-/** RFC 6901: `~` and `/` escaped in a segment. */
-export const pointerOf = (parent: string, key: string | number): string => `${parent}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-
 /** List items are compared by shape: every item's fields under one pointer segment, `*`. */
 export const ITEMS = '*';
 
@@ -36,7 +34,7 @@ const SHOWN_CHARACTERS = 1024;
  */
 export function shown(pointer: string, value: unknown, forms: readonly string[] = []): unknown {
   if (value === undefined) return null;
-  if (value !== null && segmentsOf(pointer).some(isSecretName)) return REDACTED;
+  if (value !== null && tokensOf(pointer).some(isSecretName)) return REDACTED;
   // a credential across the cut is written whole before it is replaced, so no part of it remains
   const preview = jsonPreview(value, SHOWN_CHARACTERS + longestForm(forms));
   if (preview.complete && preview.text.length <= SHOWN_CHARACTERS) return redactedValue(value, forms);
@@ -70,6 +68,3 @@ function jsonPreview(value: unknown, limit: number): { text: string; complete: b
   };
   return { complete: write(value), text };
 }
-
-/** A pointer's segments, unescaped. */
-const segmentsOf = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')));

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import type { ApiDocument } from '../../api/document.js';
 import { DomainError } from '../../api/errors.js';
+import { decodeFormAsSent } from '../../api/form-urlencoded.js';
 import type { FakeContext } from '../../context.js';
 import type { Tenant } from '../../domain/tenants.js';
-import type { MatchedOperation } from '../../harness/fidelity/operations.js';
 import { secretForms, withoutSecretValues, type CredentialBook } from '../../harness/secrets.js';
 import { jsonBodies } from '../../harness/json-slices.js';
 import { JOURNAL_BODY_LIMIT_BYTES } from '../../harness/journal-body.js';
 import { settle, stateOf } from '../request-state.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
+import { compileRoutes, type RoutableRequest, type RouteMatch } from '../route.js';
 import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from './headers.js';
 import { isTwinReplay } from './replay-transport.js';
 import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from './upstream-client.js';
@@ -18,6 +20,23 @@ export const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
 export const isForwarded = (method: string, path: string): boolean => (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
+
+/**
+ * The operation of a forwarded request, found by the route step's own router (`http/route.ts`: the document's paths
+ * to the letter), or none where the route step would refuse the request (404, 405, 400 malformed_uri). The forwarding
+ * step runs before the route step, which never sees a forwarded request: this is its one routing, and the exchange
+ * carries what it found to the twin.
+ */
+export function forwardedRoute(document: ApiDocument): (req: RoutableRequest) => RouteMatch | undefined {
+  const route = compileRoutes(document);
+  return (req) => {
+    try {
+      return route(req);
+    } catch {
+      return undefined;
+    }
+  };
+}
 
 /** An answer up to this size is joined and sent in one write; a larger one goes out chunk by chunk. */
 const JOINED_ANSWER_BYTES = 1024 * 1024;
@@ -37,7 +56,8 @@ export interface ForwardedExchange {
   method: string;
   path: string;
   rawQuery: string;
-  operation: MatchedOperation | undefined;
+  /** What the route step's router found for the request (`forwardedRoute`): its operation, OpenAPI path and path parameters. */
+  route: RouteMatch | undefined;
   contentType: string | undefined;
   /** The client's `Host`: the replay's too, so the twin issues tokens for the same audience. */
   host: string | undefined;
@@ -69,7 +89,6 @@ export interface TwinSide {
   readonly credentials: CredentialBook;
   /** The upstream granted a token: the twin of its client exists from now on (answers its tenant, if it could be made). */
   tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): Tenant | undefined;
-  matchOperation(method: string, path: string): MatchedOperation | undefined;
   compareLater(exchange: ForwardedExchange): void;
 }
 
@@ -95,14 +114,6 @@ function readBody(req: Request): Promise<Buffer | undefined> {
   });
 }
 
-const decodeForm = (text: string): string => {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-};
-
 /**
  * Who a token request is from and how it authenticated; its secret apart, to be hidden wherever it shows and never
  * replayed or kept in the exchange.
@@ -114,7 +125,7 @@ function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secr
     .filter(Boolean)
     .map((pair): [string, string] => {
       const eq = pair.indexOf('=');
-      return [decodeForm(eq < 0 ? pair : pair.slice(0, eq)), decodeForm(eq < 0 ? '' : pair.slice(eq + 1))];
+      return [decodeFormAsSent(eq < 0 ? pair : pair.slice(0, eq)), decodeFormAsSent(eq < 0 ? '' : pair.slice(eq + 1))];
     });
   const basic = /^\s*basic\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   let clientId = form.find(([name]) => name === 'client_id')?.[1];
@@ -122,8 +133,8 @@ function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secr
   if (basic !== undefined) {
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    clientId = decodeForm(colon < 0 ? decoded : decoded.slice(0, colon));
-    secret = colon < 0 ? secret : decodeForm(decoded.slice(colon + 1));
+    clientId = decodeFormAsSent(colon < 0 ? decoded : decoded.slice(0, colon));
+    secret = colon < 0 ? secret : decodeFormAsSent(decoded.slice(colon + 1));
   }
   if (clientId === undefined || clientId === '') return undefined;
   const token: TokenRequest = {
@@ -167,10 +178,11 @@ async function jsonOf(answer: UpstreamAnswer, contentType: string | undefined, p
  */
 export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin: TwinSide): RequestHandler {
   const parse = jsonBodies();
+  const routeOf = forwardedRoute(ctx.api.document);
   const forward = async (req: Request, res: Response): Promise<void> => {
     const state = stateOf(req);
-    const operation = twin.matchOperation(req.method, req.path);
-    if (operation) state.operationId = operation.operationId;
+    const route = routeOf(req);
+    if (route) state.operationId = route.operation.operationId;
     const received = await readBody(req);
     if (received === undefined) {
       // the client left before its request was read: nobody to answer, nothing forwarded
@@ -228,7 +240,7 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
       method: req.method,
       path: req.path,
       rawQuery: req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '',
-      operation,
+      route,
       contentType: req.headers['content-type'],
       host: req.headers.host,
       accept: req.headers.accept,

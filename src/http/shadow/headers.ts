@@ -1,3 +1,5 @@
+import { decodeFormAsSent } from '../../api/form-urlencoded.js';
+
 /** RFC 9110 §7.6.1: headers that concern one connection, never forwarded (with those `Connection` names). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
@@ -46,8 +48,8 @@ export function rewriteAudience(body: Buffer, own: { host: string; hostname: str
   const pairs = text.split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);
-    if (decodeForm(name) !== 'audience') return pair;
-    const value = decodeForm(eq < 0 ? '' : pair.slice(eq + 1)).toLowerCase();
+    if (decodeFormAsSent(name) !== 'audience') return pair;
+    const value = decodeFormAsSent(eq < 0 ? '' : pair.slice(eq + 1)).toLowerCase();
     const to = value === own.host.toLowerCase() ? upstream.host : value === own.hostname.toLowerCase() ? upstream.hostname : undefined;
     if (to === undefined) return pair;
     changed = true;
@@ -55,11 +57,3 @@ export function rewriteAudience(body: Buffer, own: { host: string; hostname: str
   });
   return changed ? Buffer.from(pairs.join('&'), 'latin1') : body;
 }
-
-const decodeForm = (text: string): string => {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-};

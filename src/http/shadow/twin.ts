@@ -6,10 +6,10 @@ import type { Tenant } from '../../domain/tenants.js';
 import type { ApiScope } from '../../api/types.js';
 import { DomainError } from '../../api/errors.js';
 import { comparing, type Answer } from '../../harness/fidelity/compare.js';
-import { DocumentCheck, type Violation } from '../../harness/fidelity/document-check.js';
+import type { Violation } from '../../api/schema-check.js';
+import { DocumentCheck } from '../../harness/fidelity/document-check.js';
 import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../harness/fidelity/identifiers.js';
 import type { ExchangeOutcome, FidelityLog } from '../../harness/fidelity/log.js';
-import { operationMatcher, type MatchedOperation } from '../../harness/fidelity/operations.js';
 import { CredentialBook } from '../../harness/secrets.js';
 import { jsonBodies } from '../../harness/json-slices.js';
 import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../../harness/slices.js';
@@ -73,7 +73,6 @@ export class Twin implements TwinSide {
   private readonly parsed = parsedWith(jsonBodies());
   /** Bytes of the upstream answers waiting for their comparison (`QUEUE_BYTES`). */
   private waitingBytes = 0;
-  readonly matchOperation: (method: string, path: string) => MatchedOperation | undefined;
   private readonly apiScopes: Set<string>;
 
   constructor(
@@ -82,7 +81,6 @@ export class Twin implements TwinSide {
     private readonly log: FidelityLog,
   ) {
     this.transport = replayTransport(app);
-    this.matchOperation = operationMatcher(ctx.api.document);
     const scopes = (ctx.api.document.components.schemas.ApiScope as { enum: string[] }).enum;
     this.apiScopes = new Set(scopes.filter((s) => s !== 'control'));
   }
@@ -141,7 +139,7 @@ export class Twin implements TwinSide {
     return {
       requestId: exchange.requestId,
       clientId: exchange.token?.clientId ?? (exchange.bearer !== undefined ? this.clientOfToken(exchange.bearer) ?? null : null),
-      operation: exchange.operation?.operationId ?? null,
+      operation: exchange.route?.operation.operationId ?? null,
       method: exchange.method,
       path: exchange.path,
       result,
@@ -162,18 +160,18 @@ export class Twin implements TwinSide {
 
   private async compare(exchange: ForwardedExchange): Promise<void> {
     this.check ??= new DocumentCheck(this.ctx.api.document);
-    const { operation } = exchange;
+    const { route } = exchange;
     const violations: ExchangeOutcome['violations'] = [];
     const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.secretInForm && { client_secret: '[redacted]' }) } : await this.parsed(exchange.body, exchange.contentType);
     let upstreamEnums: string[] = [];
-    if (operation) {
+    if (route) {
       const query: Record<string, string | string[]> = {};
       for (const [name, value] of new URLSearchParams(exchange.rawQuery)) {
         const had = query[name];
         query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
       }
-      const onRequest = await sliced(this.check.checkingRequest(operation.template, exchange.method, { pathParams: operation.pathParams, query, body: requestBody, contentType: exchange.contentType }));
-      const onAnswer = await sliced(this.check.checkingAnswer(operation.template, exchange.method, exchange.upstream.status, exchange.upstream.body));
+      const onRequest = await sliced(this.check.checkingRequest(route.openApiRoute, exchange.method, { pathParams: route.pathParams, query, body: requestBody, contentType: exchange.contentType }));
+      const onAnswer = await sliced(this.check.checkingAnswer(route.openApiRoute, exchange.method, exchange.upstream.status, exchange.upstream.body));
       // a loop, not push(...): a list answer may break the document at more places than a call takes arguments
       for (const v of onRequest) violations.push({ side: 'request', pointer: v.pointer, message: v.message });
       for (const v of onAnswer) violations.push({ side: 'upstream_answer', pointer: v.pointer, message: v.message });
@@ -201,9 +199,9 @@ export class Twin implements TwinSide {
     const session = replay.session;
     const bothSucceeded = upstream.status < 400 && fake.status < 400;
     if (session && bothSucceeded) {
-      learnFromExchange({ method: exchange.method, rawQuery: exchange.rawQuery, pathParams: Object.values(operation?.pathParams ?? {}), requestBody, upstream: upstream.body, fake: fake.body }, session);
+      learnFromExchange({ method: exchange.method, rawQuery: exchange.rawQuery, pathParams: Object.values(route?.pathParams ?? {}), requestBody, upstream: upstream.body, fake: fake.body }, session);
     }
-    const fakeEnums = operation && fake.status < 400 ? (await sliced(this.check.checkingAnswer(operation.template, exchange.method, fake.status, fake.body))).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
+    const fakeEnums = route && fake.status < 400 ? (await sliced(this.check.checkingAnswer(route.openApiRoute, exchange.method, fake.status, fake.body))).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
     const id = (upstream.body as { id?: unknown } | undefined)?.id;
     const findings = await sliced(
       comparing({
@@ -256,7 +254,7 @@ export class Twin implements TwinSide {
     // a body the fake refuses for its size (413) is replayed as it came: translating it would only hold the event loop
     const json = isJson(exchange.contentType) && exchange.body.length <= BODY_LIMIT_BYTES;
     const translated = translateRequest(
-      { path: exchange.path, rawQuery: exchange.rawQuery, body: exchange.body, json, pathParams: Object.values(exchange.operation?.pathParams ?? {}) },
+      { path: exchange.path, rawQuery: exchange.rawQuery, body: exchange.body, json, pathParams: Object.values(exchange.route?.pathParams ?? {}) },
       session ?? new IdentifierMap(0),
     );
     const write = exchange.method !== 'GET' && exchange.method !== 'HEAD';
