@@ -2,7 +2,7 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import type { FakeOptions } from './config.js';
 import { createContext, logStartWarnings, type FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
-import { mcpEndpoint } from './mcp-http.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import { controlHandlers } from './control/handlers.js';
 import { harnessHandlers } from './control/harness-handlers.js';
 import { fidelityHandlers } from './control/fidelity-handlers.js';
@@ -135,7 +135,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/http/shadow/)
   if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream)).step);
   app.use('/__control', controlGuard(ctx));
-  app.use('/__control/mcp', mcpEndpoint(ctx, handlers));
+  app.use('/__control/mcp', mcpEndpoint(ctx, app));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
     const state = stateOf(req);

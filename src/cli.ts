@@ -22,8 +22,8 @@ const { waitForStateDir } = await import('./persistence/state-lock.js');
 const version = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<void> {
-  // `investment-api-fake mcp`: the control plane as an MCP server over stdio (src/mcp-stdio.ts)
-  if (process.argv[2] === 'mcp') return (await import('./mcp-stdio.js')).runMcpStdio(process.argv.slice(3), process.env, version());
+  // `investment-api-fake mcp`: the control plane as an MCP server over stdio (src/cli-mcp.ts)
+  if (process.argv[2] === 'mcp') return (await import('./cli-mcp.js')).runMcpStdio(process.argv.slice(3), process.env, version());
   let options;
   try {
     options = optionsFromCli(process.argv.slice(2), process.env, process.stdout.isTTY === true);

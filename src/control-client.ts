@@ -44,7 +44,12 @@ export interface ControlClientOptions {
   clientCredentials?: { clientId: string; clientSecret: string; authMethod?: TokenEndpointAuthMethod };
   /** The tenant the calls act on; the fake's default client when absent (a partner's own with `clientCredentials`). */
   clientId?: string;
+  /** How the calls go: the global `fetch`, or (the MCP endpoint's tools) into the fake's own app, in its process. */
+  fetch?: Fetch;
 }
+
+/** The part of `fetch` the control client uses. */
+export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /**
  * Typed calls of the control plane (`/__control`), from the OpenAPI document's types. Works against a fake in the
@@ -56,7 +61,7 @@ export function createControlClient(options: ControlClientOptions) {
   let partnerToken: Promise<string> | undefined;
   const bearer = async (fresh: boolean): Promise<string | undefined> => {
     if (!partner) return options.controlToken;
-    if (fresh || !partnerToken) partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, { scope: `openid offline ${CONTROL_SCOPE}`, authMethod: partner.authMethod });
+    if (fresh || !partnerToken) partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, { scope: `openid offline ${CONTROL_SCOPE}`, authMethod: partner.authMethod, fetch: options.fetch });
     return partnerToken;
   };
 
@@ -66,7 +71,7 @@ export function createControlClient(options: ControlClientOptions) {
     const token = await bearer(false);
     if (token) headers.authorization = `Bearer ${token}`;
     if (options.clientId) headers['x-client-id'] = options.clientId;
-    const response = await fetch(`${base}/__control${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const response = await (options.fetch ?? fetch)(`${base}/__control${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
     if (!response.ok) {
       const problem = (await response.json().catch(() => undefined)) as Schemas['Problem'] | undefined;
       // a partner's token expired (its tenant's clock moved on): once more with a new one
@@ -179,10 +184,12 @@ export interface FetchTokenOptions {
   scope?: string;
   /** The method the client is registered for (`GET /__control/clients`): `client_secret_post` when absent. */
   authMethod?: TokenEndpointAuthMethod;
+  /** How the request goes: the global `fetch` when absent. */
+  fetch?: Fetch;
 }
 
-/** A token the way a partner's client gets one: the client-credentials grant, audience = the URL's host. */
-export async function fetchToken(url: string, clientId: string, clientSecret: string, options: FetchTokenOptions = {}): Promise<string> {
+/** The token request a partner's client sends: the client-credentials grant, audience = the URL's host. */
+export function tokenRequestOf(url: string, clientId: string, clientSecret: string, options: Omit<FetchTokenOptions, 'fetch'> = {}): { url: string; init: RequestInit } {
   const base = url.replace(/\/$/, '');
   const form: Record<string, string> = { grant_type: 'client_credentials', scope: options.scope ?? 'openid offline', audience: new URL(base).host };
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -192,7 +199,13 @@ export async function fetchToken(url: string, clientId: string, clientSecret: st
   } else {
     Object.assign(form, { client_id: clientId, client_secret: clientSecret });
   }
-  const response = await fetch(`${base}/oauth2/token`, { method: 'POST', headers, body: new URLSearchParams(form) });
+  return { url: `${base}/oauth2/token`, init: { method: 'POST', headers, body: new URLSearchParams(form) } };
+}
+
+/** A token the way a partner's client gets one (`tokenRequestOf`). */
+export async function fetchToken(url: string, clientId: string, clientSecret: string, options: FetchTokenOptions = {}): Promise<string> {
+  const request = tokenRequestOf(url, clientId, clientSecret, options);
+  const response = await (options.fetch ?? fetch)(request.url, request.init);
   const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
   if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ''}`.trim());
   return body.access_token;

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchToken, startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
-import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } from '../../src/mcp-sessions.js';
+import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } from '../../src/mcp/sessions.js';
 import { call, exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
 // The MCP tools over Streamable HTTP at /__control/mcp (CONTRACT 14): the SDK's own client, behind the control
@@ -261,5 +261,32 @@ describe('a partner through /__control/mcp (its own token with the scope control
     await expect(connect(plain)).rejects.toThrow(/403/);
     const result = await call(await connect(OPERATOR), 'list_clients', { client_id: 'acme' });
     expect((result.structuredContent as Schemas['ClientList']).data.map((c) => c.client_id)).toEqual(['acme']);
+  });
+});
+
+describe('the tools of /__control/mcp go through the app, as any control call', () => {
+  it("leave a tool's token request out of the tenant's journal: it is the agent's, not the client's", async () => {
+    const client = await connect(OPERATOR);
+    await ok(client, 'create_client', { client_id: 'mcp-journal', client_secret: 'mcp-journal-secret' });
+    await ok<Schemas['TokenResponse']>(client, 'get_token', { client_id: 'mcp-journal' });
+    const journal = await ok<Schemas['JournalEntryList']>(client, 'list_requests', { client_id: 'mcp-journal', since: 'start' });
+    expect(journal.value.data).toEqual([]);
+  });
+
+  it("carry the caller's address: behind a TLS proxy, a partner's token issued for https:// works for its tools", async () => {
+    const proxied = await startServer({ trustProxy: true, clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'acme', client_secret: 'acme-secret', scopes: PARTNER_SCOPES }] });
+    try {
+      const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline control', audience: new URL(proxied.url).host, client_id: 'acme', client_secret: 'acme-secret' });
+      const issued = await fetch(`${proxied.url}/oauth2/token`, { method: 'POST', headers: { 'x-forwarded-proto': 'https' }, body: form });
+      const { access_token } = (await issued.json()) as Schemas['TokenResponse'];
+      const client = new Client({ name: 'behind-a-proxy', version: '1.0.0' });
+      const headers = { authorization: `Bearer ${access_token}`, 'x-forwarded-proto': 'https' };
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${proxied.url}/__control/mcp`), { requestInit: { headers } }));
+      open.push(client);
+      expect((await ok<{ client: { client_id: string } }>(client, 'get_state')).value.client.client_id).toBe('acme');
+      expect(client.getInstructions()).toContain(`https://${new URL(proxied.url).host}`);
+    } finally {
+      await proxied.stop();
+    }
   });
 });

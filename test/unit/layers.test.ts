@@ -14,7 +14,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config.ts', 'context.ts', 'logger.ts', 'package-info.ts'],
   ['http'],
   ['control'],
-  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'banner.ts', 'log-format.ts', 'control-client.ts', 'mcp-answered-streams.ts', 'mcp-http.ts', 'mcp-port.ts', 'mcp-render.ts', 'mcp-schemas.ts', 'mcp-server.ts', 'mcp-session-book.ts', 'mcp-sessions.ts', 'mcp-stdio.ts', 'mcp-tools.ts', 'process-guard.ts', 'vitest.ts'],
+  // the control plane's clients: typed (control-client.ts) and as MCP tools, which call it (mcp/)
+  ['control-client.ts', 'mcp'],
+  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'cli-mcp.ts', 'banner.ts', 'log-format.ts', 'process-guard.ts', 'vitest.ts'],
 ];
 
 const sourceFiles = (dir: string): string[] =>

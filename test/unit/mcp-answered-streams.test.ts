@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { releaseAnsweredStreams } from '../../src/mcp-answered-streams.js';
+import { releaseAnsweredStreams } from '../../src/mcp/answered-streams.js';
 
 /** The Node transport's web-standard core, which keeps the entries (the SDK's internals, as the shim reads them). */
 type Core = { handleRequest(request: Request): Promise<Response>; _streamMapping: Map<string, unknown> };

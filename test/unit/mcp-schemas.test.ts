@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadApiDocument } from '../../src/api/document.js';
-import { jsonSchemaOf, documentCheck } from '../../src/mcp-schemas.js';
-import { toolsOf } from '../../src/mcp-tools.js';
-import { clientPort, ControlRefusal } from '../../src/mcp-port.js';
+import { jsonSchemaOf, documentCheck } from '../../src/mcp/schemas.js';
+import { toolsOf } from '../../src/mcp/tools.js';
+import { clientPort, ControlRefusal } from '../../src/mcp/port.js';
 
 const document = loadApiDocument().document;
 const component = (name: string) => (document.components.schemas as Record<string, Record<string, unknown>>)[name]!;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SessionBook } from '../../src/mcp-session-book.js';
+import { SessionBook } from '../../src/mcp/session-book.js';
 
 /** A book of small caps whose sessions are their ids, and what it closed. */
 function book(perOwner: number, total: number) {

@@ -2,8 +2,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadApiDocument } from './api/document.js';
 import type { TokenEndpointAuthMethod } from './api/types.js';
 import { optionsFromCli } from './config.js';
-import { clientPort } from './mcp-port.js';
-import { createMcpServer } from './mcp-server.js';
+import { clientPort } from './mcp/port.js';
+import { createMcpServer } from './mcp/server.js';
 import { startServer, type FakeServer } from './server.js';
 
 export const MCP_USAGE = `investment-api-fake mcp: the sandbox's control plane as an MCP server over stdio

@@ -1,224 +1,19 @@
-import type { ApiDocument } from './api/document.js';
-import type { FieldError } from './api/errors.js';
-import type { OperationId, Schemas } from './api/types.js';
-import type { ControlCall, ControlPort } from './mcp-port.js';
-import { documentCheck, jsonSchemaOf, resolvePointer, type JsonSchema } from './mcp-schemas.js';
-import * as render from './mcp-render.js';
+import type { ApiDocument } from '../api/document.js';
+import type { Schemas } from '../api/types.js';
+import { DESTROY, operationTool, outputOf, ownInput, READ, WRITE, type OperationToolSpec, type ToolDefinition } from './operation-tool.js';
+import * as render from './render.js';
+import { jsonSchemaOf, schemaAt, type JsonSchema } from './schemas.js';
 
 /**
- * The 21 tools of the MCP server (CONTRACT 14), each a thin layer over one control-plane operation (two small ones
- * read a few): its input is the operation's parameters and request body as the document has them, flattened, plus
- * `client_id` (the tenant; the default client when absent); its output is the operation's answer as the document
- * has it. No rule of the platform lives here: the control plane decides and refuses.
+ * The 21 tools of the MCP server (CONTRACT 14), in its order: each one control-plane operation (operation-tool.ts),
+ * but get_state and get_token, which read a few. Adding one: an entry here, with its name, description, hints,
+ * operationId, the answer's component and a text of it.
  */
 
-type Args = Record<string, unknown>;
-
-export interface ToolResult {
-  structured?: Record<string, unknown>;
-  text: string;
-}
-
-export interface ToolAnnotations {
-  title: string;
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint: false;
-}
-
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  annotations: ToolAnnotations;
-  /** The JSON Schema `tools/list` shows, and the check of a call's arguments (the document's, by Ajv). */
-  input: { schema: JsonSchema; check: (args: Args) => FieldError[] };
-  output?: JsonSchema;
-  run(args: Args, port: ControlPort): Promise<ToolResult>;
-}
-
-const TENANT: JsonSchema = {
-  type: 'string',
-  description: "The tenant to act on (a client's client_id); the default client when absent. A partner's token acts on its own tenant only.",
-};
-
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  description?: string;
-  schema: JsonSchema;
-}
-
-interface OperationShape {
-  operationId: OperationId;
-  params: Parameter[];
-  /** The request body's schema as the document has it (a component `$ref`), and that schema resolved. */
-  body?: { schema: JsonSchema; resolved: JsonSchema };
-}
-
-function operationShape(document: ApiDocument, operationId: OperationId): OperationShape {
-  for (const item of Object.values(document.paths)) {
-    for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
-      const op = operation as { operationId?: string; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } };
-      if (method === 'parameters' || op.operationId !== operationId) continue;
-      const declared = [...(((item as { parameters?: unknown[] }).parameters ?? []) as JsonSchema[]), ...((op.parameters ?? []) as JsonSchema[])];
-      const params = declared
-        .map((p) => (typeof p.$ref === 'string' ? resolvePointer(document, p.$ref) : p) as unknown as Parameter)
-        // the tenant's naming (`X-Client-Id`, `?client_id=`) is the tool's own `client_id`
-        .filter((p) => p.in === 'path' || (p.in === 'query' && p.name !== 'client_id'));
-      const schema = op.requestBody?.content['application/json']?.schema;
-      const resolved = schema && (typeof schema.$ref === 'string' ? resolvePointer(document, schema.$ref) : schema);
-      return { operationId, params, ...(schema && resolved && { body: { schema, resolved } }) };
-    }
-  }
-  throw new Error(`The document has no operation ${operationId}`);
-}
-
-const propertiesOf = (schema: JsonSchema | undefined): Record<string, JsonSchema> => (schema?.properties ?? {}) as Record<string, JsonSchema>;
-
-/** How a tool's arguments become the operation's call: where `client_id` goes, what is renamed or left out. */
-interface InputOptions {
-  /** Query parameters the tool does not offer (a format its structured answer cannot be). */
-  exclude?: string[];
-  /** A body member shown under another name (`now` → `at`). */
-  renames?: Record<string, string>;
-}
-
-interface OperationInput {
-  schema: JsonSchema;
-  check: (args: Args) => FieldError[];
-  /** The call, for the tenant the arguments name (or the default one). */
-  callOf: (args: Args, tenant: () => Promise<string>) => Promise<ControlCall>;
-}
-
-function operationInput(document: ApiDocument, operationId: OperationId, options: InputOptions = {}): OperationInput {
-  const shape = operationShape(document, operationId);
-  const exclude = new Set(options.exclude ?? []);
-  const renames = options.renames ?? {};
-  const toTool = (name: string): string => renames[name] ?? name;
-  const fromTool = new Map(Object.entries(renames).map(([doc, tool]) => [tool, doc]));
-  const params = shape.params.filter((p) => !exclude.has(p.name));
-  const body = shape.body;
-  const bodyProps = propertiesOf(body?.resolved);
-  // where the tenant goes: a member of the body (reset, a new client), the path (a client), else `X-Client-Id`
-  const tenantIn = 'client_id' in bodyProps ? 'body' : params.some((p) => p.in === 'path' && p.name === 'client_id') ? 'path' : 'header';
-
-  const properties: Record<string, JsonSchema> = { client_id: TENANT };
-  const required: string[] = [];
-  for (const p of params) {
-    if (p.name === 'client_id') continue;
-    properties[p.name] = { ...p.schema, ...(p.description && { description: p.description }) };
-    if (p.required) required.push(p.name);
-  }
-  const bodyRequired = (body?.resolved.required as string[] | undefined) ?? [];
-  for (const [name, schema] of Object.entries(bodyProps)) {
-    // a body's optional client_id names the tenant (reset); a required one is the body's own (a new client's id)
-    const tenant = name === 'client_id' && !bodyRequired.includes(name);
-    properties[toTool(name)] = tenant ? { ...schema, description: TENANT.description } : schema;
-  }
-  for (const name of bodyRequired) required.push(toTool(name));
-  const presented: JsonSchema = { type: 'object', properties, ...(required.length > 0 && { required }) };
-  if (!body || body.resolved.additionalProperties === false) presented.additionalProperties = false;
-  const not = body?.resolved.not as { required?: string[] } | undefined;
-  if (not?.required) presented.not = { required: not.required.map(toTool) };
-  if (typeof body?.resolved.description === 'string') {
-    const renamed = Object.entries(renames).map(([doc, tool]) => `\`${doc}\` is this tool's \`${tool}\``);
-    presented.description = `${body.resolved.description}${renamed.length > 0 ? ` (${renamed.join('; ')}.)` : ''}`;
-  }
-
-  const paramNames = new Set(params.map((p) => p.name));
-  const checkParams = documentCheck(document, {
-    type: 'object',
-    properties: Object.fromEntries([['client_id', TENANT], ...params.map((p) => [p.name, p.schema])]),
-    // a client's path id is the tenant: the default client's when absent
-    required: params.filter((p) => p.required && p.name !== 'client_id').map((p) => p.name),
-  });
-  const checkBody = body && documentCheck(document, body.schema);
-  const split = (args: Args): { params: Args; body: Args } => {
-    const own: Args = {};
-    const rest: Args = {};
-    for (const [name, value] of Object.entries(args)) {
-      if (name === 'client_id' && tenantIn !== 'body') own[name] = value;
-      else if (paramNames.has(name) && !(name in bodyProps)) own[name] = value;
-      else rest[fromTool.get(name) ?? name] = value;
-    }
-    return { params: own, body: rest };
-  };
-  const check = (args: Args): FieldError[] => {
-    const parts = split(args);
-    const errors = checkParams(parts.params);
-    if (checkBody) {
-      errors.push(...checkBody(parts.body).map((e) => ({ ...e, path: e.path.replace(/^\/([^/]+)/, (_, first: string) => `/${toTool(first)}`) })));
-    } else {
-      for (const name of Object.keys(parts.body)) errors.push({ location: 'body', path: `/${name}`, message: 'is not an argument of this tool' });
-    }
-    return errors;
-  };
-  return {
-    schema: jsonSchemaOf(document, presented),
-    check,
-    async callOf(args, tenant) {
-      const parts = split(args);
-      const named = args.client_id as string | undefined;
-      const call: ControlCall = { operationId };
-      const path: Record<string, string> = {};
-      const query: Args = {};
-      for (const p of params) {
-        const value = p.name === 'client_id' ? (named ?? (await tenant())) : parts.params[p.name];
-        if (value === undefined) continue;
-        if (p.in === 'path') path[p.name] = String(value);
-        else query[p.name] = value;
-      }
-      if (Object.keys(path).length > 0) call.path = path;
-      if (Object.keys(query).length > 0) call.query = query;
-      if (body) call.body = tenantIn === 'body' ? { ...parts.body, client_id: named ?? (await tenant()) } : parts.body;
-      if (tenantIn === 'header') call.clientId = named ?? (await tenant());
-      return call;
-    },
-  };
-}
-
-/** The JSON Schema of an operation's success answer (or any part of the document), for a tool's output. */
-const outputOf = (document: ApiDocument, pointer: string): JsonSchema => jsonSchemaOf(document, resolvePointer(document, pointer));
 const component = (name: string): string => `#/components/schemas/${name}`;
 
-const READ = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, openWorldHint: false });
-const WRITE = (title: string, idempotent = false): ToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: false, idempotentHint: idempotent, openWorldHint: false });
-const DESTROY = (title: string): ToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
-
-type Render<T> = (answer: T) => string;
-
-/** A tool that is one operation: its input from the operation, its output from the answer's schema, a text of it. */
-function operationTool<T>(
-  document: ApiDocument,
-  spec: { name: string; description: string; annotations: ToolAnnotations; operationId: OperationId; output?: string; text: Render<T>; select?: (answer: T, args: Args) => T } & InputOptions,
-): ToolDefinition {
-  const input = operationInput(document, spec.operationId, spec);
-  return {
-    name: spec.name,
-    description: spec.description,
-    annotations: spec.annotations,
-    input: { schema: input.schema, check: input.check },
-    ...(spec.output && { output: outputOf(document, spec.output) }),
-    async run(args, port) {
-      const answer = await port.call(await input.callOf(args, () => port.defaultClientId()));
-      const answered = (answer.json ?? answer.text) as T;
-      const value = spec.select ? spec.select(answered, args) : answered;
-      return { ...(spec.output && { structured: value as Record<string, unknown> }), text: spec.text(value) };
-    },
-  };
-}
-
-/** A tool's own input of a few members, each a schema of the document (or the tenant). */
-function ownInput(document: ApiDocument, properties: Record<string, JsonSchema>): ToolDefinition['input'] {
-  const schema: JsonSchema = { type: 'object', properties: { client_id: TENANT, ...properties }, additionalProperties: false };
-  const check = documentCheck(document, schema);
-  return { schema: jsonSchemaOf(document, schema), check: (args) => check(args) };
-}
-
 function buildTools(document: ApiDocument): ToolDefinition[] {
-  const tool = <T>(spec: Parameters<typeof operationTool<T>>[1]) => operationTool<T>(document, spec);
+  const tool = <T>(spec: OperationToolSpec<T>) => operationTool<T>(document, spec);
   return [
     tool<Schemas['ClientList']>({
       name: 'list_clients',
@@ -385,9 +180,9 @@ function getStateTool(document: ApiDocument): ToolDefinition {
     required: ['client', 'clock', 'faults', 'records', 'orders_by_status'],
     additionalProperties: false,
     properties: {
-      client: resolvePointer(document, '#/components/schemas/ClientList/properties/data/items'),
+      client: schemaAt(document, `${component('ClientList')}/properties/data/items`),
       clock: { $ref: component('Clock') },
-      faults: resolvePointer(document, '#/components/schemas/FaultList/properties/data'),
+      faults: schemaAt(document, `${component('FaultList')}/properties/data`),
       records: { ...statusCounts, description: "How many items each collection of the tenant's world (`World`) holds." },
       orders_by_status: { ...statusCounts, description: 'How many orders are in each status (`OrderStatus`).' },
     },
@@ -427,8 +222,8 @@ function getTokenTool(document: ApiDocument): ToolDefinition {
   return {
     name: 'get_token',
     description: 'Get an access token for a client (its credentials as the control plane lists them), to try an API call by hand: send it as "Authorization: Bearer <access_token>".',
-    annotations: { title: 'Get a token', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    input: ownInput(document, { scope: resolvePointer(document, '#/components/schemas/TokenRequest/properties/scope') }),
+    annotations: WRITE('Get a token'),
+    input: ownInput(document, { scope: schemaAt(document, `${component('TokenRequest')}/properties/scope`) }),
     output: outputOf(document, component('TokenResponse')),
     async run(args, port) {
       const clientId = (args.client_id as string | undefined) ?? (await port.defaultClientId());
@@ -449,5 +244,3 @@ export function toolsOf(document: ApiDocument): ToolDefinition[] {
   if (!tools) cache.set(document, (tools = buildTools(document)));
   return tools;
 }
-
-

@@ -1,10 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiDocument } from './api/document.js';
-import { ControlRefusal, type ControlPort } from './mcp-port.js';
-import { refusalText } from './mcp-render.js';
-import { carrier } from './mcp-schemas.js';
-import { toolsOf, type ToolDefinition } from './mcp-tools.js';
+import type { ApiDocument } from '../api/document.js';
+import { ControlRefusal, type ControlPort } from './port.js';
+import { refusalText } from './render.js';
+import { carrier } from './schemas.js';
+import type { ToolDefinition } from './operation-tool.js';
+import { toolsOf } from './tools.js';
 
 export const MCP_SERVER_NAME = 'investment-api-fake';
 

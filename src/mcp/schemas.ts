@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
-import { documentValidators, rootedRefs, type ApiDocument } from './api/document.js';
-import type { FieldError } from './api/errors.js';
+import { documentValidators, resolveRef, rootedRefs, type ApiDocument } from '../api/document.js';
+import type { FieldError } from '../api/errors.js';
+import { tokensOf } from '../api/json-pointer.js';
 
 /**
  * The MCP tools' input and output schemas, from the OpenAPI document's control-plane components (never copied by
@@ -16,16 +17,8 @@ export type JsonSchema = Record<string, unknown>;
 
 const COMPONENT = '#/components/schemas/';
 
-/** A JSON pointer into the document (`#/components/schemas/Clock`, `#/paths/...`), resolved. */
-export function resolvePointer(document: ApiDocument, pointer: string): JsonSchema {
-  let node: unknown = document;
-  for (const raw of pointer.replace(/^#\//, '').split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = (node as Record<string, unknown> | undefined)?.[key];
-  }
-  if (node === undefined || node === null || typeof node !== 'object') throw new Error(`The document has nothing at ${pointer}`);
-  return node as JsonSchema;
-}
+/** The part of the document a pointer names (`#/components/schemas/Clock`, `…/properties/data/items`). */
+export const schemaAt = (document: ApiDocument, pointer: string): JsonSchema => resolveRef(document, { $ref: pointer }) as JsonSchema;
 
 /** OpenAPI 3.0 schema → JSON Schema 2020-12, collecting the components it reaches. */
 function convert(node: unknown, reached: Set<string>): unknown {
@@ -75,18 +68,11 @@ export function jsonSchemaOf(document: ApiDocument, schema: JsonSchema): JsonSch
     const name = pending.pop()!;
     if (name in defs) continue;
     const before = new Set(reached);
-    defs[name] = convert(resolvePointer(document, `${COMPONENT}${name}`), reached);
+    defs[name] = convert(schemaAt(document, `${COMPONENT}${name}`), reached);
     for (const added of reached) if (!before.has(added)) pending.push(added);
   }
   return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
 }
-
-/** A value's failures, as the control plane's validator words them (`/path: message`). */
-export const describeFieldErrors = (errors: readonly FieldError[]): string =>
-  errors
-    .slice(0, 20)
-    .map((e) => `${e.path} ${e.message}`)
-    .join('; ') + (errors.length > 20 ? `; and ${errors.length - 20} more` : '');
 
 const validators = new WeakMap<ApiDocument, ReturnType<typeof documentValidators>>();
 
@@ -112,7 +98,9 @@ export function carrier(jsonSchema: JsonSchema, check?: (value: Record<string, u
     ? base.check((payload) => {
         const errors = check(payload.value);
         for (const error of errors.slice(0, 20)) {
-          payload.issues.push({ code: 'custom', message: `${error.path} ${error.message}`, input: payload.value, path: error.path.split('/').filter(Boolean) });
+          // the whole value is written `/`: no token
+          const path = tokensOf(error.path).filter((token) => token !== '');
+          payload.issues.push({ code: 'custom', message: `${error.path} ${error.message}`, input: payload.value, path });
         }
       })
     : base;

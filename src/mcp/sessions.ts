@@ -1,29 +1,39 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { FakeContext } from './context.js';
-import type { Tenant } from './domain/tenants.js';
-import { bodyParsers } from './http/body.js';
-import type { OperationHandlers } from './http/operation.js';
-import { baseUrlOf } from './http/request-context.js';
-import { stateOf } from './http/request-state.js';
-import { releaseAnsweredStreams } from './mcp-answered-streams.js';
-import { handlerPort } from './mcp-port.js';
-import { createMcpServer } from './mcp-server.js';
-import { SessionBook } from './mcp-session-book.js';
+import type { FakeContext } from '../context.js';
+import type { Tenant } from '../domain/tenants.js';
+import { bodyParsers } from '../http/body.js';
+import { baseUrlOf } from '../http/request-context.js';
+import { stateOf } from '../http/request-state.js';
+import { releaseAnsweredStreams } from './answered-streams.js';
+import { inProcessPort, type Caller } from './in-process.js';
+import { createMcpServer } from './server.js';
+import { SessionBook } from './session-book.js';
 
 /**
  * Sessions one owner (the operator, or one partner) keeps at most: a new one past that closes the owner's own least
- * recently used. The instance keeps at most MAX_MCP_SESSIONS, all owners together (mcp-session-book.ts).
+ * recently used. The instance keeps at most MAX_MCP_SESSIONS, all owners together (session-book.ts).
  */
 export const MAX_MCP_SESSIONS_PER_OWNER = 100;
 export const MAX_MCP_SESSIONS = 500;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
-  /** The caller as the control guard found it on the session's latest request. */
-  caller: { partner: Tenant | undefined; baseUrl: string };
+  /** The caller as the session's latest request presented itself (the control guard let it through). */
+  caller: Caller;
+}
+
+/** What the control plane reads of a request's caller, for the tools' calls made on its behalf. */
+function callerOf(req: Request, ctx: FakeContext): Caller {
+  const headers: Record<string, string> = {};
+  for (const name of ['authorization', 'host', 'x-forwarded-proto']) {
+    const value = req.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return { baseUrl: baseUrlOf(req, ctx), headers };
 }
 
 /** Who opens a session (`operator`, or `partner:<client_id>`): only that caller may use it, and its caps are its own. */
@@ -40,15 +50,15 @@ function rpcError(res: Response, status: number, message: string): void {
  * with the scope `control`) are the control plane's. Stateful, as the transport's session rules say: `initialize`
  * opens a session (`Mcp-Session-Id`), later requests carry it (none → 400, an unknown one → 404), `DELETE` ends it.
  * A session belongs to whoever opened it: another caller presenting its id gets 404, so a partner's tools act on its
- * own tenant only, through the control plane's handlers, which confine it.
+ * own tenant only, through the control plane, which confines it (in-process.ts).
  */
-export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
+export function mcpSessions(ctx: FakeContext, app: RequestListener): RequestHandler {
   const sessions = new SessionBook<Session>({ perOwner: MAX_MCP_SESSIONS_PER_OWNER, total: MAX_MCP_SESSIONS }, (session) => void session.transport.close());
   const [json] = bodyParsers();
   const version = ((ctx.api.document as { info?: { version?: string } }).info?.version ?? '0.0.0');
 
-  const open = async (caller: Session['caller'], owner: string, place: { release(): void }): Promise<StreamableHTTPServerTransport> => {
-    const server = createMcpServer(ctx.api.document, handlerPort(ctx, handlers, caller), { version, url: caller.baseUrl });
+  const open = async (caller: Caller, owner: string, place: { release(): void }): Promise<StreamableHTTPServerTransport> => {
+    const server = createMcpServer(ctx.api.document, inProcessPort(ctx.api.document, app, caller), { version, url: caller.baseUrl });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
@@ -66,19 +76,17 @@ export function mcpSessions(ctx: FakeContext, handlers: OperationHandlers): Requ
     new Promise((resolve, reject) => json!(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error))));
 
   return async (req, res) => {
-    const partner = stateOf(req).controlPartner;
-    const caller = { partner, baseUrl: baseUrlOf(req, ctx) };
+    const caller = callerOf(req, ctx);
     if (req.method === 'POST') await readBody(req, res);
     const id = req.get('mcp-session-id');
     let transport: StreamableHTTPServerTransport;
-    const owner = ownerOf(partner);
+    const owner = ownerOf(stateOf(req).controlPartner);
     if (id !== undefined) {
       // now its owner's most recently used; another owner's session is as unknown as a closed one
       const session = sessions.use(id, owner);
       if (!session) return rpcError(res, 404, 'Session not found: initialize a new one.');
-      // the caller as this request proves it (a tenant object as the registry has it now)
-      session.caller.partner = partner;
-      session.caller.baseUrl = caller.baseUrl;
+      // the caller as this request presents itself (a partner's renewed token)
+      Object.assign(session.caller, caller);
       transport = session.transport;
     } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
       const place = sessions.reserve(owner);

@@ -1,4 +1,4 @@
-import type { Schemas } from './api/types.js';
+import type { Schemas } from '../api/types.js';
 
 /**
  * Short texts an agent reads beside a tool's structured result: an order with its history in a few lines, the
