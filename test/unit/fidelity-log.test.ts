@@ -36,6 +36,15 @@ describe("shadow mode's findings, kept per client", () => {
     expect(report.compared).toBe(4);
   });
 
+  it('keeps at most its clients apart: made-up client ids past them are counted with no client, never each in an entry of its own', () => {
+    const log = new FidelityLog('https://upstream.example', { clients: 2 });
+    for (let i = 0; i < 50; i++) log.add(differing(`made-up-${i}`, 1));
+    expect(log.report('made-up-7').compared).toBe(1);
+    expect(log.report('made-up-8').compared).toBe(0);
+    expect(log.report().compared).toBe(50);
+    expect(log.report().differences).toHaveLength(50);
+  });
+
   it('holds at most its clients’ worth in all, and forgetting one client makes room again', () => {
     const log = new FidelityLog('https://upstream.example', { clients: 2 });
     for (const client of ['a', 'b', 'c']) log.add(differing(client, REPORT_LIST_LIMIT));

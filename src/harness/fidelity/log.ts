@@ -70,6 +70,11 @@ export class FidelityLog {
   /** Items each list holds, every client's together: at most `totalLimit`. */
   private readonly held: Record<ListName, number> = { differences: 0, violations: 0, notComparable: 0 };
   private readonly totalLimit: number;
+  /**
+   * Clients counted apart at most (four times those whose lists are held: a client's counts are small); past that, a
+   * new client id (a token request may name any) is counted with no client, so made-up ids cannot grow the log.
+   */
+  private readonly clientLimit: number;
   private seq = 0;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
@@ -80,6 +85,7 @@ export class FidelityLog {
     { clients = 1 }: { clients?: number } = {},
   ) {
     this.totalLimit = Math.max(1, clients) * REPORT_LIST_LIMIT;
+    this.clientLimit = 4 * Math.max(1, clients);
   }
 
   /** Runs a comparison after those queued before it; its failure is its own (logged by `onError`), never the queue's. */
@@ -104,7 +110,8 @@ export class FidelityLog {
   }
 
   add(outcome: ExchangeOutcome): void {
-    const { requestId, clientId, operation, method, path } = outcome;
+    const { requestId, operation, method, path } = outcome;
+    const clientId = this.clients.has(outcome.clientId) || this.clients.size < this.clientLimit ? outcome.clientId : null;
     let mine = this.clients.get(clientId);
     if (!mine) this.clients.set(clientId, (mine = noFindings()));
     const counts = mine.operations.get(operation ?? '') ?? noCounts();
