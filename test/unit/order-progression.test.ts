@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
 import type { OrderRecord } from '../../src/api/types.js';
-import { advancedFields, CANCELLABLE_STATUSES, cancelledFields, fieldsSetOnTheWayTo, LIFECYCLE } from '../../src/domain/order-lifecycle.js';
+import { advancedFields, cancelledFields, fieldsSetOnTheWayTo } from '../../src/domain/order-lifecycle.js';
+import { CANCELLABLE_STATUSES, LIFECYCLE } from '../../src/domain/order-lifecycle-table.js';
 import { DEFAULT_PROGRESSION_SETTINGS, nextTimedEvent, OrderProgression, type ProgressionSettings } from '../../src/domain/order-progression.js';
 import { propertyRuns } from '../support/runs.js';
 
