@@ -38,6 +38,20 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts', 'test/library/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
           isolate: false,
           setupFiles: ['test/support/close-servers.ts'],
+          // a tenth of each property's runs (test/support/runs.ts); the thorough project makes them all
+          provide: { fullRuns: false },
+        },
+      },
+      {
+        // `npm run test:e2e`: what would slow `npm test` without adding a kind of check to it: every property and
+        // fuzz run at its full count, large worlds, the fake's own real-time timers (test/thorough).
+        extends: true,
+        test: {
+          name: 'thorough',
+          include: ['test/fuzz/**/*.test.ts', 'test/unit/order-progression.test.ts', 'test/thorough/**/*.test.ts'],
+          isolate: false,
+          setupFiles: ['test/support/close-servers.ts'],
+          provide: { fullRuns: true },
         },
       },
       {

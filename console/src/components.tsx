@@ -128,3 +128,40 @@ export const accountName = (a: { first_name?: string; last_name?: string; busine
 export function Badge({ on, children }: { on: boolean; children: ComponentChildren }) {
   return <span class={on ? 'badge on' : 'badge off'}>{on ? children : <>not {children}</>}</span>;
 }
+
+/**
+ * A table: its column headings (`false` or nothing: a column left out), one row per item, and an optional caption. Rows
+ * are the views' own `<tr>`s, with their keys.
+ */
+export function Table<T>({
+  headings,
+  rows,
+  row,
+  caption,
+  ...attributes
+}: {
+  headings: readonly ComponentChildren[];
+  rows: readonly T[];
+  row: (item: T, index: number) => ComponentChildren;
+  caption?: ComponentChildren;
+  class?: string;
+  'data-testid'?: string;
+}) {
+  return (
+    <table {...attributes}>
+      {caption !== undefined && <caption>{caption}</caption>}
+      <thead>
+        <tr>
+          {headings.map((heading, i) =>
+            heading === false || heading == null ? null : (
+              <th key={i} scope="col">
+                {heading}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>{rows.map(row)}</tbody>
+    </table>
+  );
+}

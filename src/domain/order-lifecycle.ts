@@ -1,17 +1,9 @@
-// The order lifecycle as data: every status change of an order (cancel, advance, forced status) is computed here.
+// Every status change of an order (cancel, advance, forced status) is computed here, from the lifecycle table
+// (order-lifecycle-table.ts) and the side effects of leaving a status.
 import { createHash } from 'node:crypto';
 import { DomainError } from '../api/errors.js';
 import type { OrderRecord, OrderSide, OrderStatus } from '../api/types.js';
-
-/** The next status of one lifecycle step, per side; a status without an entry is the end of the road. */
-export const LIFECYCLE: Readonly<Record<OrderSide, Readonly<Partial<Record<OrderStatus, OrderStatus>>>>> = {
-  BUY: { PLACED: 'AWAITING_PAYMENT', AWAITING_PAYMENT: 'AWAITING_TOKEN_DELIVERY', AWAITING_TOKEN_DELIVERY: 'COMPLETED' },
-  SELL: { PLACED: 'AWAITING_TOKEN_DELIVERY', AWAITING_TOKEN_DELIVERY: 'AWAITING_PAYMENT', AWAITING_PAYMENT: 'COMPLETED' },
-};
-
-export const CANCELLABLE_STATUSES: readonly OrderStatus[] = ['PLACED', 'AWAITING_PAYMENT'];
-
-export const ORDER_STATUSES: readonly OrderStatus[] = ['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'];
+import { CANCELLABLE_STATUSES, isCancellable, LIFECYCLE, ORDER_STATUSES, road } from './order-lifecycle-table.js';
 
 export type SideEffectField = 'payment_transaction_reference' | 'settlement_transaction_hash';
 
@@ -54,12 +46,9 @@ const fieldsOf = (order: OrderRecord): LifecycleFields => ({
 
 /** The statuses a `side` order passes through from PLACED to `status`, `status` excluded (null: not on its path). */
 export function statusesLeftOnTheWayTo(side: OrderSide, status: OrderStatus): OrderStatus[] | null {
-  const left: OrderStatus[] = [];
-  for (let at: OrderStatus | undefined = 'PLACED'; at !== undefined; at = LIFECYCLE[side][at]) {
-    if (at === status) return left;
-    left.push(at);
-  }
-  return null;
+  const steps = road(side);
+  const at = steps.indexOf(status);
+  return at < 0 ? null : steps.slice(0, at);
 }
 
 /**
@@ -69,10 +58,6 @@ export function statusesLeftOnTheWayTo(side: OrderSide, status: OrderStatus): Or
 export function fieldsSetOnTheWayTo(side: OrderSide, status: OrderStatus): SideEffectField[] {
   const left = statusesLeftOnTheWayTo(side, status) ?? [];
   return SIDE_EFFECTS.filter((effect) => left.includes(effect.leaving)).map((effect) => effect.field);
-}
-
-export function isCancellable(status: OrderStatus): boolean {
-  return CANCELLABLE_STATUSES.includes(status);
 }
 
 /** One lifecycle step, with the side effect of leaving the current status. */

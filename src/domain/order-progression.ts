@@ -2,7 +2,8 @@
 // of the answers that showed an order (mode `polls`). Nothing runs on a timer: whoever reads or writes a tenant's
 // orders first takes the steps its clock implies (`settle`), each at its own instant.
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
-import { advancedFields, cancelledFields, LIFECYCLE, type LifecycleFields } from './order-lifecycle.js';
+import { advancedFields, cancelledFields, type LifecycleFields } from './order-lifecycle.js';
+import { LIFECYCLE } from './order-lifecycle-table.js';
 import { DueQueue } from './due-queue.js';
 
 export type ProgressionMode = NonNullable<Schemas['ClientSettings']['order_progression']>;

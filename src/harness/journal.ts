@@ -21,6 +21,16 @@ export interface JournalEvidence {
   itemCount: number | null;
   /** The tenant's clock at arrival in ms (null without a tenant): what time-based rules measure. */
   tenantAt: number | null;
+  /** A route_not_found's near miss, as the route step found it: what wrong_path tells the client to send instead. */
+  documentedPath?: DocumentedPath;
+}
+
+/** The path the document has that a request nearly spelled (another case, a slash), and how the request's differs. */
+export interface DocumentedPath {
+  /** As the document writes it (`/v1/orders/{order_id}/`). */
+  path: string;
+  /** The one difference a partner fixes (`with the trailing slash`). */
+  difference: string;
 }
 
 /** What a request and its answer carried, as the request path kept them (`journal-body.ts`). */

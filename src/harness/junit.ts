@@ -1,4 +1,4 @@
-import { READINESS_RULES, type ReadinessCode, type ReadinessReport } from './readiness-report.js';
+// JUnit XML (the format CI test tabs read), written in one place for every report that has a JUnit form.
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 // Characters XML 1.0 cannot hold at all, even escaped (a partner's path may carry them percent-decoded).
@@ -8,36 +8,53 @@ const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 /** Text for an XML attribute or element. */
 export const xmlText = (text: string): string => text.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
-/**
- * The readiness report as JUnit XML (the format CI test tabs read): one test case per rule, a `failure` per finding
- * (its hint and request ids in the text). A report over no requests proves nothing: every case is `skipped`.
- */
-export function readinessJunit(report: ReadinessReport, timestamp: Date): string {
-  const noRequests = report.requests_seen === 0;
-  const suite = `readiness of ${report.client_id}`;
-  const cases = (Object.keys(READINESS_RULES) as ReadinessCode[]).map((code) => {
-    const findings = report.findings.filter((f) => f.code === code);
-    const open = `    <testcase classname="${xmlText(`readiness.${code}`)}" name="${xmlText(`${code}: ${READINESS_RULES[code].title}`)}" time="0"`;
-    if (noRequests) return `${open}>\n      <skipped message="no requests yet: the client sent no verified request to this tenant"/>\n    </testcase>`;
-    if (findings.length === 0) return `${open}/>`;
-    const failures = findings.map(
-      (f) =>
-        `      <failure message="${xmlText(f.message)}" type="${xmlText(`${f.severity}:${f.code}`)}">${xmlText(
-          `${f.message}\nHint: ${f.hint}\nRequests: ${f.requests.join(', ')}\nDocs: ${f.docs}`,
-        )}</failure>`,
-    );
-    return `${open}>\n${failures.join('\n')}\n    </testcase>`;
-  });
-  const failed = new Set(report.findings.map((f) => f.code)).size;
-  const counts = `tests="${cases.length}" failures="${noRequests ? 0 : failed}" errors="0" skipped="${noRequests ? cases.length : 0}"`;
+export interface JunitFailure {
+  message: string;
+  type: string;
+  /** The element's text: what a reader needs to act on it. */
+  text: string;
+}
+
+export interface JunitCase {
+  classname: string;
+  name: string;
+  failures?: readonly JunitFailure[];
+  /** Why the case was not run (it then has no failures). */
+  skipped?: string;
+  systemOut?: string;
+}
+
+export interface JunitSuite {
+  /** The `testsuites` element's name. */
+  name: string;
+  /** The one `testsuite`'s name. */
+  suite: string;
+  timestamp: Date;
+  properties: readonly (readonly [name: string, value: string | number])[];
+  cases: readonly JunitCase[];
+}
+
+function testCase({ classname, name, failures = [], skipped, systemOut }: JunitCase): string {
+  const open = `    <testcase classname="${xmlText(classname)}" name="${xmlText(name)}" time="0"`;
+  const inner = [
+    ...(skipped === undefined ? [] : [`      <skipped message="${xmlText(skipped)}"/>`]),
+    ...failures.map((f) => `      <failure message="${xmlText(f.message)}" type="${xmlText(f.type)}">${xmlText(f.text)}</failure>`),
+    ...(systemOut === undefined ? [] : [`      <system-out>${xmlText(systemOut)}</system-out>`]),
+  ];
+  return inner.length === 0 ? `${open}/>` : [`${open}>`, ...inner, '    </testcase>'].join('\n');
+}
+
+/** One suite of cases, counted: a case fails when it has a failure, is skipped when it says why. */
+export function junitXml({ name, suite, timestamp, properties, cases }: JunitSuite): string {
+  const failures = cases.filter((c) => (c.failures?.length ?? 0) > 0).length;
+  const skipped = cases.filter((c) => c.skipped !== undefined).length;
+  const counts = `tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="investment-api-fake readiness" ${counts}>`,
+    `<testsuites name="${xmlText(name)}" ${counts}>`,
     `  <testsuite name="${xmlText(suite)}" ${counts} timestamp="${timestamp.toISOString().slice(0, 19)}">`,
-    `    <properties><property name="requests_seen" value="${report.requests_seen}"/>${
-      report.since === undefined ? '' : `<property name="since" value="${report.since}"/><property name="resets" value="${report.resets ?? 0}"/>`
-    }</properties>`,
-    ...cases,
+    `    <properties>${properties.map(([key, value]) => `<property name="${xmlText(key)}" value="${xmlText(String(value))}"/>`).join('')}</properties>`,
+    ...cases.map(testCase),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -255,9 +255,6 @@ function overPolling(records: readonly JournalRecord[]): ReadinessFinding[] {
   });
 }
 
-// The hint of a route_not_found detail (src/http/errors.ts): the path the document has, how the request's differs.
-const DOCUMENTED_PATH = /\. The document has (\/[^\s:]*): ([^(]+) \(did you mean /;
-
 /** The same unknown path three times: the client's path is wrong, not the moment. */
 function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
   const unknown = records.filter((r) => r.entry.code === 'route_not_found');
@@ -265,13 +262,12 @@ function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
     .filter((group) => group.length >= REPEATS)
     .map((group) => {
       const { method, path } = group[0]!.entry;
-      const detail = (bodyValue(group[0]!.responseBody) as { detail?: string } | undefined)?.detail ?? '';
-      const documented = DOCUMENTED_PATH.exec(detail);
+      const documented = group[0]!.evidence.documentedPath;
       return finding(
         'wrong_path',
         `${method} ${path} was sent ${group.length} times and answered 404 route_not_found each time.`,
         documented
-          ? `Send ${method} ${documented[1]}, the path the document has: ${documented[2]}.`
+          ? `Send ${method} ${documented.path}, the path the document has: ${documented.difference}.`
           : `No operation has this path: compare it with the OpenAPI document (GET /openapi.json); paths are case-sensitive and a trailing slash counts.`,
         group,
       );

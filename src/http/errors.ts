@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../logger.js';
 import { DomainError, OAuthError, type FieldError } from '../api/errors.js';
 import { WHERE_CREDENTIALS_GO } from '../domain/token-request.js';
+import type { DocumentedPath } from '../harness/journal.js';
 import { clip, MAX_FIELD_ERRORS, problem, type Problem } from './problem.js';
 import { settle, stateOf } from './request-state.js';
 
@@ -118,16 +119,25 @@ function differenceOf(path: string, spelling: string): string {
   return 'paths match as it writes them, case and every slash';
 }
 
+/** 404 route_not_found, with the documented path the request nearly spelled, if any: the journal keeps it as evidence. */
+export class RouteNotFound extends DomainError {
+  constructor(
+    detail: string,
+    readonly documentedPath: DocumentedPath | undefined,
+  ) {
+    super(404, 'route_not_found', detail);
+  }
+}
+
 /**
  * The answer for a path the document does not serve. `nearMiss`: the document's path it nearly spells (another case,
- * a doubled or trailing slash) and this request's path as the document would spell it. The readiness report reads
- * the hint back (src/harness/readiness-report.ts, wrong_path).
+ * a doubled or trailing slash) and this request's path as the document would spell it. The journal keeps the
+ * documented path and the difference as evidence (the readiness report's wrong_path reads them).
  */
 export function routeNotFound(req: Pick<Request, 'method' | 'path'>, nearMiss?: { openApiRoute: string; spelling: string }): DomainError {
-  const hint = nearMiss
-    ? ` The document has ${nearMiss.openApiRoute}: ${differenceOf(req.path, nearMiss.spelling)} (did you mean ${clip(nearMiss.spelling, 200)}?).`
-    : '';
-  return new DomainError(404, 'route_not_found', `No operation at ${req.method} ${clip(req.path, 200)}.${hint}`);
+  const documented = nearMiss && { path: nearMiss.openApiRoute, difference: differenceOf(req.path, nearMiss.spelling) };
+  const hint = nearMiss ? ` The document has ${nearMiss.openApiRoute}: ${documented!.difference} (did you mean ${clip(nearMiss.spelling, 200)}?).` : '';
+  return new RouteNotFound(`No operation at ${req.method} ${clip(req.path, 200)}.${hint}`, documented);
 }
 
 const fromDomain = (e: DomainError): Problem => ({ ...problem(e.status, e.code, e.detail, e.errors), ...e.extensions });
@@ -186,6 +196,7 @@ function writeError(error: unknown, req: Request, res: Response, logger: Logger)
   }
   const { body, headers = {} } = rendered!;
   state.code = body.code;
+  if (error instanceof RouteNotFound) state.documentedPath = error.documentedPath;
   // res.json, so that response validation (on in tests) checks problems against the document too.
   res.status(body.status).set(headers).type('application/problem+json').json(body);
 }

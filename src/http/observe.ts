@@ -156,6 +156,7 @@ function record(
         bodyHash: status >= 400 && status < 500 ? hashOf(state.rawBody) : null,
         itemCount: state.itemCount ?? null,
         tenantAt,
+        ...(state.documentedPath && { documentedPath: state.documentedPath }),
       },
       exchangeOf(ctx, req, res, state, answered, query),
     ),

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { OperationId } from '../api/types.js';
 import type { Tenant } from '../domain/tenants.js';
+import type { DocumentedPath } from '../harness/journal.js';
 
 /**
  * What the pipeline learns about one request, written by the step that learns it and read by the ones after: the
@@ -35,6 +36,8 @@ export interface RequestState {
   itemCount?: number;
   /** The problem or OAuth error code answered. */
   code?: string;
+  /** A path the document does not have but nearly spells: the documented one, and how the request's differs. */
+  documentedPath?: DocumentedPath;
   faultId?: string;
   /** The operation ran and succeeded: its write, if it makes one, is applied, whatever answer the client then got. */
   applied?: boolean;

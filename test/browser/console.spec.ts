@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type FakeServer, type Schemas, type World } from '../../src/index.js';
-import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
+import type { FakeServer, Schemas, World } from '../../src/index.js';
+import { fakeAndBrowserPerFile, seriousViolations, WatchedPage } from './support.js';
 
 let fake: FakeServer;
 let browser: Browser;
@@ -12,13 +12,9 @@ let watched: WatchedPage;
 let page: Page;
 let fixtures: World;
 
+fakeAndBrowserPerFile({}, (opened) => ({ fake, browser } = opened));
 beforeAll(async () => {
-  [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
   fixtures = fake.state();
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
 });
 // every test starts from the fixtures in a fresh tab, and ends having sent nothing off the origin, logged no error
 // and opened no dialog

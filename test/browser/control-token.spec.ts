@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createControlClient, startServer, type FakeServer } from '../../src/index.js';
-import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
+import { createControlClient, type FakeServer } from '../../src/index.js';
+import { fakeAndBrowserPerFile, seriousViolations, WatchedPage } from './support.js';
 
 const CONTROL_TOKEN = 'ctl-7f3a9b';
 
@@ -10,13 +10,7 @@ let browser: Browser;
 let watched: WatchedPage;
 let page: Page;
 
-beforeAll(async () => {
-  [fake, browser] = await Promise.all([startServer({ controlToken: CONTROL_TOKEN }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
-});
+fakeAndBrowserPerFile({ controlToken: CONTROL_TOKEN }, (opened) => ({ fake, browser } = opened));
 beforeEach(async () => {
   watched = await WatchedPage.open(browser, fake.url);
   page = watched.page;

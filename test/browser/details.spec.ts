@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type FakeServer } from '../../src/index.js';
-import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
+import type { FakeServer } from '../../src/index.js';
+import { fakeAndBrowserPerFile, seriousViolations, WatchedPage } from './support.js';
 
 // What a request sent and got back (the Requests view), and an order's page: who acted, and its payment method
 // details laid out as fields.
 let fake: FakeServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
-});
+fakeAndBrowserPerFile({}, (opened) => ({ fake, browser } = opened));
 
 const send = async (path: string, init: RequestInit = {}) => {
   const response = await fetch(`${fake.url}${path}`, { ...init, headers: { authorization: `Bearer ${await fake.token()}`, 'content-type': 'application/json', ...init.headers } });

@@ -1,20 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type FakeServer } from '../../src/index.js';
-import { launchBrowser, WatchedPage } from './support.js';
+import type { FakeServer } from '../../src/index.js';
+import { fakeAndBrowserPerFile, WatchedPage } from './support.js';
 
 let fake: FakeServer;
 let browser: Browser;
 let watched: WatchedPage;
 let page: Page;
 
-beforeAll(async () => {
-  [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
-});
+fakeAndBrowserPerFile({}, (opened) => ({ fake, browser } = opened));
 beforeEach(async () => {
   watched = await WatchedPage.open(browser, fake.url);
   page = watched.page;

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type FakeServer } from '../../src/index.js';
-import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
+import type { FakeServer } from '../../src/index.js';
+import { fakeAndBrowserPerFile, seriousViolations, WatchedPage } from './support.js';
 
 // The demo sandbox (CONTRACT §13): the console shows orders moving on a running tenant clock, each with the time
 // to its next step, and the tenant view switches progression on and off.
 let fake: FakeServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  const settings = { order_step_seconds: { PLACED: 2, AWAITING_PAYMENT: 2, AWAITING_TOKEN_DELIVERY: 2 } };
-  [fake, browser] = await Promise.all([startServer({ demo: true, clients: [{ client_id: 'sandbox-client', client_secret: 's', settings }] }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
-});
+const settings = { order_step_seconds: { PLACED: 2, AWAITING_PAYMENT: 2, AWAITING_TOKEN_DELIVERY: 2 } };
+fakeAndBrowserPerFile({ demo: true, clients: [{ client_id: 'sandbox-client', client_secret: 's', settings }] }, (opened) => ({ fake, browser } = opened));
 
 /** An order the investor places now on an account that can take it. */
 function placeOrder() {

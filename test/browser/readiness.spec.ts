@@ -1,20 +1,14 @@
 // The Readiness view (severities, hints, links to the requests, "no requests yet") and the Requests view's exports.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type FakeServer } from '../../src/index.js';
-import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
+import type { FakeServer } from '../../src/index.js';
+import { fakeAndBrowserPerFile, seriousViolations, WatchedPage } from './support.js';
 
 let fake: FakeServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
-});
+fakeAndBrowserPerFile({}, (opened) => ({ fake, browser } = opened));
 
 it('says "no requests yet" over a client that has sent nothing, instead of a pass', async () => {
   const watched = await WatchedPage.open(browser, fake.url);

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type FakeServer } from '../../src/index.js';
-import { launchBrowser, VIEWPORT, WatchedPage } from './support.js';
+import type { FakeServer } from '../../src/index.js';
+import { fakeAndBrowserPerFile, VIEWPORT, WatchedPage } from './support.js';
 
 // `npm run screenshots` (UPDATE_SCREENSHOTS=1) writes the README's pictures to docs/screenshots; the suite takes
 // them into a temporary folder, so every run shows the main views still fit 1280×800 without an error.
@@ -14,8 +14,8 @@ let fake: FakeServer;
 let browser: Browser;
 let orderId: string;
 
+fakeAndBrowserPerFile({}, (opened) => ({ fake, browser } = opened));
 beforeAll(async () => {
-  [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
   mkdirSync(DIR, { recursive: true });
   // a partner at work: a token, some reads, a 503 it meets and retries, a 404
   const order = fake.state().orders.find((o) => o.status === 'PLACED' && o.side === 'BUY')!;
@@ -29,10 +29,6 @@ beforeAll(async () => {
   await get('/v1/orders?order_status=AWAITING_PAYMENT');
   await get(`/v1/accounts/${order.account_id}`);
   await get('/v1/accounts/unknown-account');
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
 });
 
 /** Width and height from a PNG's IHDR chunk. */

@@ -1,6 +1,7 @@
 import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startServer, type FakeOptions, type FakeServer } from '../../src/index.js';
 
 /** Debian's Chromium; CHROMIUM_PATH points elsewhere (or at nothing, to see the suite fail). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -11,6 +12,23 @@ export const launchBrowser = (): Promise<Browser> =>
     // nothing of the browser's own reaches the network: no updates, no sync, no QUIC probing
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+
+/**
+ * A fake started with `options` and a browser for the test file, handed to `take` before the file's tests run (each
+ * file keeps them in its own variables), both closed after it.
+ */
+export function fakeAndBrowserPerFile(options: FakeOptions, take: (opened: { fake: FakeServer; browser: Browser }) => void): void {
+  let opened: { fake: FakeServer; browser: Browser } | undefined;
+  beforeAll(async () => {
+    const [fake, browser] = await Promise.all([startServer(options), launchBrowser()]);
+    opened = { fake, browser };
+    take(opened);
+  });
+  afterAll(async () => {
+    await opened?.browser.close();
+    await opened?.fake.stop();
+  });
+}
 
 export const VIEWPORT = { width: 1280, height: 800 };
 

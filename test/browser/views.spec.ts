@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type FakeServer } from '../../src/index.js';
-import { launchBrowser, seriousViolations, WatchedPage } from './support.js';
+import type { FakeServer } from '../../src/index.js';
+import { fakeAndBrowserPerFile, seriousViolations, WatchedPage } from './support.js';
 
 let fake: FakeServer;
 let browser: Browser;
 
+fakeAndBrowserPerFile({}, (opened) => ({ fake, browser } = opened));
 beforeAll(async () => {
-  [fake, browser] = await Promise.all([startServer(), launchBrowser()]);
   // something for every table to show: requests, a readiness finding (the same 4xx three times), an active fault
   const token = await fake.token();
   for (let i = 0; i < 3; i++) await fetch(`${fake.url}/v1/accounts/nope`, { headers: { authorization: `Bearer ${token}` } });
   await fake.control.addFault({ method: 'DELETE', path: '/v1/orders/*/', status: 429, probability: 0.5 });
   expect((await fake.control.report()).findings.map((f) => f.code)).toContain('repeated_client_error');
-});
-afterAll(async () => {
-  await browser?.close();
-  await fake?.stop();
 });
 
 /** Every view of the console, by its deep link, and what shows that it rendered the tenant's world. */

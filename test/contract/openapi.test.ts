@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 import { API_SCOPES, CONTROL_SCOPE } from '../../src/domain/scopes.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;

@@ -6,12 +6,12 @@
 // Part (c) runs two `npm ci`s and is slow; set SKIP_DOCKER_STEPS=1 to skip it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { validate } from 'dockerfile-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/cli.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const dockerfilePath = join(root, 'Dockerfile');
@@ -141,17 +141,6 @@ describe('Dockerfile', () => {
     });
   });
 });
-
-const freePort = () =>
-  new Promise<number>((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => ok(port));
-    });
-  });
 
 const waitForExit = (child: ChildProcess, ms: number) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok, fail) => {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchToken } from '../../src/index.js';
 import { cleanEnv, CLI, exitOf, freePort, killLaunched, spawnCli } from '../support/cli.js';
+import { healthOf } from '../support/state-dirs.js';
 import { itOnTmpfs, tmpfsFixtures } from '../support/tmpfs.js';
+import { sleep, until } from '../support/waits.js';
 
 // "Nothing lost" (CONTRACT 15): a state file is replaced whole or not at all, on a file system that runs out of room
 // mid-file too; a fake killed and started again at once on its STATE_DIR starts, keeping what it acknowledged.
@@ -23,18 +25,6 @@ const folder = (): string => {
   return dir;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
-const health = async (url: string) => {
-  const response = await fetch(`${url}/__control/health`);
-  return { status: response.status, body: (await response.json()) as { status: string; persistence?: { status: string; reason?: string } } };
-};
 const json = { 'content-type': 'application/json' };
 const account = (i: number) =>
   JSON.stringify({
@@ -58,15 +48,15 @@ describe('a full file system (a 64 KiB tmpfs: room for the first write of a tena
     await until(async () => readdirSync(join(dir, 'tenants')).includes('acme.json'));
     await sleep(300);
     const good = readFileSync(file, 'utf8');
-    expect((await health(fake.url)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+    expect((await healthOf(fake.url)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
 
     // the world grows by an account: its file no longer fits beside the old one
     const token = await fetchToken(fake.url, 'acme', 's');
     const created = await createAccount(fake.url, token, 1);
     expect(created.status).toBe(201);
     const unsaved = await idOf(created);
-    await until(async () => (await health(fake.url)).status === 503);
-    expect((await health(fake.url)).body).toMatchObject({ status: 'degraded', persistence: { status: 'degraded', reason: expect.stringMatching(/^ENOSPC/) } });
+    await until(async () => (await healthOf(fake.url)).status === 503);
+    expect((await healthOf(fake.url)).body).toMatchObject({ status: 'degraded', persistence: { status: 'degraded', reason: expect.stringMatching(/^ENOSPC/) } });
     expect(readFileSync(file, 'utf8')).toBe(good);
     expect(readdirSync(join(dir, 'tenants'))).toEqual(['acme.json']);
 
@@ -86,7 +76,7 @@ describe('a full file system (a 64 KiB tmpfs: room for the first write of a tena
     expect(next.exited).toBe(false);
     const again = await fetchToken(next.url, 'acme', 's');
     expect(await reads(next.url, again, [unsaved])).toEqual([404]);
-    expect((await health(next.url)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+    expect((await healthOf(next.url)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
     // once it has room, what is acknowledged is written again
     tmpfs.grow(dir, '4m');
     const kept = await createAccount(next.url, again, 3);
@@ -174,6 +164,6 @@ describe('a lock held from another host (a new container on the same volume)', (
     expect(fake.output()).toContain(`investment-api-fake: STATE_DIR "${dir}" is locked by process ${process.pid} on host "other-host", since 2026-01-01T00:00:00.000Z, refreshed `);
     expect(fake.output()).toContain('s ago: waiting until it is stale (30 s without a refresh), then taking it over\n');
     expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8'))).toMatchObject({ pid: fake.child.pid });
-    expect((await health(fake.url)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
+    expect((await healthOf(fake.url)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
   }, 30_000);
 });

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchToken } from '../../src/index.js';
 import { exitOf, freePort, killLaunched, spawnCli } from '../support/cli.js';
+import { healthOf } from '../support/state-dirs.js';
 import { itOnTmpfs, tmpfsFixtures } from '../support/tmpfs.js';
+import { sleep, until } from '../support/waits.js';
 
 // The CLI with STATE_DIR, as a host runs it: restarts by SIGTERM and by SIGKILL keep every tenant, account, clock and
 // token (CONTRACT §13, issue #21).
@@ -15,19 +17,6 @@ afterEach(() => {
   killLaunched();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function healthOf(url: string): Promise<{ status: number; body: { status: string; persistence?: { status: string; reason?: string } } }> {
-  const response = await fetch(`${url}/__control/health`);
-  return { status: response.status, body: (await response.json()) as never };
-}
-async function until(condition: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
 
 const cli = (port: number, stateDir: string) => spawnCli(port, ['--state-dir', stateDir], { LOG_LEVEL: 'silent' });
 

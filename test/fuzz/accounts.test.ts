@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 import { VALID } from '../support/world.js';
+import { propertyRuns } from '../support/runs.js';
 
 /**
  * The seven account, wallet and payment-method operations (and the control plane's payment-method creation) under
  * random bodies that mix valid and invalid values: never a 5xx, and a request that fails changes nothing.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
+const RUNS = propertyRuns(600);
 const SEED = Number(process.env.FUZZ_SEED ?? 7);
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });

@@ -4,13 +4,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createContext, type PipelineOptions } from '../../src/app.js';
 import type { Tenant } from '../../src/domain/tenants.js';
-import { tokenFor } from '../support/harness.js';
+import { tokenFor } from '../support/test-app.js';
+import { propertyRuns } from '../support/runs.js';
 
 /**
  * The fast path of reads (src/http/fast-parameters.ts) answers exactly what express-openapi-validator's path answers: the same status and body for generated queries, valid, invalid,
  * unknown, empty, repeated, coercible and oddly encoded, each server in its own instance of the default world.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
+const RUNS = propertyRuns(3000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 
 const ACCOUNT = 'b3a8a3f0-0000-4000-8000-000000000000';

@@ -2,14 +2,15 @@ import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 import { mutationsOf, type Mutation } from '../support/token-mutations.js';
+import { propertyRuns } from '../support/runs.js';
 
 /**
  * CONTRACT 15, no 5xx from any input: an Authorization header that is not a valid token of this instance answers
  * 401 `invalid_token` with `WWW-Authenticate`, on a read, a write and the control plane, and changes nothing.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const RUNS = propertyRuns(300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
 const OPERATOR = 'operator-secret';
 

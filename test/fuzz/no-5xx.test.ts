@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
+import { propertyRuns } from '../support/runs.js';
 
 /**
  * No input produces a 5xx: random path parameters, query strings, bodies and content types against every
  * operation of the document (responses validated against it too: a mismatch would answer 500 here).
  */
 // FUZZ_RUNS / FUZZ_SEED explore further than the fixed run CI repeats.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+const RUNS = propertyRuns(1500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const { document } = loadApiDocument();
 const operations = operationsOf(document);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { http } from '../support/harness.js';
+import { http } from '../support/test-app.js';
 import { appPerFile } from '../support/tenants.js';
 import { VALID } from '../support/world.js';
 

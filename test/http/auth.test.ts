@@ -2,9 +2,8 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { HOST, http, requestToken, testApp, tokenFor } from '../support/harness.js';
+import { HOST, bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('the token endpoint', () => {
   let app: Express;

@@ -3,7 +3,7 @@ import type { World } from '../../src/api/types.js';
 import { loadApiDocument } from '../../src/api/document.js';
 import { MAX_BODY_COST, MAX_CONTROL_BODY_COST, mostRequired } from '../../src/http/body-bounds.js';
 import { appPerFile } from '../support/tenants.js';
-import { http } from '../support/harness.js';
+import { http } from '../support/test-app.js';
 
 const fake = appPerFile();
 const zeros = (count: number): string => Array.from({ length: count }, () => '0').join(',');

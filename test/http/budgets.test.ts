@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { Schemas, World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 // CONTRACT 15, "Budgets, not crashes": memory is bounded by settings, never by the process dying.
 const IBAN = 'DE89370400440532013000';

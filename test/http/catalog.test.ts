@@ -1,17 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { type SignedIn, signedIn } from '../support/test-app.js';
 
-let app: Express;
 let world: World;
-let auth: { Authorization: string };
-const get = (path: string) => http(app).get(path).set(auth);
+let get: SignedIn['get'];
 
 beforeAll(async () => {
-  app = testApp();
-  auth = { Authorization: `Bearer ${await tokenFor(app)}` };
-  world = (await http(app).get('/__control/state')).body as World;
+  ({ world, get } = await signedIn());
 });
 
 describe('GET /v1/share-classes', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { consoleRoutes, defaultConsoleDir } from '../../src/http/console.js';
 import { errorMiddleware } from '../../src/http/errors.js';
-import { http, testApp } from '../support/harness.js';
+import { http, testApp } from '../support/test-app.js';
 
 const INDEX = '<!doctype html><html lang="en"><head><title>Console</title><script type="module" src="/console/assets/app-ABC.js"></script></head><body><div id="app"></div></body></html>';
 

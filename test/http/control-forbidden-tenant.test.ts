@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Test } from 'supertest';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import type { Schemas, World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 // CONTRACT 15, to the letter: a partner's control token that names another tenant (X-Client-Id or ?client_id=)
 // answers 403 forbidden_tenant on every control operation, reading one request by id included.

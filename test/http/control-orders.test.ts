@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_PAYMENT_DETAILS } from '../../src/domain/platform.js';
 import type { Account, AssetRecord, Order, OrderRecord, OrderStatus, World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 const REFERENCE = /^PAY-[A-Z0-9]{12}$/;
 const HASH = /^0x[0-9a-f]{64}$/;

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { http, requestToken, testApp, tokenFor } from '../support/harness.js';
+import { bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 
 // A sandbox shared by partners (CONTRACT §13): the operator holds CONTROL_TOKEN; each partner reaches the control
 // plane with a token of its own client carrying the scope `control`, for its own tenant only.
 const OPERATOR = 'operator-secret';
 const operator = { Authorization: `Bearer ${OPERATOR}` };
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 const PARTNERS = [
   { client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'read:documents', 'control'] },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 const stateOf = async (app: ReturnType<typeof testApp>, clientId?: string) =>
   (await http(app).get('/__control/state').set(clientId ? { 'X-Client-Id': clientId } : {})).body as World;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { buildApp, createContext } from '../../src/app.js';
-import { http, tokenFor } from '../support/harness.js';
+import { http, tokenFor } from '../support/test-app.js';
 
 // CONTRACT 15: integer parameters are decimal digits with an optional leading `-`. The validator's Ajv reads a query
 // value with Number(), which also takes hex, exponents, a sign, spaces and fractions; both paths of a read refuse them.

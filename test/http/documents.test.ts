@@ -1,19 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { HOST, http, testApp, tokenFor } from '../support/harness.js';
+import { HOST, http, type SignedIn, signedIn, testApp, tokenFor } from '../support/test-app.js';
 
 let app: Express;
 let world: World;
-let auth: { Authorization: string };
-const get = (path: string) => http(app).get(path).set(auth);
+let get: SignedIn['get'];
 /** The part of a link after the host, for supertest. */
 const local = (url: string) => url.replace(`http://${HOST}`, '');
 
 beforeAll(async () => {
-  app = testApp();
-  auth = { Authorization: `Bearer ${await tokenFor(app)}` };
-  world = (await http(app).get('/__control/state')).body as World;
+  ({ app, world, get } = await signedIn());
 });
 
 describe('fund documents', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 describe('every error is an application/problem+json of CONTRACT §4', () => {
   let app: Express;

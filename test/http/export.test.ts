@@ -4,7 +4,7 @@ import draft6 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json'
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
 const harSchemas = createRequire(import.meta.url)('har-schema') as Record<string, object>;
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -12,7 +12,6 @@ ajv.addMetaSchema(draft6);
 for (const schema of Object.values(harSchemas)) ajv.addSchema(schema);
 const validHar = ajv.getSchema('har.json#')!;
 
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** A session with a token request, a list, a create with a body, a problem, a download and a dropped connection. */
 async function session() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { World } from '../../src/api/types.js';
 import { optionsFromCli } from '../../src/config.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 const IBAN = 'DE89370400440532013000';
 const recordsOf = (world: World) => world.accounts.length + world.wallets.length + world.payment_method_details.length + world.orders.length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOST, http, testApp } from '../support/harness.js';
+import { HOST, http, testApp } from '../support/test-app.js';
 
 const clockOf = async (app: ReturnType<typeof testApp>) => Date.parse((await http(app).get('/__control/clock')).body.now as string);
 

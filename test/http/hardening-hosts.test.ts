@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkHost, hostPolicy } from '../../src/http/host-guard.js';
-import { http, testApp } from '../support/harness.js';
+import { http, testApp } from '../support/test-app.js';
 
 const defaults = hostPolicy();
 

@@ -1,19 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
 import { nextRedemptionDate } from '../../src/domain/redemption.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, type SignedIn, signedIn, testApp, tokenFor } from '../support/test-app.js';
 
-let app: Express;
 let world: World;
-let auth: { Authorization: string };
-const get = (path: string) => http(app).get(path).set(auth);
+let get: SignedIn['get'];
 const ids = (response: { body: { data: { id: string }[] } }) => response.body.data.map((d) => d.id);
 
 beforeAll(async () => {
-  app = testApp();
-  auth = { Authorization: `Bearer ${await tokenFor(app)}` };
-  world = (await http(app).get('/__control/state')).body as World;
+  ({ world, get } = await signedIn());
 });
 
 describe('document lists page like every list', () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { basicCredentials } from '../../src/auth/basic-credentials.js';
 import { OAuthError } from '../../src/api/errors.js';
-import { HOST, http, testApp } from '../support/harness.js';
+import { HOST, http, testApp } from '../support/test-app.js';
 
 /** RFC 6749 §2.3.1: each part form-urlencoded, then RFC 7617 Basic. */
 const basic = (id: string, secret: string) => {

@@ -2,7 +2,8 @@ import type { Express } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Order, World } from '../../src/api/types.js';
 import { MOST_ORDERS_PER_READ } from '../../src/domain/investor-activity.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp } from '../support/test-app.js';
+import { frozenTenant } from '../support/tenants.js';
 
 // Investor activity (CONTRACT §13): end investors place orders on the tenant's own accounts at seeded instants of
 // its clock, seen from the partner's seat (the public list) and from the control plane (the state, the history).
@@ -18,22 +19,17 @@ beforeAll(() => {
 
 /** A new tenant with these settings, its clock frozen at T0, and helpers acting as it. */
 async function tenantWith(settings: Record<string, unknown>, target: Express = app, clientId = `activity-test-${++tenants}`) {
-  await http(target).post('/__control/clients').send({ client_id: clientId, client_secret: 'secret', settings }).expect(201);
-  const control = { 'X-Client-Id': clientId };
-  const setClock = (body: Record<string, unknown>) => http(target).post('/__control/clock').set(control).send(body).expect(200);
-  await setClock({ now: T0, frozen: true });
-  const fixtureOrders = new Set(((await http(target).get('/__control/state').set(control).expect(200)).body as World).orders.map((o) => o.id));
+  const tenant = await frozenTenant(target, clientId, settings, T0);
+  const { control } = tenant;
   const world = async () => (await http(target).get('/__control/state').set(control).expect(200)).body as World;
+  const fixtureOrders = new Set((await world()).orders.map((o) => o.id));
   return {
-    clientId,
-    control,
+    ...tenant,
     world,
-    advanceClock: (seconds: number) => setClock({ advance_seconds: seconds }),
     /** The orders investors placed, oldest first. */
     investorOrders: async () => (await world()).orders.filter((o) => !fixtureOrders.has(o.id)).sort((a, b) => a.created.localeCompare(b.created)),
-    patch: (changes: Record<string, unknown>) => http(target).patch(`/__control/clients/${clientId}`).send({ settings: changes }).expect(200),
+    patch: (changes: Record<string, unknown>) => tenant.patch(changes).expect(200),
     reset: () => http(target).post('/__control/reset').set(control).expect(204),
-    token: () => tokenFor(target, { client_id: clientId, client_secret: 'secret' }),
   };
 }
 

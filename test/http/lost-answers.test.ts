@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Express } from 'express';
 import type { Account, OrderRecord, Schemas, World } from '../../src/api/types.js';
 import { appPerFile } from '../support/tenants.js';
-import { http } from '../support/harness.js';
+import { http } from '../support/test-app.js';
 
 type Fault = Schemas['Fault'];
 type JournalEntry = Schemas['JournalEntry'];

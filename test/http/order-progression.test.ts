@@ -2,7 +2,8 @@ import type { Express } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Order, World } from '../../src/api/types.js';
 import { startServer } from '../../src/server.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
+import { frozenTenant } from '../support/tenants.js';
 
 // Orders that move by themselves (CONTRACT §13), seen from the partner's seat: the public list, the cancel and the
 // control plane's history, under each order_progression mode.
@@ -19,13 +20,12 @@ beforeAll(() => {
 
 /** A new tenant with these settings, its clock frozen at T0, an order placed for it, and helpers acting as it. */
 async function tenantWith(settings: Record<string, unknown>, target: Express = app, clientId = `progression-test-${++tenants}`) {
-  await http(target).post('/__control/clients').send({ client_id: clientId, client_secret: 'secret', settings }).expect(201);
-  const control = { 'X-Client-Id': clientId };
-  await http(target).post('/__control/clock').set(control).send({ now: T0, frozen: true }).expect(200);
+  const tenant = await frozenTenant(target, clientId, settings, T0);
+  const { control } = tenant;
   // tokens live on the tenant's clock: a new one after each move
   const auth = { Authorization: '' };
   const signIn = async () => {
-    auth.Authorization = `Bearer ${await tokenFor(target, { client_id: clientId, client_secret: 'secret' })}`;
+    auth.Authorization = `Bearer ${await tenant.token()}`;
   };
   await signIn();
   const input = await orderInput(target, control);
@@ -36,14 +36,14 @@ async function tenantWith(settings: Record<string, unknown>, target: Express = a
     order,
     place,
     advanceClock: async (seconds: number) => {
-      await http(target).post('/__control/clock').set(control).send({ advance_seconds: seconds }).expect(200);
+      await tenant.advanceClock(seconds);
       await signIn();
     },
     list: async (query = `account_id=${input.account_id}`) => (await http(target).get(`/v1/orders?${query}`).set(auth).expect(200)).body.data as Order[],
     listed: async (id = order.id) => ((await http(target).get(`/v1/orders?account_id=${input.account_id}&limit=1000`).set(auth).expect(200)).body.data as Order[]).find((o) => o.id === id)!,
     cancel: (id = order.id) => http(target).delete(`/v1/orders/${id}/`).set(auth),
     history: async (id = order.id) => (await http(target).get(`/__control/orders/${id}`).set(control).expect(200)).body,
-    patch: (changes: Record<string, unknown>) => http(target).patch(`/__control/clients/${clientId}`).send({ settings: changes }),
+    patch: tenant.patch,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Order, OrderRecord, OrderStatus, World } from '../../src/api/types.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 // One app; every test gets a tenant of its own (a new client seeded from the fixtures), which is much faster than an app.
 let app: Express;

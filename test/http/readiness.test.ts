@@ -2,12 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { HOST, http, requestToken, testApp, tokenFor } from '../support/harness.js';
+import { HOST, bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 
 interface Finding { code: string; severity: string; message: string; hint: string; docs: string; requests: string[] }
 interface Report { client_id: string; requests_seen: number; findings: Finding[] }
 
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const report = async (app: Express, clientId?: string): Promise<Report> => {
   const call = http(app).get('/__control/report');
   return (await (clientId ? call.set('X-Client-Id', clientId) : call)).body as Report;

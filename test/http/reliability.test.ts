@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { startServer, type FakeServer } from '../../src/index.js';
-import { HOST, http, testApp, tokenFor } from '../support/harness.js';
+import { HOST, http, testApp, tokenFor } from '../support/test-app.js';
 
 const deepJson = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const examplePath = (path: string) => path.replace(/\{[^}]+\}/g, 'x');

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 import { startServer } from '../../src/index.js';
 
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 type Entry = { id: string; method: string; path: string; status: number; client_id: string | null };
 const entries = async (app: Express, headers: Record<string, string> = {}) => (await http(app).get('/__control/requests').set(headers).expect(200)).body.data as Entry[];
 const exchange = (app: Express, id: string, headers: Record<string, string> = {}) => http(app).get(`/__control/requests/${id}`).set(headers);

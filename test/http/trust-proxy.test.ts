@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { http, requestToken, testApp } from '../support/harness.js';
+import { http, requestToken, testApp } from '../support/test-app.js';
 
 // Behind a proxy that terminates TLS (docs/scaling.md): TRUST_PROXY takes the scheme from X-Forwarded-Proto.
 const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { iss: string };

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { http, requestToken, testApp, tokenFor } from '../support/harness.js';
+import { bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const verify = (app: Express, body: unknown, clientId?: string) => {
   const call = http(app).post('/__control/verify');
   return (clientId ? call.set('X-Client-Id', clientId) : call).send(body as object);

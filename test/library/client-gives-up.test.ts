@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { FakeServer } from '../../src/index.js';
 import { stoppedAfterEachTest } from '../support/servers.js';
+import { sleep } from '../support/waits.js';
 
 const start = stoppedAfterEachTest();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The journal's entries for a method and path, once `count` are written (an entry waits for its request's work). */
 const journaled = (fake: FakeServer, method: string, path: string, count: number) =>

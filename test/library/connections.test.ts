@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { connectionTimeouts } from '../../src/server.js';
 import { rawConnection } from '../support/raw-socket.js';
 import { stoppedAfterEachTest } from '../support/servers.js';
+import { sleep } from '../support/waits.js';
 
 const start = stoppedAfterEachTest();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('keep-alive connections', () => {
   it('are kept 65 s by default, with the headers a second longer and the whole request at least 120 s', () => {

@@ -5,41 +5,16 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp, fetchToken, startServer, type FakeServer } from '../../src/index.js';
-import { stateDirFixtures } from '../support/state-dirs.js';
+import { healthOf, stateDirFixtures } from '../support/state-dirs.js';
+import { sleep, until } from '../support/waits.js';
 
 // STATE_DIR as a database keeps its data directory (issue 30): locked to one process, private, read with the bounds
 // of a request body, honest when it cannot take writes, and written only when a tenant changed.
-const { running, stateDir, start, stopped } = stateDirFixtures();
+const { running, stateDir, start, stopped, withAcme } = stateDirFixtures();
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(condition: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 const json = { 'content-type': 'application/json' };
 const control = (fake: FakeServer, path: string, init: RequestInit = {}) => fetch(`${fake.url}/__control${path}`, { ...init, headers: { ...json, ...init.headers } });
-const health = async (fake: FakeServer) => {
-  const response = await control(fake, '/health');
-  return { status: response.status, body: (await response.json()) as { status: string; persistence?: { status: string; reason?: string; since?: string; tenants_not_saved?: number } } };
-};
-
-/** A fake with a client `acme` whose file is on disk. */
-async function withAcme(dir: string) {
-  const fake = await start({ stateDir: dir });
-  await fake.control.addClient({ client_id: 'acme', client_secret: 's' });
-  const file = join(dir, 'tenants', 'acme.json');
-  await until(() => {
-    try {
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
-  return { fake, file };
-}
+const health = (fake: FakeServer) => healthOf(fake.url);
 
 describe('STATE_DIR is locked to one instance', () => {
   it('a second instance on the same directory fails to start, naming the holder; once it stops, one starts', async () => {
@@ -56,30 +31,6 @@ describe('STATE_DIR is locked to one instance', () => {
     const second = await start({ stateDir: dir });
     expect((await second.control.clients()).map((c) => c.client_id)).toContain('acme');
   });
-
-  it('the holder keeps its lock past its refreshes (every 5 s): health stays ok and writes go on', async () => {
-    const { fake } = await withAcme(stateDir());
-    await sleep(5600);
-    expect((await health(fake)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
-    await fake.control.forClient('acme').addFault({ status: 500 });
-  }, 15_000);
-
-  it('a lock taken from the holder (its folder changed under it) makes writes 503 until it is taken back', async () => {
-    const dir = stateDir();
-    const { fake } = await withAcme(dir);
-    const long = new Date('2020-01-01T00:00:00Z');
-    utimesSync(join(dir, 'lock'), long, long);
-    // the holder sees it at its next refresh (5 s), then takes the (now stale) lock back
-    let lost: Awaited<ReturnType<typeof health>> | undefined;
-    await until(async () => {
-      const now = await health(fake);
-      if (now.status === 503) lost ??= now;
-      return lost !== undefined && now.status === 200;
-    }, 9000);
-    expect(lost?.body.persistence?.reason).toBe('lock lost (ECOMPROMISED)');
-    await fake.control.forClient('acme').addFault({ status: 500 });
-    expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8')).pid).toBe(process.pid);
-  }, 15_000);
 
   it('a lock left by a process that is gone (killed) is taken over at once', async () => {
     const dir = stateDir();
@@ -99,20 +50,6 @@ describe('STATE_DIR is locked to one instance', () => {
     writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: process.pid, hostname: hostname(), started: new Date().toISOString(), process_start: '1' }));
     const second = await start({ stateDir: dir });
     expect((await health(second)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
-  });
-
-  it('a lock held on another host (a new container on the same volume) is waited for until it is stale, then taken over', async () => {
-    const dir = stateDir();
-    mkdirSync(join(dir, 'lock'));
-    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: process.pid, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }));
-    // last refreshed 28 s ago: stale (30 s) in 2 s
-    const refreshed = new Date(Date.now() - 28_000);
-    utimesSync(join(dir, 'lock'), refreshed, refreshed);
-    const began = Date.now();
-    const fake = await start({ stateDir: dir });
-    expect(Date.now() - began).toBeGreaterThanOrEqual(1900);
-    expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8'))).toMatchObject({ pid: process.pid, hostname: hostname() });
-    expect((await health(fake)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
   });
 
   it('createApp, which cannot wait, refuses a lock held on another host that is not stale, naming its holder', () => {
@@ -268,20 +205,6 @@ describe('a tenant is written only when it changed', () => {
     await fake.control.forClient('acme').addFault({ status: 500, path: '/v1/nothing' });
     await until(() => written() !== before);
   });
-
-  it('a large tenant, serialized in slices while requests go on, comes back whole after a restart', async () => {
-    const dir = stateDir();
-    const options = { stateDir: dir, fixtureScale: { accounts: 1500, orders: 3000 } };
-    const fake = await start(options);
-    await fake.control.addClient({ client_id: 'big', client_secret: 's' });
-    const token = await fetchToken(fake.url, 'big', 's');
-    // reads of the tenant while its file is being made
-    for (let i = 0; i < 20; i++) await fetch(`${fake.url}/v1/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } });
-    const before = fake.state('big');
-    await stopped(fake);
-    const again = await start(options);
-    expect(again.state('big')).toEqual(before);
-  }, 60_000);
 
   it('a restored tenant is not rewritten at start, nor by its first reads', async () => {
     const dir = stateDir();

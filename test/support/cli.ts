@@ -11,9 +11,12 @@ export const cleanEnv: NodeJS.ProcessEnv = env;
 
 const children: ChildProcess[] = [];
 
+/** A loopback port free a moment ago, for a process that takes its port as a setting. */
 export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };
       probe.close(() => resolve(port));
     });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach } from 'vitest';
-import { closeListeningServers, takeAnswerMismatches } from './harness.js';
+import { closeListeningServers, takeAnswerMismatches } from './test-app.js';
 
 // A setup file runs before each test file, also when files share their worker: the servers of a file stop with it.
 afterAll(closeListeningServers);

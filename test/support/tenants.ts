@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { beforeAll } from 'vitest';
 import type { ClientCreate } from '../../src/domain/clients.js';
 import type { FakeOptions } from '../../src/config.js';
-import { http, testApp, tokenFor } from './harness.js';
+import { http, testApp, tokenFor } from './test-app.js';
 
 export interface FreshTenant {
   app: Express;
@@ -34,5 +34,24 @@ export function appPerFile(options: FakeOptions = {}) {
       const token = await tokenFor(app, { client_id: clientId, client_secret: clientSecret });
       return { app, clientId, clientSecret, token };
     },
+  };
+}
+
+/**
+ * Registers client `clientId` (secret `secret`) with these settings on `target`, its clock frozen at `now`: the
+ * control headers that act as it, its clock moves and a token of its own (tokens live on its clock).
+ */
+export async function frozenTenant(target: Express, clientId: string, settings: Record<string, unknown>, now: string) {
+  await http(target).post('/__control/clients').send({ client_id: clientId, client_secret: 'secret', settings }).expect(201);
+  const control = { 'X-Client-Id': clientId };
+  const setClock = (body: Record<string, unknown>) => http(target).post('/__control/clock').set(control).send(body).expect(200);
+  await setClock({ now, frozen: true });
+  return {
+    clientId,
+    control,
+    setClock,
+    advanceClock: (seconds: number) => setClock({ advance_seconds: seconds }),
+    patch: (changes: Record<string, unknown>) => http(target).patch(`/__control/clients/${clientId}`).send({ settings: changes }),
+    token: () => tokenFor(target, { client_id: clientId, client_secret: 'secret' }),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsingJson } from '../../src/harness/json-slices.js';
 import { runNow, runSliced } from '../../src/harness/slices.js';
+import { slicedCountingTurns } from '../support/turns.js';
 
 const parse = (text: string): unknown => runNow(parsingJson(text));
 
@@ -47,15 +48,7 @@ describe('JSON parsed in slices', () => {
 
   it('gives the event loop turns over a large text, and returns its value whole', async () => {
     const big = { data: Array.from({ length: 7000 }, (_, i) => ({ id: `id-${i}`, n: i, note: 'x'.repeat(100), deep: { list: [1, 'two', null] } })) };
-    let turns = 0;
-    let done = false;
-    const turn = (): void => {
-      turns++;
-      if (!done) setImmediate(turn);
-    };
-    setImmediate(turn);
-    const value = await runSliced(parsingJson(JSON.stringify(big)), 1);
-    done = true;
+    const { result: value, turns } = await slicedCountingTurns(parsingJson(JSON.stringify(big)));
     expect(turns).toBeGreaterThan(1);
     expect(value).toStrictEqual(big);
   });

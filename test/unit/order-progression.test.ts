@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
 import type { OrderRecord } from '../../src/api/types.js';
-import { advancedFields, CANCELLABLE_STATUSES, cancelledFields, fieldsSetOnTheWayTo, LIFECYCLE } from '../../src/domain/order-lifecycle.js';
+import { advancedFields, cancelledFields, fieldsSetOnTheWayTo } from '../../src/domain/order-lifecycle.js';
+import { CANCELLABLE_STATUSES, LIFECYCLE } from '../../src/domain/order-lifecycle-table.js';
 import { DEFAULT_PROGRESSION_SETTINGS, nextTimedEvent, OrderProgression, type ProgressionSettings } from '../../src/domain/order-progression.js';
+import { propertyRuns } from '../support/runs.js';
 
 const START = Date.UTC(2030, 0, 1);
 const clock = (overrides: Partial<ProgressionSettings> = {}): ProgressionSettings => ({ ...DEFAULT_PROGRESSION_SETTINGS, order_progression: 'clock', ...overrides });
@@ -57,7 +59,7 @@ describe('OrderProgression.settle (property)', () => {
         expect(stepwise).toEqual(once);
         expect(historiesOf(p1, stepwise)).toEqual(historiesOf(p2, once));
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -82,7 +84,7 @@ describe('OrderProgression.settle (property)', () => {
           if (history.at(-1)!.by === 'platform') expect(order.payment_transaction_reference).toBeNull();
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });
@@ -125,7 +127,7 @@ describe('OrderProgression.settle against a pass over every order (property)', (
         expect(fast).toEqual(plain);
         expect(historiesOf(queued, fast)).toEqual(historiesOf(model, plain));
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

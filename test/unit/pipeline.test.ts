@@ -10,7 +10,7 @@ import type { AnswerMismatch } from '../../src/api/document.js';
 import type { FakeContext } from '../../src/context.js';
 import type { Tenant } from '../../src/domain/tenants.js';
 import type { OperationHandlers } from '../../src/http/operation.js';
-import { HOST, http } from '../support/harness.js';
+import { HOST, http } from '../support/test-app.js';
 
 const problem = { description: 'a problem', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
 const thing = { description: 'a thing', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } };

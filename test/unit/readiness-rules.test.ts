@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { docsOf, READINESS_RULES, readinessFindings, type ReadinessReport } from '../../src/harness/readiness-report.js';
 import { JournalRecord } from '../../src/harness/journal.js';
-import { readinessJunit, xmlText } from '../../src/harness/junit.js';
+import { xmlText } from '../../src/harness/junit.js';
+import { readinessJunit } from '../../src/harness/readiness-junit.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const codes = Object.keys(READINESS_RULES);
@@ -145,5 +146,27 @@ describe('rules across resets', () => {
     expect(readinessFindings([lost, again], context).map((f) => f.code)).toEqual(['duplicate_after_lost_answer']);
     const resetBetween = (a: JournalRecord, b: JournalRecord) => a === lost && b === again;
     expect(readinessFindings([lost, again], { ...context, resetBetween })).toEqual([]);
+  });
+});
+
+describe('wrong_path', () => {
+  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>() };
+  /** A route_not_found as the journal keeps it: its answer's body not kept, only the route step's evidence. */
+  const unknown = (id: number, documentedPath?: { path: string; difference: string }): JournalRecord =>
+    new JournalRecord(
+      { id: String(id), client_id: 'c', method: 'GET', path: '/v1/Accounts', rawQuery: '', status: 404, duration_ms: 1, operation_id: null, code: 'route_not_found', fault_id: null, applied: false },
+      { at: id * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: id * 1000, ...(documentedPath && { documentedPath }) },
+    );
+
+  it("names the documented path from the journal's evidence, whatever the answer's text", () => {
+    const near = { path: '/v1/accounts', difference: 'paths are case-sensitive' };
+    const [finding] = readinessFindings([unknown(1, near), unknown(2, near), unknown(3, near)], context);
+    expect(finding).toMatchObject({ code: 'wrong_path', requests: ['1', '2', '3'] });
+    expect(finding!.hint).toBe('Send GET /v1/accounts, the path the document has: paths are case-sensitive.');
+  });
+
+  it('points at the document when the route step found no near miss', () => {
+    const [finding] = readinessFindings([unknown(4), unknown(5), unknown(6)], context);
+    expect(finding!.hint).toMatch(/^No operation has this path: compare it with the OpenAPI document/);
   });
 });

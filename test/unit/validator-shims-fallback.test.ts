@@ -6,7 +6,7 @@ import { skipMetaSchemaUnlessChecked } from '../../src/http/meta-schema-shim.js'
 import { loadValidatorInternal, type LoadValidatorInternal } from '../../src/http/validator-internals.js';
 import { ownPathToRegexp } from '../../src/http/route.js';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 const SCHEMA_MODULE = './framework/openapi.schema.validator';
 const notFound = (request: string): Error => Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' });

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createContext } from '../../src/app.js';
 import { loadValidatorLibrary } from '../../src/http/validator.js';
-import { http, testApp, tokenFor } from '../support/harness.js';
+import { http, testApp, tokenFor } from '../support/test-app.js';
 
 // A release of express-openapi-validator that renames its steps (or adds one) must not stop the fake from serving:
 // the library's chain then runs whole where validation runs, with the same answers, and one debug line says so.

@@ -1,5 +1,5 @@
 import { useApp } from '../app.js';
-import { accountName, Fields, Link, show } from '../components.js';
+import { accountName, Fields, Link, show, Table } from '../components.js';
 import { OrderTable } from './orders.js';
 import { PlaceOrder } from './place-order.js';
 
@@ -12,34 +12,23 @@ export function Accounts() {
       {!w ? (
         <p>Loading…</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">External id</th>
-              <th scope="col">Country</th>
-              <th scope="col">Wallets</th>
-              <th scope="col">Orders</th>
-              <th scope="col">Created</th>
+        <Table
+          headings={['Name', 'Type', 'External id', 'Country', 'Wallets', 'Orders', 'Created']}
+          rows={w.accounts}
+          row={(a) => (
+            <tr key={a.id}>
+              <td>
+                <Link to={`accounts/${a.id}`}>{accountName(a)}</Link>
+              </td>
+              <td>{a.type}</td>
+              <td>{show(a.external_id)}</td>
+              <td>{show(a.country)}</td>
+              <td class="num">{w.wallets.filter((x) => x.account_id === a.id).length}</td>
+              <td class="num">{w.orders.filter((o) => o.account_id === a.id).length}</td>
+              <td>{a.created.slice(0, 10)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {w.accounts.map((a) => (
-              <tr key={a.id}>
-                <td>
-                  <Link to={`accounts/${a.id}`}>{accountName(a)}</Link>
-                </td>
-                <td>{a.type}</td>
-                <td>{show(a.external_id)}</td>
-                <td>{show(a.country)}</td>
-                <td class="num">{w.wallets.filter((x) => x.account_id === a.id).length}</td>
-                <td class="num">{w.orders.filter((o) => o.account_id === a.id).length}</td>
-                <td>{a.created.slice(0, 10)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       )}
     </>
   );
@@ -73,53 +62,36 @@ export function AccountDetail({ accountId }: { accountId: string }) {
       {wallets.length === 0 ? (
         <p>None.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Chain</th>
-              <th scope="col">Primary</th>
-              <th scope="col">Id</th>
+        <Table
+          headings={['Address', 'Chain', 'Primary', 'Id']}
+          rows={wallets}
+          row={(x) => (
+            <tr key={x.id}>
+              <td class="mono">{x.wallet_address}</td>
+              <td>{x.chain}</td>
+              <td>{x.is_primary ? <strong>primary</strong> : 'no'}</td>
+              <td class="mono">{x.id}</td>
             </tr>
-          </thead>
-          <tbody>
-            {wallets.map((x) => (
-              <tr key={x.id}>
-                <td class="mono">{x.wallet_address}</td>
-                <td>{x.chain}</td>
-                <td>{x.is_primary ? <strong>primary</strong> : 'no'}</td>
-                <td class="mono">{x.id}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       )}
       <h2>Payment methods</h2>
       {methods.length === 0 ? (
         <p>None.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">IBAN</th>
-              <th scope="col">Holder</th>
-              <th scope="col">Type</th>
-              <th scope="col">Primary</th>
-              <th scope="col">Id</th>
+        <Table
+          headings={['IBAN', 'Holder', 'Type', 'Primary', 'Id']}
+          rows={methods}
+          row={(p) => (
+            <tr key={p.id}>
+              <td class="mono">{p.iban}</td>
+              <td>{p.account_holder_name}</td>
+              <td>{p.type}</td>
+              <td>{p.is_primary ? <strong>primary</strong> : 'no'}</td>
+              <td class="mono">{p.id}</td>
             </tr>
-          </thead>
-          <tbody>
-            {methods.map((p) => (
-              <tr key={p.id}>
-                <td class="mono">{p.iban}</td>
-                <td>{p.account_holder_name}</td>
-                <td>{p.type}</td>
-                <td>{p.is_primary ? <strong>primary</strong> : 'no'}</td>
-                <td class="mono">{p.id}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       )}
       <h2>Orders</h2>
       {orders.length === 0 ? <p>None.</p> : <OrderTable orders={orders} />}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { JournalEntry, Problem, Schemas } from '../api.js';
 import { useApp } from '../app.js';
-import { ProblemView } from '../components.js';
+import { ProblemView, Table } from '../components.js';
 
 type Body = Schemas['ExchangeBody'];
 
@@ -77,32 +77,28 @@ function problemOf(entry: JournalEntry, body: Body): Problem | undefined {
 function FieldErrors({ problem }: { problem: Problem }) {
   const errors = [...(problem.errors ?? [])].sort((a, b) => `${a.location}${a.path}`.localeCompare(`${b.location}${b.path}`));
   return (
-    <table class="field-errors" data-testid="field-errors">
-      <caption>
-        Field errors of the answer ({errors.length}
-        {problem.errors_omitted ? ` shown, ${problem.errors_omitted} more` : ''})
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">In</th>
-          <th scope="col">What is wrong</th>
-          <th scope="col">Rule</th>
+    <Table
+      class="field-errors"
+      data-testid="field-errors"
+      caption={
+        <>
+          Field errors of the answer ({errors.length}
+          {problem.errors_omitted ? ` shown, ${problem.errors_omitted} more` : ''})
+        </>
+      }
+      headings={['Field', 'In', 'What is wrong', 'Rule']}
+      rows={errors}
+      row={(e, i) => (
+        <tr key={`${e.location}${e.path}-${i}`}>
+          <th scope="row">
+            <code>{e.path || '/'}</code>
+          </th>
+          <td>{e.location}</td>
+          <td>{e.message}</td>
+          <td>{e.code ? <code>{e.code}</code> : <span class="muted">schema</span>}</td>
         </tr>
-      </thead>
-      <tbody>
-        {errors.map((e, i) => (
-          <tr key={`${e.location}${e.path}-${i}`}>
-            <th scope="row">
-              <code>{e.path || '/'}</code>
-            </th>
-            <td>{e.location}</td>
-            <td>{e.message}</td>
-            <td>{e.code ? <code>{e.code}</code> : <span class="muted">schema</span>}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }
 

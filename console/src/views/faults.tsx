@@ -1,56 +1,40 @@
 import { useState } from 'preact/hooks';
 import type { Fault, Schemas } from '../api.js';
 import { useApp } from '../app.js';
-import { ProblemView } from '../components.js';
+import { ProblemView, Table } from '../components.js';
 
 export function FaultTable({ faults, onRemove }: { faults: Fault[]; onRemove?: (id: string) => void }) {
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Fault</th>
-          <th scope="col">Method</th>
-          <th scope="col">Path</th>
-          <th scope="col">Effect</th>
-          <th scope="col">When</th>
-          <th scope="col">Remaining</th>
-          <th scope="col">Probability</th>
+    <Table
+      headings={['Fault', 'Method', 'Path', 'Effect', 'When', 'Remaining', 'Probability', onRemove && <span class="visually-hidden">Remove</span>]}
+      rows={faults}
+      row={(f) => (
+        <tr key={f.id}>
+          <td>{f.id}</td>
+          <td>{f.method ?? 'any'}</td>
+          <td class="path">{f.path ?? 'any'}</td>
+          <td>
+            {[
+              f.status !== null && `status ${f.status}${f.retry_after_seconds !== null ? ` (Retry-After ${f.retry_after_seconds} s)` : ''}`,
+              f.latency_ms !== null && `${f.latency_ms} ms latency`,
+              f.drop && 'dropped connection',
+            ]
+              .filter(Boolean)
+              .join(', ')}
+          </td>
+          <td>{f.phase === 'after' ? 'after the operation' : 'before the operation'}</td>
+          <td>{f.remaining === null ? 'unlimited' : f.remaining}</td>
+          <td>{f.probability === 1 ? 'always' : `${f.probability} (seed ${f.seed})`}</td>
           {onRemove && (
-            <th scope="col">
-              <span class="visually-hidden">Remove</span>
-            </th>
+            <td>
+              <button type="button" class="small" onClick={() => onRemove(f.id)} aria-label={`Remove fault ${f.id}`}>
+                Remove
+              </button>
+            </td>
           )}
         </tr>
-      </thead>
-      <tbody>
-        {faults.map((f) => (
-          <tr key={f.id}>
-            <td>{f.id}</td>
-            <td>{f.method ?? 'any'}</td>
-            <td class="path">{f.path ?? 'any'}</td>
-            <td>
-              {[
-                f.status !== null && `status ${f.status}${f.retry_after_seconds !== null ? ` (Retry-After ${f.retry_after_seconds} s)` : ''}`,
-                f.latency_ms !== null && `${f.latency_ms} ms latency`,
-                f.drop && 'dropped connection',
-              ]
-                .filter(Boolean)
-                .join(', ')}
-            </td>
-            <td>{f.phase === 'after' ? 'after the operation' : 'before the operation'}</td>
-            <td>{f.remaining === null ? 'unlimited' : f.remaining}</td>
-            <td>{f.probability === 1 ? 'always' : `${f.probability} (seed ${f.seed})`}</td>
-            {onRemove && (
-              <td>
-                <button type="button" class="small" onClick={() => onRemove(f.id)} aria-label={`Remove fault ${f.id}`}>
-                  Remove
-                </button>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ControlError, type Schemas } from '../api.js';
 import { useApp } from '../app.js';
-import { Link, ProblemView } from '../components.js';
+import { Link, ProblemView, Table } from '../components.js';
 
 type Report = Schemas['FidelityReport'];
 type Difference = Schemas['FidelityDifference'];
@@ -120,33 +120,22 @@ export function Fidelity() {
           {report.exchanges === 0 ? (
             <p class="empty-report">No exchange yet: send your client's requests to this fake, and they go to the upstream and are compared here.</p>
           ) : (
-            <table>
-              <caption>Agreement per operation</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Operation</th>
-                  <th scope="col">Exchanges</th>
-                  <th scope="col">Compared</th>
-                  <th scope="col">Agreed</th>
-                  <th scope="col">Agreement</th>
-                  <th scope="col">Not comparable</th>
-                  <th scope="col">Differences</th>
+            <Table
+              caption="Agreement per operation"
+              headings={['Operation', 'Exchanges', 'Compared', 'Agreed', 'Agreement', 'Not comparable', 'Differences']}
+              rows={report.operations}
+              row={(o) => (
+                <tr key={o.operation ?? ''} style={o.differences > 0 ? { fontWeight: 600 } : undefined}>
+                  <td>{o.operation ?? '(a path the document does not have)'}</td>
+                  <td>{o.exchanges}</td>
+                  <td>{o.compared}</td>
+                  <td>{o.agreed}</td>
+                  <td>{percent(o.agreed, o.compared)}</td>
+                  <td>{o.not_comparable}</td>
+                  <td>{o.differences}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {report.operations.map((o) => (
-                  <tr key={o.operation ?? ''} style={o.differences > 0 ? { fontWeight: 600 } : undefined}>
-                    <td>{o.operation ?? '(a path the document does not have)'}</td>
-                    <td>{o.exchanges}</td>
-                    <td>{o.compared}</td>
-                    <td>{o.agreed}</td>
-                    <td>{percent(o.agreed, o.compared)}</td>
-                    <td>{o.not_comparable}</td>
-                    <td>{o.differences}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              )}
+            />
           )}
           {report.differences.length > 0 && (
             <>

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Order, OrderStatus, Schemas } from '../api.js';
 import { useApp } from '../app.js';
-import { accountName, Fields, Link, money, ProblemView } from '../components.js';
+import { accountName, Fields, Link, money, ProblemView, Table } from '../components.js';
 import { NextStep } from './orders.js';
-import { canAdvance, canCancel, CANCELLABLE_STATUSES, LIFECYCLE, ORDER_STATUSES, road, statusLabel } from '../lifecycle.js';
+import { canAdvance, CANCELLABLE_STATUSES, isCancellable, LIFECYCLE, ORDER_STATUSES, road, statusLabel } from '../lifecycle.js';
 
 /** The side's road as boxes and arrows, with the cancel branch; the current status marked (also for screen readers). */
 function Lifecycle({ order }: { order: Order }) {
@@ -48,30 +48,24 @@ function History({ entries }: { entries: Schemas['OrderStatusHistoryEntry'][] })
   return (
     <>
       <h2>History</h2>
-      <table data-testid="status-history">
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">At (tenant clock)</th>
-            <th scope="col">By</th>
+      <Table
+        data-testid="status-history"
+        headings={['Status', 'At (tenant clock)', 'By']}
+        rows={entries}
+        row={(e) => (
+          <tr key={`${e.status}-${e.at}`}>
+            <td>
+              <span class={`order-status ${e.status}`}>{statusLabel(e.status)}</span>
+            </td>
+            <td>
+              <time dateTime={e.at}>{e.at.replace('T', ' ').slice(0, 19)}</time>
+            </td>
+            <td>
+              <code>{e.by}</code> <span class="muted">{CAUSES[e.by]}</span>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={`${e.status}-${e.at}`}>
-              <td>
-                <span class={`order-status ${e.status}`}>{statusLabel(e.status)}</span>
-              </td>
-              <td>
-                <time dateTime={e.at}>{e.at.replace('T', ' ').slice(0, 19)}</time>
-              </td>
-              <td>
-                <code>{e.by}</code> <span class="muted">{CAUSES[e.by]}</span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      />
     </>
   );
 }
@@ -142,8 +136,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <button
           type="button"
           class="danger"
-          disabled={!canCancel(order)}
-          title={canCancel(order) ? 'Cancel, as DELETE /v1/orders/{id}/ would' : `Only ${CANCELLABLE_STATUSES.map(statusLabel).join(' or ')} orders can be cancelled`}
+          disabled={!isCancellable(order.status)}
+          title={isCancellable(order.status) ? 'Cancel, as DELETE /v1/orders/{id}/ would' : `Only ${CANCELLABLE_STATUSES.map(statusLabel).join(' or ')} orders can be cancelled`}
           onClick={() => act(() => app.api.setOrderStatus(order.id, 'CANCELLED'), () => 'Order cancelled.')}
         >
           Cancel order

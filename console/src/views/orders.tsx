@@ -1,6 +1,6 @@
 import type { Order, Schemas } from '../api.js';
 import { tenantNow, useApp } from '../app.js';
-import { accountName, Link, money } from '../components.js';
+import { accountName, Link, money, Table } from '../components.js';
 import { ORDER_STATUSES, statusLabel } from '../lifecycle.js';
 import { navigate, type Route } from '../router.js';
 
@@ -28,46 +28,33 @@ export function NextStep({ step }: { step: Schemas['OrderNextStep'] | undefined 
 export function OrderTable({ orders }: { orders: Order[] }) {
   const { nextSteps } = useApp();
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Order</th>
-          <th scope="col">Status</th>
-          <th scope="col">Side</th>
-          <th scope="col">Market</th>
-          <th scope="col">ISIN</th>
-          <th scope="col">Units</th>
-          <th scope="col">Value</th>
-          <th scope="col">Created</th>
-          {nextSteps && <th scope="col">Next step</th>}
+    <Table
+      headings={['Order', 'Status', 'Side', 'Market', 'ISIN', 'Units', 'Value', 'Created', nextSteps && 'Next step']}
+      rows={orders}
+      row={(o) => (
+        <tr key={o.id}>
+          <td>
+            <Link to={`orders/${o.id}`} class="mono">
+              {o.id.slice(0, 8)}
+            </Link>
+          </td>
+          <td>
+            <span class={`order-status ${o.status}`}>{statusLabel(o.status)}</span>
+          </td>
+          <td>{o.side}</td>
+          <td>{o.market}</td>
+          <td class="mono">{o.isin}</td>
+          <td class="num">{o.amount_of_units}</td>
+          <td class="num">{money(o.value, o.currency)}</td>
+          <td>{o.created.slice(0, 16).replace('T', ' ')}</td>
+          {nextSteps && (
+            <td>
+              <NextStep step={nextSteps.get(o.id) ?? undefined} />
+            </td>
+          )}
         </tr>
-      </thead>
-      <tbody>
-        {orders.map((o) => (
-          <tr key={o.id}>
-            <td>
-              <Link to={`orders/${o.id}`} class="mono">
-                {o.id.slice(0, 8)}
-              </Link>
-            </td>
-            <td>
-              <span class={`order-status ${o.status}`}>{statusLabel(o.status)}</span>
-            </td>
-            <td>{o.side}</td>
-            <td>{o.market}</td>
-            <td class="mono">{o.isin}</td>
-            <td class="num">{o.amount_of_units}</td>
-            <td class="num">{money(o.value, o.currency)}</td>
-            <td>{o.created.slice(0, 16).replace('T', ' ')}</td>
-            {nextSteps && (
-              <td>
-                <NextStep step={nextSteps.get(o.id) ?? undefined} />
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { JournalEntry } from '../api.js';
 import { useApp } from '../app.js';
-import { ProblemView, saveFile, statusClass } from '../components.js';
+import { ProblemView, saveFile, statusClass, Table } from '../components.js';
 import { Exchange } from './exchange.js';
 import { navigate, type Route } from '../router.js';
 
@@ -94,28 +94,12 @@ function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolea
 
 export function RequestTable({ entries, opened = [] }: { entries: JournalEntry[]; opened?: string[] }) {
   return (
-    <table class="requests">
-      <thead>
-        <tr>
-          <th scope="col">
-            <span class="visually-hidden">Details</span>
-          </th>
-          <th scope="col">#</th>
-          <th scope="col">Time (UTC)</th>
-          <th scope="col">Method</th>
-          <th scope="col">Path</th>
-          <th scope="col">Status</th>
-          <th scope="col">Code</th>
-          <th scope="col">Client</th>
-          <th scope="col">Duration</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map((e) => (
-          <Row key={e.id} entry={e} open={opened.includes(e.id)} />
-        ))}
-      </tbody>
-    </table>
+    <Table
+      class="requests"
+      headings={[<span class="visually-hidden">Details</span>, '#', 'Time (UTC)', 'Method', 'Path', 'Status', 'Code', 'Client', 'Duration']}
+      rows={entries}
+      row={(e) => <Row key={e.id} entry={e} open={opened.includes(e.id)} />}
+    />
   );
 }
 

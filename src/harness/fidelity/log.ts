@@ -36,23 +36,57 @@ type OperationCounts = Counts & { differences: number };
 
 const noCounts = (): OperationCounts => ({ exchanges: 0, compared: 0, agreed: 0, not_comparable: 0, differences: 0 });
 
-type Owned<T> = T & { clientId: string | null };
+/** An item of a list, numbered in the log's order of arrival: every client's report lists them in that order. */
+interface Numbered<T> {
+  seq: number;
+  item: T;
+}
+
+type ListName = 'differences' | 'violations' | 'notComparable';
+
+/** One client's part of the report: its counts per operation (`''`: a path the document does not have), its lists. */
+interface ClientFindings {
+  operations: Map<string, OperationCounts>;
+  differences: Numbered<Difference>[];
+  violations: Numbered<DocumentViolation>[];
+  notComparable: Numbered<NotComparable>[];
+}
+
+const noFindings = (): ClientFindings => ({ operations: new Map(), differences: [], violations: [], notComparable: [] });
+
+/** The first `limit` items of several lists (each in order of arrival), merged in order of arrival. */
+const firstOf = <T>(lists: readonly Numbered<T>[][], limit: number): T[] =>
+  (lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => a.seq - b.seq)).slice(0, limit).map((n) => n.item);
 
 /**
  * Shadow mode's record of one server: the outcome of each forwarded exchange, counted per client, with the
- * differences, document violations and not-comparable exchanges (bounded). Comparisons run one after another off
- * the clients' path (`enqueue`); the report waits for the ones already queued (`settled`).
+ * differences, document violations and not-comparable exchanges. Each client's findings are kept with it (its first
+ * `REPORT_LIST_LIMIT` of each list), so that no client's exchanges crowd out another's; each list holds at most
+ * `clients` clients' worth in all. Comparisons run one after another off the clients' path (`enqueue`); the report
+ * waits for the ones already queued (`settled`).
  */
 export class FidelityLog {
-  /** Per client, per operation (`''`: a path the document does not have). */
-  private readonly counts = new Map<string | null, Map<string, OperationCounts>>();
-  private differences: Owned<Difference>[] = [];
-  private violations: Owned<DocumentViolation>[] = [];
-  private notComparable: Owned<NotComparable>[] = [];
+  private readonly clients = new Map<string | null, ClientFindings>();
+  /** Items each list holds, every client's together: at most `totalLimit`. */
+  private readonly held: Record<ListName, number> = { differences: 0, violations: 0, notComparable: 0 };
+  private readonly totalLimit: number;
+  /**
+   * Clients counted apart at most (four times those whose lists are held: a client's counts are small); past that, a
+   * new client id (a token request may name any) is counted with no client, so made-up ids cannot grow the log.
+   */
+  private readonly clientLimit: number;
+  private seq = 0;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
 
-  constructor(readonly upstream: string) {}
+  /** `clients`: how many clients' full lists the log holds in all (shadow mode: each twin's, and those no twin owns). */
+  constructor(
+    readonly upstream: string,
+    { clients = 1 }: { clients?: number } = {},
+  ) {
+    this.totalLimit = Math.max(1, clients) * REPORT_LIST_LIMIT;
+    this.clientLimit = 4 * Math.max(1, clients);
+  }
 
   /** Runs a comparison after those queued before it; its failure is its own (logged by `onError`), never the queue's. */
   enqueue(task: () => Promise<void>, onError: (error: unknown) => void): void {
@@ -76,22 +110,27 @@ export class FidelityLog {
   }
 
   add(outcome: ExchangeOutcome): void {
-    const { requestId, clientId, operation, method, path } = outcome;
-    const perOperation = this.counts.get(clientId) ?? new Map<string, OperationCounts>();
-    this.counts.set(clientId, perOperation);
-    const counts = perOperation.get(operation ?? '') ?? noCounts();
-    perOperation.set(operation ?? '', counts);
+    const { requestId, operation, method, path } = outcome;
+    const clientId = this.clients.has(outcome.clientId) || this.clients.size < this.clientLimit ? outcome.clientId : null;
+    let mine = this.clients.get(clientId);
+    if (!mine) this.clients.set(clientId, (mine = noFindings()));
+    const counts = mine.operations.get(operation ?? '') ?? noCounts();
+    mine.operations.set(operation ?? '', counts);
     counts.exchanges++;
     const forms = secretForms(outcome.secrets);
     const clean = (text: string): string => (forms.length === 0 ? text : withoutSecretValues(text, forms));
     // only what the lists keep is made (a 7 MB answer may differ at thousands of places)
-    const push = <S, T>(list: T[], items: readonly S[], make: (item: S) => T): void => {
-      for (let i = 0; i < items.length && list.length < REPORT_LIST_LIMIT; i++) list.push(make(items[i]!));
+    const push = <S, T>(name: ListName, items: readonly S[], make: (item: S) => T): void => {
+      const list = mine[name] as Numbered<T>[];
+      for (let i = 0; i < items.length && list.length < REPORT_LIST_LIMIT && this.held[name] < this.totalLimit; i++) {
+        list.push({ seq: ++this.seq, item: make(items[i]!) });
+        this.held[name]++;
+      }
     };
-    push(this.violations, outcome.violations, (v) => ({ clientId, request_id: requestId, operation, side: v.side, pointer: clean(v.pointer), message: clean(v.message) }));
+    push('violations', outcome.violations, (v) => ({ request_id: requestId, operation, side: v.side, pointer: clean(v.pointer), message: clean(v.message) }));
     if ('notComparable' in outcome.result) {
       counts.not_comparable++;
-      push(this.notComparable, [outcome.result.notComparable], (reason) => ({ clientId, request_id: requestId, operation, method, path, reason: clean(reason) }));
+      push('notComparable', [outcome.result.notComparable], (reason) => ({ request_id: requestId, operation, method, path, reason: clean(reason) }));
       return;
     }
     counts.compared++;
@@ -99,22 +138,28 @@ export class FidelityLog {
     if (findings.length === 0) counts.agreed++;
     counts.differences += findings.length;
     // a finding's values were redacted as they were written (`shown`)
-    push(this.differences, findings, (f) => ({ clientId, request_id: requestId, operation, method, path, kind: f.kind, pointer: clean(f.pointer), upstream: f.upstream, fake: f.fake }));
+    push('differences', findings, (f) => ({ request_id: requestId, operation, method, path, kind: f.kind, pointer: clean(f.pointer), upstream: f.upstream, fake: f.fake }));
   }
 
-  /** The report of every client, or of one (a partner's own). */
+  /** The clients whose findings a report shows: every client's, or one's (a partner's own). */
+  private of(clientId: string | undefined): ClientFindings[] {
+    if (clientId === undefined) return [...this.clients.values()];
+    const mine = this.clients.get(clientId);
+    return mine ? [mine] : [];
+  }
+
+  /** The report of every client (the first items of all, in order of arrival), or of one (a partner's own). */
   report(clientId?: string): FidelityReport {
-    const mine = <T extends { clientId: string | null }>(list: T[]): Omit<T, 'clientId'>[] =>
-      list.filter((item) => clientId === undefined || item.clientId === clientId).map(({ clientId: _, ...item }) => item);
+    const clients = this.of(clientId);
     const operations = this.operationsSeen(clientId);
     const totals: Counts = { exchanges: 0, compared: 0, agreed: 0, not_comparable: 0 };
     for (const counts of operations.values()) for (const key of Object.keys(totals) as (keyof Counts)[]) totals[key] += counts[key];
     return {
       upstream: this.upstream,
       ...totals,
-      differences: mine(this.differences),
-      document_violations: mine(this.violations),
-      not_comparable_exchanges: mine(this.notComparable),
+      differences: firstOf(clients.map((c) => c.differences), REPORT_LIST_LIMIT),
+      document_violations: firstOf(clients.map((c) => c.violations), REPORT_LIST_LIMIT),
+      not_comparable_exchanges: firstOf(clients.map((c) => c.notComparable), REPORT_LIST_LIMIT),
       operations: [...operations]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([operation, counts]) => ({ operation: operation === '' ? null : operation, ...counts })),
@@ -124,9 +169,8 @@ export class FidelityLog {
   /** The operations seen (operationId, or `''` for a path the document does not have), with their counts. */
   operationsSeen(clientId?: string): Map<string, OperationCounts> {
     const merged = new Map<string, OperationCounts>();
-    for (const [owner, perOperation] of this.counts) {
-      if (clientId !== undefined && owner !== clientId) continue;
-      for (const [operation, counts] of perOperation) {
+    for (const { operations } of this.of(clientId)) {
+      for (const [operation, counts] of operations) {
         const total = merged.get(operation) ?? noCounts();
         for (const key of Object.keys(total) as (keyof OperationCounts)[]) total[key] += counts[key];
         merged.set(operation, total);
@@ -137,11 +181,8 @@ export class FidelityLog {
 
   /** Forgets what was counted (every client's, or one's). */
   clear(clientId?: string): void {
-    const keep = <T extends { clientId: string | null }>(list: T[]): T[] => (clientId === undefined ? [] : list.filter((item) => item.clientId !== clientId));
-    this.differences = keep(this.differences);
-    this.violations = keep(this.violations);
-    this.notComparable = keep(this.notComparable);
-    if (clientId === undefined) this.counts.clear();
-    else this.counts.delete(clientId);
+    for (const forgotten of this.of(clientId)) for (const name of Object.keys(this.held) as ListName[]) this.held[name] -= forgotten[name].length;
+    if (clientId === undefined) this.clients.clear();
+    else this.clients.delete(clientId);
   }
 }

@@ -13,7 +13,8 @@ import { upstreamClient } from './upstream-client.js';
  */
 export function shadowMode(ctx: FakeContext, app: RequestListener, upstream: string): ShadowModeState & { step: RequestHandler } {
   const base = upstreamUrl('upstream', upstream);
-  const fidelity = new FidelityLog(base);
+  // each twin's findings, and those of exchanges no twin owns
+  const fidelity = new FidelityLog(base, { clients: (ctx.options.maxTwins ?? DEFAULTS.maxTwins) + 1 });
   const client = upstreamClient(base, { timeoutMs: ctx.options.upstreamTimeoutMs ?? DEFAULTS.upstreamTimeoutMs });
   const twin = new Twin(ctx, app, fidelity);
   let closed: Promise<void> | undefined;

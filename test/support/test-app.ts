@@ -4,6 +4,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import type { AnswerMismatch } from '../../src/api/document.js';
 import type { FakeOptions } from '../../src/config.js';
+import type { World } from '../../src/api/types.js';
 
 export const HOST = 'fake.test';
 
@@ -83,10 +84,16 @@ export async function tokenFor(app: Express, fields: TokenRequestFields = {}, ho
   return response.body.access_token as string;
 }
 
-/** An app and a bearer-authenticated agent for it. */
+/** The header that presents `token`. */
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** An app signed in as its default client: its token, a GET that presents it, and its world as the control plane reads it. */
 export async function signedIn(options: FakeOptions = {}, fields: TokenRequestFields = {}) {
   const app = testApp(options);
   const token = await tokenFor(app, fields);
-  const get = (path: string) => http(app).get(path).set('Authorization', `Bearer ${token}`);
-  return { app, token, get };
+  const get = (path: string) => http(app).get(path).set(bearer(token));
+  const world = (await http(app).get('/__control/state').expect(200)).body as World;
+  return { app, token, get, world };
 }
+
+export type SignedIn = Awaited<ReturnType<typeof signedIn>>;
