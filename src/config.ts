@@ -185,8 +185,8 @@ export interface CliOptions extends FakeOptions {
 
 /**
  * Every setting of the CLI, once: its flag, its environment variable, its help line and how its text is read. A
- * flag wins over the variable; an error names whichever of the two the bad value came from. The README's
- * configuration table lists every `env` here (a test checks).
+ * flag wins over the variable; an error names whichever of the two the bad value came from. docs/configuration.md's
+ * table lists every `env` here (a test checks).
  */
 const SETTINGS = [
   { flag: 'port', env: 'PORT', arg: '<n>', help: 'port to listen on (default 8080)', read: (n: string, v: string) => ({ port: integer(n, v, 0) }) },

@@ -1,6 +1,6 @@
 // A partner's sync job follows orders it did not place: end investors place them in the platform's app, the platform
-// moves them on. order_progression makes the fake's orders move by themselves (README "Testing a client that
-// follows orders"); these tests run the same way every time.
+// moves them on. order_progression makes the fake's orders move by themselves (docs/control-plane.md, "Testing a client
+// that follows orders"); these tests run the same way every time.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { workerTenant } from './tenant.js';
 

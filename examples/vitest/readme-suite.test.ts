@@ -19,5 +19,5 @@ it('reads the catalog', async () => {
 
 it('follows the orders, and sends nothing that would hurt in production', async () => {
   for (const status of ['PLACED', 'AWAITING_PAYMENT', 'COMPLETED']) expect((await api(`/v1/orders?order_status=${status}&limit=100`)).status).toBe(200);
-  expect(fake).toHaveNoReadinessFindings();                         // the matchers: see below
+  expect(fake).toHaveNoReadinessFindings();                         // the matchers: docs/test-suites.md
 });

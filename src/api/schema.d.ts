@@ -768,7 +768,7 @@ export interface paths {
          *     status, or lost with the connection: the answer a client times out on or never gets although the platform
          *     acted. An `after` fault strikes only a request whose operation succeeded (a refused one goes on to the
          *     next); the journal entry says `applied: true`. This is how a client's retry after a lost answer is tested
-         *     (see the README, "Surviving a lost answer", and the readiness finding `duplicate_after_lost_answer`).
+         *     (see docs/readiness.md#surviving-a-lost-answer, and the readiness finding `duplicate_after_lost_answer`).
          *
          *     A tenant holds at most 100 faults at once: the 101st answers 409 `limit_reached` and adds nothing (remove
          *     some, clear them, or reset the tenant).
@@ -891,7 +891,7 @@ export interface paths {
         /**
          * What the tenant's client does that would hurt in production
          * @description Read from the journal, over the tenant's verified requests only (never the control plane's own calls, never
-         *     a request whose token or credentials did not verify). Rules, each documented in the README under its code:
+         *     a request whose token or credentials did not verify). Rules, each documented in docs/readiness.md under its code:
          *     `token_per_call` (a new token fetched for most calls instead of reusing one until it expires),
          *     `no_retry_after_throttling` (a 429/503 never retried), `retry_ignored_retry_after` (retried sooner than
          *     `Retry-After` said), `first_page_only` (a list read only to its first page when more existed),
@@ -907,7 +907,7 @@ export interface paths {
          *     looking for what the first one made: a second resource now exists).
          *
          *     Each finding has a `severity` (`error`: it fails in production; `warning`: it costs or risks), a `hint`
-         *     (what to change in the client), `docs` (the README section of the rule) and the journal entries it rests on.
+         *     (what to change in the client), `docs` (the docs section of the rule) and the journal entries it rests on.
          *     `requests_seen` counts the verified requests read: a report over none proves nothing (the console says
          *     "no requests yet", JUnit marks its cases skipped).
          *
@@ -1846,7 +1846,7 @@ export interface components {
             message: string;
             /** @description What to change in the client. */
             hint: string;
-            /** @description The README section of the rule: a link such as `README.md#over_polling`. */
+            /** @description The docs section of the rule: a link such as `docs/readiness.md#over_polling`. */
             docs: string;
             /** @description Ids of the journal entries the finding rests on. */
             requests: string[];

@@ -35,7 +35,7 @@ export interface FaultBookState {
 /**
  * The most faults one tenant may hold at once. A suite needs a handful (one per behaviour it tests, cleared by a
  * reset); each costs a compiled path pattern and a generator, and without a cap one partner's loop could take the
- * shared sandbox's memory (10,000 took +78 MB). Stated in the README and the document (addFault).
+ * shared sandbox's memory (10,000 took +78 MB). Stated in docs/readiness.md and the document (addFault).
  */
 export const MAX_FAULTS_PER_TENANT = 100;
 

@@ -2,7 +2,7 @@ import type { JournalRecord } from './journal.js';
 import { bodyValue } from './journal-body.js';
 import type { Schemas } from '../api/types.js';
 
-/** Every finding names its severity, a hint and its README section: a rule cannot leave one out (the type requires them). */
+/** Every finding names its severity, a hint and its docs section: a rule cannot leave one out (the type requires them). */
 export type ReadinessFinding = Schemas['ReadinessFinding'];
 export type ReadinessCode = ReadinessFinding['code'];
 export type Severity = ReadinessFinding['severity'];
@@ -16,7 +16,7 @@ export interface ReadinessRule {
 
 /**
  * Every rule of the document's enum, with its severity and title: a code added to the enum without a line here is
- * a compile error, so the JUnit form (one case per rule) and the README (one anchor per code) never miss one.
+ * a compile error, so the JUnit form (one case per rule) and docs/readiness.md (one anchor per code) never miss one.
  */
 export const READINESS_RULES: { readonly [C in ReadinessCode]: ReadinessRule } = {
   token_per_call: { title: 'reuses its access token until it expires', severity: 'warning' },
@@ -33,8 +33,8 @@ export const READINESS_RULES: { readonly [C in ReadinessCode]: ReadinessRule } =
   duplicate_after_lost_answer: { title: 'looks for what a create made before retrying it after a lost answer', severity: 'error' },
 };
 
-/** The README section of a rule: each code has an anchor of its own name there (checked by a test). */
-export const docsOf = (code: ReadinessCode): string => `README.md#${code}`;
+/** The docs section of a rule: each code has an anchor of its own name in docs/readiness.md (checked by a test). */
+export const docsOf = (code: ReadinessCode): string => `docs/readiness.md#${code}`;
 
 /** A finding of a rule, with the rule's severity and docs. */
 export const finding = (code: ReadinessCode, message: string, hint: string, requests: readonly JournalRecord[]): ReadinessFinding => ({
@@ -294,7 +294,7 @@ function unusedScopes(records: readonly JournalRecord[], { operationScopes }: Re
   )];
 }
 
-/** The operations that create a resource, and how a client finds what one made (README "Surviving a lost answer"). */
+/** The operations that create a resource, and how a client finds what one made (docs/readiness.md#surviving-a-lost-answer). */
 const CREATES: Readonly<Record<string, { noun: string; lookup: string }>> = {
   createAccount: { noun: 'account', lookup: 'GET /v1/accounts?external_id=<the external_id it sent>' },
   registerWallet: { noun: 'wallet', lookup: 'GET /v1/accounts/{account_id}/wallets?wallet_address=<the address it sent>' },

@@ -35,7 +35,7 @@ it('shows each finding with its severity, its hint and links to the requests beh
   await error.waitFor();
   expect(await error.locator('.severity').textContent()).toBe('error');
   expect(await error.locator('.hint').textContent()).toContain('Send DELETE /v1/orders/{order_id}/');
-  expect(await error.getByRole('link', { name: 'about this rule' }).getAttribute('href')).toMatch(/README\.md#wrong_path$/);
+  expect(await error.getByRole('link', { name: 'about this rule' }).getAttribute('href')).toMatch(/docs\/readiness\.md#wrong_path$/);
   const warning = page.locator('li.finding', { hasText: 'unused_scopes' });
   expect(await warning.locator('.severity').textContent()).toBe('warning');
   expect(await warning.locator('.hint').textContent()).toContain('without read:documents write:orders');

@@ -5,18 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
+import { markedSnippet } from '../support/doc-pages.js';
 import { docker, IMAGE, inspect, removeStarted, run } from './docker.js';
 
 afterEach(removeStarted);
 
 const report = (line: string) => process.stdout.write(`  [figure] ${line}\n`);
-
-const readmeSnippet = (marker: string): string => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const match = new RegExp(`<!-- readme-test: ${marker} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  if (!match) throw new Error(`README has no block marked ${marker}`);
-  return match[1]!;
-};
 
 async function token(url: string, clientId = 'sandbox-client', secret = 'sandbox-secret'): Promise<Response> {
   return fetch(`${url}/oauth2/token`, {
@@ -29,7 +23,7 @@ describe('the image', () => {
   it('starts healthy on a read-only root file system and serves the README curl session', async () => {
     const fake = await run();
     report(`container start to healthy: ${fake.startToHealthyMs.toFixed(0)} ms (Node ${await docker('run', '--rm', '--network', 'host', IMAGE, 'node', '-p', 'process.versions.node')})`);
-    const script = readmeSnippet('curl-session').replaceAll('localhost:8080', `localhost:${fake.port}`);
+    const script = markedSnippet('curl-session').replaceAll('localhost:8080', `localhost:${fake.port}`);
     const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
     const bodies = output.trim().split('\n').map((line) => JSON.parse(line) as { data?: unknown[] });
     expect(bodies).toHaveLength(3);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENVIRONMENT_VARIABLES } from '../../src/config.js';
 import { CLI, cleanEnv, exitOf, killLaunched, launch, ROOT } from '../support/cli.js';
+import { readPage } from '../support/doc-pages.js';
 
 const packageVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -120,9 +121,9 @@ describe('the CLI', () => {
     expect(err).toMatch(/CLIENTS: The client "acme" is not valid[\s\S]*\/token_endpoint_auth_method: must be equal to one of the allowed values: "client_secret_post", "client_secret_basic"/);
   });
 
-  it('lists every environment variable in the README configuration table', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+  it('lists every environment variable in the configuration table of docs/configuration.md', () => {
+    const page = readPage('docs/configuration.md');
+    const table = page.slice(0, page.indexOf('\n## '));
     for (const name of ENVIRONMENT_VARIABLES) expect(table, name).toContain(`\`${name}\``);
   });
 

@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { ROOT } from '../support/cli.js';
+import { markedSnippet } from '../support/doc-pages.js';
 
 /**
  * A foreign OAuth client: Python's authlib (requests), as examples/python/token_client.py uses it. It runs where a
@@ -67,7 +67,7 @@ describe.skipIf(!python)(`authlib ${authlibVersion} (${python ?? 'no python3 wit
     expect(refused.error_description).toMatch(/registered for client_secret_basic .* used client_secret_post/);
   });
 
-  it.runIf(sendsRawBasic)('authlib 1.2 sends Basic credentials without form-urlencoding them: a + reads as a space, a stray % is undecodable (README)', async () => {
+  it.runIf(sendsRawBasic)('authlib 1.2 sends Basic credentials without form-urlencoding them: a + reads as a space, a stray % is undecodable (docs/api.md)', async () => {
     expect(await run('plus-partner', 'a+b', 'client_secret_basic')).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/wrong client_secret/) });
     expect(await run('percent-partner', '100%zz', 'client_secret_basic')).toMatchObject({
       error: 'invalid_request',
@@ -75,8 +75,8 @@ describe.skipIf(!python)(`authlib ${authlibVersion} (${python ?? 'no python3 wit
     });
   });
 
-  it('the README’s authlib snippet gets a token', async () => {
-    const snippet = /```python\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))![1]!;
+  it('the authlib snippet of docs/api.md gets a token', async () => {
+    const snippet = markedSnippet('authlib-token', 'python');
     const program = `${snippet.replaceAll('http://localhost:8080', fake.url).replaceAll('"localhost:8080"', JSON.stringify(new URL(fake.url).host))}print(token["token_type"])\n`;
     const { stdout } = await promisify(execFile)(python!, ['-c', program], { timeout: 15_000 });
     expect(stdout.trim()).toBe('Bearer');

@@ -1,17 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { killLaunched, launch, ROOT } from '../support/cli.js';
+import { killLaunched, launch } from '../support/cli.js';
+import { markedSnippet as snippet } from '../support/doc-pages.js';
 
 afterEach(killLaunched);
-
-const snippet = (marker: string): string => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const match = new RegExp(`<!-- readme-test: ${marker} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  if (!match) throw new Error(`README has no block marked ${marker}`);
-  return match[1]!;
-};
 
 it('the README curl session runs against a live fake', async () => {
   const { port } = await launch();
@@ -22,7 +14,7 @@ it('the README curl session runs against a live fake', async () => {
   for (const body of bodies) expect(body.data!.length).toBeGreaterThan(0);
 });
 
-it('the README verify calls run after its curl session', async () => {
+it("the verify calls (docs/readiness.md) run after the README's curl session", async () => {
   const { port } = await launch();
   const script = [snippet('curl-session'), snippet('verify')].join('\n').replaceAll('localhost:8080', `localhost:${port}`);
   const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
@@ -32,7 +24,7 @@ it('the README verify calls run after its curl session', async () => {
   expect(fails.near_misses[0].differences).toEqual([{ field: 'query.order_status', expected: 'PLACED', actual: 'AWAITING_PAYMENT' }]);
 });
 
-it('the README order lifecycle runs against a live fake', async () => {
+it('the order lifecycle (docs/control-plane.md) runs against a live fake', async () => {
   const { port } = await launch();
   const script = snippet('order-lifecycle').replaceAll('localhost:8080', `localhost:${port}`);
   const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
@@ -42,7 +34,7 @@ it('the README order lifecycle runs against a live fake', async () => {
   expect(lines[4]).toMatchObject({ status: 409, code: 'order_not_cancellable' });
 });
 
-it('the README shadow-mode session runs against a fake in front of a second fake, and reports no difference', async () => {
+it('the shadow-mode session (docs/shadow-mode.md) runs against a fake in front of a second fake, and reports no difference', async () => {
   const upstream = await launch();
   const shadow = await launch(['--upstream', `http://127.0.0.1:${upstream.port}`]);
   const script = snippet('shadow-session').replaceAll('localhost:8080', `localhost:${shadow.port}`);

@@ -6,9 +6,9 @@ import { sleep } from '../support/waits.js';
 
 const journal = async (app: Express, query = '') => (await http(app).get(`/__control/requests${query}`)).body.data as { id: string; method: string; path: string; status: number; client_id: string | null; query: Record<string, string>; code: string | null; fault_id: string | null }[];
 const report = async (app: Express, clientId = 'sandbox-client') => (await http(app).get('/__control/report').set('X-Client-Id', clientId)).body as { client_id: string; findings: { code: string; requests: string[] }[] };
-/** A finding as every rule writes it: with its severity, a hint and its README section. */
+/** A finding as every rule writes it: with its severity, a hint and its docs section. */
 const finding = (code: string, requests: unknown[]) =>
-  expect.objectContaining({ code, severity: expect.stringMatching(/^(error|warning)$/), message: expect.any(String), hint: expect.any(String), docs: `README.md#${code}`, requests });
+  expect.objectContaining({ code, severity: expect.stringMatching(/^(error|warning)$/), message: expect.any(String), hint: expect.any(String), docs: `docs/readiness.md#${code}`, requests });
 
 describe('faults', () => {
   it('a tenant holds at most 100 faults: the 101st answers 409 limit_reached and adds nothing; another tenant is unaffected', async () => {

@@ -156,7 +156,7 @@ describe('the readiness report after a lost answer', () => {
     expect(await p.accountsNamed('careless-1')).toHaveLength(2);
     const [lost, retry] = await p.journal('POST', '/v1/accounts', 2);
     expect((await p.report()).findings).toEqual([
-      expect.objectContaining({ code: 'duplicate_after_lost_answer', severity: 'error', docs: 'README.md#duplicate_after_lost_answer', requests: [lost!.id, retry!.id], hint: expect.stringContaining('GET /v1/accounts?external_id=') }),
+      expect.objectContaining({ code: 'duplicate_after_lost_answer', severity: 'error', docs: 'docs/readiness.md#duplicate_after_lost_answer', requests: [lost!.id, retry!.id], hint: expect.stringContaining('GET /v1/accounts?external_id=') }),
     ]);
   });
 

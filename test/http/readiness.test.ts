@@ -35,7 +35,7 @@ describe('stale_document_link', () => {
     const stale = await download();
     expect(stale.status).toBe(403);
     const [finding] = (await report(app)).findings;
-    expect(finding).toMatchObject({ code: 'stale_document_link', severity: 'error', requests: [idOf(stale)], docs: 'README.md#stale_document_link' });
+    expect(finding).toMatchObject({ code: 'stale_document_link', severity: 'error', requests: [idOf(stale)], docs: 'docs/readiness.md#stale_document_link' });
     expect(finding!.hint).toMatch(/valid 15 minutes.*list the documents again/);
   });
 
@@ -160,7 +160,7 @@ describe('token_auth_method_mismatch', () => {
     const refused = await http(app).post('/oauth2/token').type('form').set('Authorization', basic('sandbox-client', 'sandbox-secret')).send(form);
     expect(refused.status).toBe(401);
     const [finding] = (await report(app)).findings;
-    expect(finding).toMatchObject({ code: 'token_auth_method_mismatch', severity: 'error', requests: [idOf(refused)], docs: 'README.md#token_auth_method_mismatch' });
+    expect(finding).toMatchObject({ code: 'token_auth_method_mismatch', severity: 'error', requests: [idOf(refused)], docs: 'docs/readiness.md#token_auth_method_mismatch' });
     expect(finding!.message).toContain('authenticated with client_secret_basic, but the client is registered for client_secret_post');
     expect(finding!.hint).toMatch(/client_id and client_secret in the form body/);
   });

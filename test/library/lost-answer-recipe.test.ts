@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { matchers } from '../../src/vitest.js';
+import { markedSnippet } from '../support/doc-pages.js';
 
 expect.extend(matchers);
 
@@ -12,12 +11,9 @@ interface Recipe {
   cancelOrderOnce(api: string, token: string, order: { id: string; account_id: string }): Promise<{ id: string; status: string }>;
 }
 
-/** The README's "Surviving a lost answer" block, compiled as it is written and loaded as a module. */
+/** The "Surviving a lost answer" block (docs/readiness.md), compiled as it is written and loaded as a module. */
 async function readmeRecipe(): Promise<Recipe> {
-  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-  const block = /<!-- readme-test: lost-answer -->\n```ts\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README has no block marked lost-answer');
-  const { outputText } = ts.transpileModule(block[1]!, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  const { outputText } = ts.transpileModule(markedSnippet('lost-answer', 'ts'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
   return (await import(`data:text/javascript;base64,${Buffer.from(outputText).toString('base64')}`)) as Recipe;
 }
 
@@ -36,7 +32,7 @@ beforeEach(async () => {
   token = await fake.token();
 });
 
-describe('the README recipe "Surviving a lost answer"', () => {
+describe('the docs recipe "Surviving a lost answer"', () => {
   it('creates one account when the answer of the create is lost after it was applied, and the report stays silent', async () => {
     await fake.control.addFault({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after', count: 1 });
     await fake.control.addFault({ method: 'POST', path: '/v1/accounts', status: 503, retry_after_seconds: 0, phase: 'after', count: 1 });

@@ -101,7 +101,7 @@ describe('the vitest matchers', () => {
     await expect(fake.control).toHaveNoReadinessFindings();
     for (let i = 0; i < 3; i++) await get('/v1/orders/');
     expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(
-      /\[error\] wrong_path: GET \/v1\/orders\/ was sent 3 times[^\n]*\n {6}hint: Send GET \/v1\/orders, the path the document has[^\n]*\n {6}requests: \d+, \d+, \d+\n {6}docs: README\.md#wrong_path/,
+      /\[error\] wrong_path: GET \/v1\/orders\/ was sent 3 times[^\n]*\n {6}hint: Send GET \/v1\/orders, the path the document has[^\n]*\n {6}requests: \d+, \d+, \d+\n {6}docs: docs\/readiness\.md#wrong_path/,
     );
     expect(fake).toHaveNoReadinessFindings({ allow: ['wrong_path'] });
   });

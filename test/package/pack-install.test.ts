@@ -2,7 +2,7 @@
 // strict usage file (skipLibCheck off) and runs a small vitest suite against startServer.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
 import { pack, sh, type PackResult } from '../support/pack.js';
@@ -38,13 +38,13 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package', () => {
-  it('ships the compiled code, its complete declarations, the README and the license, and nothing else', () => {
+  it('ships the compiled code, its complete declarations, the README, the docs pages and the license, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'LICENSE', 'dist/bundle/index.js', 'dist/bundle/library.js', 'dist/src/index.d.ts', 'dist/bundle/cli.js',
-      'dist/src/api/schema.d.ts', 'dist/src/api/openapi.json', 'dist/src/api/openapi.yaml',
+      'dist/src/api/schema.d.ts', 'dist/src/api/openapi.json', 'dist/src/api/openapi.yaml', 'docs/readiness.md', 'docs/configuration.md',
     ]));
-    expect(paths.filter((p) => !/^(package\.json|README\.md|LICENSE|dist\/.+)$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => !/^(package\.json|README\.md|LICENSE|dist\/.+|docs\/[\w-]+\.md)$/.test(p))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.tsbuildinfo'))).toEqual([]);
     // Every declaration a declaration imports is shipped (the generated schema.d.ts was missing once).
     const shipped = new Set(paths);
@@ -55,6 +55,19 @@ describe('the packed package', () => {
         expect(shipped.has(target), `${file} imports ${spec}`).toBe(true);
       }
     }
+  });
+
+  it('ships every docs page that the README and the docs pages link to (the readiness report links to one)', () => {
+    const shipped = new Set(packed.files.map((f) => f.path));
+    const installed = join(project, 'node_modules/investment-api-fake');
+    const pages = [...shipped].filter((p) => /^(README|docs\/[\w-]+)\.md$/.test(p));
+    const linked = pages.flatMap((page) =>
+      [...readFileSync(join(installed, page), 'utf8').matchAll(/\]\(([\w./-]+\.md)(?:#[\w-]+)?\)/g)]
+        .map(([, link]) => normalize(join(dirname(page), link!)))
+        .filter((target) => target === 'README.md' || target.startsWith('docs/')),
+    );
+    expect(linked).toContain('docs/readiness.md');
+    expect(linked.filter((target) => !shipped.has(target))).toEqual([]);
   });
 
   it('has a publishable manifest: public, licensed, no build step on install, engines as tested', () => {

@@ -3,6 +3,7 @@ import { loadApiDocument } from '../../src/api/document.js';
 import { jsonSchemaOf, documentCheck } from '../../src/mcp/schemas.js';
 import { toolsOf } from '../../src/mcp/tools.js';
 import { clientPort, ControlRefusal } from '../../src/mcp/port.js';
+import { readPage } from '../support/doc-pages.js';
 
 const document = loadApiDocument().document;
 const component = (name: string) => (document.components.schemas as Record<string, Record<string, unknown>>)[name]!;
@@ -48,11 +49,9 @@ describe('the control client port', () => {
   });
 });
 
-describe("the README's editor configuration", () => {
+describe("docs/mcp.md's editor configuration", () => {
   it('is valid JSON naming the mcp subcommand, --url and /__control/mcp', async () => {
-    const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Driving the sandbox from a coding agent'));
+    const section = readPage('docs/mcp.md');
     const block = /```json\n([\s\S]*?)```/.exec(section)![1]!;
     const { mcpServers } = JSON.parse(block) as { mcpServers: Record<string, { args?: string[]; url?: string }> };
     const entries = Object.values(mcpServers);

@@ -2,7 +2,7 @@ import { useApp } from '../app.js';
 import type { ReadinessFinding } from '../api.js';
 import { Link } from '../components.js';
 
-// `docs` names a section of the README (`README.md#over_polling`); the console links to it where the package lives.
+// `docs` names a section of the docs (`docs/readiness.md#over_polling`); the console links to it where the package lives.
 const README = 'https://github.com/investment-platform/investment-api-fake/blob/main/';
 
 function Finding({ finding }: { finding: ReadinessFinding }) {
