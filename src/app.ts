@@ -32,7 +32,7 @@ import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
 import { transferEncodingGuard } from './http/transfer-encoding.js';
-import { urlParts } from './http/request-context.js';
+import { audiencesOf, baseUrlOf, urlParts } from './http/request-context.js';
 import { docsRoutes } from './http/docs.js';
 import { refuseUnsavedWrite } from './http/state-not-saved.js';
 import { consoleRoutes } from './http/console.js';
@@ -155,7 +155,15 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   app.use((req) => {
     throw routeNotFound(req);
   });
-  app.use(errorMiddleware(ctx.logger));
+  app.use(
+    errorMiddleware(ctx.logger, (req) => {
+      try {
+        return audiencesOf(baseUrlOf(req, ctx))[0];
+      } catch {
+        return undefined; // a Host that makes no base URL: the answer names no audience
+      }
+    }),
+  );
   return app;
 }
 

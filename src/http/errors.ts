@@ -153,13 +153,15 @@ function render(error: unknown, req: Request, logger: Logger): Rendered {
 const REQUIRED = /^must have required property '[^']+'$/;
 
 /** RFC 6749 §5.2 for the token endpoint: any request problem there is an `invalid_request`. */
-function asOAuthError(rendered: Rendered): OAuthError | undefined {
+function asOAuthError(rendered: Rendered, audience: string | undefined): OAuthError | undefined {
   const { status } = rendered.body;
   // a refused Host is the server's answer to any path, not a token request's problem
   if (status === 404 || status === 405 || status >= 500 || rendered.body.code === 'host_not_allowed') return undefined;
   const errors = rendered.body.errors ?? [];
   if (status !== 422 || errors.length === 0) return new OAuthError(400, 'invalid_request', rendered.body.detail);
-  const fields = errors.map((e) => `${e.path.slice(1)} ${REQUIRED.test(e.message) ? 'is required' : e.message}`).join('; ');
+  // a missing audience is told the value this server takes, as a wrong one is
+  const missing = (e: { path: string }): string => (e.path === '/audience' && audience !== undefined ? `is required: "${audience}" here (the host of this server's base URL)` : 'is required');
+  const fields = errors.map((e) => `${e.path.slice(1)} ${REQUIRED.test(e.message) ? missing(e) : e.message}`).join('; ');
   // a client that sent no credentials in the form is told where its kind of client sends them
   const credentialsMissing = errors.some((e) => REQUIRED.test(e.message) && (e.path === '/client_id' || e.path === '/client_secret'));
   return new OAuthError(400, 'invalid_request', `Invalid token request: ${fields}.${credentialsMissing ? ` ${WHERE_CREDENTIALS_GO}` : ''}`);
@@ -173,22 +175,23 @@ const clientLeft = (error: unknown, res: Response): boolean =>
   (isBodyParserError(error) && error.type === 'request.aborted') || res.socket?.destroyed === true;
 
 /** The one place that writes an error answer: a problem, or an RFC 6749 error at the token endpoint. */
-export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+/** `audienceOf`: the audience a token request to this server names (its base URL's host), for the token endpoint's errors. */
+export function errorMiddleware(logger: Logger, audienceOf: (req: Request) => string | undefined = () => undefined): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const state = stateOf(req);
     try {
       if (clientLeft(error, res)) res.destroy();
-      else if (!res.headersSent) writeError(error, req, res, logger);
+      else if (!res.headersSent) writeError(error, req, res, logger, audienceOf);
     } finally {
       settle(state);
     }
   };
 }
 
-function writeError(error: unknown, req: Request, res: Response, logger: Logger): void {
+function writeError(error: unknown, req: Request, res: Response, logger: Logger, audienceOf: (req: Request) => string | undefined): void {
   const state = stateOf(req);
   const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
-  const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!) : undefined;
+  const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!, audienceOf(req)) : undefined;
   if (oauth) {
     state.code = oauth.error;
     res.status(oauth.status).set({ ...oauth.headers, 'Cache-Control': 'no-store' }).json({ error: oauth.error, error_description: oauth.description });

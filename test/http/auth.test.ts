@@ -83,6 +83,15 @@ describe('discovery', () => {
     expect(response.body.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline', 'read:orders', 'write:orders']));
   });
 
+  it('answers a missing audience naming the value this server takes: its Host, or BASE_URL’s host when set', async () => {
+    const form = { grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+    const missing = await http(testApp(), 'localhost:8080').post('/oauth2/token').type('form').send(form);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'invalid_request', error_description: 'Invalid token request: audience is required: "localhost:8080" here (the host of this server\'s base URL).' });
+    const behindBaseUrl = await http(testApp({ baseUrl: 'https://sandbox.example.com' }), 'elsewhere:9').post('/oauth2/token').type('form').send(form);
+    expect(behindBaseUrl.body.error_description).toContain('audience is required: "sandbox.example.com" here');
+  });
+
   it('uses BASE_URL for issuer and audience when configured', async () => {
     const app = testApp({ baseUrl: 'https://sandbox.example.com' });
     expect((await http(app, 'anything:1').get('/.well-known/openid-configuration')).body.issuer).toBe('https://sandbox.example.com');
