@@ -8,7 +8,7 @@ import { Clock } from '../domain/clock.js';
 import { FaultBook } from '../harness/faults.js';
 import type { ClientRecord, TenantRegistry } from '../domain/tenants.js';
 import { checkWorld } from '../domain/world.js';
-import { StateDirError } from './state-error.js';
+import { StateDirError, stateDirRefused } from './state-error.js';
 import { FOLDER_MODE, readStateFile, writeFileAtomicSync } from './state-files.js';
 import { compileTenantFileValidator, tenantFileName, upgradeTenantFile, type TenantFile } from './tenant-file.js';
 
@@ -80,13 +80,13 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
     if (!lstatSync(folder).isDirectory()) throw new Error(`"${folder}" is not a directory`);
     chmodSync(folder, FOLDER_MODE);
   } catch (error) {
-    throw new StateDirError(`STATE_DIR "${stateDir}" cannot be used: ${(error as Error).message}`);
+    throw stateDirRefused(stateDir, 'cannot be used', error);
   }
   let entries: import('node:fs').Dirent[];
   try {
     entries = readdirSync(folder, { withFileTypes: true });
   } catch (error) {
-    throw new StateDirError(`STATE_DIR "${folder}" cannot be read: ${(error as Error).message}`);
+    throw stateDirRefused(folder, 'cannot be read', error);
   }
   // anything but a regular file (a link, a FIFO, a device, a folder) is refused by name, never opened
   for (const entry of entries) {

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as ProperLockfile from 'proper-lockfile';
-import { StateDirError } from './state-error.js';
+import { StateDirError, stateDirRefused } from './state-error.js';
 import { FOLDER_MODE, writeFileAtomicSync } from './state-files.js';
 
 /**
@@ -137,7 +137,7 @@ export function lockStateDir(stateDir: string, onLost: (error: Error) => void): 
     // private, as a database keeps its data directory (0700 when the fake makes it)
     mkdirSync(stateDir, { recursive: true, mode: FOLDER_MODE });
   } catch (error) {
-    throw new StateDirError(`STATE_DIR "${stateDir}" cannot be used: ${(error as Error).message}`);
+    throw stateDirRefused(stateDir, 'cannot be used', error);
   }
   const options = { lockfilePath: lockDir, stale: STALE_MS, update: UPDATE_MS, realpath: false, onCompromised: onLost };
   let release: () => void;
@@ -145,7 +145,7 @@ export function lockStateDir(stateDir: string, onLost: (error: Error) => void): 
     release = takeOver(library, stateDir, lockDir, options);
   } catch (error) {
     if (error instanceof StateDirError) throw error;
-    throw new StateDirError(`STATE_DIR "${stateDir}" cannot be locked: ${(error as Error).message}`);
+    throw stateDirRefused(stateDir, 'cannot be locked', error);
   }
   try {
     // proper-lockfile checks that the lock folder's mtime is the one it set: a file added inside changes it, so it is
@@ -158,7 +158,7 @@ export function lockStateDir(stateDir: string, onLost: (error: Error) => void): 
     utimesSync(lockDir, mtime, mtime);
   } catch (error) {
     release();
-    throw new StateDirError(`STATE_DIR "${stateDir}" cannot be locked: ${(error as Error).message}`);
+    throw stateDirRefused(stateDir, 'cannot be locked', error);
   }
   let released = false;
   return () => {
