@@ -8,10 +8,18 @@ export interface Route {
   query: URLSearchParams;
 }
 
-const current = (): Route => ({
-  segments: location.pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent),
-  query: new URLSearchParams(location.search),
-});
+/** Other names a partner may type for a view (the view is named "Readiness" in the menu): the address is rewritten. */
+const ALIASES: Record<string, string> = { readiness: 'report' };
+
+function current(): Route {
+  const segments = location.pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
+  const alias = ALIASES[segments[0] ?? ''];
+  if (alias !== undefined) {
+    segments[0] = alias;
+    history.replaceState(null, '', BASE + segments.map(encodeURIComponent).join('/') + location.search);
+  }
+  return { segments, query: new URLSearchParams(location.search) };
+}
 
 /** Moves to a console path (relative to /console/) without reloading; the views follow. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {

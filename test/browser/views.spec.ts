@@ -62,6 +62,16 @@ describe('every view of the console', () => {
     await watched.close();
   });
 
+  it('opens the readiness report at /console/readiness too, its address rewritten to the view’s own and the menu marking it', async () => {
+    const watched = await WatchedPage.open(browser, fake.url);
+    const { page } = watched;
+    await page.goto(`${fake.url}/console/readiness`);
+    await page.getByRole('heading', { level: 1, name: 'Readiness report of sandbox-client' }).waitFor();
+    expect(page.url()).toBe(`${fake.url}/console/report`);
+    expect(await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Readiness', exact: true }).getAttribute('aria-current')).toBe('page');
+    await watched.close();
+  });
+
   it('moves between views without reloading: the navigation marks the current one', async () => {
     const watched = await WatchedPage.open(browser, fake.url);
     const { page } = watched;
