@@ -12,6 +12,9 @@ it('the README curl session runs against a live fake', async () => {
   const bodies = output.trim().split('\n').map((line) => JSON.parse(line) as { data?: unknown[] });
   expect(bodies).toHaveLength(3);
   for (const body of bodies) expect(body.data!.length).toBeGreaterThan(0);
+  // the README's first session is one the readiness report finds nothing wrong with (no full page left unread)
+  const report = (await fetch(`http://127.0.0.1:${port}/__control/report`).then((r) => r.json())) as { findings: { code: string }[] };
+  expect(report.findings.map((f) => f.code)).toEqual([]);
 });
 
 it("the verify calls (docs/readiness.md) run after the README's curl session", async () => {
