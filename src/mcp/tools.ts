@@ -27,7 +27,7 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
     }),
     tool<Schemas['Client']>({
       name: 'create_client',
-      description: 'Register a new OAuth client with its own seeded world (a new tenant), e.g. {"client_id":"acme","client_secret":"s3cret","scopes":["accounts:read"]}; operator only.',
+      description: 'Register a new OAuth client with its own seeded world (a new tenant), e.g. {"client_id":"acme","client_secret":"s3cret","scopes":["read:accounts"]}; operator only.',
       annotations: WRITE('Create a client'),
       operationId: 'createClient',
       output: component('Client'),
@@ -99,7 +99,7 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
     }),
     tool<Schemas['OrderDetails']>({
       name: 'force_order_status',
-      description: 'Force an order into any status with consistent side-effect fields, e.g. {"order_id":"…","status":"COMPLETED"}, to test how the client sees an order it did not move.',
+      description: 'Force an order into any status with consistent side-effect fields, e.g. {"order_id":"3f2c8a4e-9b1d-4c6a-8e2f-5a7b9c0d1e2f","status":"COMPLETED"}, to test how the client sees an order it did not move.',
       annotations: WRITE('Force an order status', true),
       operationId: 'setOrderStatus',
       output: component('OrderDetails'),

@@ -63,3 +63,43 @@ describe("docs/mcp.md's editor configuration", () => {
     }
   });
 });
+
+/** Each JSON object written in a text (balanced braces that parse as JSON). */
+function jsonObjectsIn(text: string): unknown[] {
+  const found: unknown[] = [];
+  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text[i];
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) {
+        try {
+          found.push(JSON.parse(text.slice(start, i + 1)));
+          start = i;
+        } catch {
+          // braces in prose, not an example
+        }
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+describe("the tools' descriptions", () => {
+  it('give only examples that their own input schema takes', () => {
+    let examples = 0;
+    for (const tool of toolsOf(document)) {
+      for (const example of jsonObjectsIn(tool.description)) {
+        examples++;
+        expect(tool.input.check(example as Record<string, unknown>), `${tool.name}: ${JSON.stringify(example)}`).toEqual([]);
+      }
+    }
+    expect(examples).toBeGreaterThanOrEqual(5);
+  });
+});
