@@ -54,5 +54,8 @@ export function inProcessPort(document: ApiDocument, app: RequestListener, calle
     call: (request) => port().call(request),
     defaultClientId: () => port().defaultClientId(),
     token: (clientId, scope) => port().token(clientId, scope),
+    get baseUrl() {
+      return port().baseUrl;
+    },
   };
 }

@@ -39,6 +39,8 @@ export interface ControlPort {
   defaultClientId(): Promise<string>;
   /** An access token of a client, obtained with its credentials as the control plane lists them. */
   token(clientId: string, scope: string): Promise<Schemas['TokenResponse']>;
+  /** The fake's base URL as the tools address it: its tokens' issuer, and the only host they are valid at. */
+  readonly baseUrl: string;
 }
 
 type ClientRow = Schemas['ClientList']['data'][number];
@@ -68,6 +70,7 @@ export function clientPort(document: ApiDocument, options: Omit<ControlClientOpt
   let defaultId: Promise<string> | undefined;
 
   const port: ControlPort = {
+    baseUrl: base,
     async call({ operationId, path = {}, query = {}, body, clientId }) {
       const route = routes.get(operationId)!;
       const target = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ''));

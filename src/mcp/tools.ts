@@ -221,7 +221,7 @@ function getStateTool(document: ApiDocument): ToolDefinition {
 function getTokenTool(document: ApiDocument): ToolDefinition {
   return {
     name: 'get_token',
-    description: 'Get an access token for a client (its credentials as the control plane lists them), to try an API call by hand: send it as "Authorization: Bearer <access_token>".',
+    description: 'Get an access token for a client (its credentials as the control plane lists them), to try an API call by hand: send it as "Authorization: Bearer <access_token>" to this fake\'s base URL, which the answer names (a token is valid at the host it was issued for only).',
     annotations: WRITE('Get a token'),
     input: ownInput(document, { scope: schemaAt(document, `${component('TokenRequest')}/properties/scope`) }),
     output: outputOf(document, component('TokenResponse')),
@@ -230,7 +230,9 @@ function getTokenTool(document: ApiDocument): ToolDefinition {
       const token = await port.token(clientId, (args.scope as string | undefined) ?? 'openid offline');
       return {
         structured: token,
-        text: `A ${token.token_type} token for ${clientId}, valid ${token.expires_in} s, scopes "${token.scope}":\n${token.access_token}`,
+        text:
+          `A ${token.token_type} token for ${clientId}, valid ${token.expires_in} s, scopes "${token.scope}", for requests to ${port.baseUrl} only ` +
+          `(its issuer; audience "${new URL(port.baseUrl).host}"): another host or port answers 401 invalid_token.\n${token.access_token}`,
       };
     },
   };

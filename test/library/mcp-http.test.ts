@@ -243,6 +243,12 @@ describe('a partner through /__control/mcp (its own token with the scope control
     expect((await ok<Schemas['World']>(operator, 'snapshot', { client_id: 'globex' })).value).toEqual(globexBefore);
     const token = await ok<Schemas['TokenResponse']>(acme, 'get_token');
     expect(token.value.scope).toContain('read:accounts');
+    // it says where the token is valid: the fake as the session addressed it, and no other host
+    const { host } = new URL(fake.url);
+    expect(token.text).toContain(`for requests to ${fake.url.replace(/\/$/, '')} only (its issuer; audience "${host}")`);
+    expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token.value.access_token}` } })).status).toBe(200);
+    const elsewhere = fake.url.replace('127.0.0.1', 'localhost');
+    expect((await fetch(`${elsewhere}/v1/accounts`, { headers: { authorization: `Bearer ${token.value.access_token}` } })).status).toBe(401);
   });
 
   it("cannot use another caller's session", async () => {
