@@ -36,7 +36,7 @@ function carriersOf(tool: ToolDefinition): Carriers {
 const refused = (error: ControlRefusal): CallToolResult => ({ isError: true, content: [{ type: 'text', text: refusalText(error.problem) }] });
 
 /**
- * An MCP server (the SDK's McpServer) with the 21 tools over one control port. Unknown tools and arguments that break
+ * An MCP server (the SDK's McpServer) with the 22 tools over one control port. Unknown tools and arguments that break
  * a tool's schema are answered by the SDK as it answers them; a control-plane refusal is a tool error naming its code.
  */
 export function createMcpServer(document: ApiDocument, port: ControlPort, options: { version: string; url?: string }): McpServer {

@@ -5,7 +5,7 @@ import * as render from './render.js';
 import { jsonSchemaOf, schemaAt, type JsonSchema } from './schemas.js';
 
 /**
- * The 21 tools of the MCP server (CONTRACT 14), in its order: each one control-plane operation (operation-tool.ts),
+ * The 22 tools of the MCP server (CONTRACT 14), in its order: each one control-plane operation (operation-tool.ts),
  * but get_state and get_token, which read a few. Adding one: an entry here, with its name, description, hints,
  * operationId, the answer's component and a text of it.
  */
@@ -96,6 +96,14 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       operationId: 'getControlOrder',
       output: component('ControlOrder'),
       text: render.controlOrderText,
+    }),
+    tool<Schemas['OrderDetails']>({
+      name: 'place_order',
+      description: 'Place an order for an account under the market rules (a refusal names the rule), e.g. {"account_id":"3f2c8a4e-9b1d-4c6a-8e2f-5a7b9c0d1e2f","isin":"DE000A0D9PT0","side":"BUY","market":"PRIMARY","amount_of_units":10,"value":100000}.',
+      annotations: WRITE('Place an order'),
+      operationId: 'placeOrder',
+      output: component('OrderDetails'),
+      text: render.orderLine,
     }),
     tool<Schemas['OrderDetails']>({
       name: 'force_order_status',

@@ -33,7 +33,7 @@ describe('the MCP Inspector (CLI mode) against investment-api-fake mcp', () => {
   });
 
   // each call starts the Inspector (Node 24), which starts investment-api-fake mcp, which starts a fake
-  it.skipIf(!available && !ci)('lists the 21 tools', { timeout: 90_000 }, async () => {
+  it.skipIf(!available && !ci)('lists the 22 tools', { timeout: 90_000 }, async () => {
     const { code, stdout, stderr } = await inspector(['--method', 'tools/list']);
     expect(code, stderr).toBe(0);
     const { tools } = JSON.parse(stdout) as { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] };

@@ -53,7 +53,7 @@ async function post(body: unknown, headers: Record<string, string> = {}): Promis
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 
 describe('MCP over Streamable HTTP at /__control/mcp', () => {
-  it('lists the 21 tools with their hints and schemas from the document, and names the fake in its instructions', async () => {
+  it('lists the 22 tools with their hints and schemas from the document, and names the fake in its instructions', async () => {
     const client = await connect(OPERATOR);
     await expectTheTools(client);
     expect(client.getServerVersion()?.name).toBe('investment-api-fake');
@@ -78,6 +78,26 @@ describe('MCP over Streamable HTTP at /__control/mcp', () => {
     const acme = await ok<Schemas['Clock']>(client, 'set_clock', { client_id: 'acme', at: '2031-05-05T00:00:00Z', frozen: true });
     await ok(client, 'reset');
     expect((await ok<Schemas['Clock']>(client, 'get_clock', { client_id: 'acme' })).value).toEqual(acme.value);
+    await ok(client, 'reset', { client_id: 'acme' });
+  });
+});
+
+describe('place_order', () => {
+  it('places an order as the control plane does, and a market rule it breaks is a refusal naming the rule', async () => {
+    const client = await connect(OPERATOR);
+    await ok(client, 'reset', { client_id: 'acme' });
+    const world = (await ok<Schemas['World']>(client, 'snapshot', { client_id: 'acme' })).value;
+    const account = world.accounts.find((a) => world.wallets.some((w) => w.account_id === a.id && w.is_primary) && world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary))!;
+    const asset = world.assets.find((a) => a.subscribeable)!;
+    const value = world.share_classes.find((c) => c.id === asset.share_class_id)!.min_investment ?? 100_000;
+    const placed = await ok<Schemas['OrderDetails']>(client, 'place_order', { client_id: 'acme', account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 2, value });
+    expect(placed.value).toMatchObject({ status: 'PLACED', account_id: account.id, isin: asset.isin });
+    expect((await ok<Schemas['ControlOrder']>(client, 'get_order', { client_id: 'acme', order_id: placed.value.id })).value.order.id).toBe(placed.value.id);
+    const closed = world.assets.find((a) => !a.subscribeable);
+    if (closed) {
+      await refused(client, 'place_order', { client_id: 'acme', account_id: account.id, isin: closed.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 2, value }, /^asset_not_subscribeable \(422\): /);
+    }
+    await refused(client, 'place_order', { client_id: 'acme', account_id: account.id, isin: 'XX0000000000', side: 'BUY', market: 'PRIMARY', amount_of_units: 2, value }, /^\w+ \(404\): .*XX0000000000/);
     await ok(client, 'reset', { client_id: 'acme' });
   });
 });
@@ -219,6 +239,7 @@ describe('a partner through /__control/mcp (its own token with the scope control
       ['set_clock', { advance_seconds: 60 }],
       ['list_orders', {}],
       ['get_order', { order_id: globexBefore.orders[0]!.id }],
+      ['place_order', { account_id: globexBefore.accounts[0]!.id, isin: globexBefore.assets[0]!.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 1, value: 100_000 }],
       ['force_order_status', { order_id: globexBefore.orders[0]!.id, status: 'CANCELLED' }],
       ['advance_order', { order_id: globexBefore.orders[0]!.id }],
       ['add_fault', { status: 503 }],

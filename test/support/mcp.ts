@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Schemas } from '../../src/api/types.js';
 
-/** The 21 tools of CONTRACT 14, in its order. */
+/** The 22 tools: CONTRACT 14's 21, in its order, and place_order (issue 41). */
 export const TOOL_NAMES = [
   'list_clients',
   'create_client',
@@ -16,6 +16,7 @@ export const TOOL_NAMES = [
   'set_clock',
   'list_orders',
   'get_order',
+  'place_order',
   'force_order_status',
   'advance_order',
   'add_fault',
@@ -53,7 +54,7 @@ export async function refused(client: Client, name: string, args: Record<string,
   return result.text;
 }
 
-/** tools/list: the 21 names, their hints, a one-line description each, `client_id` on every input. */
+/** tools/list: the 22 names, their hints, a one-line description each, `client_id` on every input. */
 export async function expectTheTools(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
