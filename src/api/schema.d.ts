@@ -612,7 +612,8 @@ export interface paths {
          * Every order with its status history and next step
          * @description Every order of the tenant as its clock has it now (oldest first, as the world holds them), each as
          *     `GET /__control/orders/{order_id}` answers it, and the tenant's clock, so a countdown to each `next_step`
-         *     can be shown (the console's orders view does).
+         *     can be shown (the console's orders view does). The filters are `GET /v1/orders`'s; `total` counts the
+         *     orders they match, before `skip` and `limit` (every one when `limit` is absent).
          */
         get: operations["listControlOrders"];
         put?: never;
@@ -1406,6 +1407,8 @@ export interface components {
         } | null;
         ControlOrderList: {
             data: components["schemas"]["ControlOrder"][];
+            /** @description The orders the filters match, before skip and limit. */
+            total: number;
             clock: components["schemas"]["Clock"];
         };
         OrderStatusHistoryEntry: {
@@ -3148,6 +3151,15 @@ export interface operations {
             query?: {
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
+                side?: components["schemas"]["OrderSide"];
+                market?: components["schemas"]["OrderMarket"];
+                order_status?: components["schemas"]["OrderStatus"];
+                account_id?: string;
+                isin?: string;
+                /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
+                skip?: components["parameters"]["Skip"];
+                /** @description Orders to answer at most, in decimal digits; every matching order when absent. */
+                limit?: number;
             };
             header?: {
                 /** @description The tenant the control call acts on (default the default client). */

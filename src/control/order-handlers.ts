@@ -9,7 +9,7 @@ import { controlTenant } from './tenant.js';
 export function orderControlHandlers(ctx: FakeContext) {
   return {
     getControlOrder: (call) => ok(controlOrder(controlTenant(ctx, call), call.path.order_id)),
-    listControlOrders: (call) => ok(listControlOrders(controlTenant(ctx, call))),
+    listControlOrders: (call) => ok(listControlOrders(controlTenant(ctx, call), call.query)),
     placeOrder: (call) => created(placeOrder(controlTenant(ctx, call), call.body)),
     advanceOrder: (call) => ok(advanceOrder(controlTenant(ctx, call), call.path.order_id)),
     setOrderStatus: (call) => ok(setOrderStatus(controlTenant(ctx, call), call.path.order_id, call.body.status)),

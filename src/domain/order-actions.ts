@@ -4,7 +4,7 @@ import { notFound } from '../api/errors.js';
 import { clockView } from './clock.js';
 import { advancedFields, cancelledFields, forcedFields, type LifecycleFields, toOrderDetails } from './order-lifecycle.js';
 import type { StatusChangeBy } from './order-progression.js';
-import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
+import type { OrderRecord, OrderStatus, QueryOf, Schemas } from '../api/types.js';
 import type { Tenant } from './tenants.js';
 import { HISTORY_ENTRY_BYTES, ORDER_HISTORY_ALLOWANCE, type WorldStore } from '../store/world-store.js';
 import { ensureRoomFor } from './limits.js';
@@ -62,8 +62,20 @@ export function controlOrder(tenant: Tenant, orderId: string): Schemas['ControlO
   return controlView(tenant, findOrder(tenant.store, orderId));
 }
 
-/** Every order's control view, oldest first, with the clock they were read at (`GET /__control/orders`). */
-export function listControlOrders(tenant: Tenant): Schemas['ControlOrderList'] {
-  const { orders } = tenant.store;
-  return { data: orders.map((order) => controlView(tenant, order)), clock: clockView(tenant.clock) };
+/**
+ * The orders' control views, oldest first, with the clock they were read at (`GET /__control/orders`): those the
+ * filters match (`GET /v1/orders`'s), from `skip`, at most `limit` (all when absent), and how many match in all.
+ */
+export function listControlOrders(tenant: Tenant, query: QueryOf<'listControlOrders'> = {}): Schemas['ControlOrderList'] {
+  const { side, market, order_status: status, account_id: accountId, isin, skip = 0, limit } = query;
+  const matching = tenant.store.orders.filter(
+    (o) =>
+      (side === undefined || o.side === side) &&
+      (market === undefined || o.market === market) &&
+      (status === undefined || o.status === status) &&
+      (accountId === undefined || o.account_id === accountId) &&
+      (isin === undefined || o.isin === isin),
+  );
+  const page = matching.slice(skip, limit === undefined ? undefined : skip + limit);
+  return { data: page.map((order) => controlView(tenant, order)), total: matching.length, clock: clockView(tenant.clock) };
 }

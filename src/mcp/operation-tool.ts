@@ -189,6 +189,8 @@ export type OperationToolSpec<T> = {
   text: Render<T>;
   /** The part of the answer the tool gives (a list narrowed to the tenant named). */
   select?: (answer: T, args: Args) => T;
+  /** Arguments the tool takes when the agent gives none (a short page of a long list, to spare its context). */
+  defaults?: Args;
 } & InputOptions;
 
 /** A tool that is one operation: its input from the operation, its output from the answer's schema, a text of it. */
@@ -200,7 +202,8 @@ export function operationTool<T>(document: ApiDocument, spec: OperationToolSpec<
     annotations: spec.annotations,
     input: { schema: input.schema, check: input.check },
     ...(spec.output && { output: outputOf(document, spec.output) }),
-    async run(args, port) {
+    async run(given, port) {
+      const args = { ...spec.defaults, ...given };
       const answer = await port.call(await input.callOf(args, () => port.defaultClientId()));
       const answered = (answer.json ?? answer.text) as T;
       const value = spec.select ? spec.select(answered, args) : answered;

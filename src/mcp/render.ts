@@ -33,7 +33,8 @@ export function controlOrderText(view: Schemas['ControlOrder']): string {
 
 export function orderListText(list: Schemas['ControlOrderList']): string {
   const lines = list.data.map(({ order, next_step }) => `${order.id}  ${order.side} ${order.isin} ${order.status}${next_step ? ` → ${next_step.status} at ${next_step.at}` : ''}`);
-  return [`${list.data.length} order(s); clock ${clockText(list.clock)}`, ...lastLines(lines, 'orders')].join('\n');
+  const shown = list.data.length === list.total ? `${list.total} order(s)` : `${list.data.length} of ${list.total} matching order(s) (skip and limit page through them)`;
+  return [`${shown}; clock ${clockText(list.clock)}`, ...lastLines(lines, 'orders')].join('\n');
 }
 
 export const clockText = (clock: Schemas['Clock']): string => `${clock.now} (${clock.frozen ? 'frozen' : 'running'})`;

@@ -83,9 +83,10 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
     }),
     tool<Schemas['ControlOrderList']>({
       name: 'list_orders',
-      description: "List every order of the tenant with its status, history and next step as the tenant's clock has them now; use it to find an order id.",
+      description: "List the tenant's orders with their status, history and next step as its clock has them now, filtered as GET /v1/orders is (order_status, side, market, account_id, isin), 20 from skip unless limit says more; total counts every match.",
       annotations: READ('List orders'),
       operationId: 'listControlOrders',
+      defaults: { limit: 20 },
       output: component('ControlOrderList'),
       text: render.orderListText,
     }),

@@ -181,6 +181,31 @@ describe('POST /__control/orders', () => {
   });
 });
 
+describe('GET /__control/orders', () => {
+  it('filters as GET /v1/orders does, pages with skip and limit, and counts every match in total', async () => {
+    const { clientId, world } = await fresh();
+    const list = async (query: Record<string, string | number>) => {
+      const response = await http(app).get('/__control/orders').query(query).set('X-Client-Id', clientId);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body as { data: { order: Order }[]; total: number };
+    };
+    const all = await list({});
+    expect(all.total).toBe(world.orders.length);
+    expect(all.data.map((o) => o.order.id)).toEqual(world.orders.map((o) => o.id));
+    const placedOnes = world.orders.filter((o) => o.status === 'PLACED' && o.side === 'BUY');
+    const filtered = await list({ order_status: 'PLACED', side: 'BUY' });
+    expect(filtered.total).toBe(placedOnes.length);
+    expect(filtered.data.map((o) => o.order.id)).toEqual(placedOnes.map((o) => o.id));
+    const page = await list({ skip: 2, limit: 3 });
+    expect(page).toMatchObject({ total: world.orders.length });
+    expect(page.data.map((o) => o.order.id)).toEqual(world.orders.slice(2, 5).map((o) => o.id));
+    const account = world.orders[0]!.account_id;
+    expect((await list({ account_id: account })).data.every((o) => o.order.account_id === account)).toBe(true);
+    const refused = await http(app).get('/__control/orders').query({ limit: 0 }).set('X-Client-Id', clientId);
+    expect(refused.status).toBe(422);
+  });
+});
+
 describe('control-plane tenant scoping of orders', () => {
   it('X-Client-Id places in that tenant only; the other tenant’s token never sees the order', async () => {
     const [mine, theirs] = [await fresh(), await fresh()];

@@ -102,6 +102,29 @@ describe('place_order', () => {
   });
 });
 
+describe('list_orders', () => {
+  it('answers a short page by default, filtered as GET /v1/orders, with the total of every match', async () => {
+    const client = await connect(OPERATOR);
+    const seeded = (await ok<Schemas['World']>(client, 'snapshot', { client_id: 'sandbox-client' })).value;
+    const account = seeded.accounts.find((a) => seeded.wallets.some((w) => w.account_id === a.id && w.is_primary) && seeded.payment_method_details.some((p) => p.account_id === a.id && p.is_primary))!;
+    const asset = seeded.assets.find((a) => a.subscribeable)!;
+    const value = seeded.share_classes.find((c) => c.id === asset.share_class_id)!.min_investment ?? 100_000;
+    // more orders than a page holds
+    for (let i = seeded.orders.length; i <= 25; i++) await ok(client, 'place_order', { client_id: 'sandbox-client', account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 1, value });
+    const world = (await ok<Schemas['World']>(client, 'snapshot', { client_id: 'sandbox-client' })).value;
+    expect(world.orders.length).toBeGreaterThan(25);
+    const page = await ok<Schemas['ControlOrderList']>(client, 'list_orders', { client_id: 'sandbox-client' });
+    expect(page.value.data).toHaveLength(20);
+    expect(page.value.total).toBe(world.orders.length);
+    expect(page.text).toMatch(new RegExp(`^20 of ${world.orders.length} matching order\\(s\\)`));
+    const placed = world.orders.filter((o) => o.status === 'PLACED');
+    const filtered = await ok<Schemas['ControlOrderList']>(client, 'list_orders', { client_id: 'sandbox-client', order_status: 'PLACED', limit: 1000 });
+    expect(filtered.value.data.map((o) => o.order.id)).toEqual(placed.map((o) => o.id));
+    expect((await ok<Schemas['ControlOrderList']>(client, 'list_orders', { client_id: 'sandbox-client', skip: 20, limit: 5 })).value.data.map((o) => o.order.id)).toEqual(world.orders.slice(20, 25).map((o) => o.id));
+    await ok(client, 'reset', { client_id: 'sandbox-client' });
+  });
+});
+
 describe('the guard of /__control/mcp', () => {
   it('refuses a call without the control token, or with a wrong one, as every control call (401)', async () => {
     await expect(connect(undefined)).rejects.toThrow(/401/);
