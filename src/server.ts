@@ -11,8 +11,8 @@ import { createControlClient, fetchToken, VerificationError, type ControlClient,
 import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
 import type { JournalSpan } from './harness/journal.js';
 import { resetTenants } from './domain/clients.js';
-import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actions.js';
-import { placeOrder } from './domain/order-placement.js';
+import { controlOrder } from './domain/order-actions.js';
+import { advanceOrderJournaled, placeOrderJournaled, setOrderStatusJournaled } from './control/order-handlers.js';
 import { drainable, type DrainableServer } from './drain.js';
 import { createLogger } from './logger.js';
 import { waitForStateDir } from './persistence/state-lock.js';
@@ -155,11 +155,12 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     tenant.settle();
     return tenant;
   };
-  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrder(settled(clientId), input);
+  // the control plane's changes, journaled as its own are, for the replay of the tenant's session
+  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrderJournaled(ctx, settled(clientId), input);
   const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => controlOrder(settled(clientId), orderId);
-  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => advanceOrder(settled(clientId), orderId);
+  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => advanceOrderJournaled(ctx, settled(clientId), orderId);
   const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
-    setOrderStatus(settled(clientId), orderId, status);
+    setOrderStatusJournaled(ctx, settled(clientId), orderId, status);
 
   const tokens = new TokenKeeper<Tenant>();
 
