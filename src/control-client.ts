@@ -164,7 +164,7 @@ export function createControlClient(options: ControlClientOptions) {
       }
     },
     /** The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`. */
-    exportRequests: async (format: 'har' | 'http' = 'har', options: { since?: JournalSpan } = {}) => (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}`)).text(),
+    exportRequests: async (format: 'har' | 'http' | 'vitest' = 'har', options: { since?: JournalSpan } = {}) => (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}`)).text(),
     /** Shadow mode's report (`GET /__control/fidelity`): where the fake and the upstream agree and differ. */
     fidelity: () => call<JsonResponse<'getFidelityReport', 200>>('GET', '/fidelity'),
     /** The same as JUnit XML, a test case per operation seen and a failure per difference. */

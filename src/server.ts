@@ -75,8 +75,11 @@ export interface FakeServer {
    * across resets, or since its last reset with `{ since: 'reset' }`.
    */
   report(clientIdOrOptions?: string | ProofOptions): Schemas['ReadinessReport'];
-  /** A client's journal as HAR 1.2 (the default) or a `.http` file (as `GET /__control/export`): whole, or `{ since: 'reset' }`. */
-  exportRequests(format?: 'har' | 'http', options?: ProofOptions): string;
+  /**
+   * A client's journal as HAR 1.2 (the default) or a `.http` file (as `GET /__control/export`): whole, or
+   * `{ since: 'reset' }`. `'vitest'`: its session since its last reset as a runnable vitest file (docs/test-suites.md).
+   */
+  exportRequests(format?: 'har' | 'http' | 'vitest', options?: ProofOptions): string;
   /** Forgets a client's journal (as `DELETE /__control/requests`); every journal without a client. */
   clearRequests(clientId?: string): void;
   /**

@@ -1001,6 +1001,19 @@ export interface paths {
          *
          *     The whole journal by default (`since=start`), each reset marked (HAR: a page per stretch between resets;
          *     `.http`: a comment line); `since=reset`: only what came after the last reset.
+         *
+         *     `format=vitest`: the tenant's session since its last reset as one TypeScript test file (`text/plain`),
+         *     importing only `vitest` and `investment-api-fake`. It starts the fake in-process as the span began (the seed or
+         *     own fixtures, the client's settings and scopes, the tenant's clock then, frozen) and replays, in order, each
+         *     request at the tenant's instant it was made and each control change the tenant saw (clock moves, placed,
+         *     advanced and forced orders, faults, payment methods, client changes, loaded snapshots, inlined). Identifiers
+         *     the session created are read from the replayed answers; those of the starting world are written as they are.
+         *     Each answer is asserted (status, an error's problem `code`, a success's members but instants, links and
+         *     redacted values), one `it` per step named by method and path. The client gets a made-up secret: no secret or
+         *     token is in the file. A request whose body the journal cut is a skipped step saying so; a span the journal no
+         *     longer holds whole (budgets, `DELETE /__control/requests`) or that began from a world restored from
+         *     `STATE_DIR` is written skipped, saying why. Run it with `npx vitest run`: it passes against the version that
+         *     wrote it, and where the fake answers otherwise the failing step is named (docs/exports.md).
          */
         get: operations["exportRequests"];
         put?: never;
@@ -3633,8 +3646,8 @@ export interface operations {
             query?: {
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
-                format?: "har" | "http";
-                /** @description `start` (default): the whole journal; `reset`: since the last reset. */
+                format?: "har" | "http" | "vitest";
+                /** @description `start` (default): the whole journal; `reset`: since the last reset. `format=vitest` always covers the span since the last reset. */
                 since?: components["schemas"]["JournalSpan"];
             };
             header?: {

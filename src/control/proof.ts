@@ -2,6 +2,7 @@ import { operationScopesOf, operationsOf } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
+import { vitestFileOf } from '../harness/vitest-export/index.js';
 import type { JournalRecord, JournalSpan } from '../harness/journal.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
 import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
@@ -47,10 +48,31 @@ export function tenantReadinessReport(ctx: FakeContext, clientId: string, since:
 export interface ExportedRequests {
   body: Buffer;
   contentType: string;
-  extension: 'har' | 'http';
+  extension: 'har' | 'http' | 'test.ts';
 }
 
-function* exportSlices(ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string, since: JournalSpan): Slices<ExportedRequests> {
+/** The formats of `GET /__control/export`. */
+export type ExportFormat = 'har' | 'http' | 'vitest';
+
+/** The tenant's session since its last reset as a vitest file: its span, where it began, and the client's secret kept out. */
+export function tenantVitestFile(ctx: FakeContext, clientId: string, baseUrl: string): string {
+  const tenant = ctx.tenants.get(clientId);
+  return vitestFileOf({
+    clientId,
+    baseUrl,
+    credentials: [tenant.client.client_secret],
+    span: ctx.journal.span(clientId),
+    origin: tenant.origin,
+    fixtures: tenant.fixturesSource,
+    ownFixtures: () => tenant.ownFixtures(),
+    packageName: PACKAGE_NAME,
+    version: packageVersion(),
+  });
+}
+
+function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, since: JournalSpan): Slices<ExportedRequests> {
+  // a replay covers the span since the last reset, whatever `since` says: it starts from a known world
+  if (format === 'vitest') return { body: Buffer.from(tenantVitestFile(ctx, clientId, baseUrl)), contentType: 'text/plain; charset=utf-8', extension: 'test.ts' };
   const records = tenantRecords(ctx, clientId, since);
   // the fake names itself by the package's version (the document's info.version is the API's)
   const context = { baseUrl, creator: { name: PACKAGE_NAME, version: packageVersion() }, resets: ctx.journal.resets(clientId) };
@@ -59,12 +81,12 @@ function* exportSlices(ctx: FakeContext, clientId: string, format: 'har' | 'http
     : { body: yield* harSteps(records, context), contentType: 'application/json; charset=utf-8', extension: 'har' };
 }
 
-/** The tenant's journal as HAR 1.2 or a `.http` file, its resets marked: at once (the library). */
-export const exportTenantRequests = (ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string, since: JournalSpan = 'start'): ExportedRequests =>
+/** The tenant's journal as HAR 1.2 or a `.http` file, its resets marked, or its session as a vitest file: at once (the library). */
+export const exportTenantRequests = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, since: JournalSpan = 'start'): ExportedRequests =>
   runNow(exportSlices(ctx, clientId, format, baseUrl, since));
 
 /** The same for the control plane, the event loop free between slices. */
-export const exportTenantRequestsSliced = (ctx: FakeContext, clientId: string, format: 'har' | 'http', baseUrl: string, since: JournalSpan = 'start'): Promise<ExportedRequests> =>
+export const exportTenantRequestsSliced = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, since: JournalSpan = 'start'): Promise<ExportedRequests> =>
   runSliced(exportSlices(ctx, clientId, format, baseUrl, since));
 
 /** The last reset the tenant's journal marks, if any. */

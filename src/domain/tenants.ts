@@ -1,7 +1,7 @@
 import { changeClock, Clock } from './clock.js';
 import { DomainError } from '../api/errors.js';
 import { FaultBook } from '../harness/faults.js';
-import type { SpanOrigin } from '../harness/control-steps.js';
+import type { FixturesSource, SpanOrigin } from '../harness/control-steps.js';
 import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod, World } from '../api/types.js';
 import { OrderProgression } from './order-progression.js';
 import { InvestorActivity } from './investor-activity.js';
@@ -21,9 +21,6 @@ export interface ClientRecord {
   scopes: ApiScope[];
   settings: ClientSettings;
 }
-
-/** How the fixtures were made: generated from a seed (and a scale), or the operator's own world. */
-export type FixturesSource = { kind: 'generated'; seed: number; scale?: { accounts?: number; orders?: number } } | { kind: 'own' };
 
 /**
  * The fixtures every tenant starts from; never handed out, only copied. (Kept as objects: a JSON string needs less
@@ -78,12 +75,17 @@ export class Tenant {
   }
 
   private originNow(world: SpanOrigin['world']): SpanOrigin {
-    return { world, clockMs: this.now(), settings: structuredClone(this.client.settings) };
+    const { settings, scopes, token_endpoint_auth_method } = this.client;
+    return { world, clockMs: this.now(), settings: structuredClone(settings), scopes: [...scopes], token_endpoint_auth_method };
   }
 
-  /** How the tenant's world began: the seed, scale or own fixtures it starts from (a replay starts its fake with them). */
-  get fixturesOrigin(): Fixtures {
-    return this.fixtures;
+  /** The fixtures the tenant's world begins from at a reset: how they were made, and (own fixtures) a copy. */
+  get fixturesSource(): FixturesSource {
+    return this.fixtures.source;
+  }
+
+  ownFixtures(): World {
+    return this.fixtures.freshCopy();
   }
 
   /**

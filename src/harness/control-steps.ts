@@ -1,4 +1,4 @@
-import type { ClientSettings, Schemas } from '../api/types.js';
+import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod } from '../api/types.js';
 
 /**
  * A change the control plane (or the library's same calls) made to a tenant's world or clock: what a replay of the
@@ -36,4 +36,9 @@ export interface SpanOrigin {
   /** The tenant's clock at that instant, in ms. */
   clockMs: number;
   settings: ClientSettings;
+  scopes: ApiScope[];
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
 }
+
+/** How the fixtures were made: generated from a seed (and a scale), or the operator's own world. */
+export type FixturesSource = { kind: 'generated'; seed: number; scale?: { accounts?: number; orders?: number } } | { kind: 'own' };

@@ -1,0 +1,67 @@
+import type { ControlStep } from '../control-steps.js';
+import { literal } from './code.js';
+import type { IssuedIdentifiers } from './identifiers.js';
+import type { ReplayStep } from './request-step.js';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A snapshot the session loaded, written once at the end of the file as `SNAPSHOT_<n>`. */
+export interface Snapshot {
+  name: string;
+  world: string;
+}
+
+/**
+ * A change the control plane made in the session, at its place: the same call on the replay's control client, its
+ * identifiers as variables (an order it placed, a fault it added: read from the replay's answer).
+ */
+export function controlStep(step: ControlStep, tenantAt: number | null, n: number, ids: IssuedIdentifiers, snapshots: Snapshot[]): ReplayStep {
+  const id = (value: string): string => literal(ids.written(value));
+  const made = (title: string, lines: string[], extra: Partial<ReplayStep> = {}): ReplayStep => ({ title: `${n}. control: ${title}`, tenantAt, lines, ...extra });
+  switch (step.kind) {
+    case 'clock': {
+      const set = step.change.now !== undefined;
+      // the replay's clock stays frozen: the session's moves are replayed as moves to the instants they reached
+      const moved = step.change.advance_seconds ?? (step.after - step.before) / 1000;
+      const title = set ? `clock set to ${iso(step.after)}` : moved === 0 ? `clock ${step.change.frozen ? 'frozen' : 'running'}` : `clock advanced ${moved} s`;
+      return made(title, [], { tenantAt: step.after, clock: set ? 'set' : 'advance' });
+    }
+    case 'place_order': {
+      const input = literal(ids.written(step.input));
+      const variable = ids.add(step.order_id, 'order');
+      return made('place an order', [`${variable.name} = (await control.placeOrder(${input})).id;`]);
+    }
+    case 'advance_order':
+      return made(`advance order ${shown(step.order_id, ids)}`, [`await control.advanceOrder(${id(step.order_id)});`]);
+    case 'set_order_status':
+      return made(`order ${shown(step.order_id, ids)} forced to ${step.status}`, [`await control.setOrderStatus(${id(step.order_id)}, ${literal(step.status)});`]);
+    case 'add_fault': {
+      const input = literal(ids.written(step.input));
+      const variable = ids.add(step.fault_id, 'fault');
+      return made('add a fault', [`${variable.name} = (await control.addFault(${input})).id;`]);
+    }
+    case 'remove_fault':
+      return made(`remove fault ${shown(step.fault_id, ids)}`, [`await control.removeFault(${id(step.fault_id)});`]);
+    case 'clear_faults':
+      return made('clear the faults', ['await control.clearFaults();']);
+    case 'add_payment_method': {
+      const input = literal(ids.written(step.input));
+      const variable = ids.add(step.id, 'paymentMethod');
+      return made(`add payment method details to account ${shown(step.account_id, ids)}`, [
+        `${variable.name} = (await control.addPaymentMethodDetails(${id(step.account_id)}, ${input})).id;`,
+      ]);
+    }
+    case 'update_client':
+      return made('change the client', [`await control.updateClient(CLIENT_ID, ${literal(ids.written(step.changes))});`]);
+    case 'restore_state': {
+      const snapshot = { name: `SNAPSHOT_${snapshots.length + 1}`, world: step.world };
+      snapshots.push(snapshot);
+      return made(`load a snapshot (${snapshot.name}, below)`, [`await control.restore(${snapshot.name} as World);`]);
+    }
+  }
+}
+
+const shown = (value: string, ids: IssuedIdentifiers): string => {
+  const variable = ids.variableOf(value);
+  return variable ? `{${variable.name}}` : value;
+};

@@ -1,0 +1,71 @@
+import type { World } from '../../api/types.js';
+import type { FixturesSource, SpanOrigin } from '../control-steps.js';
+import type { JournalSpanRecords } from '../journal.js';
+import { secretForms, withoutSecretValues } from '../secrets.js';
+import { controlStep, type Snapshot } from './control-step.js';
+import { IssuedIdentifiers } from './identifiers.js';
+import { renderFile } from './render.js';
+import { requestStep, type ReplayStep } from './request-step.js';
+
+/** What a tenant's session is replayed from: its span, where the span began, who wrote it. */
+export interface SessionToReplay {
+  clientId: string;
+  /** The session's fake as its client addressed it: a token request's audience named it. */
+  baseUrl: string;
+  /** The client's own secret and anything else never to be written (`secrets.ts`): taken out of the file wherever they appear. */
+  credentials: readonly string[];
+  span: JournalSpanRecords;
+  origin: SpanOrigin;
+  fixtures: FixturesSource;
+  /** Own fixtures: the world every reset begins from, read only when the file needs it. */
+  ownFixtures: () => World;
+  packageName: string;
+  version: string;
+}
+
+/**
+ * The tenant's session since its last reset as one vitest file (CONTRACT 15, "A session as a runnable test"): a fake
+ * started in-process as the span began, then each request and control change in order, each answer asserted.
+ */
+export function vitestFileOf(session: SessionToReplay): string {
+  const ids = new IssuedIdentifiers();
+  const snapshots: Snapshot[] = [];
+  const steps: ReplayStep[] = [];
+  let requests = 0;
+  let controls = 0;
+  for (const record of session.span.records) {
+    const n = steps.length + 1;
+    if (record.control) {
+      controls++;
+      steps.push(controlStep(record.control, record.evidence.tenantAt, n, ids, snapshots));
+    } else {
+      requests++;
+      steps.push(requestStep(record, n, ids, session.baseUrl));
+    }
+  }
+  const notReplayable =
+    session.origin.world === 'restored'
+      ? "the span began from a world restored from STATE_DIR at the fake's start, which the export does not hold: reset the tenant, then run the session again"
+      : !session.span.complete
+        ? 'the journal no longer holds the whole span (a budget let its oldest entries go, or DELETE /__control/requests cleared them): reset the tenant, then run the session again'
+        : undefined;
+  const text = renderFile(
+    {
+      clientId: session.clientId,
+      packageName: session.packageName,
+      version: session.version,
+      resetAt: session.span.reset?.at ?? null,
+      origin: session.origin,
+      fixtures: session.fixtures,
+      ...(session.fixtures.kind === 'own' && { ownFixtures: session.ownFixtures() }),
+      requests,
+      controls,
+      ...(notReplayable && { notReplayable }),
+    },
+    steps,
+    ids.variables.map((variable) => variable.name),
+    snapshots,
+  );
+  // the bodies were read redacted; the client's own credentials go wherever else they might stand
+  return withoutSecretValues(text, secretForms(session.credentials));
+}
