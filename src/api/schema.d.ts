@@ -1013,7 +1013,7 @@ export interface paths {
          *     token is in the file. A request whose body the journal cut is a skipped step saying so; a span the journal no
          *     longer holds whole (budgets, `DELETE /__control/requests`) or that began from a world restored from
          *     `STATE_DIR` is written skipped, saying why. Run it with `npx vitest run`: it passes against the version that
-         *     wrote it, and where the fake answers otherwise the failing step is named (docs/exports.md).
+         *     wrote it, and where the fake answers otherwise the failing step is named (docs/test-suites.md#a-failing-session-as-a-test-that-runs).
          */
         get: operations["exportRequests"];
         put?: never;

@@ -173,7 +173,7 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
     tool<unknown>({
       name: 'export_session',
       description:
-        'Export the tenant\'s journal as HAR 1.2 ({"format":"har"}) or as a .http file for REST clients ({"format":"http"}), credentials redacted; or its session since its last reset as a runnable vitest file ({"format":"vitest"}) that replays it against the fake and fails naming the step that answers otherwise.',
+        'Export the tenant\'s journal as HAR ({"format":"har"}) or a .http file ({"format":"http"}), credentials redacted; or its session since its last reset as a runnable vitest file ({"format":"vitest"}).',
       annotations: READ('Export the session'),
       operationId: 'exportRequests',
       text: (exported) => (typeof exported === 'string' ? exported : JSON.stringify(exported, null, 2)),
