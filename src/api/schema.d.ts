@@ -1074,6 +1074,14 @@ export interface paths {
          *     exchanges only. Secrets and tokens are never stored or shown.
          *     `format=junit`: JUnit XML, a test case per operation seen, a `failure` per difference (no operation seen: a
          *     skipped case). Outside shadow mode: 409 `shadow_mode_off`.
+         *
+         *     `format=vitest`: the exchanges that differed as a bug report that runs: one TypeScript test file (`text/plain`,
+         *     importing only `vitest` and `investment-api-fake`) replaying the client's session on a fake started as its twin
+         *     began (as `GET /__control/export?format=vitest` writes one), asserting the upstream's answers where the fake's
+         *     differed (status, problem code, the members that differed) and only the status elsewhere; an exchange that was
+         *     not comparable is a skipped step saying why. It fails against the fake until the fake agrees. The session is
+         *     the named client's (`X-Client-Id` or `client_id`; a partner's token: its own), else the first client's with a
+         *     difference. With no difference, a file that says so and passes.
          */
         get: operations["getFidelityReport"];
         put?: never;
@@ -3703,9 +3711,14 @@ export interface operations {
     getFidelityReport: {
         parameters: {
             query?: {
-                format?: "json" | "junit";
+                format?: "json" | "junit" | "vitest";
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3719,6 +3732,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FidelityReport"];
                     "application/xml": string;
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

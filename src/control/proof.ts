@@ -3,6 +3,7 @@ import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
 import { vitestFileOf } from '../harness/vitest-export/index.js';
+import type { FidelityFindings } from '../harness/vitest-export/fidelity-step.js';
 import type { JournalRecord, JournalSpan } from '../harness/journal.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
 import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
@@ -55,7 +56,7 @@ export interface ExportedRequests {
 export type ExportFormat = 'har' | 'http' | 'vitest';
 
 /** The tenant's session since its last reset as a vitest file: its span, where it began, and the client's secret kept out. */
-export function tenantVitestFile(ctx: FakeContext, clientId: string, baseUrl: string): string {
+export function tenantVitestFile(ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): string {
   const tenant = ctx.tenants.get(clientId);
   return vitestFileOf({
     clientId,
@@ -67,6 +68,7 @@ export function tenantVitestFile(ctx: FakeContext, clientId: string, baseUrl: st
     ownFixtures: () => tenant.ownFixtures(),
     packageName: PACKAGE_NAME,
     version: packageVersion(),
+    ...(fidelity && { fidelity }),
   });
 }
 

@@ -5,13 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { ReplayProject } from '../support/replay-project.js';
 import { driveSession } from '../support/replayed-session.js';
+import { deviatingUpstream } from '../support/deviating-upstream.js';
+import { scriptedSession } from '../support/shadow-session.js';
 
 let project: ReplayProject;
 
 beforeAll(() => {
   project = new ReplayProject();
 });
-afterAll(() => project.remove());
+afterAll(() => (process.env.KEEP_REPLAY ? undefined : project.remove()));
 
 describe('a session exported as a vitest file', () => {
   let fake: FakeServer;
@@ -65,6 +67,48 @@ describe('a session that began by loading a snapshot', () => {
       expect(withoutSnapshot).toBe(false);
     } finally {
       await fake.stop();
+    }
+  }, 120_000);
+});
+
+describe("shadow mode's differences exported as a vitest file (GET /__control/fidelity?format=vitest)", () => {
+  it("asserts the upstream's answers: it fails against the fake, naming the request that differed", async () => {
+    const behind = await startServer({ seed: 7 });
+    const proxy = await deviatingUpstream(behind.url, ({ method, path }, answer) => {
+      if (method !== 'POST' || path !== '/v1/accounts' || answer.status !== 201) return undefined;
+      return { status: 201, body: { ...(answer.body as Record<string, unknown>), nickname: 'ada', last_name: 'Byron' } };
+    });
+    const shadow = await startServer({ seed: 7, upstream: proxy.url });
+    try {
+      await scriptedSession(shadow.url, behind.state());
+      const file = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest&client_id=sandbox-client`)).text();
+      expect(file).toContain("the upstream's answer, where the fake differed");
+      expect(file).not.toContain('sandbox-secret');
+      const { passed, output } = await project.run('fidelity.test.ts', file);
+      expect(passed, output).toBe(false);
+      expect(output).toMatch(/POST \/v1\/accounts → 201 \(the upstream's answer, where the fake differed\)/);
+      expect(output).toContain('missing_field at /nickname: expected undefined to be defined');
+      expect(file).toContain('toEqual("Byron")');
+      expect(output).toMatch(/Tests\s+1 failed/);
+    } finally {
+      await shadow.stop();
+      await proxy.close();
+      await behind.stop();
+    }
+  }, 120_000);
+
+  it('with no difference, says so and passes', async () => {
+    const upstream = await startServer({ seed: 7 });
+    const shadow = await startServer({ seed: 7, upstream: upstream.url });
+    try {
+      await scriptedSession(shadow.url, upstream.state());
+      const file = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest`)).text();
+      expect(file).toContain('Shadow mode found no difference');
+      const { passed, output } = await project.run('agreed.test.ts', file);
+      expect(passed, output).toBe(true);
+    } finally {
+      await shadow.stop();
+      await upstream.stop();
     }
   }, 120_000);
 });

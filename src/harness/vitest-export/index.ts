@@ -5,6 +5,7 @@ import { secretForms, withoutSecretValues } from '../secrets.js';
 import { controlStep, type Snapshot } from './control-step.js';
 import { IssuedIdentifiers } from './identifiers.js';
 import { renderFile } from './render.js';
+import type { FidelityFindings } from './fidelity-step.js';
 import { requestStep, type ReplayStep } from './request-step.js';
 
 /** What a tenant's session is replayed from: its span, where the span began, who wrote it. */
@@ -21,6 +22,8 @@ export interface SessionToReplay {
   ownFixtures: () => World;
   packageName: string;
   version: string;
+  /** Shadow mode: assert the upstream's answers where the fake's differed (`GET /__control/fidelity?format=vitest`). */
+  fidelity?: FidelityFindings;
 }
 
 /**
@@ -40,7 +43,7 @@ export function vitestFileOf(session: SessionToReplay): string {
       steps.push(controlStep(record.control, record.evidence.tenantAt, n, ids, snapshots));
     } else {
       requests++;
-      steps.push(requestStep(record, n, ids, session.baseUrl));
+      steps.push(requestStep(record, n, ids, session.baseUrl, session.fidelity));
     }
   }
   const notReplayable =
@@ -61,6 +64,7 @@ export function vitestFileOf(session: SessionToReplay): string {
       requests,
       controls,
       ...(notReplayable && { notReplayable }),
+      ...(session.fidelity && { fidelity: { upstream: session.fidelity.upstream, differing: session.fidelity.differences.size } }),
     },
     steps,
     ids.variables.map((variable) => variable.name),
@@ -68,4 +72,19 @@ export function vitestFileOf(session: SessionToReplay): string {
   );
   // the bodies were read redacted; the client's own credentials go wherever else they might stand
   return withoutSecretValues(text, secretForms(session.credentials));
+}
+
+/** Shadow mode found no difference in a client's exchanges: a file that says so, and passes. */
+export function noDifferenceFile(upstream: string, clientId: string | undefined, packageName: string, version: string): string {
+  const whose = clientId === undefined ? 'any client' : `client "${clientId.replace(/[\r\n\u2028\u2029]/g, ' ')}"`;
+  return [
+    `// Shadow mode found no difference between the fake and ${upstream.replace(/[\r\n\u2028\u2029]/g, ' ')} in the exchanges of ${whose}.`,
+    `// Written by ${packageName} ${version} (GET /__control/fidelity?format=vitest): nothing to replay, so it passes.`,
+    "import { expect, it } from 'vitest';",
+    '',
+    `it(${JSON.stringify(`shadow mode: the fake agreed with the upstream on every exchange of ${whose} it compared`)}, () => {`,
+    '  expect(0).toBe(0);',
+    '});',
+    '',
+  ].join('\n');
 }

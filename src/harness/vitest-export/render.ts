@@ -3,6 +3,7 @@ import type { FixturesSource, SpanOrigin } from '../control-steps.js';
 import { literal } from './code.js';
 import type { Snapshot } from './control-step.js';
 import type { ReplayStep } from './request-step.js';
+import { FIDELITY_HELPERS } from './fidelity-step.js';
 
 /** What the file says about where it came from and what it starts from. */
 export interface FileHead {
@@ -19,6 +20,8 @@ export interface FileHead {
   controls: number;
   /** Why the session cannot be replayed as a whole (the file then skips it, saying so). */
   notReplayable?: string;
+  /** Shadow mode: the upstream whose answers the file asserts where the fake's differed, and how many differed. */
+  fidelity?: { upstream: string; differing: number };
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -97,7 +100,18 @@ export function renderFile(head: FileHead, steps: readonly ReplayStep[], variabl
       : head.fixtures.kind === 'generated'
         ? `the world of seed ${head.fixtures.seed}${head.fixtures.scale ? ` (scale ${JSON.stringify(head.fixtures.scale)})` : ''}`
         : 'the fake\'s own fixtures (FIXTURES, below)';
+  const about = head.fidelity
+    ? [
+        `// Shadow mode's differences between the fake and ${head.fidelity.upstream.replace(/[\r\n\u2028\u2029]/g, ' ')} in the session of client "${head.clientId.replace(/[\r\n\u2028\u2029]/g, ' ')}", as a test:`,
+        `// ${head.fidelity.differing} exchange(s) differed. The session is replayed on a fake as its twin began; where the fake's answer differed,`,
+        "// the upstream's is asserted (status, problem code, the members that differed), so this file fails against the",
+        '// fake until the fake agrees. Exchanges shadow mode could not compare are skipped, saying why.',
+        `// Written by ${head.packageName} ${head.version} (GET /__control/fidelity?format=vitest).`,
+        '//',
+      ]
+    : [];
   const out: string[] = [
+    ...about,
     `// The session of client "${head.clientId.replace(/[\r\n\u2028\u2029]/g, ' ')}" since ${began}, replayed as a test: ${head.requests} request(s) and ${head.controls} control change(s).`,
     `// Written by ${head.packageName} ${head.version} (GET /__control/export?format=vitest).`,
     '//',
@@ -126,6 +140,7 @@ export function renderFile(head: FileHead, steps: readonly ReplayStep[], variabl
     'let clock = Date.parse(STARTED_AT);',
     ...(variables.length > 0 ? ['// identifiers the session created, read from the replayed answers', `let ${variables.map((name) => `${name} = ''`).join(', ')};`] : []),
     HELPERS,
+    ...(head.fidelity ? [FIDELITY_HELPERS] : []),
     `describe${head.notReplayable ? '.skip' : ''}(${literal(`session of ${head.clientId}`)}, () => {`,
     '  beforeAll(async () => {',
     ...indented([`fake = await startServer(${startOptions(head)});`], '    '),

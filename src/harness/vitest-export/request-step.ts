@@ -3,6 +3,7 @@ import type { JournalRecord } from '../journal.js';
 import { isForm, REDACTED } from '../secrets.js';
 import { joined, literal, Variable, type Written } from './code.js';
 import { expectedOf } from './expected.js';
+import { differenceAssertions, type FidelityFindings } from './fidelity-step.js';
 import { issuedIn, stemOf, type IssuedIdentifiers } from './identifiers.js';
 
 /** One `it` of the file: its name, the tenant's instant it ran at, its lines; or why it cannot be replayed. */
@@ -58,14 +59,17 @@ function authorizationOf(r: JournalRecord, tokenRequest: boolean): string | unde
  * asserted (status; an error's problem `code`, or OAuth's `error`; a success's members, `expectedOf`), and the
  * identifiers it issued read into variables for the steps after it.
  */
-export function requestStep(r: JournalRecord, n: number, ids: IssuedIdentifiers, baseUrl: string): ReplayStep {
+export function requestStep(r: JournalRecord, n: number, ids: IssuedIdentifiers, baseUrl: string, fidelity?: FidelityFindings): ReplayStep {
   const { entry } = r;
-  const title = `${n}. ${entry.method} ${shownPath(entry.path, ids)} → ${answered(r)}`;
+  const differences = fidelity?.differences.get(entry.id);
+  const title = `${n}. ${entry.method} ${shownPath(entry.path, ids)} → ${answered(r)}${differences ? ' (the upstream\'s answer, where the fake differed)' : ''}`;
   const step = (lines: string[], skipped?: string): ReplayStep => ({ title, tenantAt: r.evidence.tenantAt, lines, ...(skipped && { skipped }) });
   const tokenRequest = entry.operation_id === TOKEN_ENDPOINT;
   const request = r.requestBody;
   const response = r.responseBody;
 
+  const notComparable = fidelity?.notComparable.get(entry.id);
+  if (notComparable !== undefined) return step([], `shadow mode could not compare it (${notComparable})`);
   const secretQuery = Object.values(entry.query).some((value) => value.includes(REDACTED));
   if (secretQuery) return step([], 'its query carried a secret (a link signature, a token), which the export does not hold');
   if (request?.truncated) return step([], `its body (${request.size} bytes) was cut by the journal, so it cannot be sent again; steps using what it made fail`);
@@ -90,7 +94,7 @@ export function requestStep(r: JournalRecord, n: number, ids: IssuedIdentifiers,
   const lines = [`const answer = await ${call};`, `expect(answer.status, STEP).toBe(${entry.status});`];
   if (entry.status >= 400) {
     if (entry.code) lines.push(`expect(answer.body?.${tokenRequest ? 'error' : 'code'}, STEP).toBe(${literal(entry.code)});`);
-    return step(lines);
+    return step(differences ? [...lines, ...differenceAssertions(differences, ids)] : lines);
   }
   const body = response && !response.truncated && response.text !== null && /json/i.test(response.contentType ?? '') ? bodyValue(response) : undefined;
   if (tokenRequest) return step([...lines, 'token = issuedToken(answer.body, STEP);']);
@@ -99,8 +103,11 @@ export function requestStep(r: JournalRecord, n: number, ids: IssuedIdentifiers,
   const named = (value: string): boolean => entry.path.includes(value) || JSON.stringify(entry.query).includes(value) || (request?.text ?? '').includes(value);
   const topStem = stemOf(entry.path.split('/').filter((segment) => segment !== '' && !ids.variableOf(segment) && !/\d/.test(segment)).pop() ?? 'record');
   const fresh = entry.method === 'POST' ? issuedIn(body, topStem, (value) => named(value) || ids.variableOf(value) !== undefined) : [];
-  const expected = expectedOf(body, ids, new Set(fresh.map((f) => f.value)));
-  if (expected !== undefined) lines.push(`expect(answer.body, STEP).toMatchObject(${literal(expected)});`);
+  // in shadow mode the starting worlds differ: only what the comparison found different is asserted
+  const expected = fidelity ? undefined : expectedOf(body, ids, new Set(fresh.map((f) => f.value)));
+  // identifiers first: a member that differs fails this step alone, not every step that uses what it made
   for (const { value, pointer, stem } of fresh) lines.push(`${ids.add(value, stem).name} = issued(answer.body, ${literal(pointer)}, STEP);`);
+  if (differences) lines.push(...differenceAssertions(differences, ids));
+  if (expected !== undefined) lines.push(`expect(answer.body, STEP).toMatchObject(${literal(expected)});`);
   return step(lines);
 }
