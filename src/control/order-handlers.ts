@@ -19,7 +19,7 @@ export function orderControlHandlers(ctx: FakeContext) {
     createPaymentMethodDetails: (call) => {
       const tenant = controlTenant(ctx, call);
       const details = createPaymentMethodDetails(tenant.store, call.path.account_id, call.body);
-      journalControl(ctx, tenant, { kind: 'add_payment_method', account_id: call.path.account_id, input: call.body, id: details.id });
+      journalControl(ctx, tenant, { kind: 'add_payment_method', account_id: call.path.account_id, input: call.body, id: details.id, answer: details });
       return created(details);
     },
   } satisfies Partial<OperationHandlers>;
@@ -29,18 +29,18 @@ export function orderControlHandlers(ctx: FakeContext) {
 
 export function placeOrderJournaled(ctx: FakeContext, tenant: Tenant, input: Schemas['OrderPlacement']): Schemas['OrderDetails'] {
   const order = placeOrder(tenant, input);
-  journalControl(ctx, tenant, { kind: 'place_order', input, order_id: order.id });
+  journalControl(ctx, tenant, { kind: 'place_order', input, order_id: order.id, answer: order });
   return order;
 }
 
 export function advanceOrderJournaled(ctx: FakeContext, tenant: Tenant, orderId: string): Schemas['OrderDetails'] {
   const order = advanceOrder(tenant, orderId);
-  journalControl(ctx, tenant, { kind: 'advance_order', order_id: orderId });
+  journalControl(ctx, tenant, { kind: 'advance_order', order_id: orderId, answer: order });
   return order;
 }
 
 export function setOrderStatusJournaled(ctx: FakeContext, tenant: Tenant, orderId: string, status: Schemas['OrderStatus']): Schemas['OrderDetails'] {
   const order = setOrderStatus(tenant, orderId, status);
-  journalControl(ctx, tenant, { kind: 'set_order_status', order_id: orderId, status });
+  journalControl(ctx, tenant, { kind: 'set_order_status', order_id: orderId, status, answer: order });
   return order;
 }

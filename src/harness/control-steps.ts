@@ -1,7 +1,7 @@
 import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod } from '../api/types.js';
 
 /**
- * A change the control plane (or the library's same calls) made to a tenant's world or clock: what a replay of the
+ * A change the control plane (its answer kept where a replay asserts it: an order's, a payment method's) (or the library's same calls) made to a tenant's world or clock: what a replay of the
  * tenant's session needs beside its requests (CONTRACT 15, "A session as a runnable test"). Kept in the journal in
  * order with the requests, never shown as partner traffic. Identifiers the change issued are kept so that later
  * steps naming them can be written with the replay's own.
@@ -9,13 +9,13 @@ import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod } from 
 export type ControlStep =
   /** `before`/`after`: the tenant's clock in ms around the change (an advance replays as `after - before`). */
   | { kind: 'clock'; change: Schemas['ClockChange']; before: number; after: number }
-  | { kind: 'place_order'; input: Schemas['OrderPlacement']; order_id: string }
-  | { kind: 'advance_order'; order_id: string }
-  | { kind: 'set_order_status'; order_id: string; status: Schemas['OrderStatus'] }
+  | { kind: 'place_order'; input: Schemas['OrderPlacement']; order_id: string; answer: Schemas['OrderDetails'] }
+  | { kind: 'advance_order'; order_id: string; answer: Schemas['OrderDetails'] }
+  | { kind: 'set_order_status'; order_id: string; status: Schemas['OrderStatus']; answer: Schemas['OrderDetails'] }
   | { kind: 'add_fault'; input: Schemas['FaultCreate']; fault_id: string }
   | { kind: 'remove_fault'; fault_id: string }
   | { kind: 'clear_faults' }
-  | { kind: 'add_payment_method'; account_id: string; input: Schemas['PaymentMethodDetailsCreate']; id: string }
+  | { kind: 'add_payment_method'; account_id: string; input: Schemas['PaymentMethodDetailsCreate']; id: string; answer: Schemas['PaymentMethodDetails'] }
   | { kind: 'update_client'; changes: Schemas['ClientUpdate'] }
   /** A snapshot loaded (`PUT /__control/state`), as the JSON text it was: the store changes the object it is handed. */
   | { kind: 'restore_state'; world: string };

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { ReplayProject } from '../support/replay-project.js';
-import { driveSession } from '../support/replayed-session.js';
+import { buyer, driveSession } from '../support/replayed-session.js';
 import { deviatingUpstream } from '../support/deviating-upstream.js';
 import { scriptedSession } from '../support/shadow-session.js';
 
@@ -42,6 +42,25 @@ describe('a session exported as a vitest file', () => {
     expect(passed, output).toBe(false);
     expect(output).toContain(`GET /v1/accounts/${used.otherAccountId} → 200`);
     expect(output).toMatch(/1 failed/);
+  }, 120_000);
+});
+
+describe('an order placed for a starting-world account', () => {
+  it('fails at the placement when that account is swapped for another that could take it too', async () => {
+    const fake = await startServer({ seed: 3 });
+    try {
+      fake.reset();
+      const start = buyer(fake.state());
+      await fake.control.placeOrder({ account_id: start.accountId, isin: start.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 1, value: start.value });
+      const token = await fake.token();
+      await fetch(`${fake.url}/v1/orders?account_id=${start.accountId}`, { headers: { authorization: `Bearer ${token}` } });
+      const exported = await fake.control.exportRequests('vitest');
+      const { passed, output } = await project.run('placed.test.ts', exported.replaceAll(start.accountId, start.otherAccountId));
+      expect(passed, output).toBe(false);
+      expect(output).toMatch(/×[^\n]*1\. control: place an order/);
+    } finally {
+      await fake.stop();
+    }
   }, 120_000);
 });
 

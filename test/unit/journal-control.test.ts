@@ -13,9 +13,9 @@ describe('control steps in the journal', () => {
   it('are kept in order with the requests for the span, and read by no reader of the traffic', () => {
     const journal = new Journal(10);
     journal.record(request('a', '/v1/one'));
-    journal.recordControl('a', { kind: 'advance_order', order_id: 'o-1' }, 0);
+    journal.recordControl('a', { kind: 'remove_fault', fault_id: '1' }, 0);
     journal.record(request('a', '/v1/two'));
-    expect(kinds(journal.span('a').records)).toEqual(['/v1/one', 'advance_order', '/v1/two']);
+    expect(kinds(journal.span('a').records)).toEqual(['/v1/one', 'remove_fault', '/v1/two']);
     expect(kinds(journal.records('a'))).toEqual(['/v1/one', '/v1/two']);
     expect(journal.entries({ clientId: 'a' }).map((e) => e.path)).toEqual(['/v1/one', '/v1/two']);
     expect(journal.entries({}).map((e) => e.path)).toEqual(['/v1/one', '/v1/two']);

@@ -1,5 +1,6 @@
 import type { ControlStep } from '../control-steps.js';
 import { literal } from './code.js';
+import { expectedOf } from './expected.js';
 import type { IssuedIdentifiers } from './identifiers.js';
 import type { ReplayStep } from './request-step.js';
 
@@ -18,6 +19,12 @@ export interface Snapshot {
 export function controlStep(step: ControlStep, tenantAt: number | null, n: number, ids: IssuedIdentifiers, snapshots: Snapshot[]): ReplayStep {
   const id = (value: string): string => literal(ids.written(value));
   const made = (title: string, lines: string[], extra: Partial<ReplayStep> = {}): ReplayStep => ({ title: `${n}. control: ${title}`, tenantAt, lines, ...extra });
+  /** The control plane's answer asserted as a request's is (`expectedOf`), the identifier it issued read first. */
+  const answered = (call: string, answer: unknown, issued?: string): string[] => {
+    const expected = expectedOf(answer, ids, new Set(issued === undefined ? [] : [issued]));
+    const read = issued === undefined ? [] : [`${ids.add(issued, stemFor(step.kind)).name} = answer.id;`];
+    return [`const answer = await ${call};`, ...read, ...(expected === undefined ? [] : [`expect(answer, STEP).toMatchObject(${literal(expected)});`])];
+  };
   switch (step.kind) {
     case 'clock': {
       const set = step.change.now !== undefined;
@@ -26,15 +33,12 @@ export function controlStep(step: ControlStep, tenantAt: number | null, n: numbe
       const title = set ? `clock set to ${iso(step.after)}` : moved === 0 ? `clock ${step.change.frozen ? 'frozen' : 'running'}` : `clock advanced ${moved} s`;
       return made(title, [], { tenantAt: step.after, clock: set ? 'set' : 'advance' });
     }
-    case 'place_order': {
-      const input = literal(ids.written(step.input));
-      const variable = ids.add(step.order_id, 'order');
-      return made('place an order', [`${variable.name} = (await control.placeOrder(${input})).id;`]);
-    }
+    case 'place_order':
+      return made('place an order', answered(`control.placeOrder(${literal(ids.written(step.input))})`, step.answer, step.order_id));
     case 'advance_order':
-      return made(`advance order ${shown(step.order_id, ids)}`, [`await control.advanceOrder(${id(step.order_id)});`]);
+      return made(`advance order ${shown(step.order_id, ids)}`, answered(`control.advanceOrder(${id(step.order_id)})`, step.answer));
     case 'set_order_status':
-      return made(`order ${shown(step.order_id, ids)} forced to ${step.status}`, [`await control.setOrderStatus(${id(step.order_id)}, ${literal(step.status)});`]);
+      return made(`order ${shown(step.order_id, ids)} forced to ${step.status}`, answered(`control.setOrderStatus(${id(step.order_id)}, ${literal(step.status)})`, step.answer));
     case 'add_fault': {
       const input = literal(ids.written(step.input));
       const variable = ids.add(step.fault_id, 'fault');
@@ -44,13 +48,11 @@ export function controlStep(step: ControlStep, tenantAt: number | null, n: numbe
       return made(`remove fault ${shown(step.fault_id, ids)}`, [`await control.removeFault(${id(step.fault_id)});`]);
     case 'clear_faults':
       return made('clear the faults', ['await control.clearFaults();']);
-    case 'add_payment_method': {
-      const input = literal(ids.written(step.input));
-      const variable = ids.add(step.id, 'paymentMethod');
-      return made(`add payment method details to account ${shown(step.account_id, ids)}`, [
-        `${variable.name} = (await control.addPaymentMethodDetails(${id(step.account_id)}, ${input})).id;`,
-      ]);
-    }
+    case 'add_payment_method':
+      return made(
+        `add payment method details to account ${shown(step.account_id, ids)}`,
+        answered(`control.addPaymentMethodDetails(${id(step.account_id)}, ${literal(ids.written(step.input))})`, step.answer, step.id),
+      );
     case 'update_client':
       return made('change the client', [`await control.updateClient(CLIENT_ID, ${literal(ids.written(step.changes))});`]);
     case 'restore_state': {
@@ -65,3 +67,5 @@ const shown = (value: string, ids: IssuedIdentifiers): string => {
   const variable = ids.variableOf(value);
   return variable ? `{${variable.name}}` : value;
 };
+
+const stemFor = (kind: ControlStep['kind']): string => (kind === 'add_payment_method' ? 'paymentMethod' : 'order');
