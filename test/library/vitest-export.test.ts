@@ -127,6 +127,25 @@ describe('a session exported as a vitest file', () => {
   });
 });
 
+describe('GET /__control/export?format=vitest', () => {
+  it('answers text/plain as an attachment named for a test file, the same file as the library', async () => {
+    await fake.token('acme', { fresh: true });
+    const response = await fetch(`${fake.url}/__control/export?format=vitest`, { headers: { 'x-client-id': 'acme' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="acme-requests.test.ts"');
+    expect(await response.text()).toBe(fake.exportRequests('vitest', { clientId: 'acme' }));
+  });
+
+  it("a partner's control token exports its own session, and no other tenant's", async () => {
+    const token = await fake.token('acme', { fresh: true });
+    const own = await fetch(`${fake.url}/__control/export?format=vitest`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await own.text()).toContain('const CLIENT_ID = "acme";');
+    const other = await fetch(`${fake.url}/__control/export?format=vitest&client_id=sandbox-client`, { headers: { authorization: `Bearer ${token}` } });
+    expect([403, 404]).toContain(other.status);
+  });
+});
+
 describe('the control changes the journal keeps', () => {
   it('are not the partner traffic: not in GET /__control/requests, the HAR, the .http file, verify or the report', async () => {
     const control = fake.control.forClient('acme');
