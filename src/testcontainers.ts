@@ -14,7 +14,10 @@ import {
   GenericContainer,
   getContainerRuntimeClient,
   Wait,
+  type RestartOptions,
   type StartedTestContainer,
+  type StopOptions,
+  type StoppedTestContainer,
   type WaitStrategy,
 } from 'testcontainers';
 import {
@@ -35,6 +38,9 @@ import type { TokenOptions } from './server.js';
 
 /** The published image of this package's version (docs/containers.md). */
 export const DEFAULT_IMAGE = `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
+
+/** How long a container with a state folder is given to stop on SIGTERM before it is killed. */
+const GRACEFUL_STOP_MS = 10_000;
 
 /** What a client presents at the token endpoint: its credentials and the audience (the fake's host and port). */
 export interface ClientCredentials {
@@ -169,6 +175,23 @@ export class StartedInvestmentApiFakeContainer extends AbstractStartedContainer 
       this.controlOf = { url, client: createControlClient({ url, ...(controlToken !== undefined && { controlToken }) }) };
     }
     return this.controlOf.client;
+  }
+
+  /**
+   * Testcontainers kills a container at once by default. With `withStateDir` the fake is given 10 s to stop as
+   * `docker stop` would stop it (SIGTERM: it answers what is in flight, writes every tenant and exits 0, or 1 when
+   * it could not), so that a restart or the next container finds what this one had.
+   */
+  override stop(options: Partial<StopOptions> = {}): Promise<StoppedTestContainer> {
+    return super.stop({ ...this.gracefully(), ...options });
+  }
+
+  override restart(options: Partial<RestartOptions> = {}): Promise<void> {
+    return super.restart({ ...this.gracefully(), ...options });
+  }
+
+  private gracefully(): { timeout?: number } {
+    return this.settings.stateDir !== undefined ? { timeout: GRACEFUL_STOP_MS } : {};
   }
 
   private clientOf(clientId?: string): ClientCreate {
