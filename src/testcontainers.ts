@@ -103,11 +103,13 @@ export class InvestmentApiFakeContainer extends GenericContainer {
 
   override async start(): Promise<StartedInvestmentApiFakeContainer> {
     const hostNetwork = this.networkMode === undefined ? !(await engineHasBridgeNetwork()) : this.networkMode === 'host';
+    // a fake that refuses to start (a STATE_DIR it cannot write, a bad CLIENTS) fails start() at once with its logs
+    const health = (port: number) => Wait.forHttp(HEALTH_PATH, port, { abortOnContainerExit: true }).forStatusCode(200);
     if (hostNetwork) {
       this.settings.hostPort = await freePort();
-      this.withNetworkMode('host').withWaitStrategy(new HostPortWait(Wait.forHttp(HEALTH_PATH, this.settings.hostPort).forStatusCode(200), this.settings.hostPort));
+      this.withNetworkMode('host').withWaitStrategy(new HostPortWait(health(this.settings.hostPort), this.settings.hostPort));
     } else {
-      this.withExposedPorts(CONTAINER_PORT).withWaitStrategy(Wait.forHttp(HEALTH_PATH, CONTAINER_PORT).forStatusCode(200));
+      this.withExposedPorts(CONTAINER_PORT).withWaitStrategy(health(CONTAINER_PORT));
     }
     this.withEnvironment(containerEnvironment(this.settings));
     const started = await super.start();

@@ -133,4 +133,12 @@ describe('the Testcontainers module, started and disposed', () => {
     await using second = await new InvestmentApiFakeContainer(IMAGE).withStateDir(stateDir).start();
     expect((await second.control.order(order.id)).order.status).toBe('CANCELLED');
   });
+
+  it("fails start() at once, with the fake's words, when the state folder is not the image user's", async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'module-state-root-'));
+    const begin = performance.now();
+    const start = new InvestmentApiFakeContainer(IMAGE).withStateDir(stateDir).start();
+    await expect(start).rejects.toThrow(/Container exited[\s\S]*uid 1000[\s\S]*chown -R 1000/);
+    expect(performance.now() - begin).toBeLessThan(20_000);
+  });
 });
