@@ -8,6 +8,7 @@
  * `testcontainers` is an optional peer dependency: only this entry imports it, never the package's main one.
  */
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 import {
   AbstractStartedContainer,
   BoundPorts,
@@ -93,11 +94,12 @@ export class InvestmentApiFakeContainer extends GenericContainer {
   /**
    * Keeps every tenant across restarts in this folder of the Docker host, mounted at `/state` (`STATE_DIR`). The
    * image runs as its `node` user, uid 1000: the folder must be writable by it (`chown -R 1000 <folder>`), else the
-   * fake refuses to start and says so.
+   * fake refuses to start and says so. A relative path is taken from the current folder.
    */
   withStateDir(hostPath: string): this {
-    this.settings.stateDir = hostPath;
-    this.withBindMounts([{ source: hostPath, target: STATE_MOUNT, mode: 'rw' }]);
+    // a bind mount takes an absolute path; a relative one is the test's own folder's
+    this.settings.stateDir = resolve(hostPath);
+    this.withBindMounts([{ source: this.settings.stateDir, target: STATE_MOUNT, mode: 'rw' }]);
     return this;
   }
 
