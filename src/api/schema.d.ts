@@ -1824,7 +1824,7 @@ export interface components {
             compared: number;
             /** @description Compared exchanges without a difference. */
             agreed: number;
-            /** @description Exchanges the twin could not replay. */
+            /** @description Exchanges the twin could not replay, or whose record only one of the two worlds holds. */
             not_comparable: number;
             differences: components["schemas"]["FidelityDifference"][];
             document_violations: components["schemas"]["FidelityDocumentViolation"][];

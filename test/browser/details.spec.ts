@@ -79,11 +79,14 @@ describe('a row of the Requests view', () => {
     // a long path: one line, cut with an ellipsis rather than broken mid-word
     const longPath = row(long).locator('td.path');
     expect(await longPath.getAttribute('title')).toBe(`/v1/accounts/${method.account_id}/payment-method-details/${method.id}`);
-    const layout = await longPath.evaluate((cell) => {
-      const range = document.createRange();
+    // in the page (this file is compiled without the DOM's types): the lines its text takes, whether it is cut
+    type Cell = { scrollWidth: number; clientWidth: number; ownerDocument: { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> }; defaultView: { getComputedStyle(node: unknown): { textOverflow: string } } } };
+    const layout = await longPath.evaluate((node) => {
+      const cell = node as unknown as Cell;
+      const range = cell.ownerDocument.createRange();
       range.selectNodeContents(cell);
       const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-      return { lines: lines.size, cut: cell.scrollWidth > cell.clientWidth, overflow: getComputedStyle(cell).textOverflow };
+      return { lines: lines.size, cut: cell.scrollWidth > cell.clientWidth, overflow: cell.ownerDocument.defaultView.getComputedStyle(cell).textOverflow };
     });
     expect(layout).toEqual({ lines: 1, cut: true, overflow: 'ellipsis' });
 

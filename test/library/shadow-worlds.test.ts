@@ -17,7 +17,7 @@ describe('shadow mode in front of an upstream whose world is not the twin’s', 
     // two seeds: the upstream's orders are not the twin's, and the twin's seeded orders are not the upstream's
     upstream = await startServer({ seed: 7 });
     shadow = await startServer({ seed: 8, upstream: upstream.url });
-    const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline read:orders write:orders', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(shadow.url).host });
+    const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline read:orders write:orders read:accounts', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(shadow.url).host });
     token = ((await (await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
   });
   afterAll(async () => {
@@ -53,6 +53,16 @@ describe('shadow mode in front of an upstream whose world is not the twin’s', 
     const report = await fidelityOf(shadow);
     expect(report).toMatchObject({ not_comparable: 1, differences: [] });
     expect(report.not_comparable_exchanges[0]!.reason).toMatch(/a record of the upstream's own world\): upstream 409, fake 404/);
+  });
+
+  it("reports a read of the twin's seeded account (404 upstream, 200 in the twin) as not comparable", async () => {
+    await shadow.control.clearFidelity();
+    const upstreamIds = new Set(upstream.state().accounts.map((a) => a.id));
+    const seeded = shadow.state().accounts.find((a) => !upstreamIds.has(a.id))!;
+    expect((await fetch(`${shadow.url}/v1/accounts/${seeded.id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    const report = await fidelityOf(shadow);
+    expect(report).toMatchObject({ not_comparable: 1, differences: [] });
+    expect(report.not_comparable_exchanges[0]).toMatchObject({ operation: 'getAccount', reason: expect.stringMatching(/its seed\) does: upstream 404, fake 200$/) });
   });
 
   it('compares an id the partner made up: 404 on both sides, they agree', async () => {
