@@ -70,11 +70,6 @@ export class PartnerHttp {
     return body.access_token;
   }
 
-  /** How many of the kept tokens there are (a test's window on the keeping). */
-  get keptTokens(): number {
-    return this.kept.size;
-  }
-
   /**
    * One request with the purpose's token: answered as it came (any status), but a 401 is tried once more with a new
    * token (the tenant's clock may have moved past its expiry) and a 429 or 503 after its Retry-After.

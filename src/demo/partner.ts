@@ -52,7 +52,8 @@ interface Watch {
 interface Day {
   number: number;
   round: number;
-  catalog: { isin: string; minimum: number }[];
+  /** What it buys with, read at the day's start (again in the next round when that failed). */
+  catalog: { isin: string; minimum: number }[] | undefined;
   accounts: string[];
   watches: Map<string, Watch>;
   /** The orders as last read, by id. */
@@ -94,19 +95,21 @@ export class DemoPartner {
     clearTimeout(late);
   }
 
-  /** One round of the session (the timer's, or a test's own); a failure is told to `onError` and left to the next round. */
-  async round(): Promise<void> {
+  /** One round of the session; a failure is told to `onError` and left to the next round. */
+  private async round(): Promise<void> {
     if (this.closed) return;
     const index = this.rounds++;
     const day = this.day;
+    // counted first: a round that fails still counts toward the day's end
+    const round = day.round++;
     try {
-      if (day.round === 0) await this.startDay(day);
-      if (this.opensAccount(day, index)) await this.openAccount(day);
+      if (day.catalog === undefined) await this.startDay(day);
+      if (this.opensAccount(day, round, index)) await this.openAccount(day);
       await this.pollDue(day);
       if (draw(this.options.seed, index, 'cancel') < 0.3) await this.cancelOne(day, index);
       const mistake = this.mistakeOf(day, index);
       if (mistake) await this.make(mistake, day, index);
-      if (++day.round >= DAY_ROUNDS) await this.nextDay();
+      if (day.round >= DAY_ROUNDS) await this.nextDay();
     } catch (error) {
       if (this.closed) return;
       // the tenant is full: a new day starts from the fixtures
@@ -135,9 +138,9 @@ export class DemoPartner {
     this.watch(day, { order_status: 'PLACED' });
   }
 
-  private opensAccount(day: Day, index: number): boolean {
+  private opensAccount(day: Day, round: number, index: number): boolean {
     if (day.accounts.length >= ACCOUNTS_PER_DAY) return false;
-    return day.round === 0 || draw(this.options.seed, index, 'open') < 0.1;
+    return round === 0 || draw(this.options.seed, index, 'open') < 0.1;
   }
 
   /**
@@ -158,7 +161,7 @@ export class DemoPartner {
     });
     day.accounts.push(account.id);
     await this.http.expect(201, 'api', 'POST', `/v1/accounts/${account.id}/wallets`, { wallet_address: walletAddressOf(this.options.seed, n), is_primary: true });
-    const asset = day.catalog.length > 0 ? pick(day.catalog, this.options.seed, day.accounts.length, `asset-${day.number}`) : undefined;
+    const asset = day.catalog && day.catalog.length > 0 ? pick(day.catalog, this.options.seed, day.accounts.length, `asset-${day.number}`) : undefined;
     if (asset) {
       const units = 1 + Math.floor(draw(this.options.seed, day.accounts.length, `units-${day.number}`) * 20);
       await this.http.expect(201, 'control', 'POST', '/__control/orders', { account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: units, value: asset.minimum * units });
@@ -233,4 +236,4 @@ export class DemoPartner {
   }
 }
 
-const newDay = (number: number): Day => ({ number, round: 0, catalog: [], accounts: [], watches: new Map(), orders: new Map(), cancelled: [] });
+const newDay = (number: number): Day => ({ number, round: 0, catalog: undefined, accounts: [], watches: new Map(), orders: new Map(), cancelled: [] });
