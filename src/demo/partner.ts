@@ -150,10 +150,19 @@ export class DemoPartner {
    */
   private async openAccount(day: Day): Promise<void> {
     const n = `${day.number}-${day.accounts.length + 1}`;
+    const externalId = `demo-partner-${n}`;
+    // looked for first, as a careful client does before a create it may have made already (a restart with STATE_DIR
+    // keeps the tenant's world): one found is followed as it is
+    const [existing] = await this.http.readAll<Schemas['Account']>('/v1/accounts', { external_id: externalId });
+    if (existing) {
+      day.accounts.push(existing.id);
+      this.watch(day, { account_id: existing.id });
+      return;
+    }
     const [first_name, last_name] = pick(NAMES, this.options.seed, day.accounts.length, `name-${day.number}`);
     const account = await this.http.expect<Schemas['Account']>(201, 'api', 'POST', '/v1/accounts', {
       type: 'individual',
-      external_id: `demo-partner-${n}`,
+      external_id: externalId,
       first_name,
       last_name,
       country: 'DE',

@@ -4,10 +4,12 @@ import { createControlClient, type ControlClient } from '../../src/index.js';
 import { ACCOUNTS_PER_DAY, DAY_ROUNDS } from '../../src/demo/partner.js';
 import { runsDemoPartner } from '../../src/demo/start-partner.js';
 import { stoppedAfterEachTest } from '../support/servers.js';
+import { stateDirFixtures } from '../support/state-dirs.js';
 
 // The demo partner (CONTRACT 15): under `demo` a simulated partner runs a partner's session against the fake over
 // HTTP. It runs on real time, a round every 4 s; here every 10 ms, so a minute of rounds takes seconds.
 const start = stoppedAfterEachTest();
+const dirs = stateDirFixtures();
 const FAST = { demo: true, demoPartnerIntervalMs: 10 } as const;
 const PARTNER = 'demo-partner';
 
@@ -113,6 +115,22 @@ describe('the demo partner', () => {
     await expect.poll(() => resetSinceStart(partner), { timeout: 10_000 }).toBe(true);
     const now = fake.state(PARTNER);
     expect(now.accounts.length + now.wallets.length + now.payment_method_details.length + now.orders.length).toBeLessThanOrEqual(records + 2);
+  }, 30_000);
+
+  it('after a restart with STATE_DIR, keeps its client and follows the accounts it opened instead of opening them again', async () => {
+    const stateDir = dirs.stateDir();
+    const first = await dirs.start({ ...FAST, stateDir, demoPartnerIntervalMs: 50 });
+    await expect.poll(() => first.state(PARTNER).accounts.some((a) => a.external_id === 'demo-partner-0-1'), { timeout: 10_000 }).toBe(true);
+    const secret = (await first.control.clients()).find((c) => c.client_id === PARTNER)!.client_secret;
+    await dirs.stopped(first);
+    const second = await dirs.start({ ...FAST, stateDir });
+    const partner = second.control.forClient(PARTNER);
+    expect((await second.control.clients()).find((c) => c.client_id === PARTNER)).toMatchObject({ client_secret: secret, demo_partner: true });
+    // its first round again: the account looked for, found, and followed
+    await expect.poll(async () => (await partner.requests({ since: 'start' })).some((e) => e.operation_id === 'listAccounts' && e.query.external_id === 'demo-partner-0-1'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await partner.requests({ since: 'start' })).filter((e) => e.operation_id === 'listOrders').length, { timeout: 10_000 }).toBeGreaterThan(1);
+    expect(second.state(PARTNER).accounts.filter((a) => a.external_id === 'demo-partner-0-1')).toHaveLength(1);
+    expect((await partner.requests({ since: 'start' })).filter((e) => e.status >= 400 && e.code !== 'order_not_cancellable')).toEqual([]);
   }, 30_000);
 
   it('stops with the server, its round in flight awaited', async () => {
