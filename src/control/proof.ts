@@ -2,7 +2,7 @@ import { operationScopesOf, operationsOf } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
-import { vitestFileOf } from '../harness/vitest-export/index.js';
+import { vitestFileSteps } from '../harness/vitest-export/index.js';
 import type { FidelityFindings } from '../harness/vitest-export/fidelity-step.js';
 import type { JournalRecord, JournalSpan } from '../harness/journal.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
@@ -56,9 +56,12 @@ export interface ExportedRequests {
 export type ExportFormat = 'har' | 'http' | 'vitest';
 
 /** The tenant's session since its last reset as a vitest file: its span, where it began, and the client's secret kept out. */
-export function tenantVitestFile(ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): string {
+export const tenantVitestFile = (ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): string =>
+  runNow(tenantVitestFileSteps(ctx, clientId, baseUrl, fidelity));
+
+function tenantVitestFileSteps(ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): Slices<string> {
   const tenant = ctx.tenants.get(clientId);
-  return vitestFileOf({
+  return vitestFileSteps({
     clientId,
     baseUrl,
     credentials: [tenant.client.client_secret],
@@ -74,7 +77,7 @@ export function tenantVitestFile(ctx: FakeContext, clientId: string, baseUrl: st
 
 function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, since: JournalSpan): Slices<ExportedRequests> {
   // a replay covers the span since the last reset, whatever `since` says: it starts from a known world
-  if (format === 'vitest') return { body: Buffer.from(tenantVitestFile(ctx, clientId, baseUrl)), contentType: 'text/plain; charset=utf-8', extension: 'test.ts' };
+  if (format === 'vitest') return { body: Buffer.from(yield* tenantVitestFileSteps(ctx, clientId, baseUrl)), contentType: 'text/plain; charset=utf-8', extension: 'test.ts' };
   const records = tenantRecords(ctx, clientId, since);
   // the fake names itself by the package's version (the document's info.version is the API's)
   const context = { baseUrl, creator: { name: PACKAGE_NAME, version: packageVersion() }, resets: ctx.journal.resets(clientId) };

@@ -2,6 +2,7 @@ import type { World } from '../../api/types.js';
 import type { FixturesSource, SpanOrigin } from '../control-steps.js';
 import type { JournalSpanRecords } from '../journal.js';
 import { secretForms, withoutSecretValues } from '../secrets.js';
+import { runNow, type Slices } from '../slices.js';
 import { controlStep, type Snapshot } from './control-step.js';
 import { IssuedIdentifiers } from './identifiers.js';
 import { renderFile } from './render.js';
@@ -30,13 +31,17 @@ export interface SessionToReplay {
  * The tenant's session since its last reset as one vitest file (CONTRACT 15, "A session as a runnable test"): a fake
  * started in-process as the span began, then each request and control change in order, each answer asserted.
  */
-export function vitestFileOf(session: SessionToReplay): string {
+export const vitestFileOf = (session: SessionToReplay): string => runNow(vitestFileSteps(session));
+
+/** `vitestFileOf` step by step (`slices.ts`): the control plane gives the event loop a turn between them. */
+export function* vitestFileSteps(session: SessionToReplay): Slices<string> {
   const ids = new IssuedIdentifiers();
   const snapshots: Snapshot[] = [];
   const steps: ReplayStep[] = [];
   let requests = 0;
   let controls = 0;
   for (const record of session.span.records) {
+    yield;
     const n = steps.length + 1;
     if (record.control) {
       controls++;
