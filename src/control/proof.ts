@@ -68,7 +68,7 @@ function tenantVitestFileSteps(ctx: FakeContext, clientId: string, baseUrl: stri
     span: ctx.journal.span(clientId),
     origin: tenant.origin,
     fixtures: tenant.fixturesSource,
-    ownFixtures: () => tenant.ownFixtures(),
+    fixturesWorld: () => tenant.fixturesWorld(),
     packageName: PACKAGE_NAME,
     version: packageVersion(),
     ...(fidelity && { fidelity }),

@@ -84,7 +84,7 @@ export class Tenant {
     return this.fixtures.source;
   }
 
-  ownFixtures(): World {
+  fixturesWorld(): World {
     return this.fixtures.freshCopy();
   }
 

@@ -45,6 +45,20 @@ describe('a session exported as a vitest file', () => {
   }, 120_000);
 });
 
+describe('a session touching every public operation', () => {
+  it('replays green', async () => {
+    const fake = await startServer({ seed: 7 });
+    try {
+      fake.reset();
+      await scriptedSession(fake.url, fake.state());
+      const { passed, output } = await project.run('every-operation.test.ts', await fake.control.exportRequests('vitest'));
+      expect(passed, output).toBe(true);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+});
+
 describe('an order placed for a starting-world account', () => {
   it('fails at the placement when that account is swapped for another that could take it too', async () => {
     const fake = await startServer({ seed: 3 });

@@ -47,6 +47,26 @@ describe('a session exported as a vitest file', () => {
     expect(file).toContain(`id: "${startingAccountId}",`);
   });
 
+  it('reads a record made inside another (an account\'s first wallet) from the list that shows it first', async () => {
+    const token = await fake.token('acme');
+    const send = async (method: string, path: string, body?: unknown) =>
+      (await fetch(`${fake.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      }).then((r) => r.json())) as { id: string; data: { id: string }[] };
+    const account = await send('POST', '/v1/accounts', {
+      type: 'individual', first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE',
+      wallets: [{ chain: 'polygon', wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', is_primary: true }],
+    });
+    const wallet = (await send('GET', `/v1/accounts/${account.id}/wallets`)).data[0]!;
+    await send('PATCH', `/v1/accounts/${account.id}/wallets/${wallet.id}`, { is_primary: true });
+    const file = fake.exportRequests('vitest', { clientId: 'acme' });
+    expect(file).not.toContain(wallet.id);
+    expect(file).toContain('wallet1 = issued(answer.body, "/data/0/id", STEP);');
+    expect(file).toContain('send("PATCH", `/v1/accounts/${account1}/wallets/${wallet1}`');
+  });
+
   it('writes one step per request and control change, in the order the tenant saw them, each asserted', async () => {
     await driveSession(fake, 'acme');
     const file = fake.exportRequests('vitest', { clientId: 'acme' });

@@ -58,6 +58,7 @@ export function controlStep(step: ControlStep, tenantAt: number | null, n: numbe
     case 'restore_state': {
       const snapshot = { name: `SNAPSHOT_${snapshots.length + 1}`, world: step.world };
       snapshots.push(snapshot);
+      ids.addStarting(JSON.parse(step.world));
       return made(`load a snapshot (${snapshot.name}, below)`, [`await control.restore(${snapshot.name} as World);`]);
     }
   }

@@ -24,6 +24,8 @@ export function stemOf(name: string): string {
 export class IssuedIdentifiers {
   private readonly byValue = new Map<string, Variable>();
   private readonly counts = new Map<string, number>();
+  /** The identifiers of the world the span began from (and of snapshots it loaded): written as they are. */
+  private readonly starting = new Set<string>();
 
   /** The variables declared so far, in their order. */
   readonly variables: Variable[] = [];
@@ -37,6 +39,18 @@ export class IssuedIdentifiers {
     this.byValue.set(value, variable);
     this.variables.push(variable);
     return variable;
+  }
+
+  /** Identifiers of a world the span began from or loaded: never taken for issued ones. */
+  addStarting(world: unknown): void {
+    if (world === null || typeof world !== 'object') return;
+    for (const collection of Object.values(world)) {
+      if (Array.isArray(collection)) for (const item of collection) if (typeof (item as { id?: unknown })?.id === 'string') this.starting.add((item as { id: string }).id);
+    }
+  }
+
+  isStarting(value: string): boolean {
+    return this.starting.has(value);
   }
 
   variableOf(value: string): Variable | undefined {
@@ -77,9 +91,10 @@ const decodeSegment = (segment: string): string => {
 };
 
 /**
- * The identifiers an answer issued: the string `id` members at any depth of a successful creation's answer, but
- * none the request itself named (an answer about an existing record repeats its id). Each with its pointer and a stem
- * named after what holds it (the path's last word at the top, the member's name below).
+ * The identifiers an answer shows first that the span issued: the string `id` members at any depth of a successful
+ * answer that `named` does not know (the request's own, the starting world's, those read already). A record made
+ * inside another (an account's first wallet) is seen first in a list: read from it there. Each with its pointer and a
+ * stem named after what holds it (the path's last word at the top and for a list's items, the member's name below).
  */
 export function issuedIn(answer: unknown, topStem: string, named: (value: string) => boolean): { value: string; pointer: string; stem: string }[] {
   const out: { value: string; pointer: string; stem: string }[] = [];
@@ -89,7 +104,8 @@ export function issuedIn(answer: unknown, topStem: string, named: (value: string
     for (const [key, item] of Object.entries(value)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (key === 'id' && typeof item === 'string' && item !== '' && !named(item)) out.push({ value: item, pointer: at, stem });
-      else visit(item, at, stemOf(key), depth + 1);
+      // a list's items are what its path names (`/v1/accounts/{id}/wallets` → `wallet`)
+      else visit(item, at, key === 'data' ? stem : stemOf(key), depth + 1);
     }
   };
   visit(answer, '', topStem, 0);

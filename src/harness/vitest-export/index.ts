@@ -19,8 +19,8 @@ export interface SessionToReplay {
   span: JournalSpanRecords;
   origin: SpanOrigin;
   fixtures: FixturesSource;
-  /** Own fixtures: the world every reset begins from, read only when the file needs it. */
-  ownFixtures: () => World;
+  /** The fixtures: the world every reset begins from (own ones are inlined; every one's identifiers are written as they are). */
+  fixturesWorld: () => World;
   packageName: string;
   version: string;
   /** Shadow mode: assert the upstream's answers where the fake's differed (`GET /__control/fidelity?format=vitest`). */
@@ -36,6 +36,8 @@ export const vitestFileOf = (session: SessionToReplay): string => runNow(vitestF
 /** `vitestFileOf` step by step (`slices.ts`): the control plane gives the event loop a turn between them. */
 export function* vitestFileSteps(session: SessionToReplay): Slices<string> {
   const ids = new IssuedIdentifiers();
+  const fixtures = session.fixturesWorld();
+  ids.addStarting(fixtures);
   const snapshots: Snapshot[] = [];
   const steps: ReplayStep[] = [];
   let requests = 0;
@@ -65,7 +67,7 @@ export function* vitestFileSteps(session: SessionToReplay): Slices<string> {
       resetAt: session.span.reset?.at ?? null,
       origin: session.origin,
       fixtures: session.fixtures,
-      ...(session.fixtures.kind === 'own' && { ownFixtures: session.ownFixtures() }),
+      ...(session.fixtures.kind === 'own' && { ownFixtures: fixtures }),
       requests,
       controls,
       ...(notReplayable && { notReplayable }),

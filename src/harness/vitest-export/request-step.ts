@@ -102,7 +102,7 @@ export function requestStep(r: JournalRecord, n: number, ids: IssuedIdentifiers,
 
   const named = (value: string): boolean => entry.path.includes(value) || JSON.stringify(entry.query).includes(value) || (request?.text ?? '').includes(value);
   const topStem = stemOf(entry.path.split('/').filter((segment) => segment !== '' && !ids.variableOf(segment) && !/\d/.test(segment)).pop() ?? 'record');
-  const fresh = entry.method === 'POST' ? issuedIn(body, topStem, (value) => named(value) || ids.variableOf(value) !== undefined) : [];
+  const fresh = issuedIn(body, topStem, (value) => named(value) || ids.isStarting(value) || ids.variableOf(value) !== undefined);
   // in shadow mode the starting worlds differ: only what the comparison found different is asserted
   const expected = fidelity ? undefined : expectedOf(body, ids, new Set(fresh.map((f) => f.value)));
   // identifiers first: a member that differs fails this step alone, not every step that uses what it made
