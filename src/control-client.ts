@@ -169,6 +169,8 @@ export function createControlClient(options: ControlClientOptions) {
     fidelity: () => call<JsonResponse<'getFidelityReport', 200>>('GET', '/fidelity'),
     /** The same as JUnit XML, a test case per operation seen and a failure per difference. */
     fidelityJunit: async () => (await send('GET', '/fidelity?format=junit')).text(),
+    /** The exchanges that differed as a vitest file asserting the upstream's answers (a passing one when none did). */
+    fidelityVitest: async () => (await send('GET', '/fidelity?format=vitest')).text(),
     /** Forgets the shadow report so far (the twins stay). */
     clearFidelity: () => call<void>('DELETE', '/fidelity'),
   };

@@ -53,8 +53,9 @@ function findingsOf(report: Schemas['FidelityReport']) {
  */
 function fidelityVitestFile(ctx: FakeContext, fidelity: FidelityLog, call: TenantNaming & { baseUrl: string }): string {
   const named = checkedClientId(call, namedClientId(call));
-  const twins = named !== undefined ? [named] : [...ctx.tenants.all()].map((t) => t.client.client_id).filter((id) => ctx.tenants.isTwin(id));
-  for (const clientId of twins) {
+  // the twin of a client the fake also has is that client's own tenant: every tenant is a candidate
+  const candidates = named !== undefined ? [named] : [...ctx.tenants.all()].map((t) => t.client.client_id);
+  for (const clientId of candidates) {
     const findings = findingsOf(fidelity.report(clientId));
     if (findings.differences.size > 0 && ctx.tenants.find(clientId)) return tenantVitestFile(ctx, clientId, call.baseUrl, findings);
   }
