@@ -25,7 +25,9 @@ describe('a session exported as a vitest file', () => {
     expect(file).not.toContain(token);
     expect(file).not.toContain(token.split('.')[1]);
     expect(file).not.toMatch(/eyJ[\w-]{10,}/);
-    expect(file).toContain("const CLIENT_SECRET = 'replay-secret-made-up-for-this-file';");
+    // the replay's own secret is made up when it runs: no secret is written at all
+    expect(file).toContain('const CLIENT_SECRET = `replay-${crypto.randomUUID()}`;');
+    expect(file).not.toMatch(/secret\W{1,4}["'`][\w-]{8,}/i);
     // the same file over the control plane, as the console and MCP read it
     expect(await fake.control.forClient('acme').exportRequests('vitest')).toBe(file);
   });
