@@ -1976,7 +1976,7 @@ export interface components {
             interactions: Record<string, never>[];
             metadata: Record<string, never>;
         };
-        /** @description What Pact's verifier sends to its state-change URL. */
+        /** @description What Pact's verifier sends to its state-change URL (members a later verifier may add are let through, at most 10 in all). */
         ProviderStateChange: {
             /** @description A state's name, such as `an account exists`; empty or absent for none. */
             state?: string;
