@@ -1,63 +1,78 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Verifier } from '@pact-foundation/pact';
 import { startServer, type FakeServer } from '../../src/index.js';
+import { markedSnippet } from '../support/doc-pages.js';
 import { partnerSession } from '../support/pact-session.js';
 
+// Pact's own verifier (a dev dependency), its usage reporting off
 process.env.PACT_DO_NOT_TRACK = 'true';
 
-/** Pact's own verifier against a fake, as a provider's CI runs it: a real token as a custom header, the fake's state-change URL. */
-async function verify(pactFile: string, fake: FakeServer): Promise<void> {
-  const token = await fake.token();
-  await new Verifier({
-    provider: 'investment-platform',
-    providerBaseUrl: fake.url,
-    pactUrls: [pactFile],
-    providerStatesSetupUrl: `${fake.url}/__control/pact/provider-states`,
-    customProviderHeaders: { Authorization: `Bearer ${token}` },
-    // the token's issuer is the fake's own address: the verifier's proxy must keep it as the Host
-    changeOrigin: true,
-    logLevel: 'error',
-  }).verifyProvider();
+type VerifyAgainstFake = (pactFile: string, fakeUrl: string, token: string, clientId: string) => Promise<void>;
+
+/** The verifier block of docs/pact.md, compiled as it is written, its import of Pact pointed at this project's copy. */
+async function docsVerifier(): Promise<VerifyAgainstFake> {
+  const pact = pathToFileURL(createRequire(import.meta.url).resolve('@pact-foundation/pact')).href;
+  const source = markedSnippet('pact-verify', 'ts').replace("from '@pact-foundation/pact'", `from '${pact}'`);
+  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  return ((await import(`data:text/javascript;base64,${Buffer.from(outputText).toString('base64')}`)) as { verifyAgainstFake: VerifyAgainstFake }).verifyAgainstFake;
 }
+
+const PARTNER = { client_id: 'partner-app', client_secret: 'partner-app-secret' };
+
+/** A fake nobody used, of another world (seed) than the session's, with the partner's client beside the default one. */
+const freshFake = () => startServer({ port: 0, seed: 7, clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, PARTNER] });
 
 let session: FakeServer;
 let contract: Record<string, any>;
+let verifyAgainstFake: VerifyAgainstFake;
 const dir = mkdtempSync(join(tmpdir(), 'pact-'));
 
 beforeAll(async () => {
-  session = await startServer({ port: 0, seed: 1 });
+  [session, verifyAgainstFake] = await Promise.all([startServer({ port: 0, seed: 1 }), docsVerifier()]);
   await partnerSession(session);
   contract = JSON.parse(session.exportRequests('pact', { consumer: 'partner-app' }));
 });
 afterAll(() => session.stop());
 
-describe('a session exported as a Pact contract', () => {
-  it("is verified by Pact's verifier against a fresh fake of another world", async () => {
-    const file = join(dir, 'partner-app-investment-platform.json');
-    writeFileSync(file, JSON.stringify(contract));
-    const fresh = await startServer({ port: 0, seed: 7 });
-    try {
-      await verify(file, fresh);
-    } finally {
-      await fresh.stop();
-    }
+async function verifiedOnFreshFake(pact: unknown): Promise<void> {
+  const file = join(dir, `pact-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(pact));
+  const fresh = await freshFake();
+  try {
+    await verifyAgainstFake(file, fresh.url, await fresh.token(PARTNER.client_id), PARTNER.client_id);
+  } finally {
+    await fresh.stop();
+  }
+}
+
+describe('a session exported as a Pact contract, verified by Pact', () => {
+  it('covers the session: states, an error answer, lists and a cancel', () => {
+    const names = contract.interactions.flatMap((i: any) => (i.providerStates ?? []).map((s: any) => s.name));
+    expect(new Set(names)).toEqual(new Set(['an account exists', 'a wallet exists', 'payment method details exist', 'an order exists in status PLACED', 'an order exists in status CANCELLED', 'an asset exists']));
+    expect(contract.interactions.map((i: any) => i.response.status)).toEqual(expect.arrayContaining([200, 201, 404, 409]));
+  });
+
+  it("passes Pact's verifier against a fresh fake of another world, through its state-change URL (docs/pact.md's block)", async () => {
+    await verifiedOnFreshFake(contract);
   }, 60_000);
 
-  it('fails verification when an answer is expected with a field the platform does not have', async () => {
+  it('fails it when an answer is expected with a field renamed', async () => {
     const broken = structuredClone(contract);
-    const read = broken.interactions.find((i: any) => i.request.method === 'GET' && i.description.startsWith('GET /v1/accounts/{account_id} '));
-    const { first_name, ...rest } = read.response.body.content;
-    read.response.body.content = { ...rest, firstName: first_name };
-    const file = join(dir, 'broken.json');
-    writeFileSync(file, JSON.stringify(broken));
-    const fresh = await startServer({ port: 0, seed: 7 });
-    try {
-      await expect(verify(file, fresh)).rejects.toThrow();
-    } finally {
-      await fresh.stop();
-    }
+    const read = broken.interactions.find((i: any) => i.description === 'GET /v1/accounts/{account_id} answers 200');
+    const { first_name: firstName, ...rest } = read.response.body.content;
+    read.response.body.content = { ...rest, firstName };
+    await expect(verifiedOnFreshFake(broken)).rejects.toThrow();
+  }, 60_000);
+
+  it('fails it when a refused cancel is expected with another problem code', async () => {
+    const broken = structuredClone(contract);
+    const refused = broken.interactions.find((i: any) => i.description === 'DELETE /v1/orders/{order_id}/ answers 409 order_not_cancellable');
+    refused.response.body.content.code = 'order_cancelled';
+    await expect(verifiedOnFreshFake(broken)).rejects.toThrow();
   }, 60_000);
 });
