@@ -73,6 +73,17 @@ describe('GET /__control/export?format=pact', () => {
     }
   });
 
+  it("keeps the client's secret and tokens out wherever a request put them: bodies, and the states made of them", async () => {
+    const app = testApp();
+    const token = await tokenFor(app);
+    const account = await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', external_id: 'sandbox-secret', first_name: token }).expect(201);
+    await http(app).get(`/v1/accounts/${account.body.id as string}`).set(bearer(token)).expect(200);
+    const { text, contract } = await contractOf(app);
+    expect(text).not.toContain('sandbox-secret');
+    expect(text).not.toContain(token);
+    expect(contract.interactions[1].providerStates[0]).toMatchObject({ name: 'an account exists', params: { external_id: '[redacted]', first_name: '[redacted]' } });
+  });
+
   it('names the states each request relied on, with the record as the request found it, and injects their identifiers into the path', async () => {
     const { app, accountId, orderId } = await session();
     const { contract } = await contractOf(app);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,9 +51,15 @@ async function verifiedOnFreshFake(pact: unknown): Promise<void> {
 }
 
 describe('a session exported as a Pact contract, verified by Pact', () => {
+  it("uses Pact as a dev dependency only: the package's users never install it", () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    expect(manifest.devDependencies?.['@pact-foundation/pact']).toBeDefined();
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) expect(manifest[field]?.['@pact-foundation/pact'], field).toBeUndefined();
+  });
+
   it('covers the session: states, an error answer, lists and a cancel', () => {
     const names = contract.interactions.flatMap((i: any) => (i.providerStates ?? []).map((s: any) => s.name));
-    expect(new Set(names)).toEqual(new Set(['an account exists', 'a wallet exists', 'payment method details exist', 'an order exists in status PLACED', 'an order exists in status CANCELLED', 'an asset exists']));
+    expect(new Set(names)).toEqual(new Set(['an account exists', 'a wallet exists', 'payment method details exist', 'an order exists in status PLACED', 'an order exists in status CANCELLED', 'an asset exists', 'a feeder fund exists', 'a custom offering exists']));
     expect(contract.interactions.map((i: any) => i.response.status)).toEqual(expect.arrayContaining([200, 201, 404, 409]));
   });
 

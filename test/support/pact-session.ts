@@ -38,5 +38,10 @@ export async function partnerSession(fake: FakeServer): Promise<{ token: string;
   await api('GET', '/v1/accounts/00000000-0000-4000-8000-000000000000');
   const assets = await api('GET', '/v1/assets?limit=2');
   await api('GET', `/v1/share-classes/${assets.body.data[0].isin as string}`);
+  const world = fake.state();
+  await api('GET', `/v1/funds/${world.feeder_funds[0]!.abbreviation}/documents?limit=1`);
+  const offering = world.custom_offerings[0]!;
+  const offered = world.assets.find((asset) => asset.id === offering.asset_id)!;
+  await api('GET', `/v1/assets/${offered.isin}/custom-offerings/${offering.id}/documents`);
   return { token, accountId, walletId, orderId };
 }

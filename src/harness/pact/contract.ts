@@ -42,8 +42,11 @@ export function* contractSteps(records: readonly JournalRecord[], context: Contr
   const sightings = new Sightings();
   const exchanges: { exchange: Exchange; at: number }[] = [];
   const skipped = new Map<string, number>();
+  // the credentials the span's requests carried or were issued (a token pasted into a field shows in later answers)
+  const credentials = new Set(context.credentials);
   for (const [at, r] of records.entries()) {
     yield;
+    for (const credential of r.kept.credentials ?? []) credentials.add(credential);
     const response = r.responseBody;
     if (response?.text && !response.truncated && /json/i.test(response.contentType ?? '')) {
       try {
@@ -110,6 +113,6 @@ export function* contractSteps(records: readonly JournalRecord[], context: Contr
       },
     },
   };
-  const text = withoutSecretValues(JSON.stringify(contract, null, 2), secretForms(context.credentials));
+  const text = withoutSecretValues(JSON.stringify(contract, null, 2), secretForms([...credentials]));
   return Buffer.from(text);
 }
