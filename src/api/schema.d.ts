@@ -1011,7 +1011,7 @@ export interface paths {
          *     injected from the state's values (`generators` of type `ProviderState`, such as `${accountId}`), and matching
          *     rules by regex for identifiers and instants and by type for the rest (an error's `code` and a set-up order's
          *     `status` by equality; list items by their required fields). Pact's verifier reaches
-         *     `POST /__control/pact/provider-states` as its state-change URL. See docs/exports.md.
+         *     `POST /__control/pact/provider-states` as its state-change URL. See docs/pact.md.
          */
         get: operations["exportRequests"];
         put?: never;
@@ -1052,8 +1052,8 @@ export interface paths {
          *     market) 422 `provider_state_unavailable`; the `params`' fields break the rules as the API's would (422, 409).
          *
          *     The verifier sends its custom headers here too: on an open control plane an API token of this fake is
-         *     accepted (the tenant is still the one named, else the default client's); with `CONTROL_TOKEN` set, give the
-         *     verifier a token whose client holds the scope `control`.
+         *     accepted, and a call that names no tenant acts on that token's (where the verifier's requests go); with
+         *     `CONTROL_TOKEN` set, give the verifier a token whose client holds the scope `control`.
          */
         post: operations["changeProviderState"];
         delete?: never;

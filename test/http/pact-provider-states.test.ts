@@ -29,6 +29,18 @@ describe('POST /__control/pact/provider-states', () => {
     expect(account.body).toMatchObject({ type: 'individual', first_name: 'Ada' });
   });
 
+  it("makes a state in the tenant of the API token it carries when the call names none; a named tenant wins", async () => {
+    const scopes = ['read:accounts', 'write:accounts'] as const;
+    const app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'acme', client_secret: 'acme-secret', scopes: [...scopes] }] });
+    const acme = await tokenFor(app, { client_id: 'acme', client_secret: 'acme-secret' });
+    const sandbox = await tokenFor(app);
+    const made = await change(app, { state: 'an account exists', params: { first_name: 'Wile' } }, bearer(acme));
+    await http(app).get(`/v1/accounts/${made.body.accountId as string}`).set(bearer(acme)).expect(200);
+    await http(app).get(`/v1/accounts/${made.body.accountId as string}`).set(bearer(sandbox)).expect(404);
+    const named = await http(app).post(`${URL}?client_id=sandbox-client`).set(bearer(acme)).send({ state: 'an account exists' });
+    await http(app).get(`/v1/accounts/${named.body.accountId as string}`).set(bearer(sandbox)).expect(200);
+  });
+
   it("with CONTROL_TOKEN, takes a token whose client holds the scope control, acting on that client's tenant", async () => {
     const scopes = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'read:documents', 'control'] as const;
     const app = testApp({ controlToken: 'operator-secret', clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'acme', client_secret: 'acme-secret', scopes: [...scopes] }] });
