@@ -1,6 +1,6 @@
 import { letterOf, responseContentOf, type ApiDocument } from '../../api/document.js';
 import type { JournalBody } from '../journal-body.js';
-import { BEARER_PATTERN, bodyRules, contractExample, rule, type Rules, type RuleList } from './matching.js';
+import { BEARER_PATTERN, bodyRules, contractExample, rule, UUID_PATTERN, type Rules, type RuleList } from './matching.js';
 import type { ProviderState, Reliance } from './states-of.js';
 
 /** What an interaction is made of: one `/v1` exchange of the journal, as a reader sees it (redacted). */
@@ -118,7 +118,7 @@ export function interactionOf(document: ApiDocument, exchange: Exchange, relianc
   const queried = reliance.injected.get('?account_id');
   if (queried && exchange.query.account_id !== undefined) {
     generators.query = { account_id: { type: 'ProviderState', expression: `\${${queried}}`, dataType: 'STRING' } };
-    request.matchingRules.query = { account_id: rule({ match: 'regex', regex: '^[0-9a-fA-F-]{36}$' }) };
+    request.matchingRules.query = { account_id: rule({ match: 'regex', regex: UUID_PATTERN }) };
   }
   if (Object.keys(generators).length > 0) request.generators = generators;
 
