@@ -13,6 +13,7 @@ const WORKERS = Math.max(2, availableParallelism());
 export const sourceResolve = {
   alias: [
     // The examples import the package by name, as a partner would; here that name is the source.
+    { find: 'investment-api-fake/testcontainers', replacement: fileURLToPath(new URL('./src/testcontainers.ts', import.meta.url)) },
     { find: 'investment-api-fake/vitest', replacement: fileURLToPath(new URL('./src/vitest.ts', import.meta.url)) },
     { find: 'investment-api-fake', replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     { find: /^\.\/generator\.js$/, replacement: fileURLToPath(new URL('./fixtures/generate.ts', import.meta.url)) },

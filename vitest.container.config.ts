@@ -9,13 +9,12 @@ export default defineConfig({
   test: {
     // *.spec.ts: the main config's projects take test/**/*.test.ts and examples/**/*.test.ts, which need Node alone.
     include: ['test/container/**/*.spec.ts', 'examples/testcontainers/**/*.spec.ts'],
-    // This engine has no bridge network (../shared/tools/docker-engine.sh): the example shares the host's network,
-    // Testcontainers is told the host (it would look for the bridge network's gateway), and its reaper (Ryuk),
-    // which needs a mapped port, is off: the example stops what it starts.
+    // This engine has no bridge network (../shared/tools/docker-engine.sh): the Testcontainers module finds that out
+    // and shares the host's network; Testcontainers is told the host (in a container it would look for the bridge
+    // network's gateway), and its reaper (Ryuk), which needs a mapped port, is off: the tests stop what they start.
     env: {
       FAKE_IMAGE: process.env.FAKE_IMAGE ?? 'investment-api-fake:container-test',
       FAKE_IMAGE_GIVEN: process.env.FAKE_IMAGE ? '1' : '',
-      FAKE_NETWORK: process.env.FAKE_NETWORK ?? 'host',
       TESTCONTAINERS_RYUK_DISABLED: 'true',
       TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1',
     },

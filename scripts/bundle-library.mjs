@@ -1,4 +1,4 @@
-// The package's entries (index, vitest, cli) bundled from tsc's output into dist/bundle/ by esbuild, dependencies
+// The package's entries (index, vitest, testcontainers, cli) bundled from tsc's output into dist/bundle/ by esbuild, dependencies
 // left as imports: Node 20 resolves and links each of ~100 ES modules on its own (package scope lookups, stats, a
 // compile each), which was about half of the library's import time; a few files load in a fraction of it. tsc's
 // per-file output stays in dist/src/: the declarations describe it, the build scripts import it.
@@ -14,7 +14,7 @@ const root = new URL('..', import.meta.url);
 const source = new URL('dist/src/', root).pathname;
 const outdir = new URL('dist/bundle/', root).pathname;
 // `library` is src/index.ts bundled; index.js (written below) loads key-pair-early first.
-const ENTRIES = { library: 'index.js', 'key-pair-early': 'auth/key-pair-early.js', vitest: 'vitest.js', cli: 'cli.js' };
+const ENTRIES = { library: 'index.js', 'key-pair-early': 'auth/key-pair-early.js', vitest: 'vitest.js', testcontainers: 'testcontainers.js', cli: 'cli.js' };
 
 /** Rewrites `import.meta.url` in each of our files to the URL of the file it was written in. */
 const originalImportMetaUrl = {

@@ -86,6 +86,8 @@ export const api = (s: Session) => ({
   removeFault: (faultId: string) => control<void>(s, 'DELETE', `/faults/${id(faultId)}`),
   documents: async () => (await control<Schemas['DocumentLinkList']>(s, 'GET', '/documents')).data,
   clearFaults: () => control<void>(s, 'DELETE', '/faults'),
+  /** Liveness, and `shadow_mode: true` in shadow mode: whether there is a fidelity report to read. */
+  health: () => control<Schemas['Health']>(s, 'GET', '/health', undefined, { allClients: true }),
   /** Shadow mode's report (409 `shadow_mode_off` outside it), and forgetting it. */
   fidelity: () => control<Schemas['FidelityReport']>(s, 'GET', '/fidelity'),
   clearFidelity: () => control<void>(s, 'DELETE', '/fidelity'),

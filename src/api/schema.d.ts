@@ -390,7 +390,7 @@ export interface paths {
          *     by another process), 503 with `status` `degraded` and `persistence` saying why (`reason`: the system's error
          *     code, never a path), since when, and how many tenants' last changes are not on disk; meanwhile every write
          *     answers 503 `state_not_saved`. It says `ok` again once the directory takes the writes (retried every half
-         *     second).
+         *     second). In shadow mode (`--upstream`) it also says `"shadow_mode": true`.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1105,9 +1105,13 @@ export interface paths {
          *     `code`, or OAuth's `error`); `missing_field` (the upstream has it, the fake has not); `extra_field`; `type`
          *     (JSON types at a pointer; list items by shape); `enum_value` (a value outside the document's enum, on either
          *     side); `value` (only for resources the session created or changed; identifiers and instants are never
-         *     compared). An exchange the twin cannot replay (an identifier the session never created, a token not issued
-         *     through this session) counts as `not_comparable`, its reason in `not_comparable_exchanges`: never a
-         *     difference. `operations` holds the same counts per operation. The report waits (up to 5 s) for the
+         *     compared). Each difference has a `heading`, the difference as a sentence (`The upstream answered 422
+         *     (invalid_request) where the fake answered 201`), and on a `status` or `error_code` difference each side's
+         *     problem (`upstream_problem`, `fake_problem`: status, `code`, `detail`). An exchange the twin cannot replay or
+         *     whose records only one world holds (a token not issued through this session; an identifier the session never
+         *     created that the upstream found and the twin answers 404 for; one the upstream answers 404 `not_found` for
+         *     while the twin's own seeded world holds it, as a cancel of a fixture order, 404 against 409) counts as
+         *     `not_comparable`, its reason in `not_comparable_exchanges`: never a difference. `operations` holds the same counts per operation. The report waits (up to 5 s) for the
          *     comparisons of exchanges already answered. A partner's token (scope `control`) sees its own client's
          *     exchanges only. Secrets and tokens are never stored or shown.
          *     `format=junit`: JUnit XML, a test case per operation seen, a `failure` per difference (no operation seen: a
@@ -1717,6 +1721,8 @@ export interface components {
                 /** @description Tenants whose last change is not on disk. */
                 tenants_not_saved?: number;
             };
+            /** @description Only in shadow mode (`--upstream`): `true`, so that a page (the console's Fidelity view) knows `GET /__control/fidelity` has a report before it asks. The upstream itself is named there, not here. */
+            shadow_mode?: boolean;
         };
         Clock: {
             /** Format: date-time */
@@ -1830,7 +1836,19 @@ export interface components {
             upstream: unknown;
             /** @description The twin's side, likewise. */
             fake: unknown;
+            /** @description The difference as a sentence, as the console and the JUnit report head it (`The upstream answered 422 (invalid_request) where the fake answered 201`; ``field `/dob_year` is a string upstream, a number in the fake``); names and pointers in backticks. */
+            heading: string;
+            upstream_problem?: components["schemas"]["FidelityProblem"];
+            fake_problem?: components["schemas"]["FidelityProblem"];
         };
+        /** @description On a `status` or `error_code` difference, each side's answer as a problem: its status, and its problem's `code` and `detail` (an OAuth error's `error` and `error_description`); null for a side that succeeded. Secrets read `[redacted]`. */
+        FidelityProblem: {
+            status: number;
+            /** @description The problem's `code` (OAuth: `error`); null when the answer has none. */
+            code: string | null;
+            /** @description The problem's `detail` (OAuth: `error_description`), cut at 1,000 characters; null when the answer has none. */
+            detail: string | null;
+        } | null;
         FidelityDocumentViolation: {
             request_id: string;
             operation: string | null;
@@ -1857,7 +1875,7 @@ export interface components {
             compared: number;
             /** @description Compared exchanges without a difference. */
             agreed: number;
-            /** @description Exchanges the twin could not replay. */
+            /** @description Exchanges the twin could not replay, or whose record only one of the two worlds holds. */
             not_comparable: number;
             differences: components["schemas"]["FidelityDifference"][];
             document_violations: components["schemas"]["FidelityDocumentViolation"][];

@@ -180,6 +180,13 @@ export class WorldStore {
     }
   }
 
+  /** Whether a path names one of this world's records (an id, an ISIN, a fund's abbreviation): shadow mode asks. */
+  holds(key: string): boolean {
+    return [this.accountById, this.walletById, this.paymentMethodById, this.orderById, this.customOfferingById, this.documentById, this.shareClassById, this.assetByIsin, this.feederFundByAbbreviation].some(
+      (index: Map<string, unknown>) => index.has(key),
+    );
+  }
+
   /** What a tenant's client can create: the records MAX_RECORDS_PER_TENANT counts. */
   get recordCount(): number {
     return this.accounts.length + this.wallets.length + this.paymentMethodDetails.length + this.orders.length;

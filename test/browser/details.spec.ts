@@ -59,6 +59,60 @@ describe('the Requests view', () => {
   });
 });
 
+describe('a row of the Requests view', () => {
+  it('opens on a click anywhere in it and from the keyboard, without moving the columns; its path, query included, stays on one line', async () => {
+    fake.reset();
+    const method = fake.state().payment_method_details[0]!;
+    const long = await send(`/v1/accounts/${method.account_id}/payment-method-details/${method.id}`);
+    const listed = await send('/v1/orders?limit=5&status=PLACED');
+    const watched = await WatchedPage.open(browser, fake.url);
+    const { page } = watched;
+    await page.goto(`${fake.url}/console/requests`);
+    const button = (id: string) => page.getByRole('button', { name: `Details of request ${id}` });
+    const row = (id: string) => page.locator('tr', { has: button(id) });
+    await row(long).waitFor();
+
+    // the path column shows the query string, the whole of it in the cell's title too
+    const listedPath = row(listed).locator('td.path');
+    expect(await listedPath.textContent()).toBe('/v1/orders?limit=5&status=PLACED');
+    expect(await listedPath.getAttribute('title')).toBe('/v1/orders?limit=5&status=PLACED');
+    // a long path: one line, cut with an ellipsis rather than broken mid-word
+    const longPath = row(long).locator('td.path');
+    expect(await longPath.getAttribute('title')).toBe(`/v1/accounts/${method.account_id}/payment-method-details/${method.id}`);
+    // in the page (this file is compiled without the DOM's types): the lines its text takes, whether it is cut
+    type Cell = { scrollWidth: number; clientWidth: number; ownerDocument: { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> }; defaultView: { getComputedStyle(node: unknown): { textOverflow: string } } } };
+    const layout = await longPath.evaluate((node) => {
+      const cell = node as unknown as Cell;
+      const range = cell.ownerDocument.createRange();
+      range.selectNodeContents(cell);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      return { lines: lines.size, cut: cell.scrollWidth > cell.clientWidth, overflow: cell.ownerDocument.defaultView.getComputedStyle(cell).textOverflow };
+    });
+    expect(layout).toEqual({ lines: 1, cut: true, overflow: 'ellipsis' });
+
+    // a click on the path (not on the small button) opens the row; the columns stay where they were
+    const columns = async () => Promise.all((await page.locator('table.requests thead th').all()).map(async (th) => (await th.boundingBox())!.width));
+    const before = await columns();
+    await longPath.click();
+    await expect.poll(() => button(long).getAttribute('aria-expanded')).toBe('true');
+    await row(long).locator('xpath=following-sibling::tr[1]').getByTestId('answer-body-text').waitFor();
+    expect(await columns()).toEqual(before);
+    await row(long).locator('td').nth(5).click();
+    await expect.poll(() => button(long).getAttribute('aria-expanded')).toBe('false');
+
+    // from the keyboard: Enter and Space on the row's button
+    await button(listed).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => button(listed).getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Space');
+    await expect.poll(() => button(listed).getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('tr.details').count()).toBe(0);
+
+    expect(await seriousViolations(page)).toEqual([]);
+    await watched.close();
+  });
+});
+
 describe('an order’s page', () => {
   it('names who acted in its history and lays its payment method details out as fields', async () => {
     fake.reset();

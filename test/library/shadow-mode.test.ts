@@ -164,7 +164,37 @@ describe('shadow mode in front of an upstream that deviates', () => {
     expect(report.document_violations).toEqual(expect.arrayContaining([expect.objectContaining({ side: 'upstream_answer', operation: 'listOrders', pointer: '/data/0/status' })]));
     const junit = await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text();
     expect(junit).toContain('<testcase classname="fidelity" name="createAccount" time="0">');
-    expect(junit).toContain('<failure message="missing_field at /nickname" type="missing_field">POST /v1/accounts (request ');
+    expect(junit).toContain('<failure message="Field `/nickname` is in the upstream&apos;s answer (`&quot;ada&quot;`) but not in the fake&apos;s" type="missing_field">POST /v1/accounts (request ');
+    expect(junit).toContain('upstream problem: 409 order_not_cancellable: no\nfake problem:     (a success, no problem)');
+  });
+
+  // the report of the session above (each session moves the upstream's world on: its orders are cancelled)
+  it('heads every kind of difference with a sentence, the same in the report and its JUnit form', async () => {
+    const report = await fidelityOf(shadow);
+    const headingOf = (kind: string, operation: string) => report.differences.find((d) => d.kind === kind && d.operation === operation)!.heading;
+    expect(headingOf('missing_field', 'createAccount')).toBe('Field `/nickname` is in the upstream\'s answer (`"ada"`) but not in the fake\'s');
+    expect(headingOf('extra_field', 'createAccount')).toBe('Field `/first_name` is in the fake\'s answer (`"Ada"`) but not in the upstream\'s');
+    expect(headingOf('type', 'createAccount')).toBe('Field `/dob_year` is a string upstream, a number in the fake');
+    expect(headingOf('value', 'createAccount')).toBe('Field `/last_name` is `"Byron"` upstream, `"Lovelace"` in the fake');
+    expect(headingOf('enum_value', 'listOrders')).toBe('Field `/data/0/status` is `"SETTLED"` upstream, outside the document\'s enum, `"AWAITING_PAYMENT"` in the fake');
+    expect(headingOf('error_code', 'registerWallet')).toBe('Both answered 422, but the upstream\'s problem code is `validation_error` where the fake\'s is `invalid_wallet_address`');
+    expect(headingOf('status', 'cancelOrder')).toBe('The upstream answered 409 (order_not_cancellable) where the fake answered 200');
+    expect(headingOf('status', 'listFundDocuments')).toBe('The upstream answered 503 where the fake answered 200');
+    for (const d of report.differences) expect(d.heading, d.kind).not.toMatch(/another|\(the status\)/);
+    const junit = await (await fetch(`${shadow.url}/__control/fidelity?format=junit`)).text();
+    expect(junit).toContain('message="The upstream answered 409 (order_not_cancellable) where the fake answered 200"');
+    expect(junit).toContain('message="Field `/dob_year` is a string upstream, a number in the fake"');
+  });
+
+  it("shows each side's problem, its code and detail, on a status or error-code difference", async () => {
+    const report = await fidelityOf(shadow);
+    const cancel = report.differences.find((d) => d.operation === 'cancelOrder')!;
+    expect(cancel).toMatchObject({ upstream_problem: { status: 409, code: 'order_not_cancellable', detail: 'no' }, fake_problem: null });
+    const wallet = report.differences.find((d) => d.operation === 'registerWallet')!;
+    expect(wallet.upstream_problem).toMatchObject({ status: 422, code: 'validation_error', detail: expect.any(String) });
+    expect(wallet.fake_problem).toMatchObject({ status: 422, code: 'invalid_wallet_address', detail: expect.stringMatching(/\S/) });
+    // a field difference carries no problem
+    expect(report.differences.find((d) => d.kind === 'type')).not.toHaveProperty('upstream_problem');
   });
 
   it("hands the client the upstream's bytes and end-to-end headers, and none of its hop-by-hop ones", async () => {
@@ -273,12 +303,20 @@ describe('an upstream that cannot be used', () => {
     expect(await fidelityOf(fake)).toMatchObject({ exchanges: 0 });
   });
 
-  it('outside shadow mode, the report answers 409 shadow_mode_off', async () => {
+  it('outside shadow mode, the report answers 409 shadow_mode_off, and health says nothing of shadow mode', async () => {
     const fake = await startServer();
     started.push(fake);
     const answer = await fetch(`${fake.url}/__control/fidelity`);
     expect(answer.status).toBe(409);
     expect(await answer.json()).toMatchObject({ code: 'shadow_mode_off' });
+    expect(await (await fetch(`${fake.url}/__control/health`)).json()).toEqual({ status: 'ok' });
+  });
+
+  it('in shadow mode, health says so (the console asks it before the report), and names no upstream', async () => {
+    const upstream = await startServer();
+    const shadow = await startServer({ upstream: upstream.url });
+    started.push(shadow, upstream);
+    expect(await (await fetch(`${shadow.url}/__control/health`)).json()).toEqual({ status: 'ok', shadow_mode: true });
   });
 
   it('refuses an upstream URL with credentials in it before starting', async () => {

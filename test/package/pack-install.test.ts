@@ -1,10 +1,12 @@
-// The package as a partner gets it: `npm pack`, then `npm install <tarball>` into a fresh project that type-checks a
-// strict usage file (skipLibCheck off) and runs a small vitest suite against startServer.
+// The package as a partner gets it: `npm pack`, then `npm install <tarball>` into a fresh project that type-checks
+// strict usage files (skipLibCheck off; the Testcontainers module's with `testcontainers` installed, and the snippet
+// of docs/containers.md) and runs a small vitest suite against startServer.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
+import { markedSnippet } from '../support/doc-pages.js';
 import { pack, sh, type PackResult } from '../support/pack.js';
 
 const here = new URL('./fresh-project/', import.meta.url).pathname;
@@ -29,10 +31,13 @@ beforeAll(async () => {
     include: ['*.ts'],
   }));
   copyFileSync(join(here, 'usage.ts'), join(project, 'usage.ts'));
+  copyFileSync(join(here, 'usage-testcontainers.ts'), join(project, 'usage-testcontainers.ts'));
+  writeFileSync(join(project, 'containers-doc.ts'), `${markedSnippet('testcontainers-module', 'ts')}export {};\n`);
   copyFileSync(join(here, 'partner-suite.ts'), join(project, 'fake.test.ts'));
   const devDependencies = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies as Record<string, string>;
   await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed.filename),
-    `typescript@${devDependencies['typescript']}`, `vitest@${devDependencies['vitest']}`, `@types/node@${devDependencies['@types/node']}`], project);
+    `typescript@${devDependencies['typescript']}`, `vitest@${devDependencies['vitest']}`, `@types/node@${devDependencies['@types/node']}`,
+    `testcontainers@${devDependencies['testcontainers']}`], project);
 }, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -85,8 +90,9 @@ describe('the packed package', () => {
   it('type-checks a strict usage file without skipLibCheck, wrong statuses and fields rejected', async () => {
     await sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project);
     // The @ts-expect-error lines are errors indeed: without them tsc reports exactly those.
-    const loose = readFileSync(join(project, 'usage.ts'), 'utf8').replaceAll('// @ts-expect-error', '// expected:');
-    writeFileSync(join(project, 'usage.ts'), loose);
+    for (const file of ['usage.ts', 'usage-testcontainers.ts']) {
+      writeFileSync(join(project, file), readFileSync(join(project, file), 'utf8').replaceAll('// @ts-expect-error', '// expected:'));
+    }
     const failed = await sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project).then(() => '', (e: Error) => e.message);
     expect(failed).toMatch(/usage\.ts\(\d+,\d+\): error TS2345: Argument of type '"SHIPPED"' is not assignable to parameter of type '"PLACED" \| "AWAITING_PAYMENT"/);
     expect(failed).toMatch(/Property 'price_eur' does not exist/);
@@ -96,7 +102,9 @@ describe('the packed package', () => {
     expect(failed).toMatch(/Type '"listOrder"' is not assignable to type /);
     expect(failed).toMatch(/Type '"cancelOrders"' is not assignable to type /);
     expect(failed).toMatch(/Type '\\?"yesterday\\?"' is not assignable to type/);
-    expect(failed.match(/error TS/g)).toHaveLength(7);
+    // the Testcontainers module's builders are typed
+    expect(failed).toMatch(/usage-testcontainers\.ts\(\d+,\d+\): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/);
+    expect(failed.match(/error TS/g)).toHaveLength(8);
   }, 120_000);
 
   it("runs the partner's vitest suite against startServer", async () => {
@@ -109,6 +117,19 @@ describe('the packed package', () => {
     const { stdout } = await sh(process.execPath, ['-e', script], project);
     expect(stdout.trim()).toBe('toHaveReceived,toHaveNoReadinessFindings');
     expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/bundle/vitest.js', 'dist/src/vitest.d.ts']));
+  });
+
+  it('has the Testcontainers module at its own subpath, the only file that imports the optional peer testcontainers', async () => {
+    const installed = join(project, 'node_modules/investment-api-fake');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    expect(manifest.peerDependenciesMeta.testcontainers).toEqual({ optional: true });
+    expect(manifest.dependencies.testcontainers).toBeUndefined();
+    const importers = packed.files.map((f) => f.path).filter((p) => p.startsWith('dist/bundle/') && p.endsWith('.js'))
+      .filter((p) => /from ["']testcontainers["']/.test(readFileSync(join(installed, p), 'utf8')));
+    expect(importers).toEqual(['dist/bundle/testcontainers.js']);
+    const script = "import('investment-api-fake/testcontainers').then((m) => console.log(typeof m.InvestmentApiFakeContainer, m.DEFAULT_IMAGE))";
+    const { stdout } = await sh(process.execPath, ['-e', script], project);
+    expect(stdout.trim()).toBe(`function ghcr.io/investment-platform/investment-api-fake:${manifest.version}`);
   });
 
   it('is ESM that require() loads on the supported Node versions, with a CLI on the PATH', async () => {

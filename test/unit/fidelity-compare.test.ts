@@ -20,15 +20,17 @@ const account = {
 
 describe('comparing two answers, one kind at a time', () => {
   it('status: the statuses differ, and nothing else is compared', () => {
-    expect(compare({ status: 201, body: account }, { status: 422, body: { code: 'validation_error' } })).toEqual([{ kind: 'status', pointer: '', upstream: 201, fake: 422 }]);
+    expect(compare({ status: 201, body: account }, { status: 422, body: { code: 'validation_error' } })).toEqual([
+      { kind: 'status', pointer: '', upstream: 201, fake: 422, problems: { upstream: null, fake: { status: 422, code: 'validation_error', detail: null } } },
+    ]);
   });
 
   it("error_code: same status, another problem code (or OAuth's error)", () => {
     expect(compare({ status: 409, body: { code: 'order_not_cancellable' } }, { status: 409, body: { code: 'limit_reached' } })).toEqual([
-      { kind: 'error_code', pointer: '/code', upstream: 'order_not_cancellable', fake: 'limit_reached' },
+      { kind: 'error_code', pointer: '/code', upstream: 'order_not_cancellable', fake: 'limit_reached', problems: { upstream: { status: 409, code: 'order_not_cancellable', detail: null }, fake: { status: 409, code: 'limit_reached', detail: null } } },
     ]);
-    expect(compare({ status: 400, body: { error: 'invalid_scope' } }, { status: 400, body: { error: 'invalid_request' } })).toEqual([
-      { kind: 'error_code', pointer: '/error', upstream: 'invalid_scope', fake: 'invalid_request' },
+    expect(compare({ status: 400, body: { error: 'invalid_scope', error_description: 'no such scope' } }, { status: 400, body: { error: 'invalid_request' } })).toEqual([
+      { kind: 'error_code', pointer: '/error', upstream: 'invalid_scope', fake: 'invalid_request', problems: { upstream: { status: 400, code: 'invalid_scope', detail: 'no such scope' }, fake: { status: 400, code: 'invalid_request', detail: null } } },
     ]);
   });
 
@@ -46,14 +48,14 @@ describe('comparing two answers, one kind at a time', () => {
 
   it('type: another JSON type at the same pointer; null fits any', () => {
     expect(compare({ status: 200, body: { ...account, dob_year: '1985' } }, { status: 200, body: account })).toEqual([
-      { kind: 'type', pointer: '/dob_year', upstream: '1985', fake: 1985 },
+      { kind: 'type', pointer: '/dob_year', upstream: '1985', fake: 1985, types: { upstream: ['string'], fake: ['number'] } },
     ]);
     expect(compare({ status: 200, body: { ...account, line2: null } }, { status: 200, body: { ...account, line2: 'x' } })).toEqual([]);
   });
 
   it('enum_value: a value outside the document enum, on either side, with both values', () => {
     expect(compare({ status: 200, body: { status: 'SETTLED' } }, { status: 200, body: { status: 'COMPLETED' } }, { enums: { upstream: ['/status'], fake: [] } })).toEqual([
-      { kind: 'enum_value', pointer: '/status', upstream: 'SETTLED', fake: 'COMPLETED' },
+      { kind: 'enum_value', pointer: '/status', upstream: 'SETTLED', fake: 'COMPLETED', outside: ['upstream'] },
     ]);
   });
 
@@ -106,7 +108,7 @@ describe('normalization, written once', () => {
     const findings = compareAnswers({ upstream, fake: { status: 200, body: { credentials: 1 } }, compareValues: false, translate: none, secrets: ['tok-0123456789'] });
     expect(findings).toEqual([
       { kind: 'missing_field', pointer: '/profile', upstream: { jwt: '[redacted]', passphrase: '[redacted]', signature: '[redacted]', api_key: '[redacted]', private_key: null, note: 'has [redacted] inside' }, fake: null },
-      { kind: 'type', pointer: '/credentials', upstream: '[redacted]', fake: '[redacted]' },
+      { kind: 'type', pointer: '/credentials', upstream: '[redacted]', fake: '[redacted]', types: { upstream: ['object'], fake: ['number'] } },
       // under a secret-named field, whatever its own name
       { kind: 'missing_field', pointer: '/credentials/user', upstream: '[redacted]', fake: null },
     ]);
@@ -155,13 +157,27 @@ describe('a large answer', () => {
 });
 
 describe('not comparable', () => {
+  const answer = (status: number, code?: string) => ({ status, body: code === undefined ? undefined : { status, code } });
+
   it('a record the session never created that the twin does not hold, with the reason', () => {
-    expect(whyNotComparable(200, 404, ['7d1f...sandbox'])).toMatch(/"7d1f...sandbox", which this session did not create and the twin does not hold/);
+    expect(whyNotComparable(answer(200), answer(404, 'not_found'), ['7d1f...sandbox'])).toMatch(/"7d1f...sandbox", which this session did not create and the twin does not hold/);
+    // a cancel the upstream refuses for the order's state: it holds the order, the twin does not
+    expect(whyNotComparable(answer(409, 'order_not_cancellable'), answer(404, 'not_found'), ['o-1'])).toMatch(/upstream 409, fake 404/);
   });
 
-  it('is no excuse when both sides agree, or when every identifier was translated', () => {
-    expect(whyNotComparable(404, 404, ['x'])).toBeUndefined();
-    expect(whyNotComparable(200, 404, [])).toBeUndefined();
+  it("a record of the twin's own seed that the upstream does not hold (404 against 409), with the reason", () => {
+    const seed = new Set(['seed-order']);
+    const reason = whyNotComparable(answer(404, 'not_found'), answer(409, 'order_not_cancellable'), ['seed-order'], (id) => seed.has(id));
+    expect(reason).toMatch(/"seed-order", which the upstream did not issue in this session and does not hold \(404\), while the twin's own world \(its seed\) does: upstream 404, fake 409/);
+  });
+
+  it('is no excuse without evidence: both sides agree, every identifier was translated, the twin holds none, or a 404 is a route', () => {
+    expect(whyNotComparable(answer(404), answer(404), ['x'])).toBeUndefined();
+    expect(whyNotComparable(answer(200), answer(404), [])).toBeUndefined();
+    expect(whyNotComparable(answer(404, 'not_found'), answer(409), ['made-up'], () => false)).toBeUndefined();
+    expect(whyNotComparable(answer(404, 'not_found'), answer(422, 'validation_failed'), ['seed-order'], () => true)).toBeUndefined();
+    expect(whyNotComparable(answer(200), answer(404, 'route_not_found'), ['x'])).toBeUndefined();
+    expect(whyNotComparable(answer(422), answer(404, 'not_found'), ['x'])).toBeUndefined();
   });
 });
 

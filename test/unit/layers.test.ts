@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['control'],
   // the control plane's clients: typed (control-client.ts) and as MCP tools, which call it (mcp/)
   ['control-client.ts', 'mcp'],
-  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'cli-mcp.ts', 'banner.ts', 'log-format.ts', 'process-guard.ts', 'vitest.ts'],
+  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'cli-mcp.ts', 'banner.ts', 'log-format.ts', 'process-guard.ts', 'vitest.ts', 'testcontainers.ts', 'container-settings.ts'],
 ];
 
 const sourceFiles = (dir: string): string[] =>

@@ -6,45 +6,68 @@ import { Link, ProblemView, Table } from '../components.js';
 type Report = Schemas['FidelityReport'];
 type Difference = Schemas['FidelityDifference'];
 
-const KIND_TEXT: Record<Difference['kind'], string> = {
-  status: 'another status',
-  error_code: 'another error code',
-  missing_field: 'a field the fake lacks',
-  extra_field: 'a field only the fake has',
-  type: 'another JSON type',
-  enum_value: 'a value outside the enum',
-  value: 'another value',
-};
+type ProblemSide = Difference['upstream_problem'];
 
 // the view's own layout, kept here rather than in the shared stylesheet
 const SIDE_BY_SIDE = { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '0.75rem' };
 const FIGURE = { margin: 0, minWidth: 0 };
+const PROBLEM = { margin: '0.5rem 0 0', display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '0.25rem 0.5rem' };
+const BREAK = { overflowWrap: 'anywhere' as const, margin: 0 };
 
 const json = (value: unknown): string => (value === null || value === undefined ? '(none)' : JSON.stringify(value, null, 2));
 
 const percent = (part: number, whole: number): string => (whole === 0 ? '–' : `${Math.round((100 * part) / whole)} %`);
 
+/** The report's heading as it is written (`harness/fidelity/headings.ts`): its backticked names as code. */
+function Sentence({ text }: { text: string }) {
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
+}
+
+/** One side's problem on a status or error-code difference: its code and detail (none: that side succeeded). */
+function ProblemOf({ problem }: { problem: ProblemSide }) {
+  if (problem === undefined) return null;
+  if (problem === null) return <p class="problem-side">No problem: it succeeded.</p>;
+  return (
+    <dl class="problem-side" style={PROBLEM}>
+      <dt>Code</dt>
+      <dd style={BREAK}>{problem.code === null ? '(none)' : <code>{problem.code}</code>}</dd>
+      <dt>Detail</dt>
+      <dd style={BREAK}>{problem.detail ?? '(none)'}</dd>
+    </dl>
+  );
+}
+
 function DifferenceCard({ difference }: { difference: Difference }) {
+  const problems = difference.upstream_problem !== undefined || difference.fake_problem !== undefined;
   return (
     <li class="card difference">
       <h3>
-        <code>{difference.kind}</code> {KIND_TEXT[difference.kind]} at <code>{difference.pointer === '' ? '(the status)' : difference.pointer}</code>
+        <Sentence text={difference.heading} />
       </h3>
       <p>
         Request <Link to={`requests?ids=${difference.request_id}`}>{difference.request_id}</Link>:{' '}
         <code>
           {difference.method} {difference.path}
         </code>{' '}
-        ({difference.operation ?? 'a path the document does not have'})
+        ({difference.operation ?? 'a path the document does not have'}; <code>{difference.kind}</code>
+        {difference.pointer !== '' && (
+          <>
+            {' '}
+            at <code>{difference.pointer}</code>
+          </>
+        )}
+        )
       </p>
       <div class="side-by-side" style={SIDE_BY_SIDE}>
         <figure style={FIGURE}>
           <figcaption>Upstream (the real service)</figcaption>
           <pre>{json(difference.upstream)}</pre>
+          {problems && <ProblemOf problem={difference.upstream_problem ?? null} />}
         </figure>
         <figure style={FIGURE}>
           <figcaption>The fake</figcaption>
           <pre>{json(difference.fake)}</pre>
+          {problems && <ProblemOf problem={difference.fake_problem ?? null} />}
         </figure>
       </div>
     </li>
@@ -57,6 +80,14 @@ export function Fidelity() {
   const [report, setReport] = useState<Report | undefined>();
   const [error, setError] = useState<unknown>();
   const [off, setOff] = useState(false);
+  const inShadowMode = async (): Promise<boolean> => {
+    try {
+      return (await app.api.health()).shadow_mode === true;
+    } catch {
+      // a degraded health (503): the report itself says whether there is one
+      return true;
+    }
+  };
   const load = async (): Promise<boolean> => {
     try {
       setReport(await app.api.fidelity());
@@ -74,9 +105,15 @@ export function Fidelity() {
   useEffect(() => {
     let timer: ReturnType<typeof setInterval> | undefined;
     let left = false;
-    void load().then((again) => {
-      if (again && !left) timer = setInterval(() => void load(), 3000);
-    });
+    // health says whether the fake is in shadow mode: outside it the report is never asked for (it would answer 409)
+    void inShadowMode()
+      .then((on) => {
+        if (!on) setOff(true);
+        return on && !left && load();
+      })
+      .then((again) => {
+        if (again && !left) timer = setInterval(() => void load(), 3000);
+      });
     return () => {
       left = true;
       clearInterval(timer);
@@ -95,10 +132,21 @@ export function Fidelity() {
     return (
       <>
         <h1>Fidelity</h1>
-        <p class="empty-report">
-          The fake is not in shadow mode. Start it with <code>--upstream &lt;base URL&gt;</code> (<code>UPSTREAM_URL</code>) in front of the real service
-          to see where the two agree and differ on your client's traffic.
-        </p>
+        <div class="empty-report">
+          <p>
+            Shadow mode is off: this fake answers from its own world, so there is nothing to compare yet. Shadow mode puts the fake in front of a
+            deployment of the real interface (the platform's sandbox), passes your client's requests on to it, and shows here where the two
+            answer alike and where they differ.
+          </p>
+          <p>
+            To turn it on, start the fake with <code>--upstream &lt;base URL&gt;</code> (or <code>UPSTREAM_URL</code> in its container):
+          </p>
+          <pre>npx investment-api-fake --port 8080 --upstream https://sandbox.platform.example</pre>
+          <p>
+            Then send your client's traffic to port 8080 and come back to this page. The shadow mode page of the docs
+            (<code>docs/shadow-mode.md</code>) tries it against a second local fake.
+          </p>
+        </div>
       </>
     );
   }

@@ -18,25 +18,41 @@ const time = (iso: string) => iso.slice(11, 23);
 /** The operation was applied although the client never got its success answer. */
 const lostAfterWrite = (e: JournalEntry) => e.applied && (e.status < 200 || e.status >= 300);
 
+/** The path as the client sent it, its query included (`k=v&k=v`, secret values as the journal redacted them). */
+const pathWithQuery = (entry: JournalEntry): string => {
+  const query = Object.entries(entry.query);
+  return query.length === 0 ? entry.path : `${entry.path}?${query.map(([k, v]) => `${k}=${v}`).join('&')}`;
+};
+
+/** A click that selected text (a path being copied) opens nothing. */
+const selectingText = (): boolean => (globalThis.getSelection?.()?.toString() ?? '') !== '';
+
 function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolean }) {
   const [open, setOpen] = useState(initiallyOpen);
   const query = Object.entries(entry.query);
+  const fullPath = pathWithQuery(entry);
+  // a click anywhere in the row opens it, the button's own (Enter and Space on it included) bubbling here once
+  const toggle = () => {
+    if (!selectingText()) setOpen(!open);
+  };
   return (
     <>
-      <tr class={open ? 'open' : undefined}>
+      <tr class={open ? 'open clickable' : 'clickable'} onClick={toggle}>
         <td>
-          <button type="button" class="small" aria-expanded={open} aria-label={`Details of request ${entry.id}`} onClick={() => setOpen(!open)}>
+          <button type="button" class="small" aria-expanded={open} aria-label={`Details of request ${entry.id}`}>
             {open ? '−' : '+'}
           </button>
         </td>
         <td>{entry.id}</td>
         <td>{time(entry.time)}</td>
         <td>{entry.method}</td>
-        <td class="path">{entry.path}</td>
+        <td class="path" title={fullPath}>
+          {fullPath}
+        </td>
         <td>
           <span class={`status ${statusClass(entry.status)}`}>{entry.status === 0 ? 'dropped' : entry.status}</span>
         </td>
-        <td>
+        <td class="code" title={entry.code ?? undefined}>
           {entry.code ?? ''}{' '}
           {lostAfterWrite(entry) && (
             <span class="badge on" title="The operation was applied; its answer never reached the client">
@@ -44,7 +60,9 @@ function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolea
             </span>
           )}
         </td>
-        <td>{entry.client_id ?? '—'}</td>
+        <td class="client" title={entry.client_id ?? undefined}>
+          {entry.client_id ?? '—'}
+        </td>
         <td class="num">{entry.duration_ms} ms</td>
       </tr>
       {open && (

@@ -5,6 +5,7 @@ import { runNow, type Slices } from '../slices.js';
 import { isIdentifierKey, isInstant, ITEMS, jsonType, shown, type JsonType } from './normalize.js';
 
 export type DifferenceKind = Schemas['FidelityDifference']['kind'];
+export type ProblemSide = Schemas['FidelityProblem'];
 
 /** One place where two answers differ, before the report names the request it came from. */
 export interface Finding {
@@ -12,6 +13,12 @@ export interface Finding {
   pointer: string;
   upstream: unknown;
   fake: unknown;
+  /** A `status` or `error_code` difference: each side's answer as a problem (null: it succeeded). */
+  problems?: { upstream: ProblemSide; fake: ProblemSide };
+  /** A `type` difference: the JSON types seen at the pointer on each side, null aside (list items: every item's). */
+  types?: { upstream: JsonType[]; fake: JsonType[] };
+  /** An `enum_value` difference: the sides whose value the document's enum does not hold. */
+  outside?: ('upstream' | 'fake')[];
 }
 
 /** An answer as the comparison reads it: its status and its JSON body (undefined: none, or not JSON). */
@@ -42,6 +49,27 @@ const errorCodeOf = (body: unknown): { pointer: string; code: unknown } | undefi
   if ('error' in record) return { pointer: '/error', code: record.error };
   return undefined;
 };
+
+/** An answer as a problem: its status, its `code` and `detail` (OAuth: `error`, `error_description`); null for a success. */
+const problemOf = ({ status, body }: Answer, forms: readonly string[]): ProblemSide => {
+  if (status < 400) return null;
+  const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const text = (pointer: string, value: unknown): string | null => {
+    if (value === undefined || value === null) return null;
+    const seen = shown(pointer, value, forms);
+    return typeof seen === 'string' ? seen : JSON.stringify(seen);
+  };
+  const oauth = !('code' in record) && 'error' in record;
+  return {
+    status,
+    code: oauth ? text('/error', record.error) : text('/code', record.code),
+    detail: oauth ? text('/error_description', record.error_description) : text('/detail', record.detail),
+  };
+};
+
+const problemsOf = (upstream: Answer, fake: Answer, forms: readonly string[]): Finding['problems'] => ({ upstream: problemOf(upstream, forms), fake: problemOf(fake, forms) });
+
+const typesOf = (bits: number): JsonType[] => (Object.keys(TYPE_BIT) as JsonType[]).filter((type) => type !== 'null' && (bits & TYPE_BIT[type]) !== 0);
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -140,7 +168,9 @@ function* compareShapes(upstream: ShapeNode, fake: ShapeNode, forms: readonly st
       }
       if (side === 'upstream') {
         const [a, b] = [mine.types & ~NULL_BIT, other.types & ~NULL_BIT];
-        if (a !== 0 && b !== 0 && (a & b) === 0) findings.push({ kind: 'type', pointer, upstream: shown(pointer, mine.first, forms), fake: shown(pointer, other.first, forms) });
+        if (a !== 0 && b !== 0 && (a & b) === 0) {
+          findings.push({ kind: 'type', pointer, upstream: shown(pointer, mine.first, forms), fake: shown(pointer, other.first, forms), types: { upstream: typesOf(a), fake: typesOf(b) } });
+        }
       }
       const below: [ShapeNode, ShapeNode | undefined, string][] = [];
       if (mine.items && other.items) below.push([mine.items, other.items, pointerOf(pointer, ITEMS)]);
@@ -184,10 +214,12 @@ function* compareValues(upstream: unknown, fake: unknown, translate: Translate, 
 function* enumFindings(upstream: unknown, fake: unknown, violations: Comparison['enumViolations'], forms: readonly string[], findings: Finding[]): Slices<void> {
   if (!violations) return;
   const pointers = new Set([...violations.upstream, ...violations.fake]);
+  const [upstreamOut, fakeOut] = [new Set(violations.upstream), new Set(violations.fake)];
   let walked = 0;
   for (const pointer of pointers) {
     if (++walked % STEP === 0) yield;
-    findings.push({ kind: 'enum_value', pointer, upstream: shown(pointer, valueAt(upstream, pointer), forms), fake: shown(pointer, valueAt(fake, pointer), forms) });
+    const outside = (['upstream', 'fake'] as const).filter((side) => (side === 'upstream' ? upstreamOut : fakeOut).has(pointer));
+    findings.push({ kind: 'enum_value', pointer, upstream: shown(pointer, valueAt(upstream, pointer), forms), fake: shown(pointer, valueAt(fake, pointer), forms), outside });
   }
 }
 
@@ -200,13 +232,13 @@ function* enumFindings(upstream: unknown, fake: unknown, violations: Comparison[
  */
 export function* comparing({ upstream, fake, compareValues: withValues, translate, enumViolations, secrets = [] }: Comparison): Slices<Finding[]> {
   const forms = secretForms(secrets);
-  if (upstream.status !== fake.status) return [{ kind: 'status', pointer: '', upstream: upstream.status, fake: fake.status }];
+  if (upstream.status !== fake.status) return [{ kind: 'status', pointer: '', upstream: upstream.status, fake: fake.status, problems: problemsOf(upstream, fake, forms) }];
   if (upstream.status >= 400) {
     const theirs = errorCodeOf(upstream.body);
     const ours = errorCodeOf(fake.body);
     if (theirs?.code === ours?.code) return [];
     const pointer = theirs?.pointer ?? ours?.pointer ?? '/code';
-    return [{ kind: 'error_code', pointer, upstream: shown(pointer, theirs?.code ?? null, forms), fake: shown(pointer, ours?.code ?? null, forms) }];
+    return [{ kind: 'error_code', pointer, upstream: shown(pointer, theirs?.code ?? null, forms), fake: shown(pointer, ours?.code ?? null, forms), problems: problemsOf(upstream, fake, forms) }];
   }
   const findings: Finding[] = [];
   yield* compareShapes(yield* shapeOf(upstream.body), yield* shapeOf(fake.body), forms, findings);

@@ -126,11 +126,40 @@ export function learnFromExchange(
   });
 }
 
+/** One side's answer, as far as the decision below reads it. */
+export interface AnswerSeen {
+  status: number;
+  body: unknown;
+}
+
+/** A 404 saying the record is not there (`not_found`, or no code): not a path the document lacks (`route_not_found`). */
+const noSuchRecord = ({ status, body }: AnswerSeen): boolean => {
+  if (status !== 404) return false;
+  const code = body !== null && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+  return code === undefined || code === 'not_found';
+};
+
+/** An answer that found the record: a success, or a refusal about its state (409, as a cancel of a filled order). */
+const foundRecord = ({ status }: AnswerSeen): boolean => status < 400 || status === 409;
+
+const named = (ids: readonly string[]): string => ids.map((id) => `"${id.slice(0, 100)}"`).join(', ');
+
 /**
- * Why the twin's answer cannot be held against the upstream's, if it cannot: the upstream found a record the twin
- * never had (an identifier of the upstream's own world, not issued in this session). Never a difference.
+ * Why the twin's answer cannot be held against the upstream's, if it cannot: the request names a record only one of
+ * the two worlds holds, shown by evidence, never guessed. `untranslated`: the path's identifiers the upstream did
+ * not issue in this session's answers (so neither side's record is the session's); `twinHolds`: whether the twin's
+ * world has one, read when it answered. Either the upstream found the record and the twin answered 404 (a record of
+ * the upstream's own world), or the upstream answered 404 `not_found` while the twin's world holds it and the twin
+ * found it (a record of the twin's seed: a cancel of a fixture order, 404 against 409). Never a difference.
  */
-export function whyNotComparable(upstreamStatus: number, fakeStatus: number, untranslated: readonly string[]): string | undefined {
-  if (untranslated.length === 0 || upstreamStatus >= 400 || fakeStatus !== 404) return undefined;
-  return `the request names ${untranslated.map((id) => `"${id.slice(0, 100)}"`).join(', ')}, which this session did not create and the twin does not hold (a record of the upstream's own world)`;
+export function whyNotComparable(upstream: AnswerSeen, fake: AnswerSeen, untranslated: readonly string[], twinHolds: (id: string) => boolean = () => false): string | undefined {
+  if (untranslated.length === 0 || upstream.status === fake.status) return undefined;
+  if (foundRecord(upstream) && noSuchRecord(fake)) {
+    return `the request names ${named(untranslated)}, which this session did not create and the twin does not hold (a record of the upstream's own world): upstream ${upstream.status}, fake 404`;
+  }
+  const held = untranslated.filter(twinHolds);
+  if (noSuchRecord(upstream) && foundRecord(fake) && held.length > 0) {
+    return `the request names ${named(held)}, which the upstream did not issue in this session and does not hold (404), while the twin's own world (its seed) does: upstream 404, fake ${fake.status}`;
+  }
+  return undefined;
 }

@@ -1,7 +1,17 @@
 import { junitXml, type JunitCase } from '../junit.js';
-import type { FidelityLog } from './log.js';
+import type { FidelityLog, FidelityReport } from './log.js';
 
 const UNROUTED = '(a path the document does not have)';
+
+type Difference = FidelityReport['differences'][number];
+
+/** A status or error-code difference: each side's problem, code and detail, under the values. */
+const problemLines = (d: Difference): string => {
+  if (d.upstream_problem === undefined && d.fake_problem === undefined) return '';
+  const line = (problem: Difference['upstream_problem']): string =>
+    problem ? `${problem.status} ${problem.code ?? '(no code)'}${problem.detail ? `: ${problem.detail}` : ''}` : '(a success, no problem)';
+  return `\nupstream problem: ${line(d.upstream_problem)}\nfake problem:     ${line(d.fake_problem)}`;
+};
 
 /**
  * The shadow report as JUnit XML: a test case per operation seen, a `failure` per difference (with both values and
@@ -15,9 +25,9 @@ export function fidelityJunit(log: FidelityLog, timestamp: Date, clientId?: stri
     const failures = report.differences
       .filter((d) => (d.operation ?? '') === operation)
       .map((d) => ({
-        message: `${d.kind} at ${d.pointer || '(status)'}`,
+        message: d.heading,
         type: d.kind,
-        text: `${d.method} ${d.path} (request ${d.request_id})\n${d.kind} at "${d.pointer}"\nupstream: ${JSON.stringify(d.upstream)}\nfake:     ${JSON.stringify(d.fake)}`,
+        text: `${d.method} ${d.path} (request ${d.request_id})\n${d.kind} at "${d.pointer}"\nupstream: ${JSON.stringify(d.upstream)}\nfake:     ${JSON.stringify(d.fake)}${problemLines(d)}`,
       }));
     const notComparable = report.not_comparable_exchanges.filter((n) => (n.operation ?? '') === operation);
     const systemOut = notComparable.length === 0 ? undefined : notComparable.map((n) => `not comparable: ${n.method} ${n.path} (request ${n.request_id}): ${n.reason}`).join('\n');

@@ -1,6 +1,7 @@
 import type { Schemas } from '../../api/types.js';
 import { secretForms, withoutSecretValues } from '../secrets.js';
 import type { Finding } from './compare.js';
+import { headingOf } from './headings.js';
 
 export type FidelityReport = Schemas['FidelityReport'];
 type Difference = Schemas['FidelityDifference'];
@@ -138,7 +139,18 @@ export class FidelityLog {
     if (findings.length === 0) counts.agreed++;
     counts.differences += findings.length;
     // a finding's values were redacted as they were written (`shown`)
-    push('differences', findings, (f) => ({ request_id: requestId, operation, method, path, kind: f.kind, pointer: clean(f.pointer), upstream: f.upstream, fake: f.fake }));
+    push('differences', findings, (f) => ({
+      request_id: requestId,
+      operation,
+      method,
+      path,
+      kind: f.kind,
+      pointer: clean(f.pointer),
+      upstream: f.upstream,
+      fake: f.fake,
+      heading: clean(headingOf(f)),
+      ...(f.problems && { upstream_problem: f.problems.upstream, fake_problem: f.problems.fake }),
+    }));
   }
 
   /** The clients whose findings a report shows: every client's, or one's (a partner's own). */

@@ -191,7 +191,8 @@ export class Twin implements TwinSide {
     }
     const fake: Answer = { status: replay.answer.status, body: await this.parsed(replay.answer.body, replay.answer.contentType) };
     const upstream: Answer = { status: exchange.upstream.status, body: withoutToken(exchange.upstream.body) };
-    const reason = whyNotComparable(upstream.status, fake.status, replay.untranslated);
+    const twinWorld = replay.tenant?.store;
+    const reason = whyNotComparable(upstream, fake, replay.untranslated, (id) => twinWorld?.holds(id) ?? false);
     if (reason !== undefined) {
       this.log.add(outcome({ notComparable: reason }));
       return;
@@ -234,7 +235,7 @@ export class Twin implements TwinSide {
     const twinToken = ((await this.parsed(answer.body, answer.contentType)) as { access_token?: unknown } | undefined)?.access_token;
     const known = exchange.upstream.tokenHash === undefined ? undefined : this.tokens.get(exchange.upstream.tokenHash);
     if (known && typeof twinToken === 'string') known.twinToken = twinToken;
-    return { answer, untranslated: [], session: undefined };
+    return { answer, untranslated: [], session: undefined, tenant: undefined };
   }
 
   /** A `/v1` request on the twin, in the twin's terms, with the twin's token; a refused write the twin accepted is undone. */
@@ -263,7 +264,7 @@ export class Twin implements TwinSide {
     const answer = await this.send(exchange, translated.path, translated.rawQuery, translated.body, authorization);
     // the upstream refused it: whatever the twin answered, its world stays as it was
     if (before && tenant && answer.status < 400) tenant.replaceWorld(before);
-    return { answer, untranslated: translated.untranslated, session };
+    return { answer, untranslated: translated.untranslated, session, tenant };
   }
 
   private ctxUpstreamHost(): { host: string; hostname: string } {
@@ -281,4 +282,4 @@ export class Twin implements TwinSide {
   }
 }
 
-type Replayed = { answer: ReplayAnswer; untranslated: string[]; session: IdentifierMap | undefined } | { notComparable: string };
+type Replayed = { answer: ReplayAnswer; untranslated: string[]; session: IdentifierMap | undefined; tenant: Tenant | undefined } | { notComparable: string };
