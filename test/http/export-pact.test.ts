@@ -92,7 +92,7 @@ describe('GET /__control/export?format=pact', () => {
     expect(read.providerStates).toEqual([{ name: 'an account exists', params: { type: 'individual', first_name: 'Ada', external_id: 'ada-1' } }]);
     expect(read.request.path).toBe(`/v1/accounts/${accountId}`);
     expect(read.request.generators.path).toEqual({ type: 'ProviderState', expression: '/v1/accounts/${accountId}', dataType: 'STRING' });
-    expect(read.request.matchingRules.path.matchers[0].match).toBe('regex');
+    expect(read.request.matchingRules.path.matchers[0]).toEqual({ match: 'regex', regex: '^/v1/accounts/[^/]+$' });
     expect(changed.request.body.content).toEqual({ city: 'London' });
     expect(cancelled.providerStates[0].name).toBe('an order exists in status PLACED');
     expect(cancelled.providerStates[0].params).toMatchObject({ side: expect.any(String), isin: expect.any(String) });

@@ -76,7 +76,8 @@ export function pathParams(template: string, path: string): Record<string, strin
 function pathOf(template: string, path: string, injected: Reliance['injected']): { generator?: Generator; regex: string } {
   const { literals, names, expression } = letterOf(template);
   const values = expression.exec(path)?.slice(1) ?? [];
-  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  // `/` is no metacharacter: left as it is, which every regex engine of Pact's reads alike
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const regex = `^${literals.map(escape).join('[^/]+')}$`;
   if (!names.some((name) => injected.has(name))) return { regex };
   const expressionText = literals.map((literal, i) => {
