@@ -9,7 +9,7 @@ import { startServer, type FakeServer } from '../../src/index.js';
 import { markedSnippet } from '../support/doc-pages.js';
 import { partnerSession } from '../support/pact-session.js';
 
-// Pact's own verifier (a dev dependency), its usage reporting off
+// Pact's own verifier (a dev dependency), its usage reporting off (vitest.config.ts sets it for every test too)
 process.env.PACT_DO_NOT_TRACK = 'true';
 
 type VerifyAgainstFake = (pactFile: string, fakeUrl: string, token: string, clientId: string) => Promise<void>;
@@ -51,7 +51,8 @@ async function verifiedOnFreshFake(pact: unknown): Promise<void> {
 }
 
 describe('a session exported as a Pact contract, verified by Pact', () => {
-  it("uses Pact as a dev dependency only: the package's users never install it", () => {
+  it("uses Pact as a dev dependency only, its usage reporting off: the package's users never install it", () => {
+    expect(process.env.PACT_DO_NOT_TRACK).toBe('true');
     const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, string> | undefined>;
     expect(manifest.devDependencies?.['@pact-foundation/pact']).toBeDefined();
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) expect(manifest[field]?.['@pact-foundation/pact'], field).toBeUndefined();
