@@ -16,13 +16,15 @@ export interface BannerFacts {
   options: CliOptions;
   defaultClient: { client_id: string; client_secret: string };
   clientCount: number;
+  /** Under --demo: the demo partner runs (src/demo/). */
+  demoPartner?: boolean;
 }
 
 /** The other name of a loopback address, when the client may call the server by either. */
 const OTHER_LOOPBACK_NAME: Record<string, string> = { localhost: '127.0.0.1', '127.0.0.1': 'localhost' };
 
 /** What a person needs to make the first call: where it listens, who to be, what audience to send, where to look and watch. */
-export function banner({ version, address, options, defaultClient, clientCount }: BannerFacts): string {
+export function banner({ version, address, options, defaultClient, clientCount, demoPartner = false }: BannerFacts): string {
   const everywhere = ALL_INTERFACES.has(address.address);
   // The URL a person on this machine types; the audience is its host part unless BASE_URL names another.
   const localName = everywhere ? 'localhost' : address.address;
@@ -52,6 +54,9 @@ export function banner({ version, address, options, defaultClient, clientCount }
     `  control plane  ${base}/__control (${guard})`,
     `  world          ${world}; logs ${options.logFormat}, level ${options.logLevel ?? 'info'}`,
     ...(options.demo ? [`  demo           ${defaultClient.client_id}'s orders move on its clock; end investors place an order about every 30 s (its settings: /__control/clients)`] : []),
+    ...(demoPartner
+      ? [`  demo partner   demo-partner calls the API every few seconds as a partner would: its Overview, Requests and Readiness at ${base}/console/ (--demo-partner off leaves it out)`]
+      : []),
     ...(options.stateDir !== undefined ? [`  state          ${options.stateDir} (every tenant and the signing key kept across restarts)`] : []),
     ...(options.upstream !== undefined
       ? [`  shadow mode    /oauth2/token and /v1 answered by ${options.upstream}, compared with this fake: ${base}/__control/fidelity, ${base}/console/fidelity`]

@@ -18,6 +18,7 @@ const { keepProcessAlive } = await import('./process-guard.js');
 const { banner, exposureWarning } = await import('./banner.js');
 const { cliLogger } = await import('./log-format.js');
 const { waitForStateDir } = await import('./persistence/state-lock.js');
+const { startDemoPartner } = await import('./demo/start-partner.js');
 
 const version = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
   const server = await listen(ctx, options.port, options.host);
   const address = server.address() as AddressInfo;
   const defaultClient = (options.clients ?? DEFAULTS.clients)[0]!;
-  process.stdout.write(banner({ version: version(), address, options, defaultClient, clientCount: (options.clients ?? DEFAULTS.clients).length }));
+  // under --demo, a partner's session against this server (src/demo/), unless --demo-partner off
+  const demoPartner = startDemoPartner(ctx, address);
+  process.stdout.write(banner({ version: version(), address, options, defaultClient, clientCount: (options.clients ?? DEFAULTS.clients).length, ...(demoPartner && { demoPartner: true }) }));
   const warning = exposureWarning(address, options);
   if (warning) process.stderr.write(warning);
 
@@ -64,8 +67,8 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal} received, shutting down\n`);
     // with STATE_DIR, what changed since the last write is written before the process ends
-    void server
-      .drain(SHUTDOWN_GRACE_MS)
+    void Promise.resolve(demoPartner?.close())
+      .then(() => server.drain(SHUTDOWN_GRACE_MS))
       .then(() => ctx.stateWriter?.close())
       .then(
         () => process.exit(0),

@@ -80,6 +80,16 @@ export interface FakeOptions {
    */
   demo?: boolean;
   /**
+   * Under `demo`: a simulated partner, client `demo-partner` with its own tenant, runs a partner's session against
+   * this fake over HTTP every few seconds (a kept token, accounts and wallets, orders polled with backoff and some
+   * cancelled, now and then a mistake the readiness report names), so the console's Overview, Requests and Readiness
+   * show a partner at once. Default true under `demo` (not in shadow mode, where the API is the upstream's); `false`
+   * leaves it out.
+   */
+  demoPartner?: boolean;
+  /** How often the demo partner runs one round of its session, in ms; default 4,000 (a test runs it faster). */
+  demoPartnerIntervalMs?: number;
+  /**
    * Shadow mode: the base URL of a deployment of this interface (the platform's real sandbox, another fake). Each
    * `POST /oauth2/token` and `/v1` request is forwarded there and answered with its answer; the fake compares it
    * with its own twin tenant's answer (`GET /__control/fidelity`). Default: none (the fake answers itself).
@@ -148,6 +158,17 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   return value as T;
 }
 
+/** A switch: `on`/`off` and the words `boolean` takes. */
+function onOff(name: string, value: string): boolean {
+  if (/^on$/i.test(value)) return true;
+  if (/^off$/i.test(value)) return false;
+  try {
+    return boolean(name, value);
+  } catch {
+    throw new ConfigError(`${name} must be on or off, got "${value}".`);
+  }
+}
+
 function boolean(name: string, value: string): boolean {
   if (/^(1|true|yes)$/i.test(value)) return true;
   if (/^(0|false|no)$/i.test(value)) return false;
@@ -213,6 +234,7 @@ const SETTINGS = [
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
   { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
   { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, an investor order about every 30 s (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
+  { flag: 'demo-partner', env: 'DEMO_PARTNER', arg: '<on|off>', help: 'under --demo, client demo-partner calls the API every few seconds, as a partner would (default on; off leaves it out)', read: (n: string, v: string) => ({ demoPartner: onOff(n, v) }) },
   { flag: 'upstream', env: 'UPSTREAM_URL', arg: '<url>', help: 'shadow mode: forward /oauth2/token and /v1 there and compare with the fake (GET /__control/fidelity)', read: (n: string, v: string) => ({ upstream: upstreamUrl(n, v) }) },
   { flag: 'max-twins', env: 'MAX_TWINS', arg: '<n>', help: "shadow mode: twin tenants at most, apart from MAX_TENANTS (default 100); past it a client's exchanges are forwarded, not compared", read: (n: string, v: string) => ({ maxTwins: integer(n, v, 0) }) },
   { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT_MS', arg: '<ms>', help: 'shadow mode: how long the upstream may take to answer, in ms (default 10000)', read: (n: string, v: string) => ({ upstreamTimeoutMs: integer(n, v, 1) }) },

@@ -17,6 +17,7 @@ import { drainable, type DrainableServer } from './drain.js';
 import { createLogger } from './logger.js';
 import { waitForStateDir } from './persistence/state-lock.js';
 import { TokenKeeper } from './token-keeper.js';
+import { startDemoPartner } from './demo/start-partner.js';
 import type { Tenant } from './domain/tenants.js';
 import type { Schemas, World } from './api/types.js';
 
@@ -151,6 +152,8 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const host = options.host ?? '127.0.0.1';
   const server = await listen(ctx, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;
+  // under `demo`, a partner's session against this server (src/demo/), unless `demoPartner: false`
+  const demoPartner = startDemoPartner(ctx, server.address() as AddressInfo);
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   // a call's work starts as a request's does: with what the tenant's clock implies taken first
@@ -216,6 +219,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     advanceOrder: advanceOrderSync,
     setOrderStatus: setOrderStatusSync,
     async stop() {
+      await demoPartner?.close();
       await server.drain(SHUTDOWN_GRACE_MS);
       await ctx.stateWriter?.close();
       await ctx.shadow?.close();

@@ -85,7 +85,10 @@ export class InvestmentApiFakeContainer extends GenericContainer {
     return this;
   }
 
-  /** A live sandbox (`DEMO=1`): the default client's orders move on its clock and investor orders arrive. */
+  /**
+   * A live sandbox (`DEMO=1`): the default client's orders move on its clock and investor orders arrive, and the demo
+   * partner (client `demo-partner`) calls the API every few seconds (docs/control-plane.md#the-demo-partner).
+   */
   withDemo(): this {
     this.settings.demo = true;
     return this;

@@ -7,7 +7,7 @@ export interface AppState {
   api: Api;
   /** The control plane's clients (GET /__control/clients), the default one first. */
   clients: ListedClient[] | undefined;
-  /** The picked tenant: the one this tab picked while it exists, else the default client. */
+  /** The picked tenant: the one this tab picked while it exists, else the demo partner (under --demo), else the default client. */
   clientId: string | undefined;
   defaultClientId: string | undefined;
   world: World | undefined;
@@ -76,8 +76,10 @@ export function useAppState(): AppState {
   const { controlToken } = stored;
   // a partner signed in with its own token is listed alone, and is its own default
   const defaultClientId = (clients?.find((c) => c.default) ?? clients?.[0])?.client_id;
-  // A tenant picked earlier in this tab may be gone (the fake restarted): then the default one.
-  const clientId = clients?.some((c) => c.client_id === stored.clientId) ? stored.clientId : defaultClientId;
+  // Under --demo the console opens on the demo partner, whose session fills Overview, Requests and Readiness at once.
+  const firstPick = clients?.find((c) => c.demo_partner)?.client_id ?? defaultClientId;
+  // A tenant picked earlier in this tab may be gone (the fake restarted): then the first pick.
+  const clientId = clients?.some((c) => c.client_id === stored.clientId) ? stored.clientId : firstPick;
   const living = isLiving(clients?.find((c) => c.client_id === clientId));
   const onUnauthorized = useCallback(
     (code: string) => {

@@ -44,6 +44,7 @@ export function TenantPicker() {
           <option key={c.client_id} value={c.client_id}>
             {c.client_id}
             {c.default ? ' (default)' : ''}
+            {c.demo_partner ? ' (demo partner)' : ''}
           </option>
         ))}
       </select>

@@ -1634,6 +1634,8 @@ export interface components {
                 token_endpoint_auth_method: components["schemas"]["TokenEndpointAuthMethod"];
                 /** @description The client control calls act on when they name none. */
                 default: boolean;
+                /** @description Present (true) only on the demo partner: under `--demo` the fake runs a partner's session against itself as this client every few seconds (`--demo-partner off` leaves it out); the console opens on it. */
+                demo_partner?: boolean;
                 scopes: components["schemas"]["ApiScope"][];
                 settings: components["schemas"]["ClientSettings"];
             }[];

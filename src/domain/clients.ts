@@ -47,6 +47,7 @@ export function listClients(registry: TenantRegistry, only?: string): Schemas['C
       ...toClientView(client),
       client_secret: client.client_secret,
       default: client.client_id === registry.defaultClientId,
+      ...(client.client_id === registry.demoPartnerId && { demo_partner: true }),
     })),
   };
 }

@@ -168,6 +168,8 @@ export class TenantRegistry {
     return this.twins.has(clientId);
   }
   readonly defaultClientId: string;
+  /** Under `--demo`: the client the fake's own simulated partner runs as (src/demo/), listed as such. */
+  demoPartnerId: string | undefined;
   private changeListener: ((tenant: Tenant) => void) | undefined;
 
   /** `restoredWorlds`: the worlds tenants had before a restart (STATE_DIR), by client id; the others start from the fixtures. */

@@ -21,6 +21,34 @@ afterAll(async () => {
 });
 
 describe('the demo in the console', () => {
+  it('opens on the demo partner, whose Overview, Requests and Readiness show its session within 30 s of the start', async () => {
+    const partnerFake = await startServer({ demo: true });
+    const started = Date.now();
+    const watched = await WatchedPage.open(browser, partnerFake.url);
+    const { page } = watched;
+    // what is left of the 30 s
+    const inTime = () => ({ timeout: Math.max(1, 30_000 - (Date.now() - started)) });
+    try {
+      // a partner's session against the fake, run by the fake itself: the console's first pick under --demo
+      await page.goto(`${partnerFake.url}/console/`);
+      await page.getByRole('heading', { level: 1, name: 'Overview of demo-partner' }).waitFor();
+      await expect.poll(() => page.getByRole('combobox', { name: 'Tenant' }).locator('option:checked').textContent()).toBe('demo-partner (demo partner)');
+      // its last requests and a finding of its readiness report, in the overview
+      await page.locator('section[aria-labelledby="last-h"] tbody tr', { hasText: '/v1/' }).first().waitFor(inTime());
+      await page.locator('section[aria-labelledby="report-h"] code', { hasText: 'first_page_only' }).waitFor(inTime());
+      // the Requests view: its calls, live
+      await page.getByRole('link', { name: 'Requests' }).first().click();
+      await page.locator('table.requests tbody tr', { hasText: '/v1/accounts' }).first().waitFor(inTime());
+      // the Readiness view: the finding with what to change
+      await page.getByRole('link', { name: 'Readiness' }).first().click();
+      await page.locator('li.finding', { hasText: 'first_page_only' }).getByText('What to change:').waitFor(inTime());
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      await watched.close();
+      await partnerFake.stop();
+    }
+  }, 60_000);
+
   it('shows orders arriving and moving in every 30 s of its first minute, the overview saying what its tiles count', async () => {
     fake = await startServer({ demo: true });
     const started = Date.now();

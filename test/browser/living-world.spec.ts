@@ -9,7 +9,8 @@ let fake: FakeServer;
 let browser: Browser;
 
 const settings = { order_step_seconds: { PLACED: 2, AWAITING_PAYMENT: 2, AWAITING_TOKEN_DELIVERY: 2 } };
-fakeAndBrowserPerFile({ demo: true, clients: [{ client_id: 'sandbox-client', client_secret: 's', settings }] }, (opened) => ({ fake, browser } = opened));
+// the demo partner left out: this file watches the default client's own world
+fakeAndBrowserPerFile({ demo: true, demoPartner: false, clients: [{ client_id: 'sandbox-client', client_secret: 's', settings }] }, (opened) => ({ fake, browser } = opened));
 
 /** An order the investor places now on an account that can take it. */
 function placeOrder() {

@@ -39,6 +39,24 @@ describe('the CLI', () => {
     expect(await settingsOf(plain.url)).toMatchObject({ order_progression: 'manual', investor_activity_per_hour: 0 });
   });
 
+  it('--demo runs the demo partner, named in the banner, its requests journaled at once, stopped with SIGTERM; --demo-partner off and DEMO_PARTNER=off leave it out', async () => {
+    const [demo, off, offByVariable] = await Promise.all([launch(['--demo']), launch(['--demo', '--demo-partner', 'off']), launch([], { DEMO: '1', DEMO_PARTNER: 'off' })]);
+    const clientsOf = async (url: string) => ((await fetch(`${url}/__control/clients`).then((r) => r.json())) as { data: { client_id: string }[] }).data.map((c) => c.client_id);
+    expect(await clientsOf(demo.url)).toEqual(['sandbox-client', 'demo-partner']);
+    for (const left of [off, offByVariable]) expect(await clientsOf(left.url)).toEqual(['sandbox-client']);
+    const partnerRequests = async () =>
+      ((await fetch(`${demo.url}/__control/requests?client_id=demo-partner&since=start`).then((r) => r.json())) as { data: { path: string; status: number }[] }).data;
+    await expect.poll(async () => (await partnerRequests()).filter((e) => e.path.startsWith('/v1/') && e.status < 300).length, { timeout: 30_000 }).toBeGreaterThan(2);
+    expect(demo.output()).toContain('  demo partner   demo-partner calls the API every few seconds');
+    expect(off.output()).not.toContain('demo partner');
+    // its timer and its round in flight hold nothing up
+    const exited = exitOf(demo.child);
+    const began = Date.now();
+    demo.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - began).toBeLessThan(5_000);
+  }, 60_000);
+
   it('answers SIGTERM by finishing and exiting 0', async () => {
     const { child } = await launch();
     const exited = exitOf(child);

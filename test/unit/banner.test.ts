@@ -34,6 +34,11 @@ describe('banner', () => {
   it('names a demo sandbox and what moves in it, and says nothing of it otherwise', () => {
     expect(banner(facts({ options: cli({ demo: true }) }))).toContain("  demo           sandbox-client's orders move on its clock; end investors place an order about every 30 s");
     expect(banner(facts())).not.toContain('demo');
+    // the demo partner, when it runs: where to watch it, and how to leave it out
+    expect(banner(facts({ options: cli({ demo: true }), demoPartner: true }))).toContain(
+      '  demo partner   demo-partner calls the API every few seconds as a partner would: its Overview, Requests and Readiness at http://127.0.0.1:8080/console/ (--demo-partner off leaves it out)',
+    );
+    expect(banner(facts({ options: cli({ demo: true }) }))).not.toContain('demo partner');
     expect(banner(facts({ options: cli({ upstream: 'https://sandbox.example.com' }) }))).toContain('  shadow mode    /oauth2/token and /v1 answered by https://sandbox.example.com');
     expect(banner(facts())).not.toContain('shadow mode');
   });

@@ -73,6 +73,19 @@ describe('optionsFromCli', () => {
     expect(USAGE).toMatch(/\n {2}--demo {2,}DEMO: /);
   });
 
+  it('reads --demo-partner and DEMO_PARTNER as on or off (the demo partner runs unless off), the flag winning', () => {
+    expect(parse(['--demo', '--demo-partner', 'off'])).toMatchObject({ demo: true, demoPartner: false });
+    expect(parse(['--demo-partner=on'])).toMatchObject({ demoPartner: true });
+    expect(parse([], { DEMO: '1', DEMO_PARTNER: 'off' })).toMatchObject({ demo: true, demoPartner: false });
+    expect(parse([], { DEMO_PARTNER: 'OFF' })).toMatchObject({ demoPartner: false });
+    expect(parse([], { DEMO_PARTNER: 'false' })).toMatchObject({ demoPartner: false });
+    expect(parse(['--demo-partner', 'on'], { DEMO_PARTNER: 'off' })).toMatchObject({ demoPartner: true });
+    expect(parse(['--demo'])).not.toHaveProperty('demoPartner');
+    expect(() => parse([], { DEMO_PARTNER: 'later' })).toThrow('DEMO_PARTNER must be on or off, got "later".');
+    expect(() => parse(['--demo-partner'])).toThrow(ConfigError);
+    expect(USAGE).toMatch(/\n {2}--demo-partner <on\|off> +DEMO_PARTNER: under --demo, client demo-partner calls the API every few seconds/);
+  });
+
   it('lets a flag win over its variable', () => {
     expect(parse(['--port', '1234', '--log-level=debug'], { PORT: '9000', LOG_LEVEL: 'warn' })).toMatchObject({ port: 1234, logLevel: 'debug' });
   });

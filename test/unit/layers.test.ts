@@ -16,6 +16,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['control'],
   // the control plane's clients: typed (control-client.ts) and as MCP tools, which call it (mcp/)
   ['control-client.ts', 'mcp'],
+  // the demo partner: a partner's session over HTTP, started by the composition (src/demo/)
+  ['demo'],
   ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'cli-mcp.ts', 'banner.ts', 'log-format.ts', 'process-guard.ts', 'vitest.ts', 'testcontainers.ts', 'container-settings.ts'],
 ];
 
