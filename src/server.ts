@@ -76,8 +76,12 @@ export interface FakeServer {
    * across resets, or since its last reset with `{ since: 'reset' }`.
    */
   report(clientIdOrOptions?: string | ProofOptions): Schemas['ReadinessReport'];
-  /** A client's journal as HAR 1.2 (the default) or a `.http` file (as `GET /__control/export`): whole, or `{ since: 'reset' }`. */
-  exportRequests(format?: 'har' | 'http', options?: ProofOptions): string;
+  /**
+   * A client's journal as HAR 1.2 (the default) or a `.http` file (as `GET /__control/export`): whole, or
+   * `{ since: 'reset' }`; or `'pact'`, its span since the last reset as a Pact V4 contract (`{ consumer }`, default
+   * the client id), which Pact's verifier checks against a fake through `POST /__control/pact/provider-states`.
+   */
+  exportRequests(format?: 'har' | 'http' | 'pact', options?: ProofOptions & { consumer?: string }): string;
   /** Forgets a client's journal (as `DELETE /__control/requests`); every journal without a client. */
   clearRequests(clientId?: string): void;
   /**
@@ -199,8 +203,8 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       const { clientId = ctx.tenants.defaultClientId, since = 'start' } = proofOptions(clientIdOrOptions);
       return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id, since);
     },
-    exportRequests(format = 'har', { clientId = ctx.tenants.defaultClientId, since = 'start' } = {}) {
-      return exportTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, format, url, since).body.toString('utf8');
+    exportRequests(format = 'har', { clientId = ctx.tenants.defaultClientId, since = 'start', consumer } = {}) {
+      return exportTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, format, url, { since, ...(consumer !== undefined && { consumer }) }).body.toString('utf8');
     },
     clearRequests(clientId) {
       if (clientId !== undefined) ctx.tenants.get(clientId);
