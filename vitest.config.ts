@@ -25,6 +25,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Pact's verifier (test/library/pact-verifier.test.ts) reports its use unless told not to
+    env: { PACT_DO_NOT_TRACK: 'true' },
     maxWorkers: WORKERS,
     // `npm run coverage`: every project, line and branch coverage of the source.
     coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'text', 'json-summary', 'html'] },

@@ -8,6 +8,7 @@ import { harnessHandlers } from './control/harness-handlers.js';
 import { fidelityHandlers } from './control/fidelity-handlers.js';
 import { shadowMode } from './http/shadow/shadow-mode.js';
 import { orderControlHandlers } from './control/order-handlers.js';
+import { pactHandlers } from './control/pact-handlers.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers, hasBody, receiveBody } from './http/body.js';
@@ -48,6 +49,7 @@ function operationHandlers(ctx: FakeContext): OperationHandlers {
     ...orderControlHandlers(ctx),
     ...harnessHandlers(ctx),
     ...fidelityHandlers(ctx),
+    ...pactHandlers(ctx),
   };
 }
 

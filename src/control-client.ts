@@ -163,8 +163,15 @@ export function createControlClient(options: ControlClientOptions) {
         throw error;
       }
     },
-    /** The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`. */
-    exportRequests: async (format: 'har' | 'http' | 'vitest' = 'har', options: { since?: JournalSpan } = {}) => (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}`)).text(),
+    /**
+     * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`;
+     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
+     * session since the last reset as a runnable vitest file.
+     */
+    exportRequests: async (format: 'har' | 'http' | 'pact' | 'vitest' = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
+      (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}${options.consumer === undefined ? '' : `&consumer=${encodeURIComponent(options.consumer)}`}`)).text(),
+    /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
+    providerState: (change: Schemas['ProviderStateChange']) => call<JsonResponse<'changeProviderState', 200>>('POST', '/pact/provider-states', change),
     /** Shadow mode's report (`GET /__control/fidelity`): where the fake and the upstream agree and differ. */
     fidelity: () => call<JsonResponse<'getFidelityReport', 200>>('GET', '/fidelity'),
     /** The same as JUnit XML, a test case per operation seen and a failure per difference. */

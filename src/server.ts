@@ -78,9 +78,11 @@ export interface FakeServer {
   report(clientIdOrOptions?: string | ProofOptions): Schemas['ReadinessReport'];
   /**
    * A client's journal as HAR 1.2 (the default) or a `.http` file (as `GET /__control/export`): whole, or
-   * `{ since: 'reset' }`. `'vitest'`: its session since its last reset as a runnable vitest file (docs/test-suites.md).
+   * `{ since: 'reset' }`; or `'pact'`, its span since the last reset as a Pact V4 contract (`{ consumer }`, default
+   * the client id), which Pact's verifier checks against a fake through `POST /__control/pact/provider-states`;
+   * or `'vitest'`, its session since its last reset as a runnable vitest file (docs/test-suites.md).
    */
-  exportRequests(format?: 'har' | 'http' | 'vitest', options?: ProofOptions): string;
+  exportRequests(format?: 'har' | 'http' | 'pact' | 'vitest', options?: ProofOptions & { consumer?: string }): string;
   /** Forgets a client's journal (as `DELETE /__control/requests`); every journal without a client. */
   clearRequests(clientId?: string): void;
   /**
@@ -203,8 +205,8 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       const { clientId = ctx.tenants.defaultClientId, since = 'start' } = proofOptions(clientIdOrOptions);
       return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id, since);
     },
-    exportRequests(format = 'har', { clientId = ctx.tenants.defaultClientId, since = 'start' } = {}) {
-      return exportTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, format, url, since).body.toString('utf8');
+    exportRequests(format = 'har', { clientId = ctx.tenants.defaultClientId, since = 'start', consumer } = {}) {
+      return exportTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, format, url, { since, ...(consumer !== undefined && { consumer }) }).body.toString('utf8');
     },
     clearRequests(clientId) {
       if (clientId !== undefined) ctx.tenants.get(clientId);

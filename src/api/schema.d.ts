@@ -1002,6 +1002,17 @@ export interface paths {
          *     The whole journal by default (`since=start`), each reset marked (HAR: a page per stretch between resets;
          *     `.http`: a comment line); `since=reset`: only what came after the last reset.
          *
+         *     `format=pact`: the tenant's span since its last reset (`since` does not apply) as a Pact V4 consumer contract
+         *     (specification 4.0) between `consumer` (default the client id) and the provider `investment-platform`: one
+         *     `Synchronous/HTTP` interaction per distinct `/v1` exchange (token requests, injected faults and lost answers
+         *     left out), `Authorization` matched by regex and never a real token, `providerStates` naming what each request
+         *     relied on in the world (`an account exists`, `a wallet exists`, `payment method details exist`,
+         *     `an order exists in status PLACED`…, with the record's fields as `params`), identifiers of those records
+         *     injected from the state's values (`generators` of type `ProviderState`, such as `${accountId}`), and matching
+         *     rules by regex for identifiers and instants and by type for the rest (an error's `code` and a set-up order's
+         *     `status` by equality; list items by their required fields). Pact's verifier reaches
+         *     `POST /__control/pact/provider-states` as its state-change URL. See docs/pact.md.
+         *
          *     `format=vitest`: the tenant's session since its last reset as one TypeScript test file (`text/plain`),
          *     importing only `vitest` and `investment-api-fake`. It starts the fake in-process as the span began (the seed or
          *     own fixtures, the client's settings and scopes, the tenant's clock then, frozen) and replays, in order, each
@@ -1018,6 +1029,46 @@ export interface paths {
         get: operations["exportRequests"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/pact/provider-states": {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pact's state-change URL: make a provider state true in the tenant
+         * @description What Pact's verifier calls before (`setup`) and after (`teardown`) each interaction of a contract exported
+         *     with `GET /__control/export?format=pact`, the tenant chosen as on every control call. `setup` makes the named
+         *     state true through the same domain rules as the API (an account created with the `params`' fields; a wallet or
+         *     payment method details created with their account; an order placed for an account with a primary wallet and
+         *     payment method, then forced into the status the name says; an asset, a feeder fund or a custom offering of
+         *     this world found, the one named if it exists) and answers the values the contract injects
+         *     (`accountId`, `walletId`, `paymentMethodDetailsId`, `orderId`, `isin`, `customOfferingId`, `abbreviation`).
+         *     A wallet whose address the tenant already has is answered as it is. `teardown` changes nothing. An empty or
+         *     absent `state` answers `{}`: the verifier calls for interactions without states too. An unknown state answers
+         *     422 `unknown_provider_state` naming the known ones; a state this world cannot make (no asset for the side and
+         *     market) 422 `provider_state_unavailable`; the `params`' fields break the rules as the API's would (422, 409).
+         *
+         *     The verifier sends its custom headers here too: on an open control plane an API token of this fake is
+         *     accepted, and a call that names no tenant acts on that token's (where the verifier's requests go); with
+         *     `CONTROL_TOKEN` set, give the verifier a token whose client holds the scope `control`.
+         */
+        post: operations["changeProviderState"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1954,6 +2005,35 @@ export interface components {
             matched: number;
             requests: string[];
             near_misses: components["schemas"]["NearMiss"][];
+        };
+        /** @description A Pact V4 file (https://github.com/pact-foundation/pact-specification/tree/version-4): `format=pact` of `GET /__control/export`. */
+        PactContract: {
+            consumer: {
+                name: string;
+            };
+            provider: {
+                name: string;
+            };
+            interactions: Record<string, never>[];
+            metadata: Record<string, never>;
+        };
+        /** @description What Pact's verifier sends to its state-change URL (members a later verifier may add are let through, at most 10 in all). */
+        ProviderStateChange: {
+            /** @description A state's name, such as `an account exists`; empty or absent for none. */
+            state?: string;
+            /** @description The state's parameters as the contract has them: the record's fields (`account`: its account's). */
+            params?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @default setup
+             * @enum {string}
+             */
+            action?: "setup" | "teardown";
+        };
+        /** @description The values the contract's `ProviderState` generators inject, such as `{"accountId": "…"}`. */
+        ProviderStateValues: {
+            [key: string]: string;
         };
         /** @description HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): `log` with `version`, `creator` and `entries`. */
         Har: {
@@ -3674,8 +3754,10 @@ export interface operations {
             query?: {
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
-                format?: "har" | "http" | "vitest";
-                /** @description `start` (default): the whole journal; `reset`: since the last reset. `format=vitest` always covers the span since the last reset. */
+                format?: "har" | "http" | "pact" | "vitest";
+                /** @description With `format=pact`: the consumer's name in the contract (default the client id). */
+                consumer?: string;
+                /** @description `start` (default): the whole journal; `reset`: since the last reset. `format=pact` and `format=vitest` always cover the span since the last reset. */
                 since?: components["schemas"]["JournalSpan"];
             };
             header?: {
@@ -3693,7 +3775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Har"];
+                    "application/json": components["schemas"]["Har"] | components["schemas"]["PactContract"];
                     "text/plain": string;
                 };
             };
@@ -3701,6 +3783,45 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    changeProviderState: {
+        parameters: {
+            query?: {
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
+            };
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderStateChange"];
+            };
+        };
+        responses: {
+            /** @description The values to inject into the interaction (`{}` when there are none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderStateValues"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getRequestExchange: {

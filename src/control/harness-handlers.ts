@@ -53,7 +53,8 @@ export function harnessHandlers(ctx: FakeContext) {
     },
     exportRequests: async (call) => {
       const clientId = controlTenant(ctx, call).client.client_id;
-      const exported = await exportTenantRequestsSliced(ctx, clientId, call.query.format ?? 'har', call.baseUrl, call.query.since ?? 'start');
+      const { format = 'har', since = 'start', consumer } = call.query;
+      const exported = await exportTenantRequestsSliced(ctx, clientId, format, call.baseUrl, { since, ...(consumer !== undefined && { consumer }) });
       return {
         status: 200,
         body: exported.body,

@@ -4,6 +4,9 @@ import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
 import { vitestFileSteps } from '../harness/vitest-export/index.js';
 import type { FidelityFindings } from '../harness/vitest-export/fidelity-step.js';
+import { contractSteps } from '../harness/pact/contract.js';
+import type { RecordFields, RecordKind } from '../harness/pact/sightings.js';
+import type { Tenant } from '../domain/tenants.js';
 import type { JournalRecord, JournalSpan } from '../harness/journal.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
 import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
@@ -46,14 +49,33 @@ export function tenantReadinessReport(ctx: FakeContext, clientId: string, since:
   return { ...report, since, resets: resetsWithin(ctx, clientId, records) };
 }
 
+export type ExportFormat = 'har' | 'http' | 'pact' | 'vitest';
+
 export interface ExportedRequests {
   body: Buffer;
   contentType: string;
-  extension: 'har' | 'http' | 'test.ts';
+  extension: 'har' | 'http' | 'pact.json' | 'test.ts';
 }
 
-/** The formats of `GET /__control/export`. */
-export type ExportFormat = 'har' | 'http' | 'vitest';
+/** What an export takes beyond its format: its span (HAR and `.http`), the contract's consumer (`pact`). */
+export interface ExportOptions {
+  since?: JournalSpan;
+  /** The consumer's name in a Pact contract (default the client id). */
+  consumer?: string;
+}
+
+/** A record of the tenant's world now, by id, as a contract's provider state names it. */
+const worldRecord = (tenant: Tenant) => (id: string): { kind: RecordKind; fields: RecordFields } | undefined => {
+  const { accountById, walletById, paymentMethodById, orderById } = tenant.store;
+  const account = accountById.get(id);
+  if (account) return { kind: 'account', fields: account };
+  const wallet = walletById.get(id);
+  if (wallet) return { kind: 'wallet', fields: wallet };
+  const method = paymentMethodById.get(id);
+  if (method) return { kind: 'paymentMethod', fields: method };
+  const order = orderById.get(id);
+  return order ? { kind: 'order', fields: order } : undefined;
+};
 
 /** The tenant's session since its last reset as a vitest file: its span, where it began, and the client's secret kept out. */
 export const tenantVitestFile = (ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): string =>
@@ -75,24 +97,31 @@ function tenantVitestFileSteps(ctx: FakeContext, clientId: string, baseUrl: stri
   });
 }
 
-function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, since: JournalSpan): Slices<ExportedRequests> {
+function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, { since = 'start', consumer }: ExportOptions): Slices<ExportedRequests> {
   // a replay covers the span since the last reset, whatever `since` says: it starts from a known world
   if (format === 'vitest') return { body: Buffer.from(yield* tenantVitestFileSteps(ctx, clientId, baseUrl)), contentType: 'text/plain; charset=utf-8', extension: 'test.ts' };
-  const records = tenantRecords(ctx, clientId, since);
   // the fake names itself by the package's version (the document's info.version is the API's)
-  const context = { baseUrl, creator: { name: PACKAGE_NAME, version: packageVersion() }, resets: ctx.journal.resets(clientId) };
+  const creator = { name: PACKAGE_NAME, version: packageVersion() };
+  if (format === 'pact') {
+    // a contract is of a span that starts from a known world: since the last reset, whatever `since` says
+    const tenant = ctx.tenants.get(clientId);
+    const context = { document: ctx.api.document, consumer: consumer ?? clientId, creator, worldRecord: worldRecord(tenant), credentials: [tenant.client.client_secret] };
+    return { body: yield* contractSteps(tenantRecords(ctx, clientId, 'reset'), context), contentType: 'application/json; charset=utf-8', extension: 'pact.json' };
+  }
+  const records = tenantRecords(ctx, clientId, since);
+  const context = { baseUrl, creator, resets: ctx.journal.resets(clientId) };
   return format === 'http'
     ? { body: yield* httpFileSteps(records, context), contentType: 'text/plain; charset=utf-8', extension: 'http' }
     : { body: yield* harSteps(records, context), contentType: 'application/json; charset=utf-8', extension: 'har' };
 }
 
-/** The tenant's journal as HAR 1.2 or a `.http` file, its resets marked, or its session as a vitest file: at once (the library). */
-export const exportTenantRequests = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, since: JournalSpan = 'start'): ExportedRequests =>
-  runNow(exportSlices(ctx, clientId, format, baseUrl, since));
+/** The tenant's journal as HAR 1.2, a `.http` file or a Pact contract, or its session as a vitest file: at once (the library). */
+export const exportTenantRequests = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, options: ExportOptions = {}): ExportedRequests =>
+  runNow(exportSlices(ctx, clientId, format, baseUrl, options));
 
 /** The same for the control plane, the event loop free between slices. */
-export const exportTenantRequestsSliced = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, since: JournalSpan = 'start'): Promise<ExportedRequests> =>
-  runSliced(exportSlices(ctx, clientId, format, baseUrl, since));
+export const exportTenantRequestsSliced = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, options: ExportOptions = {}): Promise<ExportedRequests> =>
+  runSliced(exportSlices(ctx, clientId, format, baseUrl, options));
 
 /** The last reset the tenant's journal marks, if any. */
 export const lastReset = (ctx: FakeContext, clientId: string): string | null => {

@@ -75,6 +75,10 @@ describe('the control client', () => {
     expect(await fake.control.reportJunit()).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
     expect(JSON.parse(await fake.control.exportRequests()).log.version).toBe('1.2');
     expect(await fake.control.exportRequests('http')).toContain(`GET {{base}}/v1/assets\nAuthorization: Bearer {{token}}`);
+    const contract = JSON.parse(await fake.control.exportRequests('pact', { consumer: 'my-app' })) as { consumer: { name: string }; interactions: { description: string }[] };
+    expect(contract.consumer).toEqual({ name: 'my-app' });
+    expect(contract.interactions.map((i) => i.description)).toContain('GET /v1/assets answers 200');
+    expect(await fake.control.providerState({ state: 'an asset exists', action: 'setup' })).toEqual({ isin: expect.any(String) });
   });
 });
 

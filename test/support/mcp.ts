@@ -69,7 +69,7 @@ export async function expectTheTools(client: Client): Promise<void> {
   expect(byName.get('set_clock')!.inputSchema.properties).toMatchObject({ at: { type: 'string', format: 'date-time' }, advance_seconds: { type: 'number' }, frozen: { type: 'boolean' } });
   expect(byName.get('verify')!.inputSchema).toMatchObject({ required: ['request'], properties: { request: { $ref: '#/$defs/RequestPattern' } } });
   expect(byName.get('get_order')!.outputSchema).toMatchObject({ required: ['order', 'status_history', 'next_step'] });
-  expect(byName.get('export_session')!.inputSchema.properties).toMatchObject({ format: { enum: expect.arrayContaining(['har', 'http', 'vitest']) } });
+  expect(byName.get('export_session')!.inputSchema.properties).toMatchObject({ format: { enum: expect.arrayContaining(['har', 'http', 'pact', 'vitest']) }, consumer: { type: 'string' } });
 }
 
 /**
@@ -145,6 +145,9 @@ export async function exerciseEveryTool(client: Client, url: string, tenant: str
   expect(http.text).toContain('GET {{base}}/v1/accounts?limit=2');
   const har = JSON.parse((await ok(client, 'export_session', { client_id: tenant, format: 'har' })).text) as { log: { entries: unknown[] } };
   expect(har.log.entries.length).toBeGreaterThanOrEqual(1);
+  const pact = JSON.parse((await ok(client, 'export_session', { client_id: tenant, format: 'pact', consumer: 'agent-app' })).text) as { consumer: { name: string }; interactions: { description: string }[] };
+  expect(pact.consumer).toEqual({ name: 'agent-app' });
+  expect(pact.interactions.map((i) => i.description)).toContain('GET /v1/accounts answers 200');
 
   // snapshot, restore a changed one, reset
   const world = (await ok<Schemas['World']>(client, 'snapshot', { client_id: tenant })).value;
