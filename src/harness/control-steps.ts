@@ -17,6 +17,8 @@ export type ControlStep =
   | { kind: 'clear_faults' }
   | { kind: 'add_payment_method'; account_id: string; input: Schemas['PaymentMethodDetailsCreate']; id: string; answer: Schemas['PaymentMethodDetails'] }
   | { kind: 'update_client'; changes: Schemas['ClientUpdate'] }
+  /** A Pact provider state made true (`POST /__control/pact/provider-states`, setup): the records it needs. */
+  | { kind: 'provider_state'; change: Schemas['ProviderStateChange']; answer: unknown }
   /** A snapshot loaded (`PUT /__control/state`), as the JSON text it was: the store changes the object it is handed. */
   | { kind: 'restore_state'; world: string };
 

@@ -59,6 +59,22 @@ describe('a session touching every public operation', () => {
   }, 120_000);
 });
 
+describe('a session that set up a Pact provider state', () => {
+  it('makes the state again and reads the record it made from the replay', async () => {
+    const fake = await startServer({ seed: 4 });
+    try {
+      fake.reset();
+      const made = (await fake.control.providerState({ state: 'an account exists', params: { type: 'individual', first_name: 'Wile' } })) as { accountId: string };
+      const token = await fake.token();
+      await fetch(`${fake.url}/v1/accounts/${made.accountId}`, { headers: { authorization: `Bearer ${token}` } });
+      const { passed, output } = await project.run('provider-state.test.ts', await fake.control.exportRequests('vitest'));
+      expect(passed, output).toBe(true);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+});
+
 describe('an order placed for a starting-world account', () => {
   it('fails at the placement when that account is swapped for another that could take it too', async () => {
     const fake = await startServer({ seed: 3 });

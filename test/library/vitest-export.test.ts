@@ -69,6 +69,19 @@ describe('a session exported as a vitest file', () => {
     expect(file).toContain('send("PATCH", `/v1/accounts/${account1}/wallets/${wallet1}`');
   });
 
+  it('replays a Pact provider state set up in the session, reading the records it made from the replay\'s answer', async () => {
+    const control = fake.control.forClient('acme');
+    const made = (await control.providerState({ state: 'an account exists', params: { type: 'individual', first_name: 'Wile' }, action: 'setup' })) as { accountId: string };
+    await control.providerState({ state: 'an account exists', action: 'teardown' });
+    const token = await fake.token('acme');
+    await fetch(`${fake.url}/v1/accounts/${made.accountId}`, { headers: { authorization: `Bearer ${token}` } });
+    const file = fake.exportRequests('vitest', { clientId: 'acme' });
+    expect(steps(file).slice(0, 1)).toEqual(['1. control: provider state: an account exists']);
+    expect(file).toContain('account1 = answer["accountId"];');
+    expect(file).toContain('send("GET", `/v1/accounts/${account1}`');
+    expect(file).not.toContain(made.accountId);
+  });
+
   it('writes one step per request and control change, in the order the tenant saw them, each asserted', async () => {
     await driveSession(fake, 'acme');
     const file = fake.exportRequests('vitest', { clientId: 'acme' });

@@ -1,6 +1,7 @@
 import type { ControlStep } from '../control-steps.js';
 import { literal } from './code.js';
 import { expectedOf } from './expected.js';
+import { stemOf } from './identifiers.js';
 import type { IssuedIdentifiers } from './identifiers.js';
 import type { ReplayStep } from './request-step.js';
 
@@ -53,6 +54,20 @@ export function controlStep(step: ControlStep, tenantAt: number | null, n: numbe
         `add payment method details to account ${shown(step.account_id, ids)}`,
         answered(`control.addPaymentMethodDetails(${id(step.account_id)}, ${literal(ids.written(step.input))})`, step.answer, step.id),
       );
+    case 'provider_state': {
+      // the values it injects name the records it made (`accountId`): read from the replay's answer
+      const call = `control.providerState(${literal(ids.written(step.change))})`;
+      const made_ = Object.entries((step.answer ?? {}) as Record<string, unknown>).filter(
+        (entry): entry is [string, string] => /Id$/.test(entry[0]) && typeof entry[1] === 'string' && !ids.isStarting(entry[1]) && !ids.variableOf(entry[1]),
+      );
+      const expected = expectedOf(step.answer, ids, new Set(made_.map(([, value]) => value)));
+      const reads = made_.map(([key, value]) => `${ids.add(value, stemOf(key.replace(/Id$/, ''))).name} = answer[${literal(key)}];`);
+      return made(`provider state: ${step.change.state}`, [
+        `const answer = await ${call};`,
+        ...reads,
+        ...(expected === undefined ? [] : [`expect(answer, STEP).toMatchObject(${literal(expected)});`]),
+      ]);
+    }
     case 'update_client':
       return made('change the client', [`await control.updateClient(CLIENT_ID, ${literal(ids.written(step.changes))});`]);
     case 'restore_state': {
