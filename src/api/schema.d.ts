@@ -1017,7 +1017,7 @@ export interface paths {
          *     importing only `vitest` and `investment-api-fake`. It starts the fake in-process as the span began (the seed or
          *     own fixtures, the client's settings and scopes, the tenant's clock then, frozen) and replays, in order, each
          *     request at the tenant's instant it was made and each control change the tenant saw (clock moves, placed,
-         *     advanced and forced orders, faults, payment methods, client changes, loaded snapshots, inlined). Identifiers
+         *     advanced and forced orders, faults, payment methods, client changes, Pact provider states, loaded snapshots, inlined). Identifiers
          *     the session created are read from the replayed answers; those of the starting world are written as they are.
          *     Each answer is asserted (status, an error's problem `code`, a success's members but instants, links and
          *     redacted values), one `it` per step named by method and path. The client gets a made-up secret: no secret or
