@@ -70,7 +70,12 @@ export function createContext(options: FakeOptions = {}): FakeContext {
 
 function contextOf(options: FakeOptions, release?: () => void, relock?: () => () => void): FakeContext {
   const api = loadApiDocument();
-  const fixtures = new Fixtures(loadFixtures(options, api), options.seed ?? DEFAULTS.seed);
+  const seed = options.seed ?? DEFAULTS.seed;
+  const fixtures = new Fixtures(
+    loadFixtures(options, api),
+    seed,
+    options.fixtures === undefined ? { kind: 'generated', seed, ...(options.fixtureScale && { scale: options.fixtureScale }) } : { kind: 'own' },
+  );
   const { stateDir, signingKeyFile } = options;
   const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
   const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;

@@ -165,9 +165,10 @@ export function createControlClient(options: ControlClientOptions) {
     },
     /**
      * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`;
-     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id).
+     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
+     * session since the last reset as a runnable vitest file.
      */
-    exportRequests: async (format: 'har' | 'http' | 'pact' = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
+    exportRequests: async (format: 'har' | 'http' | 'pact' | 'vitest' = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
       (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}${options.consumer === undefined ? '' : `&consumer=${encodeURIComponent(options.consumer)}`}`)).text(),
     /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
     providerState: (change: Schemas['ProviderStateChange']) => call<JsonResponse<'changeProviderState', 200>>('POST', '/pact/provider-states', change),
@@ -175,6 +176,8 @@ export function createControlClient(options: ControlClientOptions) {
     fidelity: () => call<JsonResponse<'getFidelityReport', 200>>('GET', '/fidelity'),
     /** The same as JUnit XML, a test case per operation seen and a failure per difference. */
     fidelityJunit: async () => (await send('GET', '/fidelity?format=junit')).text(),
+    /** The exchanges that differed as a vitest file asserting the upstream's answers (a passing one when none did). */
+    fidelityVitest: async () => (await send('GET', '/fidelity?format=vitest')).text(),
     /** Forgets the shadow report so far (the twins stay). */
     clearFidelity: () => call<void>('DELETE', '/fidelity'),
   };

@@ -11,8 +11,8 @@ import { createControlClient, fetchToken, VerificationError, type ControlClient,
 import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
 import type { JournalSpan } from './harness/journal.js';
 import { resetTenants } from './domain/clients.js';
-import { advanceOrder, controlOrder, setOrderStatus } from './domain/order-actions.js';
-import { placeOrder } from './domain/order-placement.js';
+import { controlOrder } from './domain/order-actions.js';
+import { advanceOrderJournaled, placeOrderJournaled, setOrderStatusJournaled } from './control/order-handlers.js';
 import { drainable, type DrainableServer } from './drain.js';
 import { createLogger } from './logger.js';
 import { waitForStateDir } from './persistence/state-lock.js';
@@ -79,9 +79,10 @@ export interface FakeServer {
   /**
    * A client's journal as HAR 1.2 (the default) or a `.http` file (as `GET /__control/export`): whole, or
    * `{ since: 'reset' }`; or `'pact'`, its span since the last reset as a Pact V4 contract (`{ consumer }`, default
-   * the client id), which Pact's verifier checks against a fake through `POST /__control/pact/provider-states`.
+   * the client id), which Pact's verifier checks against a fake through `POST /__control/pact/provider-states`;
+   * or `'vitest'`, its session since its last reset as a runnable vitest file (docs/test-suites.md).
    */
-  exportRequests(format?: 'har' | 'http' | 'pact', options?: ProofOptions & { consumer?: string }): string;
+  exportRequests(format?: 'har' | 'http' | 'pact' | 'vitest', options?: ProofOptions & { consumer?: string }): string;
   /** Forgets a client's journal (as `DELETE /__control/requests`); every journal without a client. */
   clearRequests(clientId?: string): void;
   /**
@@ -162,11 +163,12 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     tenant.settle();
     return tenant;
   };
-  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrder(settled(clientId), input);
+  // the control plane's changes, journaled as its own are, for the replay of the tenant's session
+  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrderJournaled(ctx, settled(clientId), input);
   const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => controlOrder(settled(clientId), orderId);
-  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => advanceOrder(settled(clientId), orderId);
+  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => advanceOrderJournaled(ctx, settled(clientId), orderId);
   const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
-    setOrderStatus(settled(clientId), orderId, status);
+    setOrderStatusJournaled(ctx, settled(clientId), orderId, status);
 
   const tokens = new TokenKeeper<Tenant>();
 

@@ -69,8 +69,8 @@ export const api = (s: Session) => ({
   clock: () => control<Schemas['Clock']>(s, 'GET', '/clock'),
   setClock: (change: Schemas['ClockChange']) => control<Schemas['Clock']>(s, 'POST', '/clock', change),
   report: () => control<Schemas['ReadinessReport']>(s, 'GET', '/report'),
-  /** The tenant's journal as HAR 1.2 or as a `.http` file for REST clients. */
-  exportRequests: (format: 'har' | 'http') => controlFile(s, `/export?format=${format}`),
+  /** The tenant's journal as HAR 1.2 or as a `.http` file for REST clients; its session as a vitest file. */
+  exportRequests: (format: 'har' | 'http' | 'vitest') => controlFile(s, `/export?format=${format}`),
   /** Every client (tenant) with its secret, the default one first. */
   clients: async () => (await control<Schemas['ClientList']>(s, 'GET', '/clients', undefined, { allClients: true })).data,
   createClient: (client: Schemas['ClientCreate']) => control<Client>(s, 'POST', '/clients', client),

@@ -1012,6 +1012,19 @@ export interface paths {
          *     rules by regex for identifiers and instants and by type for the rest (an error's `code` and a set-up order's
          *     `status` by equality; list items by their required fields). Pact's verifier reaches
          *     `POST /__control/pact/provider-states` as its state-change URL. See docs/pact.md.
+         *
+         *     `format=vitest`: the tenant's session since its last reset as one TypeScript test file (`text/plain`),
+         *     importing only `vitest` and `investment-api-fake`. It starts the fake in-process as the span began (the seed or
+         *     own fixtures, the client's settings and scopes, the tenant's clock then, frozen) and replays, in order, each
+         *     request at the tenant's instant it was made and each control change the tenant saw (clock moves, placed,
+         *     advanced and forced orders, faults, payment methods, client changes, Pact provider states, loaded snapshots, inlined). Identifiers
+         *     the session created are read from the replayed answers; those of the starting world are written as they are.
+         *     Each answer is asserted (status, an error's problem `code`, a success's members but instants, links and
+         *     redacted values), one `it` per step named by method and path. The client gets a made-up secret: no secret or
+         *     token is in the file. A request whose body the journal cut is a skipped step saying so; a span the journal no
+         *     longer holds whole (budgets, `DELETE /__control/requests`) or that began from a world restored from
+         *     `STATE_DIR` is written skipped, saying why. Run it with `npx vitest run`: it passes against the version that
+         *     wrote it, and where the fake answers otherwise the failing step is named (docs/test-suites.md#a-failing-session-as-a-test-that-runs).
          */
         get: operations["exportRequests"];
         put?: never;
@@ -1116,6 +1129,14 @@ export interface paths {
          *     exchanges only. Secrets and tokens are never stored or shown.
          *     `format=junit`: JUnit XML, a test case per operation seen, a `failure` per difference (no operation seen: a
          *     skipped case). Outside shadow mode: 409 `shadow_mode_off`.
+         *
+         *     `format=vitest`: the exchanges that differed as a bug report that runs: one TypeScript test file (`text/plain`,
+         *     importing only `vitest` and `investment-api-fake`) replaying the client's session on a fake started as its twin
+         *     began (as `GET /__control/export?format=vitest` writes one), asserting the upstream's answers where the fake's
+         *     differed (status, problem code, the members that differed) and only the status elsewhere; an exchange that was
+         *     not comparable is a skipped step saying why. It fails against the fake until the fake agrees. The session is
+         *     the named client's (`X-Client-Id` or `client_id`; a partner's token: its own), else the first client's with a
+         *     difference. With no difference, a file that says so and passes.
          */
         get: operations["getFidelityReport"];
         put?: never;
@@ -3733,10 +3754,10 @@ export interface operations {
             query?: {
                 /** @description The tenant the control call acts on, when the header is not set. */
                 client_id?: components["parameters"]["ControlClientQuery"];
-                format?: "har" | "http" | "pact";
+                format?: "har" | "http" | "pact" | "vitest";
                 /** @description With `format=pact`: the consumer's name in the contract (default the client id). */
                 consumer?: string;
-                /** @description `start` (default): the whole journal; `reset`: since the last reset. */
+                /** @description `start` (default): the whole journal; `reset`: since the last reset. `format=pact` and `format=vitest` always cover the span since the last reset. */
                 since?: components["schemas"]["JournalSpan"];
             };
             header?: {
@@ -3831,9 +3852,14 @@ export interface operations {
     getFidelityReport: {
         parameters: {
             query?: {
-                format?: "json" | "junit";
+                format?: "json" | "junit" | "vitest";
+                /** @description The tenant the control call acts on, when the header is not set. */
+                client_id?: components["parameters"]["ControlClientQuery"];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the control call acts on (default the default client). */
+                "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3847,6 +3873,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FidelityReport"];
                     "application/xml": string;
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -2,6 +2,12 @@ import { DomainError } from '../api/errors.js';
 import type { FakeContext, ShadowModeState } from '../context.js';
 import { fidelityJunit } from '../harness/fidelity/junit.js';
 import { noContent, ok, type OperationHandlers } from '../http/operation.js';
+import type { Schemas } from '../api/types.js';
+import type { FidelityLog } from '../harness/fidelity/log.js';
+import { noDifferenceFile } from '../harness/vitest-export/index.js';
+import { PACKAGE_NAME, packageVersion } from '../package-info.js';
+import { tenantVitestFile } from './proof.js';
+import { checkedClientId, namedClientId, type TenantNaming } from './tenant.js';
 
 /** How long the report waits for comparisons of exchanges already answered (they run off the clients' path). */
 const SETTLE_MS = 5_000;
@@ -20,6 +26,7 @@ export function fidelityHandlers(ctx: FakeContext) {
       const { fidelity } = shadowOf(ctx);
       await fidelity.settled(SETTLE_MS);
       const clientId = call.controlPartner?.client.client_id;
+      if (call.query.format === 'vitest') return { status: 200, body: Buffer.from(fidelityVitestFile(ctx, fidelity, call)), contentType: 'text/plain; charset=utf-8' };
       if (call.query.format !== 'junit') return ok(fidelity.report(clientId));
       return { status: 200, body: Buffer.from(fidelityJunit(fidelity, new Date(), clientId)), contentType: 'application/xml; charset=utf-8' };
     },
@@ -30,4 +37,27 @@ export function fidelityHandlers(ctx: FakeContext) {
       return noContent();
     },
   } satisfies Partial<OperationHandlers>;
+}
+
+/** The shadow mode report's findings for one client, by the journal's request id. */
+function findingsOf(report: Schemas['FidelityReport']) {
+  const differences = new Map<string, Schemas['FidelityDifference'][]>();
+  for (const difference of report.differences) differences.set(difference.request_id, [...(differences.get(difference.request_id) ?? []), difference]);
+  const notComparable = new Map(report.not_comparable_exchanges.map((exchange) => [exchange.request_id, exchange.reason]));
+  return { upstream: report.upstream, differences, notComparable };
+}
+
+/**
+ * The exchanges that differed as a vitest file asserting the upstream's answers (CONTRACT 15): the session of the
+ * named client (a partner: its own), else of the first twin with a difference; a file that passes when none differed.
+ */
+function fidelityVitestFile(ctx: FakeContext, fidelity: FidelityLog, call: TenantNaming & { baseUrl: string }): string {
+  const named = checkedClientId(call, namedClientId(call));
+  // the twin of a client the fake also has is that client's own tenant: every tenant is a candidate
+  const candidates = named !== undefined ? [named] : [...ctx.tenants.all()].map((t) => t.client.client_id);
+  for (const clientId of candidates) {
+    const findings = findingsOf(fidelity.report(clientId));
+    if (findings.differences.size > 0 && ctx.tenants.find(clientId)) return tenantVitestFile(ctx, clientId, call.baseUrl, findings);
+  }
+  return noDifferenceFile(fidelity.report(named).upstream, named, PACKAGE_NAME, packageVersion());
 }

@@ -9,6 +9,7 @@ import { replaceWorld } from '../domain/world.js';
 import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { linkContextOf } from '../http/request-context.js';
 import { checkedClientId, controlTenant, ensureOperator, namedClientId } from './tenant.js';
+import { journalControl } from './control-journal.js';
 
 /**
  * Up, and with STATE_DIR whether its writes are on disk: a directory that cannot take them answers 503 `degraded`
@@ -35,7 +36,11 @@ export function controlHandlers(ctx: FakeContext) {
     },
     getState: (call) => ok(controlTenant(ctx, call).store.snapshot()),
     replaceState: (call) => {
-      replaceWorld(controlTenant(ctx, call), call.body);
+      const tenant = controlTenant(ctx, call);
+      // as it was handed: the store keeps and changes the object itself
+      const world = JSON.stringify(call.body);
+      replaceWorld(tenant, call.body);
+      journalControl(ctx, tenant, { kind: 'restore_state', world });
       return noContent();
     },
     listDocumentLinks: (call) => {
@@ -53,7 +58,9 @@ export function controlHandlers(ctx: FakeContext) {
     updateClient: (call) => {
       checkedClientId(call, call.path.client_id);
       if (call.body.scopes !== undefined) ensureOperator(call, 'change scopes');
-      return ok(updateClient(ctx.tenants, call.path.client_id, call.body));
+      const client = updateClient(ctx.tenants, call.path.client_id, call.body);
+      journalControl(ctx, ctx.tenants.get(call.path.client_id), { kind: 'update_client', changes: call.body });
+      return ok(client);
     },
     getUsage: (call) => {
       checkedClientId(call, namedClientId(call));
@@ -62,6 +69,12 @@ export function controlHandlers(ctx: FakeContext) {
       return ok(usageOf(ctx.tenants, ctx.journal, ctx.budgets, { limit: heap.heap_size_limit, used: heap.used_heap_size }));
     },
     getClock: (call) => ok(clockView(controlTenant(ctx, call).clock)),
-    setClock: (call) => ok(controlTenant(ctx, call).changeClock(call.body)),
+    setClock: (call) => {
+      const tenant = controlTenant(ctx, call);
+      const before = tenant.now();
+      const clock = tenant.changeClock(call.body);
+      journalControl(ctx, tenant, { kind: 'clock', change: call.body, before, after: tenant.now() }, before);
+      return ok(clock);
+    },
   } satisfies Partial<OperationHandlers>;
 }

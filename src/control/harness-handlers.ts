@@ -5,18 +5,28 @@ import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 import { readinessJunit } from '../harness/readiness-junit.js';
 import { exportTenantRequestsSliced, lastReset, tenantReadinessReport, verifyTenantRequestsSliced } from './proof.js';
 import { requestExchange } from './request-exchange.js';
+import { journalControl } from './control-journal.js';
 
 /** The partner test harness: injected faults, the request journal and the readiness report built on it. */
 export function harnessHandlers(ctx: FakeContext) {
   return {
     listFaults: (call) => ok({ data: controlTenant(ctx, call).faults.list() }),
-    addFault: (call) => created(controlTenant(ctx, call).faults.add(call.body)),
+    addFault: (call) => {
+      const tenant = controlTenant(ctx, call);
+      const fault = tenant.faults.add(call.body);
+      journalControl(ctx, tenant, { kind: 'add_fault', input: call.body, fault_id: fault.id });
+      return created(fault);
+    },
     clearFaults: (call) => {
-      controlTenant(ctx, call).faults.clear();
+      const tenant = controlTenant(ctx, call);
+      tenant.faults.clear();
+      journalControl(ctx, tenant, { kind: 'clear_faults' });
       return noContent();
     },
     removeFault: (call) => {
-      controlTenant(ctx, call).faults.remove(call.path.fault_id);
+      const tenant = controlTenant(ctx, call);
+      tenant.faults.remove(call.path.fault_id);
+      journalControl(ctx, tenant, { kind: 'remove_fault', fault_id: call.path.fault_id });
       return noContent();
     },
     listRequests: (call) => {

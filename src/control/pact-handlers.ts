@@ -5,6 +5,7 @@ import type { Tenant } from '../domain/tenants.js';
 import { ok, type OperationCall, type OperationHandlers } from '../http/operation.js';
 import { audiencesOf } from '../http/request-context.js';
 import { controlTenant, namedClientId } from './tenant.js';
+import { journalControl } from './control-journal.js';
 
 /** Each document's checks of a state's params, compiled on the first state change (immutable once made). */
 const checks = new WeakMap<ApiDocument, ParamsCheck>();
@@ -45,6 +46,12 @@ function stateTenant(ctx: FakeContext, call: OperationCall<'changeProviderState'
 /** Pact's state-change URL: the verifier's call before and after each interaction of an exported contract. */
 export function pactHandlers(ctx: FakeContext) {
   return {
-    changeProviderState: (call) => ok(changeProviderState(stateTenant(ctx, call), call.body, paramsCheck(ctx.api.document))),
+    changeProviderState: (call) => {
+      const tenant = stateTenant(ctx, call);
+      const injected = changeProviderState(tenant, call.body, paramsCheck(ctx.api.document));
+      // a state set up changes the world a replay of the session must start its next steps from (a teardown does nothing)
+      if (call.body.state && call.body.action !== 'teardown') journalControl(ctx, tenant, { kind: 'provider_state', change: call.body, answer: injected });
+      return ok(injected);
+    },
   } satisfies Partial<OperationHandlers>;
 }

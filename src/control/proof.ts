@@ -2,6 +2,8 @@ import { operationScopesOf, operationsOf } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
+import { vitestFileSteps } from '../harness/vitest-export/index.js';
+import type { FidelityFindings } from '../harness/vitest-export/fidelity-step.js';
 import { contractSteps } from '../harness/pact/contract.js';
 import type { RecordFields, RecordKind } from '../harness/pact/sightings.js';
 import type { Tenant } from '../domain/tenants.js';
@@ -47,12 +49,12 @@ export function tenantReadinessReport(ctx: FakeContext, clientId: string, since:
   return { ...report, since, resets: resetsWithin(ctx, clientId, records) };
 }
 
-export type ExportFormat = 'har' | 'http' | 'pact';
+export type ExportFormat = 'har' | 'http' | 'pact' | 'vitest';
 
 export interface ExportedRequests {
   body: Buffer;
   contentType: string;
-  extension: 'har' | 'http' | 'pact.json';
+  extension: 'har' | 'http' | 'pact.json' | 'test.ts';
 }
 
 /** What an export takes beyond its format: its span (HAR and `.http`), the contract's consumer (`pact`). */
@@ -75,7 +77,29 @@ const worldRecord = (tenant: Tenant) => (id: string): { kind: RecordKind; fields
   return order ? { kind: 'order', fields: order } : undefined;
 };
 
+/** The tenant's session since its last reset as a vitest file: its span, where it began, and the client's secret kept out. */
+export const tenantVitestFile = (ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): string =>
+  runNow(tenantVitestFileSteps(ctx, clientId, baseUrl, fidelity));
+
+function tenantVitestFileSteps(ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): Slices<string> {
+  const tenant = ctx.tenants.get(clientId);
+  return vitestFileSteps({
+    clientId,
+    baseUrl,
+    credentials: [tenant.client.client_secret],
+    span: ctx.journal.span(clientId),
+    origin: tenant.origin,
+    fixtures: tenant.fixturesSource,
+    fixturesWorld: () => tenant.fixturesWorld(),
+    packageName: PACKAGE_NAME,
+    version: packageVersion(),
+    ...(fidelity && { fidelity }),
+  });
+}
+
 function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, { since = 'start', consumer }: ExportOptions): Slices<ExportedRequests> {
+  // a replay covers the span since the last reset, whatever `since` says: it starts from a known world
+  if (format === 'vitest') return { body: Buffer.from(yield* tenantVitestFileSteps(ctx, clientId, baseUrl)), contentType: 'text/plain; charset=utf-8', extension: 'test.ts' };
   // the fake names itself by the package's version (the document's info.version is the API's)
   const creator = { name: PACKAGE_NAME, version: packageVersion() };
   if (format === 'pact') {
@@ -91,7 +115,7 @@ function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat,
     : { body: yield* harSteps(records, context), contentType: 'application/json; charset=utf-8', extension: 'har' };
 }
 
-/** The tenant's journal as HAR 1.2, a `.http` file or a Pact contract: at once (the library). */
+/** The tenant's journal as HAR 1.2, a `.http` file or a Pact contract, or its session as a vitest file: at once (the library). */
 export const exportTenantRequests = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, options: ExportOptions = {}): ExportedRequests =>
   runNow(exportSlices(ctx, clientId, format, baseUrl, options));
 

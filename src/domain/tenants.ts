@@ -1,6 +1,7 @@
 import { changeClock, Clock } from './clock.js';
 import { DomainError } from '../api/errors.js';
 import { FaultBook } from '../harness/faults.js';
+import type { FixturesSource, SpanOrigin } from '../harness/control-steps.js';
 import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod, World } from '../api/types.js';
 import { OrderProgression } from './order-progression.js';
 import { InvestorActivity } from './investor-activity.js';
@@ -27,10 +28,14 @@ export interface ClientRecord {
  * world: bench/RESULTS.md.)
  */
 export class Fixtures {
-  /** `seed`: the world's seed, which also draws each tenant's investor activity. */
+  /**
+   * `seed`: the world's seed, which also draws each tenant's investor activity. `source`: how the world was made
+   * (a replay of a session makes it the same way; own fixtures it must carry as they are).
+   */
   constructor(
     private readonly world: World,
     readonly seed: string | number = 'fixtures',
+    readonly source: FixturesSource = { kind: 'own' },
   ) {}
 
   freshCopy(): World {
@@ -53,6 +58,8 @@ export class Tenant {
   readonly faults = new FaultBook();
   readonly progression: OrderProgression;
   readonly activity: InvestorActivity;
+  /** Where the tenant's span (its journal since its last reset) began: what a replay of its session starts from. */
+  origin: SpanOrigin;
 
   constructor(
     readonly client: ClientRecord,
@@ -64,6 +71,21 @@ export class Tenant {
     this.store = world ? this.storeOf(world) : this.freshStore(0);
     this.progression = new OrderProgression(this.now());
     this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
+    this.origin = this.originNow(world ? 'restored' : 'fixtures');
+  }
+
+  private originNow(world: SpanOrigin['world']): SpanOrigin {
+    const { settings, scopes, token_endpoint_auth_method } = this.client;
+    return { world, clockMs: this.now(), settings: structuredClone(settings), scopes: [...scopes], token_endpoint_auth_method };
+  }
+
+  /** The fixtures the tenant's world begins from at a reset: how they were made, and (own fixtures) a copy. */
+  get fixturesSource(): FixturesSource {
+    return this.fixtures.source;
+  }
+
+  fixturesWorld(): World {
+    return this.fixtures.freshCopy();
   }
 
   /**
@@ -145,6 +167,7 @@ export class Tenant {
     this.faults.clear();
     this.progression.clear(this.now());
     this.activity.restart(this.now());
+    this.origin = this.originNow('fixtures');
   }
 
   /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT or MAX_TENANT_BYTES is refused. */

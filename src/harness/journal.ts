@@ -4,6 +4,7 @@ import { isSecretName, REDACT_ALL, redactedForm, REDACTED, type Redaction } from
 
 const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
+import { controlStepBytes, type ControlStep } from './control-steps.js';
 
 export type JournalEntry = Schemas['JournalEntry'];
 /** Which part of a tenant's journal a reader looks at: since its last reset, or all it keeps. */
@@ -88,13 +89,23 @@ export class JournalRecord {
   older: JournalRecord | undefined;
   newer: JournalRecord | undefined;
 
+  /**
+   * `control`: a change the control plane made to the tenant (`control-steps.ts`), kept in order with its requests for
+   * the replay of its session; such a record is no request of the partner's, and no reader of its traffic sees it.
+   */
   constructor(
     private readonly raw: RawRequest,
     readonly evidence: JournalEvidence,
     readonly kept: KeptExchange = NO_EXCHANGE,
+    readonly control?: ControlStep,
   ) {
     // the path and query twice: as sent and in the entry view
-    this.bytes = JOURNAL_ENTRY_OVERHEAD_BYTES + 2 * (raw.path.length + raw.rawQuery.length) + (kept.request?.held ?? 0) + (kept.response?.held ?? 0);
+    this.bytes =
+      JOURNAL_ENTRY_OVERHEAD_BYTES +
+      2 * (raw.path.length + raw.rawQuery.length) +
+      (kept.request?.held ?? 0) +
+      (kept.response?.held ?? 0) +
+      (control ? controlStepBytes(control) : 0);
   }
 
   /** The entry as `GET /__control/requests` shows it; secret query values redacted. Small: kept once made. */
@@ -129,6 +140,33 @@ export class JournalRecord {
   }
 }
 
+/** A control step as the journal keeps it, at the tenant's instant `tenantAt` (ms). */
+export function controlRecord(clientId: string, step: ControlStep, tenantAt: number, at = Date.now()): JournalRecord {
+  const raw: RawRequest = {
+    id: `control-${at.toString(36)}`,
+    client_id: clientId,
+    method: 'POST',
+    path: `/__control#${step.kind}`,
+    rawQuery: '',
+    status: 200,
+    duration_ms: 0,
+    operation_id: null,
+    code: null,
+    fault_id: null,
+    applied: true,
+  };
+  return new JournalRecord(raw, { at, retryAfter: null, bodyHash: null, itemCount: null, tenantAt }, NO_EXCHANGE, step);
+}
+
+/** A tenant's span for a replay: its requests and control steps since its last reset, and whether the journal lost any. */
+export interface JournalSpanRecords {
+  records: JournalRecord[];
+  /** False when a record of the span was evicted by a budget or cleared (`DELETE /__control/requests`). */
+  complete: boolean;
+  /** The reset the span begins at, if the journal marks one. */
+  reset: ResetMark | undefined;
+}
+
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
 /** A reset in a ring: after the record `afterSeq`, at real time `at`. */
@@ -143,6 +181,8 @@ class Ring {
   private start = 0;
   bytes = 0;
   readonly resets: ResetMark[] = [];
+  /** The newest record the ring let go (0: none): a span older than it is no longer whole. */
+  lostSeq = 0;
 
   push(record: JournalRecord): void {
     this.items.push(record);
@@ -154,6 +194,7 @@ class Ring {
     const oldest = this.items[this.start]!;
     this.items[this.start++] = undefined;
     this.bytes -= oldest.bytes;
+    this.lostSeq = oldest.seq;
     // the array is cut down once half of it is taken: amortized O(1) a record
     if (this.start * 2 >= this.items.length) {
       this.items = this.items.slice(this.start);
@@ -226,6 +267,11 @@ export class Journal {
   private heldBytes = 0;
   /** The last reset of every tenant at once: a ring made later begins with it. */
   private everyoneReset: ResetMark | undefined;
+  /**
+   * Of each tenant whose records were cleared (`clear`): the newest one cleared, and its last reset then, so a span
+   * since that reset knows whether it misses any (a reset then a clear misses none). One entry per tenant at most.
+   */
+  private readonly cleared = new Map<string, { lostSeq: number; reset: ResetMark | undefined }>();
 
   /**
    * `secretAnswers`: the operations whose answers can hold a secret (`secret-answers.ts`); every answer is
@@ -288,20 +334,40 @@ export class Journal {
     return { bytes: this.heldBytes, entries: rings.reduce((sum, ring) => sum + ring.entries, 0), rings };
   }
 
-  /** One tenant's records (`null`: the requests no tenant owns), oldest first: all it keeps, or since its last reset. */
+  /**
+   * One tenant's requests (`null`: the requests no tenant owns), oldest first: all it keeps, or since its last reset.
+   * Control steps are not requests: every reader of the partner's traffic reads here, and sees none.
+   */
   records(clientId: string | null, since: JournalSpan = 'start'): JournalRecord[] {
     const ring = this.ring(clientId);
     if (!ring) return [];
     const out: JournalRecord[] = [];
-    for (let i = since === 'reset' ? ring.firstSinceReset() : 0; i < ring.size; i++) out.push(ring.at(i));
+    for (let i = since === 'reset' ? ring.firstSinceReset() : 0; i < ring.size; i++) if (!ring.at(i).control) out.push(ring.at(i));
     return out;
+  }
+
+  /** Keeps a change the control plane made to a tenant, in order with its requests (`controlRecord`). */
+  recordControl(clientId: string, step: ControlStep, tenantAt: number): void {
+    this.record(controlRecord(clientId, step, tenantAt));
+  }
+
+  /** A tenant's requests and control steps since its last reset, oldest first, and whether the journal still holds all of them. */
+  span(clientId: string): JournalSpanRecords {
+    const ring = this.ring(clientId);
+    const cleared = this.cleared.get(clientId);
+    const marks = [ring?.resets[ring.resets.length - 1], cleared?.reset, this.everyoneReset].filter((mark) => mark !== undefined);
+    const reset = marks.reduce<ResetMark | undefined>((latest, mark) => (latest && latest.afterSeq >= mark.afterSeq ? latest : mark), undefined);
+    const lost = Math.max(ring?.lostSeq ?? 0, cleared?.lostSeq ?? 0);
+    const records: JournalRecord[] = [];
+    if (ring) for (let i = ring.firstSinceReset(); i < ring.size; i++) records.push(ring.at(i));
+    return { records, complete: lost <= (reset?.afterSeq ?? 0), reset };
   }
 
   /** The record of a request id: in one tenant's ring (`null`: the requests no tenant owns), or in any ring. */
   find(requestId: string, clientId?: string | null): JournalRecord | undefined {
     const rings = clientId === undefined ? [...this.rings.values()] : [this.ring(clientId)].filter((ring) => ring !== undefined);
     for (const ring of rings) {
-      for (let i = ring.size - 1; i >= 0; i--) if (ring.at(i).entry.id === requestId) return ring.at(i);
+      for (let i = ring.size - 1; i >= 0; i--) if (!ring.at(i).control && ring.at(i).entry.id === requestId) return ring.at(i);
     }
     return undefined;
   }
@@ -334,11 +400,20 @@ export class Journal {
 
   /** Forgets one tenant's records and resets (or every ring's). */
   clear(clientId?: string): void {
+    const forget = (key: string, ring: Ring): void => {
+      const newest = ring.size > 0 ? ring.at(ring.size - 1).seq : ring.lostSeq;
+      const before = this.cleared.get(key);
+      if (key !== NO_TENANT) this.cleared.set(key, { lostSeq: Math.max(newest, before?.lostSeq ?? 0), reset: ring.resets[ring.resets.length - 1] ?? before?.reset });
+    };
     if (clientId !== undefined) {
       const ring = this.rings.get(clientId);
-      if (ring) while (ring.size > 0) this.unlink(ring.shift());
+      if (ring) {
+        forget(clientId, ring);
+        while (ring.size > 0) this.unlink(ring.shift());
+      }
       return void this.rings.delete(clientId);
     }
+    for (const [key, ring] of this.rings) forget(key, ring);
     // unlinked one by one: a record a reader still holds keeps no chain of forgotten ones alive
     while (this.oldest) this.unlink(this.oldest);
     this.rings.clear();

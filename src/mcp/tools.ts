@@ -172,7 +172,7 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
     }),
     tool<unknown>({
       name: 'export_session',
-      description: 'Export the tenant\'s journal as HAR 1.2 ({"format":"har"}), a .http file ({"format":"http"}), or its span since the last reset as a Pact V4 contract ({"format":"pact","consumer":"my-app"}); credentials redacted.',
+      description: 'Export the tenant\'s journal as HAR 1.2 ({"format":"har"}), a .http file ({"format":"http"}), or its span since the last reset as a Pact V4 contract ({"format":"pact","consumer":"my-app"}) or a runnable vitest file ({"format":"vitest"}); credentials redacted.',
       annotations: READ('Export the session'),
       operationId: 'exportRequests',
       text: (exported) => (typeof exported === 'string' ? exported : JSON.stringify(exported, null, 2)),

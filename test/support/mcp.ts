@@ -69,7 +69,7 @@ export async function expectTheTools(client: Client): Promise<void> {
   expect(byName.get('set_clock')!.inputSchema.properties).toMatchObject({ at: { type: 'string', format: 'date-time' }, advance_seconds: { type: 'number' }, frozen: { type: 'boolean' } });
   expect(byName.get('verify')!.inputSchema).toMatchObject({ required: ['request'], properties: { request: { $ref: '#/$defs/RequestPattern' } } });
   expect(byName.get('get_order')!.outputSchema).toMatchObject({ required: ['order', 'status_history', 'next_step'] });
-  expect(byName.get('export_session')!.inputSchema.properties).toMatchObject({ format: { enum: ['har', 'http', 'pact'] }, consumer: { type: 'string' } });
+  expect(byName.get('export_session')!.inputSchema.properties).toMatchObject({ format: { enum: expect.arrayContaining(['har', 'http', 'pact', 'vitest']) }, consumer: { type: 'string' } });
 }
 
 /**
@@ -136,6 +136,11 @@ export async function exerciseEveryTool(client: Client, url: string, tenant: str
   const report = await ok<Schemas['ReadinessReport']>(client, 'readiness_report', { client_id: tenant });
   expect(report.value.requests_seen).toBeGreaterThanOrEqual(1);
   expect(report.text).toMatch(new RegExp(`^Readiness of ${tenant}: `));
+  // the session as a runnable test: the control changes made through the tools in place, no secret
+  const replay = await ok(client, 'export_session', { client_id: tenant, format: 'vitest' });
+  expect(replay.text).toContain("import { startServer, type FakeServer } from 'investment-api-fake';");
+  expect(replay.text).toMatch(/it\("\d+\. control: order [\w-]+ forced to PLACED"/);
+  expect(replay.text).not.toContain(`${tenant}-secret`);
   const http = await ok(client, 'export_session', { client_id: tenant, format: 'http' });
   expect(http.text).toContain('GET {{base}}/v1/accounts?limit=2');
   const har = JSON.parse((await ok(client, 'export_session', { client_id: tenant, format: 'har' })).text) as { log: { entries: unknown[] } };

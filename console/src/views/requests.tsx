@@ -125,7 +125,7 @@ export function RequestTable({ entries, opened = [] }: { entries: JournalEntry[]
 function ExportLinks() {
   const app = useApp();
   const [error, setError] = useState<unknown>();
-  const save = async (format: 'har' | 'http') => {
+  const save = async (format: 'har' | 'http' | 'vitest') => {
     try {
       setError(undefined);
       const { blob, fileName } = await app.api.exportRequests(format);
@@ -143,6 +143,9 @@ function ExportLinks() {
       </button>
       <button type="button" class="small" onClick={() => save('http')}>
         .http (VS Code, JetBrains)
+      </button>
+      <button type="button" class="small" onClick={() => save('vitest')} title="The session since the last reset, replayed as a test: attach it to a bug report">
+        export as vitest test
       </button>
       <ProblemView error={error} />
     </div>

@@ -1,0 +1,163 @@
+// A session exported as a vitest file (GET /__control/export?format=vitest) runs as the platform's team would run one
+// attached to a bug report: in a project where investment-api-fake is this package as built. It passes, and it fails,
+// naming the request, when one starting-world record is swapped for another.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type FakeServer } from '../../src/index.js';
+import { ReplayProject } from '../support/replay-project.js';
+import { buyer, driveSession } from '../support/replayed-session.js';
+import { deviatingUpstream } from '../support/deviating-upstream.js';
+import { scriptedSession } from '../support/shadow-session.js';
+
+let project: ReplayProject;
+
+beforeAll(() => {
+  project = new ReplayProject();
+});
+afterAll(() => (process.env.KEEP_REPLAY ? undefined : project.remove()));
+
+describe('a session exported as a vitest file', () => {
+  let fake: FakeServer;
+  let exported: string;
+  let used: Awaited<ReturnType<typeof driveSession>>;
+
+  beforeAll(async () => {
+    fake = await startServer({ seed: 1 });
+    fake.reset();
+    used = await driveSession(fake);
+    exported = await fake.control.exportRequests('vitest');
+  });
+  afterAll(() => fake.stop());
+
+  it('passes against the package that wrote it', async () => {
+    const { passed, output } = await project.run('session.test.ts', exported);
+    expect(passed, output).toBe(true);
+    expect(output).toMatch(/Tests\s+\d+ passed/);
+    expect(output).not.toMatch(/skipped/);
+  }, 120_000);
+
+  it('fails, naming the request, when a starting-world account is swapped for another existing one', async () => {
+    expect(exported).toContain(used.startingAccountId);
+    const swapped = exported.replaceAll(used.startingAccountId, used.otherAccountId);
+    const { passed, output } = await project.run('swapped.test.ts', swapped);
+    expect(passed, output).toBe(false);
+    expect(output).toContain(`GET /v1/accounts/${used.otherAccountId} → 200`);
+    expect(output).toMatch(/1 failed/);
+  }, 120_000);
+});
+
+describe('a session touching every public operation', () => {
+  it('replays green', async () => {
+    const fake = await startServer({ seed: 7 });
+    try {
+      fake.reset();
+      await scriptedSession(fake.url, fake.state());
+      const { passed, output } = await project.run('every-operation.test.ts', await fake.control.exportRequests('vitest'));
+      expect(passed, output).toBe(true);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+});
+
+describe('a session that set up a Pact provider state', () => {
+  it('makes the state again and reads the record it made from the replay', async () => {
+    const fake = await startServer({ seed: 4 });
+    try {
+      fake.reset();
+      const made = (await fake.control.providerState({ state: 'an account exists', params: { type: 'individual', first_name: 'Wile' } })) as { accountId: string };
+      const token = await fake.token();
+      await fetch(`${fake.url}/v1/accounts/${made.accountId}`, { headers: { authorization: `Bearer ${token}` } });
+      const { passed, output } = await project.run('provider-state.test.ts', await fake.control.exportRequests('vitest'));
+      expect(passed, output).toBe(true);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+});
+
+describe('an order placed for a starting-world account', () => {
+  it('fails at the placement when that account is swapped for another that could take it too', async () => {
+    const fake = await startServer({ seed: 3 });
+    try {
+      fake.reset();
+      const start = buyer(fake.state());
+      await fake.control.placeOrder({ account_id: start.accountId, isin: start.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 1, value: start.value });
+      const token = await fake.token();
+      await fetch(`${fake.url}/v1/orders?account_id=${start.accountId}`, { headers: { authorization: `Bearer ${token}` } });
+      const exported = await fake.control.exportRequests('vitest');
+      const { passed, output } = await project.run('placed.test.ts', exported.replaceAll(start.accountId, start.otherAccountId));
+      expect(passed, output).toBe(false);
+      expect(output).toMatch(/×[^\n]*1\. control: place an order/);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+});
+
+describe('a session that began by loading a snapshot', () => {
+  it('inlines the snapshot, restores it at its place, and passes', async () => {
+    const fake = await startServer({ seed: 2 });
+    try {
+      fake.reset();
+      const world = fake.state();
+      const account = world.accounts[0]!;
+      world.accounts[0] = { ...account, city: 'Snapshot City' };
+      await fake.control.restore(world);
+      const token = await fake.token();
+      const read = await fetch(`${fake.url}/v1/accounts/${account.id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(((await read.json()) as { city: string }).city).toBe('Snapshot City');
+      const exported = await fake.control.exportRequests('vitest');
+      expect(exported).toContain('await control.restore(SNAPSHOT_1 as World)');
+
+      const { passed, output } = await project.run('snapshot.test.ts', exported);
+      expect(passed, output).toBe(true);
+      // the answer read after the snapshot says what the snapshot held: without it, the replay fails
+      const { passed: withoutSnapshot } = await project.run('no-snapshot.test.ts', exported.replace('await control.restore(SNAPSHOT_1 as World);', ''));
+      expect(withoutSnapshot).toBe(false);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+});
+
+describe("shadow mode's differences exported as a vitest file (GET /__control/fidelity?format=vitest)", () => {
+  it("asserts the upstream's answers: it fails against the fake, naming the request that differed", async () => {
+    const behind = await startServer({ seed: 7 });
+    const proxy = await deviatingUpstream(behind.url, ({ method, path }, answer) => {
+      if (method !== 'POST' || path !== '/v1/accounts' || answer.status !== 201) return undefined;
+      return { status: 201, body: { ...(answer.body as Record<string, unknown>), nickname: 'ada', last_name: 'Byron' } };
+    });
+    const shadow = await startServer({ seed: 7, upstream: proxy.url });
+    try {
+      await scriptedSession(shadow.url, behind.state());
+      const file = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest&client_id=sandbox-client`)).text();
+      expect(file).toContain("the upstream's answer, where the fake differed");
+      expect(file).not.toContain('sandbox-secret');
+      const { passed, output } = await project.run('fidelity.test.ts', file);
+      expect(passed, output).toBe(false);
+      expect(output).toMatch(/POST \/v1\/accounts → 201 \(the upstream's answer, where the fake differed\)/);
+      expect(output).toContain('missing_field at /nickname: expected undefined to be defined');
+      expect(file).toContain('toEqual("Byron")');
+      expect(output).toMatch(/Tests\s+1 failed/);
+    } finally {
+      await shadow.stop();
+      await proxy.close();
+      await behind.stop();
+    }
+  }, 120_000);
+
+  it('with no difference, says so and passes', async () => {
+    const upstream = await startServer({ seed: 7 });
+    const shadow = await startServer({ seed: 7, upstream: upstream.url });
+    try {
+      await scriptedSession(shadow.url, upstream.state());
+      const file = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest`)).text();
+      expect(file).toContain('Shadow mode found no difference');
+      const { passed, output } = await project.run('agreed.test.ts', file);
+      expect(passed, output).toBe(true);
+    } finally {
+      await shadow.stop();
+      await upstream.stop();
+    }
+  }, 120_000);
+});
