@@ -173,11 +173,14 @@ describe('GET /__control/export?format=vitest', () => {
   });
 
   it("a partner's control token exports its own session, and no other tenant's", async () => {
-    const token = await fake.token('acme', { fresh: true });
+    const form = { grant_type: 'client_credentials', scope: 'openid offline control', audience: new URL(fake.url).host, client_id: 'acme', client_secret: 'acme-secret-0123456789' };
+    const issued = await fetch(`${fake.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
+    const token = ((await issued.json()) as { access_token: string }).access_token;
     const own = await fetch(`${fake.url}/__control/export?format=vitest`, { headers: { authorization: `Bearer ${token}` } });
     expect(await own.text()).toContain('const CLIENT_ID = "acme";');
     const other = await fetch(`${fake.url}/__control/export?format=vitest&client_id=sandbox-client`, { headers: { authorization: `Bearer ${token}` } });
-    expect([403, 404]).toContain(other.status);
+    expect(other.status).toBe(403);
+    expect(((await other.json()) as { code: string }).code).toBe('forbidden_tenant');
   });
 });
 
