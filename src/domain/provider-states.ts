@@ -21,7 +21,7 @@ const isObject = (value: unknown): value is Params => typeof value === 'object' 
 const EXAMPLE_IBAN = 'DE89370400440532013000';
 
 function checked<T>(check: ParamsCheck, schema: Parameters<ParamsCheck>[0], value: unknown, at: string): T {
-  const errors = check(schema, value).map((e) => ({ ...e, path: `/params${at}${e.path}` }));
+  const errors = check(schema, value).map((e) => ({ ...e, path: `/params${at}${e.path === '/' ? '' : e.path}` }));
   if (errors.length > 0) {
     throw new DomainError(422, 'validation_error', `The state's params are not ${schema === 'AccountCreate' ? 'an account' : `a ${schema}`}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, errors);
   }

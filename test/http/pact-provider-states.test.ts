@@ -110,4 +110,10 @@ describe('POST /__control/pact/provider-states', () => {
     }
     expect(await accountsOf(app)).toBe(before);
   });
+
+  it('names a missing member of params by its pointer under /params', async () => {
+    const answer = await change(testApp(), { state: 'a wallet exists', params: { address: 'x' } });
+    expect(answer.status).toBe(422);
+    expect(answer.body.detail).toMatch(/^The state's params are not a WalletRegister: \/params must have required property 'wallet_address'/);
+  });
 });
