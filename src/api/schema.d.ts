@@ -527,7 +527,7 @@ export interface paths {
          *     activity. Reset puts it back to real time. Time that passes (an advance, a running clock) takes every order
          *     step and places every investor order due in it, each at its own instant; a clock set to an instant (`now`)
          *     takes what was due before it, then investor activity starts counting afresh from that instant (setting a
-         *     date years away places no backlog).
+         *     date years away places no backlog), and order progression, set back before it began, counts from that instant.
          */
         post: operations["setClock"];
         delete?: never;

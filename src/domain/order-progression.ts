@@ -125,6 +125,11 @@ export class OrderProgression {
     this.queueBuilt = false;
   }
 
+  /** The clock set to an instant before progression began: it counts from that instant (a replay starts so). */
+  startNoLaterThan(now: number): void {
+    if (now < this.since) this.restart(now);
+  }
+
   /** Back to nothing recorded (a reset: the fixtures again). */
   clear(now: number): void {
     this.history.clear();

@@ -130,7 +130,11 @@ export class Tenant {
   changeClock(change: Schemas['ClockChange']): Schemas['Clock'] {
     this.settle();
     const view = changeClock(this.clock, change);
-    if (change.now !== undefined) this.activity.restart(this.now());
+    if (change.now !== undefined) {
+      this.activity.restart(this.now());
+      // set back before progression began: it counts from there, as it would for a tenant begun at that instant
+      this.progression.startNoLaterThan(this.now());
+    }
     this.changed();
     return view;
   }

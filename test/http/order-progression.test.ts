@@ -129,6 +129,16 @@ describe('order_progression clock', () => {
     await t.advanceClock(10);
     expect(await t.list('order_status=PLACED&limit=1000')).toEqual([]);
   });
+
+  it('a clock set back before the tenant began counts from there: its fixture orders move as a tenant begun then', async () => {
+    const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
+    const { control } = await frozenTenant(app, `progression-test-${++tenants}`, { order_progression: 'clock' }, dayAgo);
+    const placed = async () => ((await http(app).get('/__control/orders?order_status=PLACED').set(control).expect(200)).body.data as Order[]).map((o) => o.id);
+    const before = await placed();
+    expect(before.length).toBeGreaterThan(0);
+    await http(app).post('/__control/clock').set(control).send({ advance_seconds: 10 }).expect(200);
+    expect(await placed()).toEqual([]);
+  });
 });
 
 describe('order_progression polls', () => {
