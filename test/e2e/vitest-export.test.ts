@@ -45,6 +45,40 @@ describe('a session exported as a vitest file', () => {
   }, 120_000);
 });
 
+describe('a session of a living world, and an empty one', () => {
+  it('replays green: the orders the clock moved and the investors placed, as the session saw them', async () => {
+    // --demo's default client: `clock` progression (PLACED for 10 s) and investors, the clock running in real time
+    const fake = await startServer({ seed: 2, demo: true, demoPartner: false });
+    try {
+      fake.reset();
+      const token = await fake.token();
+      const placed = async () => (await (await fetch(`${fake.url}/v1/orders?order_status=PLACED&limit=100`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: unknown[] };
+      const before = await placed();
+      // the step's very instant: a replay whose progression counted from its own later start would still show PLACED
+      await fake.control.advanceClock(10);
+      expect((await placed()).data.length).toBeLessThan(before.data.length);
+      await fake.control.advanceClock(600);
+      await placed();
+      const { passed, output } = await project.run('living-world.test.ts', await fake.control.exportRequests('vitest'));
+      expect(passed, output).toBe(true);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+
+  it('passes with nothing to replay, saying so', async () => {
+    const fake = await startServer({ seed: 3 });
+    try {
+      const exported = await fake.control.exportRequests('vitest');
+      expect(exported).toContain('the session made no request since its start');
+      const { passed, output } = await project.run('empty.test.ts', exported);
+      expect(passed, output).toBe(true);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+});
+
 describe('a session touching every public operation', () => {
   it('replays green', async () => {
     const fake = await startServer({ seed: 7 });
