@@ -86,11 +86,18 @@ export function keepSentBodies(app: Express): void {
 const AUTHORIZATION = /^\s*(bearer|basic)\s+(\S+)/i;
 
 /**
- * The request's own credentials that its query or body carries too (a token pasted into a field): kept to be
- * replaced there when the journal is read. Most requests have none to look for (no body, no query).
+ * The request's own credentials that its query, body or answer carries too (a token pasted into a field, echoed when
+ * the record is read back): kept to be replaced there when the journal is read. Most requests have none to look for.
  */
-function credentialsCarried(scheme: string | undefined, value: string | undefined, rawQuery: string, rawBody: Buffer | undefined, clientSecret: string | undefined): string[] | undefined {
-  if (rawQuery === '' && !rawBody?.length) return undefined;
+function credentialsCarried(
+  scheme: string | undefined,
+  value: string | undefined,
+  rawQuery: string,
+  bodies: { rawBody?: Buffer | undefined; sentBody?: string | Buffer | undefined },
+  clientSecret: string | undefined,
+): string[] | undefined {
+  const { rawBody, sentBody } = bodies;
+  if (rawQuery === '' && !rawBody?.length && !sentBody?.length) return undefined;
   // the client's own secret too, wherever a request carries it (a field of a create, echoed by its answer)
   const candidates = [value, clientSecret].filter((c): c is string => c !== undefined);
   if (scheme === 'basic' && value) {
@@ -99,7 +106,7 @@ function credentialsCarried(scheme: string | undefined, value: string | undefine
     // form-encoded or not: the secret as it is, and decoded
     candidates.push(secret, decodeFormAsSent(secret));
   }
-  const carried = candidates.filter((c) => c.length >= 8 && (rawQuery.includes(c) || rawBody?.includes(c)));
+  const carried = candidates.filter((c) => c.length >= 8 && (rawQuery.includes(c) || rawBody?.includes(c) || sentBody?.includes(c)));
   return carried.length > 0 ? [...new Set(carried)] : undefined;
 }
 
@@ -109,7 +116,7 @@ function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse,
   const scheme = authorization?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
   const length = res.getHeader('content-length');
-  const carried = credentialsCarried(scheme, authorization?.[2], rawQuery, state.rawBody, state.tenant?.client.client_secret);
+  const carried = credentialsCarried(scheme, authorization?.[2], rawQuery, state, state.tenant?.client.client_secret);
   const credentials = state.credentials ? [...new Set([...(carried ?? []), ...state.credentials])] : carried;
   return {
     request: keptBody(state.rawBody, req.headers['content-type'] ?? null),

@@ -139,6 +139,22 @@ describe('secrets are redacted by name at any depth, of any type', () => {
     expect(entries[3]!.request.queryString).toEqual([{ name: 'note', value: '[redacted]' }]);
   });
 
+  it("a token or the client's secret pasted into a field is redacted where a later answer echoes it, by id and in every export", async () => {
+    const app = testApp();
+    const token = await tokenFor(app);
+    const created = await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', external_id: 'sandbox-secret', first_name: token }).expect(201);
+    const read = await http(app).get(`/v1/accounts/${created.body.id}`).set(bearer(token)).expect(200);
+    expect(read.body.first_name).toBe(token);
+    const ids = ((await http(app).get('/__control/requests')).body as { data: { id: string }[] }).data.map((entry) => entry.id);
+    const byId = await Promise.all(ids.map(async (id) => JSON.stringify((await http(app).get(`/__control/requests/${id}`)).body)));
+    const exports = await Promise.all(['har', 'http', 'pact', 'vitest'].map(async (format) => (await http(app).get(`/__control/export?format=${format}`)).text));
+    for (const shown of [...byId, ...exports]) {
+      expect(shown).not.toContain(token);
+      expect(shown).not.toContain(token.split('.')[2]);
+      expect(shown).not.toContain('sandbox-secret');
+    }
+  });
+
   it('an answer with no secret in its document is shown as sent: AWAITING_TOKEN_DELIVERY stays', async () => {
     const app = testApp();
     const token = await tokenFor(app);
