@@ -6,6 +6,8 @@ import { KNOWN_STATE_NAMES, orderStateName, orderStatusOf, STATE_NAMES, type Inj
 import { createAccount, type AccountCreate } from './accounts.js';
 import { flagNeeded, placeOrder } from './order-placement.js';
 import { setOrderStatus } from './order-actions.js';
+import { ensureRoomFor } from './limits.js';
+import { ORDER_GROWTH_BYTES, recordBytes } from '../store/world-store.js';
 import type { Tenant } from './tenants.js';
 
 export type ProviderStateChange = Schemas['ProviderStateChange'];
@@ -16,6 +18,9 @@ export type ParamsCheck = (schema: 'AccountCreate' | 'WalletRegister' | 'Payment
 type Params = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Params => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** More than a wallet, a payment method and an order of a state take as JSON beyond the account's own fields. */
+const ORDER_STATE_RECORDS_BYTES = 2048;
 
 /** A valid IBAN for the payment method an order's account needs when the state names none (ISO 13616's example). */
 const EXAMPLE_IBAN = 'DE89370400440532013000';
@@ -78,11 +83,14 @@ function setUpOrder(tenant: Tenant, params: Params, status: NonNullable<ReturnTy
   const value = Math.max(typeof params.value === 'number' ? params.value : 1, minimum);
   const amount = typeof params.amount_of_units === 'number' ? params.amount_of_units : 1;
   const placement = checked<Schemas['OrderPlacement']>(check, 'OrderPlacement', { account_id: '00000000-0000-4000-8000-000000000000', isin: asset.isin, side, market, amount_of_units: amount, value }, '');
-  const account = createAccount(tenant, {
+  const input: AccountCreate = {
     ...accountInput(params.account, check, '/account'),
     wallets: [{ wallet_address: freshWalletAddress(tenant), is_primary: true }],
     payment_methods: [{ type: 'sepa', iban: EXAMPLE_IBAN, account_holder_name: 'Provider State', is_primary: true }],
-  });
+  };
+  // room for the four records first, so a full tenant refuses the state before its account is made, not after
+  ensureRoomFor(tenant.store, 4, recordBytes(input) + ORDER_STATE_RECORDS_BYTES + ORDER_GROWTH_BYTES);
+  const account = createAccount(tenant, input);
   const order = placeOrder(tenant, { ...placement, account_id: account.id });
   if (status !== 'PLACED') setOrderStatus(tenant, order.id, status);
   return { orderId: order.id, accountId: account.id };

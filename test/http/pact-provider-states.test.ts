@@ -111,6 +111,21 @@ describe('POST /__control/pact/provider-states', () => {
     expect(await accountsOf(app)).toBe(before);
   });
 
+  it("refuses an order's state in a tenant without room for its four records before making its account (409 limit_reached)", async () => {
+    const full = testApp({ maxRecordsPerTenant: 1 });
+    const state = await http(full).get('/__control/state').expect(200);
+    const world = state.body as World;
+    const held = world.accounts.length + world.wallets.length + world.payment_method_details.length + world.orders.length;
+    const app = testApp({ maxRecordsPerTenant: held + 3 });
+    const before = await accountsOf(app);
+    const answer = await change(app, { state: 'an order exists in status PLACED', action: 'setup' });
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe('limit_reached');
+    expect(await accountsOf(app)).toBe(before);
+    // with room for all four, the same state is made
+    expect((await change(testApp({ maxRecordsPerTenant: held + 4 }), { state: 'an order exists in status PLACED', action: 'setup' })).status).toBe(200);
+  });
+
   it('names a missing member of params by its pointer under /params', async () => {
     const answer = await change(testApp(), { state: 'a wallet exists', params: { address: 'x' } });
     expect(answer.status).toBe(422);
