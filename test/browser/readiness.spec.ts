@@ -51,7 +51,7 @@ it('shows each finding with its severity, its hint and links to the requests beh
   await watched.close();
 });
 
-it('exports the session from the Requests view as HAR and as a .http file, credentials redacted', async () => {
+it('exports the session from the Requests view as HAR, a .http file and a vitest test, credentials redacted', async () => {
   const token = await fake.token();
   await fetch(`${fake.url}/v1/assets`, { headers: { authorization: `Bearer ${token}` } });
   const watched = await WatchedPage.open(browser, fake.url);
@@ -70,7 +70,11 @@ it('exports the session from the Requests view as HAR and as a .http file, crede
   expect(http.name).toBe('sandbox-client-requests.http');
   expect(http.text).toContain(`###`);
   expect(http.text).toContain('GET {{base}}/v1/assets\nAuthorization: Bearer {{token}}');
-  for (const text of [har.text, http.text]) {
+  const replay = await saved('export as vitest test');
+  expect(replay.name).toBe('sandbox-client-requests.test.ts');
+  expect(replay.text).toContain("import { startServer, type FakeServer } from 'investment-api-fake';");
+  expect(replay.text).toMatch(/^ {2}it\("\d+\. GET \/v1\/assets → 200"/m);
+  for (const text of [har.text, http.text, replay.text]) {
     expect(text).not.toContain(token);
     expect(text).not.toContain('sandbox-secret');
   }
