@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 import { propertyRuns } from '../support/runs.js';
+import { KNOWN_STATE_NAMES } from '../../src/harness/pact/states.js';
 
 /**
  * No input produces a 5xx: random path parameters, query strings, bodies and content types against every
@@ -26,7 +27,7 @@ const text = fc.oneof(
   fc.string({ unit: 'grapheme' }),
   fc.constantFrom('', '%', '%E0%A4%A', '..', 'true', 'false', '-1', '0', '1001', '1e3', 'null', '3fa85f64-5717-4562-b3fc-2c963f66afa6', 'sandbox-client', 'BUY', 'PLACED', 'individual', 'EUR', 'x'.repeat(5000)),
 );
-const json = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('type', 'client_id', 'client_secret', 'scopes', 'settings', 'now', 'advance_seconds', 'orders', 'is_primary', 'wallet_address', 'iban', 'dob_day', 'birthdate', 'feeder_funds'), fc.jsonValue()));
+const json = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('type', 'client_id', 'client_secret', 'scopes', 'settings', 'now', 'advance_seconds', 'orders', 'is_primary', 'wallet_address', 'iban', 'dob_day', 'birthdate', 'feeder_funds', 'state', 'params', 'action'), fc.jsonValue()));
 const contentType = fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', undefined);
 
 it(`answers ${RUNS} random requests without a 5xx`, async () => {
@@ -66,4 +67,20 @@ it(`answers ${RUNS} random requests without a 5xx`, async () => {
     { numRuns: RUNS, seed: SEED },
   );
   expect(sent).toBe(RUNS);
+}, 300_000);
+
+it('answers random Pact provider states (every known name, odd params) without a 5xx, a refusal changing nothing', async () => {
+  const app = testApp();
+  const token = await tokenFor(app);
+  const field = fc.constantFrom('type', 'first_name', 'dob_day', 'lei', 'account', 'wallet_address', 'chain', 'is_primary', 'iban', 'side', 'market', 'isin', 'value', 'amount_of_units', 'abbreviation', 'custom_offering_id', 'tax_residencies');
+  const params = fc.oneof(fc.jsonValue(), fc.dictionary(field, fc.oneof(fc.jsonValue(), text), { maxKeys: 6 }));
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...KNOWN_STATE_NAMES, '', 'an order exists in status', 'An Account Exists'), params, fc.constantFrom('setup', 'teardown', undefined, 'other'), async (state, stateParams, action) => {
+      const before = (await http(app).get('/__control/state').expect(200)).text;
+      const response = await http(app).post('/__control/pact/provider-states').set('Authorization', `Bearer ${token}`).send({ state, params: stateParams, ...(action !== undefined && { action }) });
+      expect(response.status, `${state} ${JSON.stringify(stateParams).slice(0, 200)} → ${response.status} ${response.text.slice(0, 300)}`).toBeLessThan(500);
+      if (response.status >= 400) expect((await http(app).get('/__control/state').expect(200)).text).toBe(before);
+    }),
+    { numRuns: propertyRuns(200), seed: SEED },
+  );
 }, 300_000);
