@@ -65,7 +65,7 @@ export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
 function redactedQuery(rawQuery: string, credentials: readonly string[] | undefined): Record<string, string> {
   const query: Record<string, string> = {};
   if (rawQuery === '') return query;
-  for (const [key, value] of new URLSearchParams(credentials ? redactedForm(rawQuery, credentials) : rawQuery)) {
+  for (const [key, value] of new URLSearchParams(redactedForm(rawQuery, credentials))) {
     query[key] = isSecretName(key) ? REDACTED : key in query ? `${query[key]},${value}` : value;
   }
   return query;

@@ -2,7 +2,8 @@
  * What a secret is, written once for everything the fake keeps or shows (the journal, its exports, a request read by
  * id, shadow mode's report and its JUnit): a value held by a secret-named member, parameter or header (at any depth,
  * of any type), and the values of a client's own credentials (its secret, the tokens it was issued or presented)
- * wherever they stand, inside a longer string too, upstream answers included. Each reader replaces them by
+ * wherever they stand, inside a longer string too, upstream answers included; and any token by its shape (a JWT).
+ * Each reader replaces them by
  * `[redacted]`; none keeps a list of its own.
  */
 
@@ -35,11 +36,17 @@ export function secretForms(values: readonly string[] | undefined): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** A text with every credential in it (`secretForms`) replaced. */
+/**
+ * A token by its shape, whoever issued it and whenever (a JWT: two base64url JSON segments, then its signature): an
+ * older token of the client pasted into a field or a query is no credential of the request that shows it.
+ */
+const TOKEN_SHAPE = /eyJ[\w-]{6,}\.eyJ[\w-]{6,}\.[\w-]*/g;
+
+/** A text with every credential in it (`secretForms`) and every token-shaped value replaced. */
 export function withoutSecretValues(text: string, forms: readonly string[]): string {
   let out = text;
   for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  return out;
+  return out.includes('eyJ') ? out.replace(TOKEN_SHAPE, REDACTED) : out;
 }
 
 /** The longest form of the credentials: what a cut text must keep beyond its cut for a credential across it to be found. */
@@ -50,11 +57,11 @@ export const longestForm = (forms: readonly string[]): number => forms[0]?.lengt
  * a credential in it redacted there. A copy; the value is left as it was.
  */
 export function redactedValue(value: unknown, forms: readonly string[] = []): unknown {
-  if (typeof value === 'string') return forms.length === 0 ? value : withoutSecretValues(value, forms);
+  if (typeof value === 'string') return withoutSecretValues(value, forms);
   if (Array.isArray(value)) return value.map((item) => redactedValue(item, forms));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [forms.length === 0 ? k : withoutSecretValues(k, forms), isSecretName(k) && v !== null ? REDACTED : redactedValue(v, forms)]),
+    Object.entries(value).map(([k, v]) => [withoutSecretValues(k, forms), isSecretName(k) && v !== null ? REDACTED : redactedValue(v, forms)]),
   );
 }
 

@@ -155,6 +155,25 @@ describe('secrets are redacted by name at any depth, of any type', () => {
     }
   });
 
+  it("an older token of the client, or another issuer's, pasted into a query or a field is redacted by its shape wherever it shows", async () => {
+    const app = testApp();
+    const older = await tokenFor(app);
+    const token = await tokenFor(app);
+    expect(token).not.toBe(older);
+    const foreign = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"someone-else"}').toString('base64url')}.c2lnbmF0dXJlLW9mLWFub3RoZXItaXNzdWVy`;
+    const created = await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', first_name: foreign, last_name: older.slice(0, 40) }).expect(201);
+    await http(app).get(`/v1/accounts/${created.body.id}`).set(bearer(token)).expect(200);
+    await http(app).get('/v1/assets').query({ note: older }).set(bearer(token));
+    const ids = ((await http(app).get('/__control/requests')).body as { data: { id: string }[] }).data.map((entry) => entry.id);
+    const byId = await Promise.all(ids.map(async (id) => JSON.stringify((await http(app).get(`/__control/requests/${id}`)).body)));
+    const exports = await Promise.all(['har', 'http', 'pact', 'vitest'].map(async (format) => (await http(app).get(`/__control/export?format=${format}`)).text));
+    for (const shown of [...byId, ...exports]) {
+      for (const secret of [older, token, foreign]) expect(shown).not.toContain(secret.split('.')[2]);
+    }
+    // an ordinary value that merely begins like one stays
+    expect(byId.join('')).toContain(older.slice(0, 40));
+  });
+
   it('an answer with no secret in its document is shown as sent: AWAITING_TOKEN_DELIVERY stays', async () => {
     const app = testApp();
     const token = await tokenFor(app);

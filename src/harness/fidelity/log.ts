@@ -119,7 +119,7 @@ export class FidelityLog {
     mine.operations.set(operation ?? '', counts);
     counts.exchanges++;
     const forms = secretForms(outcome.secrets);
-    const clean = (text: string): string => (forms.length === 0 ? text : withoutSecretValues(text, forms));
+    const clean = (text: string): string => withoutSecretValues(text, forms);
     // only what the lists keep is made (a 7 MB answer may differ at thousands of places)
     const push = <S, T>(name: ListName, items: readonly S[], make: (item: S) => T): void => {
       const list = mine[name] as Numbered<T>[];
