@@ -3,8 +3,7 @@
  * id, shadow mode's report and its JUnit): a value held by a secret-named member, parameter or header (at any depth,
  * of any type), and the values of a client's own credentials (its secret, the tokens it was issued or presented)
  * wherever they stand, inside a longer string too, upstream answers included; and any token by its shape (a JWT).
- * Each reader replaces them by
- * `[redacted]`; none keeps a list of its own.
+ * Each reader replaces them by `[redacted]`; none keeps a list of its own.
  */
 
 export const REDACTED = '[redacted]';
