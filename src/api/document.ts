@@ -4,7 +4,7 @@ import type { Ajv as AjvClass, ErrorObject } from 'ajv';
 import type addFormatsPlugin from 'ajv-formats';
 import { createRequire } from 'node:module';
 import type { FieldError } from './errors.js';
-import { valueAt } from './json-pointer.js';
+import { pointerOf, valueAt } from './json-pointer.js';
 import type { OperationId } from './types.js';
 
 export const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
@@ -139,7 +139,7 @@ export function operationScopesOf(document: ApiDocument): Map<string, string[]> 
 
 /** Where an Ajv error points (at the unknown member itself, for one too many) and what it says (an enum's values too). */
 export function ajvErrorAt(e: ErrorObject): { pointer: string; message: string } {
-  const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
+  const extra = e.keyword === 'additionalProperties' ? pointerOf('', (e.params as { additionalProperty: string }).additionalProperty) : '';
   const allowed = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
   return { pointer: `${e.instancePath}${extra}`, message: `${e.message ?? 'is not valid'}${allowed}` };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
-import { compileWorldValidator, documentedResponse, loadApiDocument, operationsOf, type ApiDocument } from '../../src/api/document.js';
+import { compileDocumentValidator, compileWorldValidator, documentedResponse, loadApiDocument, operationsOf, type ApiDocument } from '../../src/api/document.js';
 import { AnswerCheck } from '../../src/api/answer-check.js';
 import { DocumentCheck } from '../../src/harness/fidelity/document-check.js';
 import { runNow } from '../../src/harness/slices.js';
@@ -106,5 +106,12 @@ describe('compileWorldValidator: a fixtures world against the document’s World
     expect(errors).toContainEqual({ location: 'body', path: '/accounts/0/nickname', message: 'must NOT have additional properties' });
     expect(errors).toContainEqual({ location: 'body', path: '/orders', message: 'must be array' });
     expect(errors).toContainEqual({ location: 'body', path: '/', message: "must have required property 'feeder_funds'" });
+  });
+});
+
+describe('a field error of an unknown member', () => {
+  it('points at it as a JSON Pointer writes it: `/` as ~1 and `~` as ~0', () => {
+    const check = compileDocumentValidator(document, { type: 'object', properties: { inner: { type: 'object', additionalProperties: false } } });
+    expect(check({ inner: { 'a/b~c': 1 } })).toEqual([{ location: 'body', path: '/inner/a~1b~0c', message: 'must NOT have additional properties' }]);
   });
 });
