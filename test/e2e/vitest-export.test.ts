@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { ReplayProject } from '../support/replay-project.js';
 import { buyer, driveSession } from '../support/replayed-session.js';
-import { deviatingUpstream } from '../support/deviating-upstream.js';
+import { shadowOfDeviatingUpstream } from '../support/deviating-upstream.js';
 import { scriptedSession } from '../support/shadow-session.js';
 
 let project: ReplayProject;
@@ -156,12 +156,10 @@ describe('a session that began by loading a snapshot', () => {
 
 describe("shadow mode's differences exported as a vitest file (GET /__control/fidelity?format=vitest)", () => {
   it("asserts the upstream's answers: it fails against the fake, naming the request that differed", async () => {
-    const behind = await startServer({ seed: 7 });
-    const proxy = await deviatingUpstream(behind.url, ({ method, path }, answer) => {
+    const { behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) => {
       if (method !== 'POST' || path !== '/v1/accounts' || answer.status !== 201) return undefined;
       return { status: 201, body: { ...(answer.body as Record<string, unknown>), nickname: 'ada', last_name: 'Byron' } };
     });
-    const shadow = await startServer({ seed: 7, upstream: proxy.url });
     try {
       await scriptedSession(shadow.url, behind.state());
       const file = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest&client_id=sandbox-client`)).text();
@@ -174,9 +172,7 @@ describe("shadow mode's differences exported as a vitest file (GET /__control/fi
       expect(file).toContain('toEqual("Byron")');
       expect(output).toMatch(/Tests\s+1 failed/);
     } finally {
-      await shadow.stop();
-      await proxy.close();
-      await behind.stop();
+      await stop();
     }
   }, 120_000);
 

@@ -1,16 +1,16 @@
 // GET /__control/fidelity?format=vitest as text (the run itself: test/e2e/vitest-export.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
-import { deviatingUpstream } from '../support/deviating-upstream.js';
+import { shadowOfDeviatingUpstream } from '../support/deviating-upstream.js';
 import { scriptedSession } from '../support/shadow-session.js';
 
 describe("shadow mode's differences as a vitest file", () => {
   let behind: FakeServer;
-  let proxy: Awaited<ReturnType<typeof deviatingUpstream>>;
+  let upstreamUrl: string;
+  let stop: () => Promise<void>;
   let shadow: FakeServer;
   beforeAll(async () => {
-    behind = await startServer({ seed: 7 });
-    proxy = await deviatingUpstream(behind.url, ({ method, path }, answer) => {
+    ({ behind, upstreamUrl, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) => {
       if (method === 'POST' && path === '/v1/accounts' && answer.status === 201) {
         const { first_name: _, ...rest } = answer.body as Record<string, unknown>;
         return { status: 201, body: { ...rest, nickname: 'ada', dob_year: '1985', last_name: 'Byron' } };
@@ -19,21 +19,16 @@ describe("shadow mode's differences as a vitest file", () => {
         return { status: 409, body: { type: 'about:blank', title: 'Conflict', status: 409, detail: 'no', code: 'order_not_cancellable' } };
       }
       return undefined;
-    });
-    shadow = await startServer({ seed: 7, upstream: proxy.url });
+    }));
   });
-  afterAll(async () => {
-    await shadow?.stop();
-    await proxy?.close();
-    await behind?.stop();
-  });
+  afterAll(() => stop?.());
 
   it("asserts the upstream's answers where the fake differed, the status elsewhere, and holds no secret nor token", async () => {
     const steps = await scriptedSession(shadow.url, behind.state());
     const token = (steps[0]!.body as { access_token: string }).access_token;
     const file = await shadow.control.fidelityVitest();
     expect([...file.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => from)).toEqual(['vitest', 'investment-api-fake']);
-    expect(file).toContain(`Shadow mode's differences between the fake and ${proxy.url}`);
+    expect(file).toContain(`Shadow mode's differences between the fake and ${upstreamUrl}`);
     expect(file).toMatch(/it\("2\. POST \/v1\/accounts → 201 \(the upstream's answer, where the fake differed\)"/);
     expect(file).toContain('for (const value of valuesAt(answer.body, "/nickname")) expect(value, `${STEP}: ${"missing_field at /nickname"}`).toBeDefined();');
     expect(file).toContain('for (const value of valuesAt(answer.body, "/first_name")) expect(value, `${STEP}: ${"extra_field at /first_name"}`).toBeUndefined();');

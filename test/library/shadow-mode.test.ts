@@ -5,7 +5,7 @@ import { startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
 import { compileDocumentValidator, loadApiDocument } from '../../src/api/document.js';
 import { scriptedSession } from '../support/shadow-session.js';
-import { deviatingUpstream } from '../support/deviating-upstream.js';
+import { shadowOfDeviatingUpstream } from '../support/deviating-upstream.js';
 
 type Report = Schemas['FidelityReport'];
 const fidelityOf = async (fake: FakeServer): Promise<Report> => (await (await fetch(`${fake.url}/__control/fidelity`)).json()) as Report;
@@ -102,11 +102,11 @@ describe('shadow mode in front of another fake with the same seed', () => {
 
 describe('shadow mode in front of an upstream that deviates', () => {
   let behind: FakeServer;
-  let proxy: Awaited<ReturnType<typeof deviatingUpstream>>;
+  let upstreamUrl: string;
+  let stop: () => Promise<void>;
   let shadow: FakeServer;
   beforeAll(async () => {
-    behind = await startServer({ seed: 7 });
-    proxy = await deviatingUpstream(behind.url, ({ method, path }, answer) => {
+    ({ behind, upstreamUrl, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) => {
       const body = answer.body as Record<string, unknown>;
       if (method === 'POST' && path === '/v1/accounts' && answer.status === 201) {
         // a field the fake lacks, one it has that the upstream dropped, another type, another value
@@ -124,14 +124,9 @@ describe('shadow mode in front of an upstream that deviates', () => {
       if (method === 'GET' && path === '/v1/assets') return { status: 200, body, raw: JSON.stringify(body, null, 3), headers: { 'X-Upstream-Trace': 'abc-123', 'Keep-Alive': 'timeout=9' } };
       if (path.startsWith('/v1/funds/')) return { status: 503, body: undefined, raw: '<html>maintenance</html>', contentType: 'text/html' };
       return undefined;
-    });
-    shadow = await startServer({ seed: 7, upstream: proxy.url });
+    }));
   });
-  afterAll(async () => {
-    await shadow?.stop();
-    await proxy?.close();
-    await behind?.stop();
-  });
+  afterAll(() => stop?.());
 
   it('reports every kind of difference, each with both values and its request', async () => {
     const world = behind.state();

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
-import { deviatingUpstream } from '../support/deviating-upstream.js';
+import { shadowOfDeviatingUpstream } from '../support/deviating-upstream.js';
 
 const SECRET = 'sandbox-secret';
 const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 
 describe('shadow mode in front of an upstream that echoes the client its own credentials', () => {
   let behind: FakeServer;
-  let proxy: Awaited<ReturnType<typeof deviatingUpstream>>;
+  let upstreamUrl: string;
+  let stop: () => Promise<void>;
   let shadow: FakeServer;
   let token = '';
   beforeAll(async () => {
-    behind = await startServer({ seed: 7 });
-    proxy = await deviatingUpstream(behind.url, ({ method, path, headers }, answer) => {
+    ({ behind, upstreamUrl, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path, headers }, answer) => {
       const body = answer.body as Record<string, unknown>;
       const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
       const echo = (credential: string) => ({ note: `issued to sandbox-client with ${credential}!`, deep: [{ list: { of: [`x${credential}y`] } }], [credential]: 42 });
@@ -23,8 +23,7 @@ describe('shadow mode in front of an upstream that echoes the client its own cre
       if (method === 'POST' && path === '/v1/accounts') return { status: answer.status, body: { ...body, ...echo(bearer), copy: echo(SECRET), api_key: { value: SECRET, number: 7 } } };
       if (method === 'GET' && path.startsWith('/v1/accounts/')) return { status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: `no ${bearer}`, code: `gone-${SECRET}` } };
       return undefined;
-    });
-    shadow = await startServer({ seed: 7, upstream: proxy.url });
+    }));
     const host = new URL(shadow.url).host;
     const granted = await fetch(`${shadow.url}/oauth2/token`, {
       method: 'POST',
@@ -38,11 +37,7 @@ describe('shadow mode in front of an upstream that echoes the client its own cre
     expect(await created.text()).toContain(SECRET);
     await call('GET', '/v1/accounts/00000000-0000-4000-8000-000000000000');
   });
-  afterAll(async () => {
-    await shadow?.stop();
-    await proxy?.close();
-    await behind?.stop();
-  });
+  afterAll(() => stop?.());
 
   it('shows neither the secret nor the token in the fidelity report (JSON and JUnit), the exports, the journal list, or a request read by id', async () => {
     const text = async (path: string) => (await fetch(`${shadow.url}${path}`)).text();

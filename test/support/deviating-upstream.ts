@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startServer } from '../../src/index.js';
 
 export type Transform = (request: { method: string; path: string; headers: http.IncomingHttpHeaders; body: string }, answer: { status: number; body: unknown }) => { status: number; body: unknown; raw?: string; contentType?: string; headers?: Record<string, string> } | undefined;
 
@@ -40,4 +41,17 @@ export async function deviatingUpstream(target: string, transform: Transform): P
         server.close(() => resolve());
       }),
   };
+}
+
+/** A fake behind a deviating upstream and a fake in shadow mode in front of it, both of one seed; `stop` ends all three. */
+export async function shadowOfDeviatingUpstream(transform: Transform, seed = 7) {
+  const behind = await startServer({ seed });
+  const upstream = await deviatingUpstream(behind.url, transform);
+  const shadow = await startServer({ seed, upstream: upstream.url });
+  const stop = async () => {
+    await shadow.stop();
+    await upstream.close();
+    await behind.stop();
+  };
+  return { behind, upstreamUrl: upstream.url, shadow, stop };
 }
