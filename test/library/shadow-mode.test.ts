@@ -102,11 +102,10 @@ describe('shadow mode in front of another fake with the same seed', () => {
 
 describe('shadow mode in front of an upstream that deviates', () => {
   let behind: FakeServer;
-  let upstreamUrl: string;
   let stop: () => Promise<void>;
   let shadow: FakeServer;
   beforeAll(async () => {
-    ({ behind, upstreamUrl, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) => {
+    ({ behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) => {
       const body = answer.body as Record<string, unknown>;
       if (method === 'POST' && path === '/v1/accounts' && answer.status === 201) {
         // a field the fake lacks, one it has that the upstream dropped, another type, another value

@@ -8,12 +8,11 @@ const form = (fields: Record<string, string>): string => new URLSearchParams(fie
 
 describe('shadow mode in front of an upstream that echoes the client its own credentials', () => {
   let behind: FakeServer;
-  let upstreamUrl: string;
   let stop: () => Promise<void>;
   let shadow: FakeServer;
   let token = '';
   beforeAll(async () => {
-    ({ behind, upstreamUrl, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path, headers }, answer) => {
+    ({ behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path, headers }, answer) => {
       const body = answer.body as Record<string, unknown>;
       const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
       const echo = (credential: string) => ({ note: `issued to sandbox-client with ${credential}!`, deep: [{ list: { of: [`x${credential}y`] } }], [credential]: 42 });
