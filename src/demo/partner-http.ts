@@ -119,15 +119,18 @@ export class PartnerHttp {
   }
 
   private wait(ms: number): Promise<void> {
+    const { signal } = this.options;
     return new Promise((resolve) => {
-      if (this.options.signal.aborted) return resolve();
+      if (signal.aborted) return resolve();
       const timer = setTimeout(done, ms);
       timer.unref();
       function done(): void {
         clearTimeout(timer);
+        // a wait that ran out leaves no listener behind on the partner's signal, which lives for hours
+        signal.removeEventListener('abort', done);
         resolve();
       }
-      this.options.signal.addEventListener('abort', done, { once: true });
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 }
