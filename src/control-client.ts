@@ -1,6 +1,6 @@
 import { AssertionError } from 'node:assert';
 import type { operations } from './api/schema.js';
-import type { OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
+import type { ExportFormat, OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
 type JournalSpan = Schemas['JournalSpan'];
 import { CONTROL_SCOPE } from './domain/scopes.js';
 import { ControlError } from './api/control-error.js';
@@ -168,7 +168,7 @@ export function createControlClient(options: ControlClientOptions) {
      * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
      * session since the last reset as a runnable vitest file.
      */
-    exportRequests: async (format: 'har' | 'http' | 'pact' | 'vitest' = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
+    exportRequests: async (format: ExportFormat = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
       (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}${options.consumer === undefined ? '' : `&consumer=${encodeURIComponent(options.consumer)}`}`)).text(),
     /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
     providerState: (change: Schemas['ProviderStateChange']) => call<JsonResponse<'changeProviderState', 200>>('POST', '/pact/provider-states', change),

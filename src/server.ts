@@ -19,7 +19,7 @@ import { waitForStateDir } from './persistence/state-lock.js';
 import { TokenKeeper } from './token-keeper.js';
 import { startDemoPartner } from './demo/start-partner.js';
 import type { Tenant } from './domain/tenants.js';
-import type { Schemas, World } from './api/types.js';
+import type { ExportFormat, Schemas, World } from './api/types.js';
 
 /** How `fake.token()` gets its token. */
 export interface TokenOptions {
@@ -82,7 +82,7 @@ export interface FakeServer {
    * the client id), which Pact's verifier checks against a fake through `POST /__control/pact/provider-states`;
    * or `'vitest'`, its session since its last reset as a runnable vitest file (docs/test-suites.md).
    */
-  exportRequests(format?: 'har' | 'http' | 'pact' | 'vitest', options?: ProofOptions & { consumer?: string }): string;
+  exportRequests(format?: ExportFormat, options?: ProofOptions & { consumer?: string }): string;
   /** Forgets a client's journal (as `DELETE /__control/requests`); every journal without a client. */
   clearRequests(clientId?: string): void;
   /**

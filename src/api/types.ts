@@ -26,6 +26,8 @@ export type OrderSide = Schemas['OrderSide'];
 export type OrderMarket = Schemas['OrderMarket'];
 export type OrderPaymentMethodDetails = NonNullable<Schemas['OrderPaymentMethodDetails']>;
 export type ApiScope = Schemas['ApiScope'];
+/** What `GET /__control/export` answers: HAR, a `.http` file, a Pact contract or a vitest file. */
+export type ExportFormat = NonNullable<NonNullable<operations['exportRequests']['parameters']['query']>['format']>;
 /** A client's settings as the domain holds them: every one set (defaults filled in), every step's seconds too. */
 export type ClientSettings = Required<Omit<Schemas['ClientSettings'], 'order_step_seconds'>> & {
   order_step_seconds: Required<NonNullable<Schemas['ClientSettings']['order_step_seconds']>>;

@@ -1,5 +1,5 @@
 import { operationScopesOf, operationsOf } from '../api/document.js';
-import type { Schemas } from '../api/types.js';
+import type { ExportFormat, Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
 import { vitestFileSteps } from '../harness/vitest-export/index.js';
@@ -48,8 +48,6 @@ export function tenantReadinessReport(ctx: FakeContext, clientId: string, since:
   });
   return { ...report, since, resets: resetsWithin(ctx, clientId, records) };
 }
-
-export type ExportFormat = 'har' | 'http' | 'pact' | 'vitest';
 
 export interface ExportedRequests {
   body: Buffer;
