@@ -1,0 +1,38 @@
+/**
+ * The image, started detached: on the engine's bridge network with the fake's port 8080 published on the runner's
+ * loopback at `port`, or, on an engine without a bridge network, on the host's network listening on `port` itself.
+ */
+import { mkdirSync } from 'node:fs';
+import * as core from '@actions/core';
+import { docker } from './docker.js';
+import { fakeEnvironment } from './fake-environment.js';
+import type { ActionInputs } from './inputs.js';
+
+/** Where the image keeps `STATE_DIR` (its `node` user owns the folder; a mount takes the runner's user, below). */
+const STATE_MOUNT = '/state';
+const CONTAINER_PORT = 8080;
+
+export async function startContainer(inputs: ActionInputs, image: string): Promise<{ kind: 'container'; id: string }> {
+  const hostNetwork = !(await engineHasBridgeNetwork());
+  const env = fakeEnvironment(inputs, { port: hostNetwork ? inputs.port : CONTAINER_PORT, ...(inputs.stateDir !== undefined && { stateDir: STATE_MOUNT }) });
+  const args = ['run', '--detach', '--label', 'investment-api-fake.action=main'];
+  args.push(...(hostNetwork ? ['--network', 'host'] : ['--publish', `127.0.0.1:${inputs.port}:${CONTAINER_PORT}`]));
+  if (inputs.stateDir !== undefined) {
+    mkdirSync(inputs.stateDir, { recursive: true });
+    // the folder is the runner user's: the fake runs as that user, so it can write there and the job can read it
+    args.push('--volume', `${inputs.stateDir}:${STATE_MOUNT}`, ...userOfThisProcess());
+  }
+  // values stay out of the command line (the control token is a secret): `-e NAME` takes them from docker's environment
+  for (const name of Object.keys(env)) args.push('--env', name);
+  args.push(image);
+  core.info(`docker run ${image} (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} → ${CONTAINER_PORT}`})`);
+  const id = await docker(args, { ...process.env, ...env });
+  return { kind: 'container', id };
+}
+
+/** Whether the engine has a bridge network (Docker's `bridge`, Podman's `podman`); dockerd `--bridge=none` has none. */
+async function engineHasBridgeNetwork(): Promise<boolean> {
+  return (await docker(['network', 'ls', '--quiet', '--filter', 'driver=bridge'])) !== '';
+}
+
+const userOfThisProcess = (): string[] => (process.getuid && process.getgid ? ['--user', `${process.getuid()}:${process.getgid()}`] : []);
