@@ -20,7 +20,7 @@ export async function finish(state: FakeState): Promise<void> {
     const run = await collectReports(state);
     const markdown = renderSummary(run, { reportsDir: state.reportsDir, failOnFindings: state.failOnFindings, docsBase: DOCS_BASE });
     writeFileSync(join(state.reportsDir, 'summary.md'), markdown);
-    await core.summary.addRaw(markdown).write();
+    await core.summary.addRaw(markdown).write().catch((error: Error) => core.warning(`The job summary could not be written: ${error.message}`));
     const { findings, differences } = findingsOf(run);
     const said = [findings > 0 ? `${findings} readiness finding(s)` : '', differences > 0 ? `${differences} difference(s) from the upstream` : ''].filter(Boolean).join(' and ');
     if (said) core.info(`${said}: see the job summary; the files are in ${state.reportsDir}.`);

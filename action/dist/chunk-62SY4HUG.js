@@ -250,7 +250,7 @@ async function finish(state) {
     const run = await collectReports(state);
     const markdown = renderSummary(run, { reportsDir: state.reportsDir, failOnFindings: state.failOnFindings, docsBase: DOCS_BASE });
     writeFileSync3(join2(state.reportsDir, "summary.md"), markdown);
-    await summary.addRaw(markdown).write();
+    await summary.addRaw(markdown).write().catch((error) => warning(`The job summary could not be written: ${error.message}`));
     const { findings, differences } = findingsOf(run);
     const said = [findings > 0 ? `${findings} readiness finding(s)` : "", differences > 0 ? `${differences} difference(s) from the upstream` : ""].filter(Boolean).join(" and ");
     if (said) info(`${said}: see the job summary; the files are in ${state.reportsDir}.`);
