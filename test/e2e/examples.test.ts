@@ -4,31 +4,77 @@ import { parse } from 'yaml';
 import { expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
 
-// No Docker engine or GitHub runner here: check that the CI examples say what the fake needs.
+// No Docker engine for compose, no GitHub runner here: the CI examples are checked for what the fake needs, and the
+// GitHub Actions one is run step by step as a runner would (test/support/action-runner.ts).
 const yamlOf = (path: string) => parse(readFileSync(join(ROOT, path), 'utf8'));
 
-it('the GitHub Actions example runs the fake as a service container the suite reaches by FAKE_URL', () => {
-  const workflow = yamlOf('examples/github-actions/partner-ci.yml');
-  const job = workflow.jobs.integration;
-  expect(job.services.fake.ports).toContain('8080:8080');
-  expect(job.services.fake.options).toMatch(/--health-retries/);
-  expect(job.env.FAKE_URL).toBe('http://localhost:8080');
-  expect(job.services.fake.env.CONTROL_TOKEN).toBe(job.env.CONTROL_TOKEN);
-  expect(job.steps.map((s: { run?: string }) => s.run)).toContain('npx vitest run');
+interface WorkflowStep { id?: string; name?: string; uses?: string; run?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string> }
+const partnerJob = () => yamlOf('examples/github-actions/partner-ci.yml').jobs.integration as { steps: WorkflowStep[] };
+const REPOSITORY = 'investment-platform/investment-api-fake';
+
+it('the GitHub Actions example starts the fake with the action of this repository and hands its URL to the suite', () => {
+  const steps = partnerJob().steps;
+  const fake = steps.find((s) => s.uses === `${REPOSITORY}@v0`)!;
+  expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).repository.url).toBe(`git+https://github.com/${REPOSITORY}.git`);
+  // every input it gives is one the action has
+  const inputs = Object.keys((yamlOf('action.yml') as { inputs: Record<string, unknown> }).inputs);
+  for (const name of Object.keys(fake.with ?? {})) expect(inputs).toContain(name);
+  const suite = steps.find((s) => s.run === 'npx vitest run')!;
+  expect(suite.env?.FAKE_URL).toBe(`\${{ steps.${fake.id}.outputs.url }}`);
+  expect(suite.env?.CONTROL_TOKEN).toBe(fake.with?.['control-token']);
 });
 
-it('the GitHub Actions example shows the readiness report as test results and keeps the sessions', () => {
-  const job = yamlOf('examples/github-actions/partner-ci.yml').jobs.integration;
-  const steps = job.steps as { uses?: string; run?: string; if?: string; with?: Record<string, unknown> }[];
-  const fetch = steps.find((s) => s.run?.includes('/__control/report?format=junit'));
-  expect(fetch?.if).toBe('always()');
-  expect(fetch?.run).toContain('/__control/export?format=har');
-  const report = steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report@'));
-  expect(report?.with?.report_paths).toBe('readiness/*.xml');
-  expect(report?.if).toBe('always()');
-  expect(job.permissions.checks).toBe('write');
-  expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.with?.path).toBe('readiness/');
+it('the GitHub Actions example writes the reports before it uploads them, with no shell loop left', () => {
+  const steps = partnerJob().steps;
+  const fake = steps.find((s) => s.uses === `${REPOSITORY}@v0`)!;
+  const report = steps.findIndex((s) => s.uses === `${REPOSITORY}/report@v0`);
+  const upload = steps.findIndex((s) => s.uses?.startsWith('actions/upload-artifact@'));
+  expect(report).toBeGreaterThan(steps.indexOf(fake));
+  expect(upload).toBeGreaterThan(report);
+  expect(steps[report]!.if).toBe('always()');
+  expect(steps[upload]!.if).toBe('always()');
+  expect(steps[upload]!.with?.path).toBe(`\${{ steps.${fake.id}.outputs.reports-dir }}`);
+  for (const step of steps) expect(step.run ?? '').not.toMatch(/curl|for |__control/);
 });
+
+it('the GitHub Actions example runs as written: the action, the suite against its fake, the report step (the package built here in place of the image)', async () => {
+  const { execFile } = await import('node:child_process');
+  const { RunnerJob } = await import('../support/action-runner.js');
+  const { cleanEnv, freePort } = await import('../support/cli.js');
+  const steps = partnerJob().steps;
+  const fake = steps.find((s) => s.uses === `${REPOSITORY}@v0`)!;
+  const suite = steps.find((s) => s.run === 'npx vitest run')!;
+  // the expressions of the example: a secret that is not set gives its default
+  const outputs: Record<string, string> = {};
+  const evaluate = (value: unknown) => String(value).replace(/\$\{\{ (.+?) \}\}/g, (_, expression: string) => {
+    const output = /^steps\.fake\.outputs\.(.+)$/.exec(expression);
+    if (output) return outputs[output[1]!]!;
+    return /\|\| '([^']*)'$/.exec(expression)![1]!;
+  });
+  const job = new RunnerJob();
+  try {
+    const inputs = Object.fromEntries(Object.entries(fake.with!).map(([name, value]) => [name, evaluate(value)]));
+    const main = await job.main({ ...inputs, package: ROOT, port: String(await freePort()) });
+    expect(main.code, main.log).toBe(0);
+    Object.assign(outputs, main.outputs);
+    const env = Object.fromEntries(Object.entries(suite.env!).map(([name, value]) => [name, evaluate(value)]));
+    await new Promise<string>((resolve, reject) => {
+      execFile('npx', ['vitest', 'run', '--project', 'examples'], { cwd: ROOT, env: { ...cleanEnv, ...env } }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${stdout}\n${stderr}`)) : resolve(stdout));
+    });
+    const report = await job.report();
+    expect(report.code, report.log).toBe(0);
+    const summary = job.summary();
+    expect(summary).toContain('**✅ No findings**');
+    expect(summary).toMatch(/### ✅ `partner-worker-\d+`: no findings over \d+ requests/);
+    const files = readdirSync(evaluate(steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.with!.path));
+    expect(files.filter((f) => /^partner-worker-\d+\.junit\.xml$/.test(f)).length).toBeGreaterThan(0);
+    expect((await job.post()).log).toContain('The report step has written the reports and stopped the fake already.');
+  } finally {
+    if (Object.keys(job.state).length > 0) await job.post();
+    job.remove();
+  }
+}, 180_000);
 
 it('the docker-compose example builds the image and waits for its health check', () => {
   const compose = yamlOf('examples/docker-compose.yml');

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
 
 interface Step { uses?: string; run?: string; with?: Record<string, string>; env?: Record<string, string> }
-interface Job { permissions?: Record<string, string>; steps: Step[] }
+interface Job { permissions?: Record<string, string>; needs?: string[]; steps: Step[] }
 const workflow = parse(readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8')) as { on: { push: { tags: string[] } }; jobs: Record<string, Job> };
 const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
 const using = (action: string) => steps.filter((s) => s.uses?.startsWith(`${action}@`));
@@ -56,4 +56,13 @@ it("names the repository in package.json, which npm's provenance check requires"
   const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
   const source = /ARG SOURCE=(\S+)/.exec(dockerfile)?.[1];
   expect(pkg.repository.url).toBe(`git+${source}.git`);
+});
+
+it("moves the action's major tag (uses: …@v0) to the release once the image and the package are published", () => {
+  const job = workflow.jobs.action!;
+  expect(job.needs?.sort()).toEqual(['image', 'npm']);
+  expect(job.permissions?.contents).toBe('write');
+  const run = job.steps.map((s) => s.run ?? '').join('\n');
+  expect(run).toContain('major="${GITHUB_REF_NAME%%.*}"');
+  expect(run).toContain('git push --force origin "refs/tags/$major"');
 });
