@@ -104,23 +104,25 @@ var STATE_MOUNT = "/state";
 var CONTAINER_PORT = 8080;
 async function startContainer(inputs, image) {
   const hostNetwork = !await engineHasBridgeNetwork();
-  const env = fakeEnvironment(inputs, { port: hostNetwork ? inputs.port : CONTAINER_PORT, ...inputs.stateDir !== void 0 && { stateDir: STATE_MOUNT } });
-  const args = ["run", "--detach", "--label", "investment-api-fake.action=main"];
-  args.push(...hostNetwork ? ["--network", "host"] : ["--publish", `127.0.0.1:${inputs.port}:${CONTAINER_PORT}`]);
-  if (inputs.stateDir !== void 0) {
-    mkdirSync(inputs.stateDir, { recursive: true });
-    args.push("--volume", `${inputs.stateDir}:${STATE_MOUNT}`, ...userOfThisProcess());
-  }
-  for (const name of Object.keys(env)) args.push("--env", name);
-  args.push(image);
+  if (inputs.stateDir !== void 0) mkdirSync(inputs.stateDir, { recursive: true });
+  const { args, env } = dockerRun(inputs, image, { hostNetwork, user: userOfThisProcess() });
   info(`docker run ${image} (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} \u2192 ${CONTAINER_PORT}`})`);
   const id = await docker(args, { ...process.env, ...env });
   return { kind: "container", id };
 }
+function dockerRun(inputs, image, { hostNetwork, user }) {
+  const env = fakeEnvironment(inputs, { port: hostNetwork ? inputs.port : CONTAINER_PORT, ...inputs.stateDir !== void 0 && { stateDir: STATE_MOUNT } });
+  const args = ["run", "--detach", "--label", "investment-api-fake.action=main"];
+  args.push(...hostNetwork ? ["--network", "host"] : ["--publish", `127.0.0.1:${inputs.port}:${CONTAINER_PORT}`]);
+  if (inputs.stateDir !== void 0) args.push("--volume", `${inputs.stateDir}:${STATE_MOUNT}`, ...user !== void 0 ? ["--user", user] : []);
+  for (const name of Object.keys(env)) args.push("--env", name);
+  args.push(image);
+  return { args, env };
+}
 async function engineHasBridgeNetwork() {
   return await docker(["network", "ls", "--quiet", "--filter", "driver=bridge"]) !== "";
 }
-var userOfThisProcess = () => process.getuid && process.getgid ? ["--user", `${process.getuid()}:${process.getgid()}`] : [];
+var userOfThisProcess = () => process.getuid && process.getgid ? `${process.getuid()}:${process.getgid()}` : void 0;
 
 // action/src/start-package.ts
 import { spawn } from "node:child_process";
