@@ -42,7 +42,8 @@ const running = (pid: number) => {
   }
 };
 
-describe('the action with the package', () => {
+// each test starts processes (main, the fake, post): on a busy 2-core machine one takes 10 to 25 s
+describe('the action with the package', { timeout: 90_000 }, () => {
   it('starts the fake, outputs where it answers and its first client; post summarises each client, writes the reports, stops it and fails on findings', async () => {
     const job = newJob();
     const port = await freePort();
