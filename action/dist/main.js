@@ -22,14 +22,14 @@ import { join as join2 } from "node:path";
 import { isAbsolute, resolve } from "node:path";
 var DEFAULT_IMAGE = `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
 var DEFAULT_PORT = 8080;
-var optional = (name) => getInput(name) || void 0;
+var optional = (name) => getInput(name) || process.env[`INPUT_${name.replace(/-/g, "_").toUpperCase()}`]?.trim() || void 0;
 function readInputs() {
   const spec = optional("package");
   const seed = optional("seed");
   const clients = optional("clients");
   const stateDir = optional("state-dir");
   const upstream = optional("upstream");
-  const controlToken = getInput("control-token", { trimWhitespace: false }) || void 0;
+  const controlToken = getInput("control-token", { trimWhitespace: false }) || process.env.INPUT_CONTROL_TOKEN || void 0;
   return {
     source: spec !== void 0 ? { kind: "package", spec } : { kind: "container", image: optional("image") ?? DEFAULT_IMAGE },
     ...seed !== void 0 && { seed: checkedInteger("seed", seed, 0) },

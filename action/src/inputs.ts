@@ -24,8 +24,11 @@ export interface ActionInputs {
   failOnFindings: boolean;
 }
 
-/** An input's value, trimmed; `undefined` when empty (the runner passes `action.yml`'s defaults, tests may not). */
-const optional = (name: string): string | undefined => core.getInput(name) || undefined;
+/**
+ * An input's value, trimmed; `undefined` when empty (the runner passes `action.yml`'s defaults, tests may not). The
+ * runner names it `INPUT_FAIL-ON-FINDINGS`; a runner's stand-in that writes `INPUT_FAIL_ON_FINDINGS` is heard too.
+ */
+const optional = (name: string): string | undefined => core.getInput(name) || process.env[`INPUT_${name.replace(/-/g, '_').toUpperCase()}`]?.trim() || undefined;
 
 export function readInputs(): ActionInputs {
   const spec = optional('package');
@@ -33,7 +36,7 @@ export function readInputs(): ActionInputs {
   const clients = optional('clients');
   const stateDir = optional('state-dir');
   const upstream = optional('upstream');
-  const controlToken = core.getInput('control-token', { trimWhitespace: false }) || undefined;
+  const controlToken = core.getInput('control-token', { trimWhitespace: false }) || process.env.INPUT_CONTROL_TOKEN || undefined;
   return {
     source: spec !== undefined ? { kind: 'package', spec } : { kind: 'container', image: optional('image') ?? DEFAULT_IMAGE },
     ...(seed !== undefined && { seed: checkedInteger('seed', seed, 0) }),
