@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
+import { packageVersion as version } from './package-info.js';
 
 // Node ≥ 22.1 keeps the compiled code of the modules below on disk (the OS temp dir; NODE_COMPILE_CACHE picks
 // another, NODE_DISABLE_COMPILE_CACHE=1 turns it off): later starts skip compiling them. Node 20 has no such thing.
@@ -19,8 +19,6 @@ const { banner, exposureWarning } = await import('./banner.js');
 const { cliLogger } = await import('./log-format.js');
 const { waitForStateDir } = await import('./persistence/state-lock.js');
 const { startDemoPartner } = await import('./demo/start-partner.js');
-
-const version = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<void> {
   // `investment-api-fake mcp`: the control plane as an MCP server over stdio (src/cli-mcp.ts)

@@ -22,6 +22,8 @@ export interface ContainerSettings {
   stateDir?: string;
   /** With the host's network, the port the fake listens on (there is no port mapping then). */
   hostPort?: number;
+  /** `withHostPort`: the host port to map 8080 to, or on the host's network the port the fake listens on. */
+  pinnedPort?: number;
 }
 
 /** The container's environment for these settings (only what differs from the image's defaults). */
@@ -43,6 +45,12 @@ export const clientsOf = (settings: ContainerSettings): readonly ClientCreate[] 
 export function checkedSeed(seed: number): number {
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`withSeed takes a non-negative integer, got ${seed}.`);
   return seed;
+}
+
+/** A port to pin on the host (1–65535), else a `RangeError` at once. */
+export function checkedHostPort(port: number): number {
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new RangeError(`withHostPort takes a port from 1 to 65535, got ${port}.`);
+  return port;
 }
 
 /** Clients the CLI takes (at least one, each with an id and a secret), else a `TypeError` at once. */

@@ -21,8 +21,10 @@ import {
   type StoppedTestContainer,
   type WaitStrategy,
 } from 'testcontainers';
+import { bridgeOverEngineApi, chooseNetwork } from './container-network.js';
 import {
   checkedClients,
+  checkedHostPort,
   checkedSeed,
   clientsOf,
   CONTAINER_PORT,
@@ -36,6 +38,8 @@ import { PACKAGE_NAME, packageVersion } from './package-info.js';
 import { TokenKeeper } from './token-keeper.js';
 import type { ClientCreate } from './domain/clients.js';
 import type { TokenOptions } from './server.js';
+
+export { NoBridgeNetworkError } from './container-network.js';
 
 /** The published image of this package's version (docs/containers.md). */
 export const DEFAULT_IMAGE = `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
@@ -52,11 +56,13 @@ export interface ClientCredentials {
 
 /**
  * The fake's image, to be started: `new InvestmentApiFakeContainer(image?)`, the settings (`withSeed`, `withClients`,
- * `withControlToken`, `withDemo`, `withStateDir`), then `start()`. Every `GenericContainer` builder works too.
+ * `withControlToken`, `withDemo`, `withStateDir`, `withHostPort`), then `start()`. Every `GenericContainer` builder works too.
  *
  * On an engine without a bridge network (found at `start()`, or chosen with `withNetworkMode('host')`) the container
- * shares the host's network and listens on a free port of it, passed as `PORT`; else it listens on 8080, mapped to
- * a free port. Either way `start()` resolves once `GET /__control/health` answers 200.
+ * shares the host's network and listens on a free port of it (or `withHostPort`'s), passed as `PORT`; else it listens
+ * on 8080, mapped to a free port (or `withHostPort`'s). Either way `start()` resolves once `GET /__control/health`
+ * answers 200. Such an engine needs `TESTCONTAINERS_HOST_OVERRIDE` and `TESTCONTAINERS_RYUK_DISABLED`: without them
+ * `start()` throws a `NoBridgeNetworkError` naming both.
  */
 export class InvestmentApiFakeContainer extends GenericContainer {
   private readonly settings: ContainerSettings = {};
@@ -106,15 +112,26 @@ export class InvestmentApiFakeContainer extends GenericContainer {
     return this;
   }
 
+  /**
+   * The port of this machine the fake answers on, instead of a free one: 8080 mapped to it, or on an engine without a
+   * bridge network the port the fake itself listens on (`PORT`). A port in use fails `start()`.
+   */
+  withHostPort(port: number): this {
+    this.settings.pinnedPort = checkedHostPort(port);
+    return this;
+  }
+
   override async start(): Promise<StartedInvestmentApiFakeContainer> {
-    const hostNetwork = this.networkMode === undefined ? !(await engineHasBridgeNetwork()) : this.networkMode === 'host';
+    const probe = { bridgeThroughTestcontainers: engineHasBridgeNetwork, bridgeDirectly: () => bridgeOverEngineApi(process.env) };
+    const hostNetwork = this.networkMode === undefined ? (await chooseNetwork(probe, process.env)) === 'host' : this.networkMode === 'host';
     // a fake that refuses to start (a STATE_DIR it cannot write, a bad CLIENTS) fails start() at once with its logs
     const health = (port: number) => Wait.forHttp(HEALTH_PATH, port, { abortOnContainerExit: true }).forStatusCode(200);
+    const { pinnedPort } = this.settings;
     if (hostNetwork) {
-      this.settings.hostPort = await freePort();
+      this.settings.hostPort = pinnedPort ?? (await freePort());
       this.withNetworkMode('host').withWaitStrategy(new HostPortWait(health(this.settings.hostPort), this.settings.hostPort));
     } else {
-      this.withExposedPorts(CONTAINER_PORT).withWaitStrategy(health(CONTAINER_PORT));
+      this.withExposedPorts(pinnedPort === undefined ? CONTAINER_PORT : { container: CONTAINER_PORT, host: pinnedPort }).withWaitStrategy(health(CONTAINER_PORT));
     }
     this.withEnvironment(containerEnvironment(this.settings));
     const started = await super.start();

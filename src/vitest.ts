@@ -63,11 +63,22 @@ function judged<T>(run: () => Awaitable<T>, judge: (outcome: { value: T } | { fa
   return isThenable(value) ? value.then((v) => judge({ value: v }), onError) : judge({ value });
 }
 
-function describeFindings(report: Report, findings: Report['findings']): string {
-  const lines = [`The readiness report of ${report.client_id} (${report.requests_seen} request(s) seen) has ${findings.length} finding(s):`];
+/** What part of the journal a report read, in words: the span a partner's assertion covered. */
+function spanOf(report: Report, asked: SpanOptions['since']): string {
+  return (report.since ?? asked ?? 'start') === 'reset' ? 'since its last reset' : 'over its whole journal';
+}
+
+const resetsIn = (report: Report): number => report.resets ?? 0;
+
+function describeFindings(report: Report, findings: Report['findings'], asked: SpanOptions['since']): string {
+  const resets = resetsIn(report);
+  const across = resets > 0 ? `, across ${resets} reset${resets === 1 ? '' : 's'}` : '';
+  const lines = [`The readiness report of ${report.client_id} ${spanOf(report, asked)} (${report.requests_seen} request(s) seen${across}) has ${findings.length} finding(s):`];
   for (const f of findings) {
     lines.push(`  [${f.severity}] ${f.code}: ${f.message}`, `      hint: ${f.hint}`, `      requests: ${f.requests.join(', ')}`, `      docs: ${f.docs}`);
   }
+  // a suite that resets before each test reads earlier tests' findings here unless it asks for its own span
+  if (resets > 0) lines.push(`Findings before the last reset count too: { since: 'reset' } reads since the last reset only.`);
   return lines.join('\n');
 }
 
@@ -92,7 +103,8 @@ export const matchers = {
 
   /**
    * The client's readiness report has no finding (but those `allow` names) and saw at least one request: a report
-   * over no requests proves nothing. Over the tenant's whole journal (`{ since: 'reset' }`: since its last reset).
+   * over no requests proves nothing. Over the tenant's whole journal (`{ since: 'reset' }`: since its last reset, as
+   * `toHaveReceived` counts); the failure message names the span it read and how many resets lie in it.
    */
   toHaveNoReadinessFindings(received: unknown, options: ReadinessOptions = {}): Awaitable<MatcherResult> {
     const subject = subjectOf(received, 'toHaveNoReadinessFindings');
@@ -102,12 +114,13 @@ export const matchers = {
         if ('failure' in outcome) return { pass: false, message: () => outcome.failure.message };
         const report = outcome.value;
         const findings = report.findings.filter((f) => !options.allow?.includes(f.code));
+        const span = spanOf(report, options.since);
         if (report.requests_seen === 0) {
-          return { pass: false, message: () => `No requests yet: the readiness report of ${report.client_id} saw no request of its client, so it proves nothing.` };
+          return { pass: false, message: () => `No requests yet: the readiness report of ${report.client_id} ${span} saw no request of its client, so it proves nothing.` };
         }
         return findings.length > 0
-          ? { pass: false, message: () => describeFindings(report, findings) }
-          : { pass: true, message: () => `Expected readiness findings for ${report.client_id}, but its ${report.requests_seen} request(s) raised none.` };
+          ? { pass: false, message: () => describeFindings(report, findings, options.since) }
+          : { pass: true, message: () => `Expected readiness findings for ${report.client_id} ${span}, but its ${report.requests_seen} request(s) raised none.` };
       },
     );
   },

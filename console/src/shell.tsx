@@ -59,6 +59,24 @@ const PRESETS: [string, number][] = [
   ['+30 days', 30 * 86_400],
 ];
 
+const ISO_EXAMPLE = '2031-02-03T16:05:00Z';
+
+/** An instant to the second, as the field shows one: `2031-02-03T16:05:00Z`. */
+const isoSeconds = (date: Date): string => `${date.toISOString().slice(0, 19)}Z`;
+
+/**
+ * The instant a text names in UTC, or undefined: ISO 8601's date and time (`T` or a space between), seconds and
+ * milliseconds optional, `Z` or nothing after (the field is UTC); any other offset or form is refused rather than
+ * guessed (a browser's date field showed its own locale, 12-hour, for a UTC setter).
+ */
+function utcInstantOf(text: string): string | undefined {
+  const parts = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)Z?$/i.exec(text.trim());
+  if (!parts) return undefined;
+  const ms = Date.parse(`${parts[1]}T${parts[2]}Z`);
+  // a day the month does not have (02-30) is refused, not rolled over into the next
+  return Number.isNaN(ms) || !new Date(ms).toISOString().startsWith(parts[1]!) ? undefined : new Date(ms).toISOString();
+}
+
 /** The tenant's clock, ticking locally between reads, with the presets a presenter needs. */
 export function ClockControls() {
   const app = useApp();
@@ -96,12 +114,29 @@ export function ClockControls() {
           class="row"
           onSubmit={(e) => {
             e.preventDefault();
-            if (date) void change({ now: new Date(`${date}Z`).toISOString() });
+            if (!date) return;
+            const instant = utcInstantOf(date);
+            if (instant) void change({ now: instant });
+            else setError(new Error(`"${date}" is not an instant in UTC: write it as ISO 8601, such as ${ISO_EXAMPLE}.`));
           }}
         >
           <label>
-            Set (UTC) <input type="datetime-local" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />
+            Set (UTC){' '}
+            <input
+              type="text"
+              class="instant"
+              inputMode="text"
+              spellcheck={false}
+              autoComplete="off"
+              value={date}
+              placeholder={now ? isoSeconds(now) : ISO_EXAMPLE}
+              aria-describedby="clock-format"
+              onInput={(e) => setDate((e.target as HTMLInputElement).value)}
+            />
           </label>
+          <span id="clock-format" class="format">
+            ISO 8601, UTC: {ISO_EXAMPLE}
+          </span>
           <button type="submit" class="small">
             Set date
           </button>

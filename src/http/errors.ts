@@ -129,13 +129,22 @@ export class RouteNotFound extends DomainError {
   }
 }
 
+/** The document's path a request nearly spelled, the request's path as the document would spell it, and (when the
+ * finder knows it) how the two differ. */
+export interface NearMiss {
+  openApiRoute: string;
+  spelling: string;
+  difference?: string;
+}
+
 /**
  * The answer for a path the document does not serve. `nearMiss`: the document's path it nearly spells (another case,
- * a doubled or trailing slash) and this request's path as the document would spell it. The journal keeps the
- * documented path and the difference as evidence (the readiness report's wrong_path reads them).
+ * a doubled or trailing slash, a segment misspelt, missing or one too many) and this request's path as the document
+ * would spell it. The journal keeps the documented path and the difference as evidence (the readiness report's
+ * wrong_path reads them).
  */
-export function routeNotFound(req: Pick<Request, 'method' | 'path'>, nearMiss?: { openApiRoute: string; spelling: string }): DomainError {
-  const documented = nearMiss && { path: nearMiss.openApiRoute, difference: differenceOf(req.path, nearMiss.spelling) };
+export function routeNotFound(req: Pick<Request, 'method' | 'path'>, nearMiss?: NearMiss): DomainError {
+  const documented = nearMiss && { path: nearMiss.openApiRoute, difference: nearMiss.difference ?? differenceOf(req.path, nearMiss.spelling) };
   const hint = nearMiss ? ` The document has ${nearMiss.openApiRoute}: ${documented!.difference} (did you mean ${clip(nearMiss.spelling, 200)}?).` : '';
   return new RouteNotFound(`No operation at ${req.method} ${clip(req.path, 200)}.${hint}`, documented);
 }

@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import { letterOf, operationsOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
-import { routeNotFound } from './errors.js';
+import { closePathFinder } from './close-path.js';
+import { routeNotFound, type NearMiss } from './errors.js';
 import { urlParts } from './request-context.js';
 import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
 
@@ -128,7 +129,8 @@ const exactValues = (entry: PathRoute, path: string): string[] | undefined => en
  * expression and tried each on every request. A path matches only as the document writes it, its case and every
  * slash (`letterOf`; the validator's router forgives both, the real service does not). Shadow mode names a forwarded
  * request's operation with this router too (`http/shadow/forwarding.ts`). A near miss (another case, a slash doubled, a trailing slash added or left out), found by the validator's own
- * forgiving expressions, is a 404 naming the right spelling. Each operation then gets its own validator
+ * forgiving expressions, is a 404 naming the right spelling; failing that, so is a path a segment away
+ * (`close-path.ts`). Each operation then gets its own validator
  * (src/http/validator.ts), whose router sees just that one route.
  */
 export function compileRoutes(
@@ -180,9 +182,12 @@ export function compileRoutes(
     return undefined;
   };
 
+  // Only for a 404, when the near miss below finds none: the path a segment away (misspelt, missing, one too many).
+  const closePath = closePathFinder([...byPath.values()].map((entry) => ({ openApiRoute: entry.openApiRoute, methods: entry.operations.keys() })));
+
   // Only for a 404: the route a path nearly spells (another case, slashes doubled, a trailing slash added or left
   // out) that has the request's method, and the path it should have been.
-  const nearMiss = (method: string, path: string): { openApiRoute: string; spelling: string } | undefined => {
+  const nearMiss = (method: string, path: string): NearMiss | undefined => {
     const single = path.replace(/\/{2,}/g, '/');
     const tries = [path, single, single.endsWith('/') ? single.slice(0, -1) : `${single}/`];
     for (const text of tries) {
@@ -197,7 +202,7 @@ export function compileRoutes(
   return (req) => {
     const { path } = urlParts(req.originalUrl);
     const found = find(path);
-    if (!found) throw routeNotFound(req, nearMiss(req.method, path));
+    if (!found) throw routeNotFound(req, nearMiss(req.method, path) ?? closePath(req.method, path));
     const { entry } = found;
     let values: string[];
     try {

@@ -8,6 +8,7 @@ import type { Tenant } from '../domain/tenants.js';
 import { bodyParsers } from '../http/body.js';
 import { baseUrlOf } from '../http/request-context.js';
 import { stateOf } from '../http/request-state.js';
+import { packageVersion } from '../package-info.js';
 import { releaseAnsweredStreams } from './answered-streams.js';
 import { inProcessPort, type Caller } from './in-process.js';
 import { createMcpServer } from './server.js';
@@ -55,7 +56,8 @@ function rpcError(res: Response, status: number, message: string): void {
 export function mcpSessions(ctx: FakeContext, app: RequestListener): RequestHandler {
   const sessions = new SessionBook<Session>({ perOwner: MAX_MCP_SESSIONS_PER_OWNER, total: MAX_MCP_SESSIONS }, (session) => void session.transport.close());
   const [json] = bodyParsers();
-  const version = ((ctx.api.document as { info?: { version?: string } }).info?.version ?? '0.0.0');
+  // the server is the package (as the stdio server is); the document's info.version is the API's
+  const version = packageVersion();
 
   const open = async (caller: Caller, owner: string, place: { release(): void }): Promise<StreamableHTTPServerTransport> => {
     const server = createMcpServer(ctx.api.document, inProcessPort(ctx.api.document, app, caller), { version, url: caller.baseUrl });

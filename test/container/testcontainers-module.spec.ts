@@ -1,11 +1,14 @@
 // `investment-api-fake/testcontainers` against the image the suite builds, on this engine, which has no bridge
 // network: the module finds that out itself and shares the host's network.
+// The first block runs before any container of this file starts: Testcontainers keeps its client once it has made
+// one, and a start without TESTCONTAINERS_HOST_OVERRIDE must be the one that makes it.
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { InvestmentApiFakeContainer, type StartedInvestmentApiFakeContainer } from '../../src/testcontainers.js';
+import { InvestmentApiFakeContainer, NoBridgeNetworkError, type StartedInvestmentApiFakeContainer } from '../../src/testcontainers.js';
+import { freePort } from '../support/cli.js';
 import type { World } from '../../src/api/types.js';
 import { docker, IMAGE, inspect } from './docker.js';
 
@@ -15,6 +18,30 @@ const CLIENTS = [
 ];
 
 const report = (line: string) => process.stdout.write(`  [figure] ${line}\n`);
+
+describe('the Testcontainers module on an engine without a bridge network, without the two settings', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("names both settings and the engine's missing bridge, in place of Testcontainers' own runtime failure", async () => {
+    vi.stubEnv('TESTCONTAINERS_HOST_OVERRIDE', undefined);
+    vi.stubEnv('TESTCONTAINERS_RYUK_DISABLED', undefined);
+    const error = await new InvestmentApiFakeContainer(IMAGE).start().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoBridgeNetworkError);
+    expect((error as Error).message).toMatch(/^The container engine has no bridge network/);
+    expect((error as Error).message).toContain('Missing here: TESTCONTAINERS_HOST_OVERRIDE, TESTCONTAINERS_RYUK_DISABLED.');
+    expect((error as Error).message).not.toContain('Could not find a working container runtime strategy');
+  });
+
+  it('names the reaper setting before any container starts when only the host is set', async () => {
+    vi.stubEnv('TESTCONTAINERS_RYUK_DISABLED', undefined);
+    const before = await docker('ps', '-aq');
+    const error = await new InvestmentApiFakeContainer(IMAGE).start().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoBridgeNetworkError);
+    expect((error as Error).message).toContain('TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1');
+    expect((error as Error).message).toContain('Missing here: TESTCONTAINERS_RYUK_DISABLED.');
+    expect(await docker('ps', '-aq')).toBe(before);
+  });
+});
 
 describe('the Testcontainers module', () => {
   let fake: StartedInvestmentApiFakeContainer;
@@ -132,6 +159,16 @@ describe('the Testcontainers module, started and disposed', () => {
 
     await using second = await new InvestmentApiFakeContainer(IMAGE).withStateDir(stateDir).start();
     expect((await second.control.order(order.id)).order.status).toBe('CANCELLED');
+  });
+
+  it('answers on the port withHostPort pins: the port the fake listens on, on the host network', async () => {
+    const port = await freePort();
+    await using fake = await new InvestmentApiFakeContainer(IMAGE).withHostPort(port).start();
+    expect(fake.getBaseUrl()).toBe(`http://127.0.0.1:${port}`);
+    expect(await inspect<string[]>(fake.getId(), '.Config.Env')).toContain(`PORT=${port}`);
+    expect((await fetch(`http://127.0.0.1:${port}/__control/health`)).status).toBe(200);
+    // a second container cannot have the same port: its start fails with the fake's words
+    await expect(new InvestmentApiFakeContainer(IMAGE).withHostPort(port).start()).rejects.toThrow(/Container exited/);
   });
 
   it("fails start() at once, with the fake's words, when the state folder is not the image user's", async () => {

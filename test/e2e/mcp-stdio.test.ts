@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Schemas } from '../../src/api/types.js';
+import { packageVersion } from '../../src/package-info.js';
 import { CLI, cleanEnv, exitOf, killLaunched, launch } from '../support/cli.js';
 import { exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
@@ -26,6 +27,7 @@ describe('investment-api-fake mcp over stdio', { timeout: 60_000 }, () => {
     const url = /answers at (http:\/\/127\.0\.0\.1:\d+)/.exec(client.getInstructions() ?? '')?.[1];
     expect(url).toBeDefined();
     expect(stderr()).toContain(`started a fake at ${url}`);
+    expect(client.getServerVersion()).toMatchObject({ name: 'investment-api-fake', version: packageVersion() });
     expect(await fetch(`${url}/__control/health`).then((r) => r.json())).toEqual({ status: 'ok' });
     await expectTheTools(client);
     await exerciseEveryTool(client, url!, 'mcp-stdio-tenant');

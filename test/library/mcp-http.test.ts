@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -58,6 +59,12 @@ describe('MCP over Streamable HTTP at /__control/mcp', () => {
     await expectTheTools(client);
     expect(client.getServerVersion()?.name).toBe('investment-api-fake');
     expect(client.getInstructions()).toContain(fake.url);
+  });
+
+  it("calls itself by the package's version in initialize, not the API document's", async () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const client = await connect(OPERATOR);
+    expect(client.getServerVersion()?.version).toBe(manifest.version);
   });
 
   it('runs every tool over the control plane handlers', async () => {

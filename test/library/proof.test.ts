@@ -110,11 +110,31 @@ describe('the vitest matchers', () => {
     expect(fake).toHaveNoReadinessFindings({ allow: ['wrong_path'] });
   });
 
+  it("toHaveNoReadinessFindings states its span: an earlier test's findings fail it over the whole journal, not since the reset", async () => {
+    for (let i = 0; i < 3; i++) await get('/v1/orders/');
+    fake.reset();
+    await get('/v1/assets');
+    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(
+      /^The readiness report of sandbox-client over its whole journal \(\d+ request\(s\) seen, across 1 reset\) has 1 finding\(s\):\n/,
+    );
+    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(/\nFindings before the last reset count too: \{ since: 'reset' \} reads since the last reset only\.$/);
+    await expect(expect(fake.control).toHaveNoReadinessFindings()).rejects.toThrow(/over its whole journal .* across 1 reset/);
+    expect(fake).toHaveNoReadinessFindings({ since: 'reset' });
+    await expect(fake.control).toHaveNoReadinessFindings({ since: 'reset' });
+
+    for (let i = 0; i < 3; i++) await get('/v1/orders/');
+    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(/^The readiness report of sandbox-client since its last reset \(4 request\(s\) seen\) has 1 finding\(s\):\n/);
+    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).not.toThrow(/Findings before the last reset/);
+    expect(() => expect(fake).not.toHaveNoReadinessFindings({ since: 'reset', allow: ['wrong_path'] })).toThrow(
+      /^Expected readiness findings for sandbox-client since its last reset, but its 4 request\(s\) raised none\.$/,
+    );
+  });
+
   it('toHaveNoReadinessFindings fails when no request was seen: an empty report proves nothing', () => {
     fake.reset();
-    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(/No requests yet/);
+    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(/No requests yet: the readiness report of sandbox-client since its last reset saw no request/);
     fake.clearRequests();
-    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(/No requests yet/);
+    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(/No requests yet: the readiness report of sandbox-client over its whole journal saw no request/);
   });
 
   it('across resets: verify counts since the last one, the report and the exports cover the whole journal', async () => {

@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['control-client.ts', 'mcp'],
   // the demo partner: a partner's session over HTTP, started by the composition (src/demo/)
   ['demo'],
-  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'cli-mcp.ts', 'banner.ts', 'log-format.ts', 'process-guard.ts', 'vitest.ts', 'testcontainers.ts', 'container-settings.ts'],
+  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'cli-mcp.ts', 'banner.ts', 'log-format.ts', 'process-guard.ts', 'vitest.ts', 'testcontainers.ts', 'container-settings.ts', 'container-network.ts'],
 ];
 
 const sourceFiles = (dir: string): string[] =>

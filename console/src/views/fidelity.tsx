@@ -129,6 +129,8 @@ export function Fidelity() {
     }
   };
   if (off) {
+    // the command restarts this very fake in shadow mode: its own port, and the origin this page came from
+    const here = { origin: location.origin, port: location.port || (location.protocol === 'https:' ? '443' : '80') };
     return (
       <>
         <h1>Fidelity</h1>
@@ -141,9 +143,9 @@ export function Fidelity() {
           <p>
             To turn it on, start the fake with <code>--upstream &lt;base URL&gt;</code> (or <code>UPSTREAM_URL</code> in its container):
           </p>
-          <pre>npx investment-api-fake --port 8080 --upstream https://sandbox.platform.example</pre>
+          <pre>npx investment-api-fake --port {here.port} --upstream https://sandbox.platform.example</pre>
           <p>
-            Then send your client's traffic to port 8080 and come back to this page. The shadow mode page of the docs
+            Then send your client's traffic to {here.origin} and come back to this page. The shadow mode page of the docs
             (<code>docs/shadow-mode.md</code>) tries it against a second local fake.
           </p>
         </div>

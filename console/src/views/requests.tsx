@@ -18,6 +18,15 @@ const time = (iso: string) => iso.slice(11, 23);
 /** The operation was applied although the client never got its success answer. */
 const lostAfterWrite = (e: JournalEntry) => e.applied && (e.status < 200 || e.status >= 300);
 
+/** What `applied` says of a request, in words: whether its operation ran to success, and so changed what it writes. */
+function appliedText(e: JournalEntry): string {
+  if (e.applied) return lostAfterWrite(e) ? 'yes, although the answer was lost: the operation ran and succeeded' : 'yes: the operation ran and succeeded';
+  if (e.fault_id) return 'no: an injected fault answered before the operation ran, so nothing changed';
+  if (e.status === 0) return 'no: no answer reached the client and the operation did not succeed, so nothing changed';
+  if (e.status < 400) return 'no: no operation ran, so nothing changed';
+  return `no: refused (${e.status}${e.code ? ` ${e.code}` : ''}), so nothing changed`;
+}
+
 /** The path as the client sent it, its query included (`k=v&k=v`, secret values as the journal redacted them). */
 const pathWithQuery = (entry: JournalEntry): string => {
   const query = Object.entries(entry.query);
@@ -52,8 +61,12 @@ function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolea
         <td>
           <span class={`status ${statusClass(entry.status)}`}>{entry.status === 0 ? 'dropped' : entry.status}</span>
         </td>
-        <td class="code" title={entry.code ?? undefined}>
-          {entry.code ?? ''}{' '}
+        <td class="code">
+          {entry.code && (
+            <span class="code-text" title={entry.code}>
+              {entry.code}
+            </span>
+          )}
           {lostAfterWrite(entry) && (
             <span class="badge on" title="The operation was applied; its answer never reached the client">
               write applied
@@ -95,7 +108,7 @@ function Row({ entry, open: initiallyOpen }: { entry: JournalEntry; open: boolea
               </div>
               <div>
                 <dt>applied</dt>
-                <dd>{entry.applied ? (lostAfterWrite(entry) ? 'yes, although the answer was lost' : 'yes') : 'no'}</dd>
+                <dd>{appliedText(entry)}</dd>
               </div>
               <div>
                 <dt>time</dt>
