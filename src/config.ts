@@ -36,7 +36,7 @@ export interface FakeOptions {
   journalSize?: number;
   /** Bytes each tenant's request journal keeps at most (the oldest entries go); default 16 MiB. */
   journalBytes?: number;
-  /** Bytes every tenant's journal together keeps at most (the oldest of all go); default 15% of the heap limit. */
+  /** Bytes every tenant's journal together keeps at most (the journal that holds the most gives its oldest first); default 15% of the heap limit. */
   journalTotalBytes?: number;
   /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -223,7 +223,7 @@ const SETTINGS = [
   { flag: 'clients', env: 'CLIENTS', arg: '<json>', help: 'OAuth clients (default sandbox-client / sandbox-secret)', read: (n: string, v: string) => ({ clients: clientsJson(n, v) }) },
   { flag: 'journal-size', env: 'JOURNAL_SIZE', arg: '<n>', help: "entries each tenant's request journal keeps (default 1000)", read: (n: string, v: string) => ({ journalSize: integer(n, v, 1) }) },
   { flag: 'journal-bytes', env: 'JOURNAL_BYTES', arg: '<bytes>', help: "bytes each tenant's request journal keeps, the oldest entries out first (default 16 MiB)", read: (n: string, v: string) => ({ journalBytes: integer(n, v, BUDGET_MINIMUMS.journalBytes) }) },
-  { flag: 'journal-total-bytes', env: 'JOURNAL_TOTAL_BYTES', arg: '<bytes>', help: 'bytes every journal together keeps, the oldest of all out first (default: 15% of the heap limit)', read: (n: string, v: string) => ({ journalTotalBytes: integer(n, v, BUDGET_MINIMUMS.journalTotalBytes) }) },
+  { flag: 'journal-total-bytes', env: 'JOURNAL_TOTAL_BYTES', arg: '<bytes>', help: 'bytes every journal together keeps, the largest journal giving its oldest first (default: 15% of the heap limit)', read: (n: string, v: string) => ({ journalTotalBytes: integer(n, v, BUDGET_MINIMUMS.journalTotalBytes) }) },
   { flag: 'log-level', env: 'LOG_LEVEL', arg: '<l>', help: `${LOG_LEVELS.join(', ')} (default info)`, read: (n: string, v: string) => ({ logLevel: oneOf(n, v, LOG_LEVELS) }) },
   { flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', arg: '<list>', help: 'more Host names to answer, comma-separated (".example.com": a domain and its subdomains; "*": any)', read: (_n: string, v: string) => ({ allowedHosts: v.split(',').map((h) => h.trim()).filter(Boolean) }) },
   { flag: 'max-tenants', env: 'MAX_TENANTS', arg: '<n>', help: 'OAuth clients (tenants) at most (default 1000)', read: (n: string, v: string) => ({ maxTenants: integer(n, v, 1) }) },
