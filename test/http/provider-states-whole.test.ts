@@ -59,4 +59,17 @@ describe('a provider state in the journal', () => {
     expect(own.journal_bytes).toBeLessThan(20_000);
     expect(usage.budgets.journal_total_bytes.used).toBeLessThanOrEqual(600_000);
   });
+
+  it('a setup that used 900 KB counts them in the budgets like any other entry: past JOURNAL_BYTES it goes, and no other journal empties', async () => {
+    const { app, answer, kept, usage } = await afterLargeSetup({ first_name: 'A'.repeat(900_000) });
+    expect(answer.status).toBe(200);
+    // the account was made as asked
+    expect((await stateOf(app)).accounts.some((a) => a.first_name?.length === 900_000)).toBe(true);
+    expect(kept).toHaveLength(20);
+    expect(usage.budgets.journal_total_bytes.used).toBeLessThanOrEqual(600_000);
+    expect(usage.budgets.journal_bytes.used).toBeLessThanOrEqual(300_000);
+    // a span that lost a step says so: its replay would not start from the world the setup made
+    const exported = await http(app).get('/__control/export?format=vitest');
+    expect(exported.text).not.toContain('A'.repeat(1000));
+  });
 });
