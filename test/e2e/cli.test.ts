@@ -178,8 +178,8 @@ describe('the CLI', () => {
   });
 
   it('warns at start, naming the settings, when memory budgets pass half of the heap limit; not with the defaults', async () => {
-    const heavy = await launch([], { MAX_TENANT_BYTES: '1000000000', LOG_FORMAT: 'pretty' });
-    expect(heavy.output()).toMatch(/memory budgets pass half of the heap limit: MAX_TENANTS=1000 .*MAX_TENANT_BYTES=1000000000.*JOURNAL_BYTES=\d+.*JOURNAL_TOTAL_BYTES=\d+/);
+    const heavy = await launch([], { WORLD_BYTES: '1000000000', LOG_FORMAT: 'pretty' });
+    expect(heavy.output()).toMatch(/memory budgets pass half of the heap limit: .*WORLD_BYTES=1000000000.*JOURNAL_BYTES=\d+.*JOURNAL_TOTAL_BYTES=\d+/);
     const plain = await launch();
     expect(plain.output()).not.toContain('memory budgets');
   });
