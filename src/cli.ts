@@ -12,7 +12,7 @@ import { packageVersion as version } from './package-info.js';
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();
 const { createContext, logStartWarnings } = await import('./context.js');
-const { DEFAULTS, InvalidClientError, optionsFromCli, USAGE } = await import('./config.js');
+const { DEFAULTS, InvalidClientError, optionsFromCli, StartRefused, USAGE } = await import('./config.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
 const { banner, exposureWarning } = await import('./banner.js');
@@ -45,6 +45,10 @@ async function main(): Promise<void> {
   try {
     ctx = createContext(options);
   } catch (error) {
+    if (error instanceof StartRefused) {
+      process.stderr.write(`investment-api-fake: ${error.message}\n`);
+      process.exit(2);
+    }
     if (!(error instanceof InvalidClientError)) throw error;
     process.stderr.write(`investment-api-fake: CLIENTS: ${error.message}\nSee investment-api-fake --help for every option.\n`);
     process.exit(2);

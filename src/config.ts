@@ -36,7 +36,7 @@ export interface FakeOptions {
   journalSize?: number;
   /** Bytes each tenant's request journal keeps at most (the oldest entries go); default 16 MiB. */
   journalBytes?: number;
-  /** Bytes every tenant's journal together keeps at most (the oldest of all go); default 15% of the heap limit. */
+  /** Bytes every tenant's journal together keeps at most (the journal that holds the most gives its oldest first); default 15% of the heap limit. */
   journalTotalBytes?: number;
   /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -50,9 +50,19 @@ export interface FakeOptions {
   /** Accounts + wallets + payment method details + orders a tenant can grow to; default 100,000. */
   maxRecordsPerTenant?: number;
   /**
-   * Bytes of a tenant's records as JSON (each order with room for the rest of its lifecycle) it can grow to; default:
-   * `maxTenants` full tenants take 30% of the heap limit in heap, at least 128 KiB each.
+   * Bytes of every tenant's records together as JSON (each order with room for the rest of its lifecycle); default: a
+   * tenth of the heap limit (the worlds reckoned at 3 bytes of heap a byte counted: 30% of it), whatever the number of
+   * tenants. Each tenant is guaranteed `tenantGuaranteeBytes` of it and may borrow room no other tenant's guarantee
+   * holds, up to `maxTenantBytes`.
    */
+  worldBytes?: number;
+  /**
+   * What each tenant is guaranteed of `worldBytes` (at least the fixtures' bytes): its writes within it are never
+   * refused for another tenant's growth, and a new tenant whose guarantee cannot be held is refused; default
+   * `worldBytes / maxTenants` (in shadow mode `worldBytes / (maxTenants + maxTwins)`: twins take none of the operator's slots).
+   */
+  tenantGuaranteeBytes?: number;
+  /** Bytes one tenant's records can grow to as JSON, borrowing included; default `worldBytes` (no cap below it). */
   maxTenantBytes?: number;
   /**
    * A folder where every tenant (client, settings, world, clock, faults) is written within a second of a change and
@@ -223,12 +233,14 @@ const SETTINGS = [
   { flag: 'clients', env: 'CLIENTS', arg: '<json>', help: 'OAuth clients (default sandbox-client / sandbox-secret)', read: (n: string, v: string) => ({ clients: clientsJson(n, v) }) },
   { flag: 'journal-size', env: 'JOURNAL_SIZE', arg: '<n>', help: "entries each tenant's request journal keeps (default 1000)", read: (n: string, v: string) => ({ journalSize: integer(n, v, 1) }) },
   { flag: 'journal-bytes', env: 'JOURNAL_BYTES', arg: '<bytes>', help: "bytes each tenant's request journal keeps, the oldest entries out first (default 16 MiB)", read: (n: string, v: string) => ({ journalBytes: integer(n, v, BUDGET_MINIMUMS.journalBytes) }) },
-  { flag: 'journal-total-bytes', env: 'JOURNAL_TOTAL_BYTES', arg: '<bytes>', help: 'bytes every journal together keeps, the oldest of all out first (default: 15% of the heap limit)', read: (n: string, v: string) => ({ journalTotalBytes: integer(n, v, BUDGET_MINIMUMS.journalTotalBytes) }) },
+  { flag: 'journal-total-bytes', env: 'JOURNAL_TOTAL_BYTES', arg: '<bytes>', help: 'bytes every journal together keeps, the largest journal giving its oldest first (default: 15% of the heap limit)', read: (n: string, v: string) => ({ journalTotalBytes: integer(n, v, BUDGET_MINIMUMS.journalTotalBytes) }) },
   { flag: 'log-level', env: 'LOG_LEVEL', arg: '<l>', help: `${LOG_LEVELS.join(', ')} (default info)`, read: (n: string, v: string) => ({ logLevel: oneOf(n, v, LOG_LEVELS) }) },
   { flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', arg: '<list>', help: 'more Host names to answer, comma-separated (".example.com": a domain and its subdomains; "*": any)', read: (_n: string, v: string) => ({ allowedHosts: v.split(',').map((h) => h.trim()).filter(Boolean) }) },
   { flag: 'max-tenants', env: 'MAX_TENANTS', arg: '<n>', help: 'OAuth clients (tenants) at most (default 1000)', read: (n: string, v: string) => ({ maxTenants: integer(n, v, 1) }) },
   { flag: 'max-records-per-tenant', env: 'MAX_RECORDS_PER_TENANT', arg: '<n>', help: 'accounts+wallets+payment methods+orders per tenant at most (default 100000)', read: (n: string, v: string) => ({ maxRecordsPerTenant: integer(n, v, 1) }) },
-  { flag: 'max-tenant-bytes', env: 'MAX_TENANT_BYTES', arg: '<bytes>', help: "bytes of a tenant's records as JSON at most (default: MAX_TENANTS worlds in 30% of the heap limit)", read: (n: string, v: string) => ({ maxTenantBytes: integer(n, v, BUDGET_MINIMUMS.maxTenantBytes) }) },
+  { flag: 'world-bytes', env: 'WORLD_BYTES', arg: '<bytes>', help: "bytes of every tenant's records together as JSON (default: a tenth of the heap limit)", read: (n: string, v: string) => ({ worldBytes: integer(n, v, BUDGET_MINIMUMS.worldBytes) }) },
+  { flag: 'tenant-guarantee-bytes', env: 'TENANT_GUARANTEE_BYTES', arg: '<bytes>', help: 'what each tenant is guaranteed of WORLD_BYTES (default WORLD_BYTES / MAX_TENANTS)', read: (n: string, v: string) => ({ tenantGuaranteeBytes: integer(n, v, BUDGET_MINIMUMS.tenantGuaranteeBytes) }) },
+  { flag: 'max-tenant-bytes', env: 'MAX_TENANT_BYTES', arg: '<bytes>', help: "bytes of one tenant's records as JSON at most, borrowing included (default: WORLD_BYTES)", read: (n: string, v: string) => ({ maxTenantBytes: integer(n, v, BUDGET_MINIMUMS.maxTenantBytes) }) },
   { flag: 'state-dir', env: 'STATE_DIR', arg: '<dir>', help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)', read: (_n: string, v: string) => ({ stateDir: v }) },
   { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
   { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
@@ -323,4 +335,9 @@ class InvalidClientError extends ConfigError {
   override name = 'InvalidClientError';
 }
 
-export { ConfigError, InvalidClientError };
+/** Settings whose worlds do not fit their budgets (src/context.ts): the CLI exits 2 on them, as on any bad setting. */
+class StartRefused extends ConfigError {
+  override name = 'StartRefused';
+}
+
+export { ConfigError, InvalidClientError, StartRefused };

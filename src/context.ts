@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
-import { DEFAULTS, InvalidClientError, readFixturesFile, type FakeOptions } from './config.js';
+import { DEFAULTS, InvalidClientError, readFixturesFile, StartRefused, type FakeOptions } from './config.js';
+import { DomainError } from './api/errors.js';
 import { LinkSigner } from './domain/documents.js';
 import { SigningKeys, VerifiedTokens } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
@@ -85,18 +86,24 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
       maxTenants: options.maxTenants ?? DEFAULTS.maxTenants,
       maxRecordsPerTenant: options.maxRecordsPerTenant ?? DEFAULTS.maxRecordsPerTenant,
       journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+      ...(options.upstream !== undefined && { twinSlots: options.maxTwins ?? DEFAULTS.maxTwins }),
+      ...(options.worldBytes !== undefined && { worldBytes: options.worldBytes }),
+      ...(options.tenantGuaranteeBytes !== undefined && { tenantGuaranteeBytes: options.tenantGuaranteeBytes }),
       ...(options.maxTenantBytes !== undefined && { maxTenantBytes: options.maxTenantBytes }),
       ...(options.journalBytes !== undefined && { journalBytes: options.journalBytes }),
       ...(options.journalTotalBytes !== undefined && { journalTotalBytes: options.journalTotalBytes }),
     },
     heapLimit,
   );
-  const tenants = new TenantRegistry(
-    fixtures,
-    clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
-    { ...budgets, maxTwins: options.maxTwins ?? DEFAULTS.maxTwins },
-    new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
-  );
+  const tenants = startingTenants(options, () => {
+    const { maxTenants, maxRecordsPerTenant, worldBytes, tenantGuaranteeBytes, maxTenantBytes } = budgets;
+    return new TenantRegistry(
+      fixtures,
+      clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
+      { maxTenants, maxRecordsPerTenant, world: { worldBytes, tenantGuaranteeBytes, maxTenantBytes }, maxTwins: options.maxTwins ?? DEFAULTS.maxTwins },
+      new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
+    );
+  });
   restoreTenants(tenants, restored);
   const warning = budgetWarning(budgets, fixtures.bytes, heapLimit);
   // Quiet unless asked: the library runs inside partners' test output.
@@ -125,6 +132,30 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
     });
   }
   return ctx;
+}
+
+/**
+ * The tenants a start makes (CLIENTS, with the worlds STATE_DIR restores): a world the fake is told to build that does
+ * not fit its budgets stops the start, naming the settings (CONTRACT 16): never started, then refused every write.
+ */
+function startingTenants(options: FakeOptions, make: () => TenantRegistry): TenantRegistry {
+  try {
+    return make();
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === 'limit_reached')) throw error;
+    const restored = options.stateDir === undefined ? '' : `, or worlds STATE_DIR (${options.stateDir}) restores`;
+    throw new StartRefused(`The worlds it is told to build do not fit its budgets: ${fixturesNamed(options)} for each client (CLIENTS)${restored}. ${error.detail}`);
+  }
+}
+
+/** How the fixtures were asked for, by the settings that ask. */
+function fixturesNamed(options: FakeOptions): string {
+  if (typeof options.fixtures === 'string') return `the world of FIXTURES (${options.fixtures})`;
+  if (options.fixtures !== undefined) return 'the world of the library option fixtures';
+  const { accounts, orders } = options.fixtureScale ?? {};
+  if (accounts === undefined && orders === undefined) return 'the seeded default world';
+  const scale = [accounts !== undefined && `FIXTURE_ACCOUNTS=${accounts}`, orders !== undefined && `FIXTURE_ORDERS=${orders}`].filter(Boolean).join(', ');
+  return `the generated world of ${scale} (library option fixtureScale)`;
 }
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {

@@ -123,7 +123,8 @@ export interface paths {
          * @description Every field is optional; `null` clears an optional field (clearing one that the client's settings require
          *     answers 422 `field_required`). `type` cannot be changed (422). `birthdate` (`YYYY-MM-DD`) sets `dob_day`,
          *     `dob_month` and `dob_year`; responses never show `birthdate`. An update that would take the tenant's records
-         *     past `MAX_TENANT_BYTES` as JSON answers 409 `limit_reached` and changes nothing.
+         *     as JSON past its room (`WORLD_BYTES`, `MAX_TENANT_BYTES`) answers 409 `limit_reached`, naming the setting,
+         *     and changes nothing.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -448,7 +449,9 @@ export interface paths {
         /**
          * Load a snapshot into one tenant
          * @description Replaces the tenant's world. A snapshot that does not match the schema, repeats an id or links to a
-         *     missing item answers 422 and nothing changes.
+         *     missing item answers 422 and nothing changes; one past `MAX_RECORDS_PER_TENANT` or past the tenant's room
+         *     (`WORLD_BYTES`: its guarantee and what no other tenant holds; `MAX_TENANT_BYTES`), 409 `limit_reached` naming
+         *     the setting, and nothing changes.
          */
         put: operations["replaceState"];
         post?: never;
@@ -473,7 +476,7 @@ export interface paths {
         put?: never;
         /**
          * Register an OAuth client (a new tenant)
-         * @description The client gets its own world, seeded from the fixtures. An existing `client_id` answers 409 `client_exists`. The operator's alone: a partner's token answers 403 `operator_only`.
+         * @description The client gets its own world, seeded from the fixtures. An existing `client_id` answers 409 `client_exists`; a client past `MAX_TENANTS`, or whose guarantee of `WORLD_BYTES` (`TENANT_GUARANTEE_BYTES`) the room no tenant holds cannot take, 409 `limit_reached` naming the setting (and the tenants that hold the room): never made and then refused every write. The operator's alone: a partner's token answers 403 `operator_only`.
          */
         post: operations["createClient"];
         delete?: never;
@@ -725,8 +728,8 @@ export interface paths {
          *     exactly when the order has left `AWAITING_PAYMENT` on its way there, `settlement_transaction_hash` exactly
          *     when it has left `AWAITING_TOKEN_DELIVERY` (kept when already set, made up when missing, cleared when the
          *     status comes before). `CANCELLED` keeps the fields of the status it leaves. Each change is kept in the
-         *     order's status history: past the changes of its lifecycle, each counts against `MAX_TENANT_BYTES`, and one
-         *     that would pass it answers 409 `limit_reached` and changes nothing.
+         *     order's status history: past the changes of its lifecycle, each counts against the tenant's room
+         *     (`WORLD_BYTES`, `MAX_TENANT_BYTES`), and one that would pass it answers 409 `limit_reached` and changes nothing.
          */
         post: operations["setOrderStatus"];
         delete?: never;
@@ -815,18 +818,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What each memory budget holds, and the largest tenants
+         * What each memory budget holds, each tenant's use, guarantee and borrowing, and the largest tenants
          * @description The operator's alone: a partner's token answers 403 `operator_only` (`forbidden_tenant` when it names
-         *     another tenant). Memory is bounded by budgets (CONTRACT 15, "Budgets, not crashes"), each a setting:
-         *     tenants (`MAX_TENANTS`); a tenant's world by records (`MAX_RECORDS_PER_TENANT`) and by bytes of its records
-         *     as JSON (`MAX_TENANT_BYTES`, each order counted with room for the rest of its lifecycle), past either a write
-         *     answers 409 `limit_reached` and changes nothing; a tenant's journal by entries (`JOURNAL_SIZE`) and bytes
-         *     (`JOURNAL_BYTES`), and every journal together (`JOURNAL_TOTAL_BYTES`), past which the oldest entries go (no
-         *     request is refused for the journal). For each budget, its setting, its limit and what is used: for a
-         *     per-tenant budget, by the tenant that uses it most. `largest`: at most 10 tenants by world bytes and 10 by
-         *     journal bytes, largest first. `heap`: the process's heap limit and use, and what the budgets allow at most
-         *     when every tenant is full (worlds in heap, journals as they are counted), which the defaults keep under half
-         *     of the limit.
+         *     another tenant). Memory is bounded by budgets (CONTRACT 15, "Budgets, not crashes", sized to the use by
+         *     CONTRACT 16), each a setting: tenants (`MAX_TENANTS`); every tenant's records together, as JSON
+         *     (`WORLD_BYTES`, each order counted with room for the rest of its lifecycle; default a tenth of the heap
+         *     limit, whatever the number of tenants), of which each tenant is guaranteed `TENANT_GUARANTEE_BYTES` (default
+         *     `WORLD_BYTES / MAX_TENANTS`, at least the fixtures' bytes) and may borrow room no other tenant's guarantee
+         *     holds, up to `MAX_TENANT_BYTES` (default `WORLD_BYTES`); a tenant's world by records
+         *     (`MAX_RECORDS_PER_TENANT`). A write past its room answers 409 `limit_reached` naming the setting that refused
+         *     it and changes nothing; a write within a tenant's guarantee is never refused for another tenant's growth; a
+         *     new tenant whose guarantee cannot be held is refused at its creation. A tenant's journal by entries
+         *     (`JOURNAL_SIZE`) and bytes (`JOURNAL_BYTES`), and every journal together (`JOURNAL_TOTAL_BYTES`), past which
+         *     the journal that holds the most gives its oldest entries first (no request is refused for the journal). For
+         *     each budget, its setting, its limit and what is used: for a per-tenant budget, by the tenant that uses it
+         *     most. `world`: `WORLD_BYTES` as the tenants share it. `tenants`: every tenant (shadow mode's twins marked),
+         *     its records, its use, its guarantee and what it borrows, and its journal. `largest`: at most 10 tenants by
+         *     world bytes and 10 by journal bytes, largest first. `heap`: the process's heap limit and use, and what the
+         *     budgets allow at most (worlds in heap, journals as they are counted), which the defaults keep under half of
+         *     the limit. O(tenants): no world or journal is read.
          */
         get: operations["getUsage"];
         put?: never;
@@ -1679,16 +1689,35 @@ export interface components {
             budgets: {
                 tenants: components["schemas"]["BudgetUse"];
                 tenant_records: components["schemas"]["BudgetUse"];
+                world_bytes: components["schemas"]["BudgetUse"];
+                tenant_guarantee_bytes: components["schemas"]["BudgetUse"];
                 tenant_bytes: components["schemas"]["BudgetUse"];
                 journal_entries: components["schemas"]["BudgetUse"];
                 journal_bytes: components["schemas"]["BudgetUse"];
                 journal_total_bytes: components["schemas"]["BudgetUse"];
             };
+            /** @description `WORLD_BYTES` as the tenants share it: what they use, what they hold (each its guarantee, or its use when larger), and the room no one holds, which a tenant past its guarantee may borrow and a new tenant's guarantee must find. */
+            world: {
+                /** @description `WORLD_BYTES`. */
+                limit_bytes: number;
+                /** @description Every tenant's records together, as JSON. */
+                used_bytes: number;
+                /** @description What the tenants hold: each the larger of its use and its guarantee. */
+                held_bytes: number;
+                /** @description What no tenant holds: `limit_bytes - held_bytes`. */
+                free_bytes: number;
+                /** @description What each tenant is guaranteed: `TENANT_GUARANTEE_BYTES` (default `WORLD_BYTES / MAX_TENANTS`), within `MAX_TENANT_BYTES`, at least the fixtures' bytes. */
+                guarantee_bytes: number;
+                /** @description What the tenants use past their guarantees, together. */
+                borrowed_bytes: number;
+            };
+            /** @description Every tenant (shadow mode's twins too), in the order they were made. */
+            tenants: components["schemas"]["TenantUsage"][];
             /** @description Every tenant's together. */
             totals: {
                 /** @description Accounts + wallets + payment method details + orders. */
                 records: number;
-                /** @description Bytes of the worlds as JSON, as MAX_TENANT_BYTES counts them. */
+                /** @description Bytes of the worlds as JSON, as WORLD_BYTES counts them. */
                 world_bytes: number;
                 journal_entries: number;
                 /** @description Bytes the journals hold, as JOURNAL_TOTAL_BYTES counts them. */
@@ -1698,7 +1727,7 @@ export interface components {
                 /** @description The process's heap limit (`v8.getHeapStatistics().heap_size_limit`). */
                 limit_bytes: number;
                 used_bytes: number;
-                /** @description What every tenant full would take at most: worlds at MAX_TENANT_BYTES in heap, journals at their budgets. */
+                /** @description What the budgets let worlds and journals take at most: every world together at WORLD_BYTES (and the fixtures they are copied from) in heap, journals at their budgets. */
                 budgeted_bytes: number;
             };
             largest: {
@@ -1707,17 +1736,24 @@ export interface components {
             };
         };
         BudgetUse: {
-            /** @description The setting that sets the limit, such as `MAX_TENANT_BYTES`. */
+            /** @description The setting that sets the limit, such as `WORLD_BYTES`. */
             setting: string;
-            /** @description What is used (of a per-tenant budget: by the tenant that uses it most). */
+            /** @description What is used (of a per-tenant budget: by the tenant that uses it most; of `TENANT_GUARANTEE_BYTES`, the most a tenant uses of its guarantee). */
             used: number;
             limit: number;
         };
         TenantUsage: {
             /** @description null: the requests no tenant owns (their journal). */
             client_id: string | null;
+            /** @description Shadow mode's twin of an upstream's client (counted against `MAX_TWINS`); absent otherwise. */
+            twin?: boolean;
             records: number;
+            /** @description Its records as JSON: its use of `WORLD_BYTES`. */
             world_bytes: number;
+            /** @description What its writes can always reach, whatever other tenants do (0 for the requests no tenant owns). */
+            guarantee_bytes: number;
+            /** @description What it uses past its guarantee: room no other tenant's guarantee held. */
+            borrowed_bytes: number;
             journal_entries: number;
             journal_bytes: number;
         };
@@ -2182,8 +2218,10 @@ export interface components {
         /**
          * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
          *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
-         *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
-         *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+         *     its records as JSON past its room (its guarantee and room no other tenant's guarantee holds, of `WORLD_BYTES`,
+         *     or past `MAX_TENANT_BYTES`: the detail names the setting; `GET /__control/usage`), a new client past
+         *     `MAX_TENANTS` (default 1,000) or whose guarantee `WORLD_BYTES` cannot hold (the detail names the tenants that
+         *     hold the room), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
          *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
          *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
          */

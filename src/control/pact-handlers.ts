@@ -48,10 +48,12 @@ export function pactHandlers(ctx: FakeContext) {
   return {
     changeProviderState: (call) => {
       const tenant = stateTenant(ctx, call);
-      const injected = changeProviderState(tenant, call.body, paramsCheck(ctx.api.document));
-      // a state set up changes the world a replay of the session must start its next steps from (a teardown does nothing)
-      if (call.body.state && call.body.action !== 'teardown') journalControl(ctx, tenant, { kind: 'provider_state', change: call.body, answer: injected });
-      return ok(injected);
+      const made = changeProviderState(tenant, call.body, paramsCheck(ctx.api.document));
+      if (!made) return ok({});
+      // a state set up changes the world a replay of the session must start its next steps from: the journal keeps
+      // what the state used (the rest of the params, however large, made nothing), counted in its budgets
+      journalControl(ctx, tenant, { kind: 'provider_state', change: { state: call.body.state, params: made.used, action: 'setup' }, answer: made.values });
+      return ok(made.values);
     },
   } satisfies Partial<OperationHandlers>;
 }

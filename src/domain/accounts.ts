@@ -8,7 +8,7 @@ import { isValidLei } from './identifiers/lei.js';
 import { ensureRoomFor } from './limits.js';
 import { paginate } from './paginate.js';
 import { checkPaymentMethod, newPaymentMethod, storePaymentMethod } from './payment-methods.js';
-import type { Account, AccountType, ClientSettings, QueryOf, Schemas } from '../api/types.js';
+import type { Account, AccountType, ClientSettings, PaymentMethodDetails, QueryOf, Schemas, Wallet } from '../api/types.js';
 import { checkWalletAddress, checkWalletsAreNew, newWallet, storeWallet } from './wallets.js';
 
 export type AccountCreate = Schemas['AccountCreate'];
@@ -60,7 +60,23 @@ const sum = (values: readonly number[]): number => values.reduce((total, value) 
 
 const dobPath = (field: keyof DateOfBirth): string => `/${field}`;
 
-export function createAccount(tenant: Tenant, input: AccountCreate): Account {
+/** An account create whose every rule held, nothing written yet: what it adds, and the write that cannot fail. */
+export interface PreparedAccount {
+  /** The records it adds: the account, its wallets and payment method details. */
+  records: number;
+  /** Their bytes as JSON. */
+  bytes: number;
+  /** The wallet and payment method details that will be primary, as they will be stored (ids not drawn). */
+  primaries: { wallet: Wallet | undefined; paymentMethod: PaymentMethodDetails | undefined };
+  /** Writes the account and all its parts together. */
+  commit(): Account;
+}
+
+/**
+ * Every rule of an account create, nothing written: so a caller making more than the account (a provider state)
+ * checks all of it, and the room for all of it, before anything is made.
+ */
+export function prepareAccount(tenant: Tenant, input: AccountCreate): PreparedAccount {
   const { store, clock, client } = tenant;
   const { wallets = [], payment_methods: paymentMethods = [], ...fields } = input;
   const errors = new FieldErrors();
@@ -79,18 +95,28 @@ export function createAccount(tenant: Tenant, input: AccountCreate): Account {
   checkWalletsAreNew(store, wallets);
   const created = clock.now().toISOString();
   // measured before an id is drawn: a refused create leaves the tenant's sequence of ids as it was
-  const bytes =
-    recordBytes(canonical({ ...fields, id: UNDRAWN_ID, created })) +
-    sum(wallets.map((input) => recordBytes(newWallet(tenant, UNDRAWN_ID, input, UNDRAWN_ID)))) +
-    sum(paymentMethods.map((input, i) => recordBytes(newPaymentMethod(store, UNDRAWN_ID, input, ibans[i]!, UNDRAWN_ID))));
-  ensureRoomFor(store, 1 + wallets.length + paymentMethods.length, bytes);
+  const walletDrafts = wallets.map((input) => newWallet(tenant, UNDRAWN_ID, input, UNDRAWN_ID));
+  const methodDrafts = paymentMethods.map((input, i) => newPaymentMethod(store, UNDRAWN_ID, input, ibans[i]!, UNDRAWN_ID));
+  const primary = <T>(drafts: T[], inputs: readonly { is_primary?: boolean }[]): T | undefined => drafts[inputs.findIndex((item) => item.is_primary === true)];
+  return {
+    records: 1 + wallets.length + paymentMethods.length,
+    bytes: recordBytes(canonical({ ...fields, id: UNDRAWN_ID, created })) + sum(walletDrafts.map(recordBytes)) + sum(methodDrafts.map(recordBytes)),
+    primaries: { wallet: primary(walletDrafts, wallets), paymentMethod: primary(methodDrafts, paymentMethods) },
+    commit: () => {
+      // Everything is valid: from here on nothing can fail, so the account and all its parts land together.
+      const account = canonical({ ...fields, id: store.newId(), created });
+      store.addAccount(account);
+      for (const input of wallets) storeWallet(store, newWallet(tenant, account.id, input), input.is_primary);
+      paymentMethods.forEach((input, i) => storePaymentMethod(store, newPaymentMethod(store, account.id, input, ibans[i]!), input.is_primary));
+      return account;
+    },
+  };
+}
 
-  // Everything is valid: from here on nothing can fail, so the account and all its parts land together.
-  const account = canonical({ ...fields, id: store.newId(), created });
-  store.addAccount(account);
-  for (const input of wallets) storeWallet(store, newWallet(tenant, account.id, input), input.is_primary);
-  paymentMethods.forEach((input, i) => storePaymentMethod(store, newPaymentMethod(store, account.id, input, ibans[i]!), input.is_primary));
-  return account;
+export function createAccount(tenant: Tenant, input: AccountCreate): Account {
+  const prepared = prepareAccount(tenant, input);
+  ensureRoomFor(tenant.store, prepared.records, prepared.bytes);
+  return prepared.commit();
 }
 
 function checkOnePrimary(items: readonly { is_primary?: boolean }[], at: string, errors: FieldErrors): void {

@@ -1,5 +1,5 @@
-// The memory budgets of one instance (CONTRACT 15, "Budgets, not crashes"): their defaults, drawn from the process's
-// heap limit, and the warning for settings whose sum passes half of it.
+// The memory budgets of one instance (CONTRACT 15, "Budgets, not crashes", sized to the use by CONTRACT 16): their
+// defaults, drawn from the process's heap limit, and the warning for settings whose sum passes half of it.
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -20,11 +20,9 @@ const JOURNALS_SHARE = 0.15;
 
 /** A ring of JOURNAL_SIZE entries of a typical mix fits (bench/journal-memory.mjs measures an entry). */
 export const DEFAULT_JOURNAL_BYTES = 16 * MiB;
-/** The least a tenant's world may get by default: the seeded default world with room to grow (test/unit/budgets.test.ts). */
-const MIN_DEFAULT_TENANT_BYTES = 128 * KiB;
 
 /** Bounds of each setting: a journal budget holds at least its largest entry, a world at least a few records. */
-export const BUDGET_MINIMUMS = { journalBytes: 64 * KiB, journalTotalBytes: 64 * KiB, maxTenantBytes: 4 * KiB } as const;
+export const BUDGET_MINIMUMS = { journalBytes: 64 * KiB, journalTotalBytes: 64 * KiB, maxTenantBytes: 4 * KiB, worldBytes: 64 * KiB, tenantGuaranteeBytes: 0 } as const;
 
 /** What the settings give, every one filled in. */
 export interface Budgets {
@@ -33,7 +31,11 @@ export interface Budgets {
   maxRecordsPerTenant: number;
   /** Entries of one tenant's journal (JOURNAL_SIZE). */
   journalSize: number;
-  /** Bytes of a tenant's records as JSON (MAX_TENANT_BYTES). */
+  /** Bytes of every tenant's records together as JSON (WORLD_BYTES). */
+  worldBytes: number;
+  /** What each tenant is guaranteed of WORLD_BYTES (TENANT_GUARANTEE_BYTES; WORLD_BYTES / MAX_TENANTS by default). */
+  tenantGuaranteeBytes: number;
+  /** Bytes of one tenant's records as JSON, borrowing included (MAX_TENANT_BYTES; WORLD_BYTES by default). */
   maxTenantBytes: number;
   /** Bytes of one tenant's journal (JOURNAL_BYTES). */
   journalBytes: number;
@@ -41,18 +43,26 @@ export interface Budgets {
   journalTotalBytes: number;
 }
 
-export type BudgetSettings = Partial<Omit<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'>> & Pick<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'>;
+export type BudgetSettings = Partial<Omit<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'>> &
+  Pick<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'> & {
+    /** In shadow mode, MAX_TWINS: twins take none of the operator's slots, so each slot of either kind is guaranteed its part. */
+    twinSlots?: number;
+  };
 
 const NAMES = {
+  worldBytes: ['WORLD_BYTES', 'worldBytes'],
+  tenantGuaranteeBytes: ['TENANT_GUARANTEE_BYTES', 'tenantGuaranteeBytes'],
   maxTenantBytes: ['MAX_TENANT_BYTES', 'maxTenantBytes'],
   journalBytes: ['JOURNAL_BYTES', 'journalBytes'],
   journalTotalBytes: ['JOURNAL_TOTAL_BYTES', 'journalTotalBytes'],
 } as const;
 
 /**
- * The budgets, each as set or by default: the journals together JOURNALS_SHARE of the heap limit, and the worlds of
- * MAX_TENANTS full tenants WORLDS_SHARE in heap (so MAX_TENANT_BYTES grows as MAX_TENANTS shrinks), never less than
- * MIN_DEFAULT_TENANT_BYTES. A library option out of bounds stops the start, named (the CLI checks its own).
+ * The budgets, each as set or by default (CONTRACT 16, "Sized to the use"): every world together WORLDS_SHARE of the
+ * heap limit in heap (what the default MAX_TENANTS worlds got in total before; whatever the number of tenants), each
+ * tenant guaranteed an equal part of it (of MAX_TENANTS parts; in shadow mode MAX_TENANTS + MAX_TWINS) and free to
+ * borrow the rest up to MAX_TENANT_BYTES (no cap below WORLD_BYTES);
+ * the journals together JOURNALS_SHARE. A library option out of bounds stops the start, named (the CLI checks its own).
  */
 export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Budgets {
   for (const key of Object.keys(NAMES) as (keyof typeof NAMES)[]) {
@@ -63,24 +73,26 @@ export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Bud
   }
   const { maxTenants, maxRecordsPerTenant, journalSize } = settings;
   const journalTotalBytes = settings.journalTotalBytes ?? Math.floor(heapLimit * JOURNALS_SHARE);
-  const perTenantWorld = Math.floor((heapLimit * WORLDS_SHARE) / maxTenants / WORLD_HEAP_PER_JSON_BYTE / KiB) * KiB;
+  const worldBytes = settings.worldBytes ?? Math.floor((heapLimit * WORLDS_SHARE) / WORLD_HEAP_PER_JSON_BYTE / KiB) * KiB;
   return {
     maxTenants,
     maxRecordsPerTenant,
     journalSize,
-    maxTenantBytes: settings.maxTenantBytes ?? Math.max(MIN_DEFAULT_TENANT_BYTES, perTenantWorld),
+    worldBytes,
+    tenantGuaranteeBytes: settings.tenantGuaranteeBytes ?? Math.floor(worldBytes / (maxTenants + (settings.twinSlots ?? 0))),
+    maxTenantBytes: settings.maxTenantBytes ?? worldBytes,
     journalBytes: settings.journalBytes ?? Math.min(DEFAULT_JOURNAL_BYTES, journalTotalBytes),
     journalTotalBytes,
   };
 }
 
 /**
- * What MAX_TENANTS full tenants may take at most: each world at MAX_TENANT_BYTES (or the fixtures, when they are
- * larger) in heap, and the journals at their total (or every ring full, the requests no tenant owns included, when
- * that is less).
+ * What the budgets let the worlds and journals take at most, in heap: every world together at WORLD_BYTES, whatever
+ * the number of tenants, and the fixtures every tenant is copied from beside them; the journals at their total (or
+ * every ring full, the requests no tenant owns included, when that is less).
  */
 export function budgetedBytes(budgets: Budgets, fixturesBytes: number): number {
-  const worlds = budgets.maxTenants * Math.max(budgets.maxTenantBytes, fixturesBytes) * WORLD_HEAP_PER_JSON_BYTE;
+  const worlds = (budgets.worldBytes + fixturesBytes) * WORLD_HEAP_PER_JSON_BYTE;
   const journals = Math.min(budgets.journalTotalBytes, (budgets.maxTenants + 1) * budgets.journalBytes);
   return worlds + journals;
 }
@@ -91,10 +103,11 @@ const mb = (bytes: number): string => `${Math.round(bytes / MiB).toLocaleString(
 export function budgetWarning(budgets: Budgets, fixturesBytes: number, heapLimit: number): string | undefined {
   const sum = budgetedBytes(budgets, fixturesBytes);
   if (sum <= heapLimit / 2) return undefined;
-  const fixtures = fixturesBytes > budgets.maxTenantBytes ? ` (the fixtures take ${fixturesBytes} bytes, more than MAX_TENANT_BYTES)` : '';
+  const fixtures = fixturesBytes * WORLD_HEAP_PER_JSON_BYTE >= MiB ? ` beside the fixtures every tenant is copied from (${fixturesBytes} bytes)` : '';
   return (
-    `memory budgets pass half of the heap limit: MAX_TENANTS=${budgets.maxTenants} full tenants, each world at MAX_TENANT_BYTES=${budgets.maxTenantBytes}${fixtures} ` +
-    `and journals at JOURNAL_BYTES=${budgets.journalBytes} each, JOURNAL_TOTAL_BYTES=${budgets.journalTotalBytes} in all, may take ~${mb(sum)} of a ${mb(heapLimit)} heap: ` +
-    `the process may run out of memory before a budget says no. Lower these settings, or give Node a larger heap (NODE_OPTIONS=--max-old-space-size=<MB>).`
+    `memory budgets pass half of the heap limit: every tenant's world together at WORLD_BYTES=${budgets.worldBytes}${fixtures}, ` +
+    `and journals at JOURNAL_BYTES=${budgets.journalBytes} each, JOURNAL_TOTAL_BYTES=${budgets.journalTotalBytes} in all, may take ~${mb(sum)} of a ${mb(heapLimit)} heap ` +
+    `(a world reckoned at ${WORLD_HEAP_PER_JSON_BYTE} bytes of heap a byte counted): the process may run out of memory before a budget says no. ` +
+    `Lower these settings, or give Node a larger heap (NODE_OPTIONS=--max-old-space-size=<MB>).`
   );
 }

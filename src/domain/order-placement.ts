@@ -5,7 +5,7 @@ import { findAccount } from './account-lookup.js';
 import { DomainError } from '../api/errors.js';
 import { toOrderDetails } from './order-lifecycle.js';
 import { PLATFORM_PAYMENT_DETAILS, toPaymentSide } from './platform.js';
-import type { Account, AssetRecord, ClientSettings, OrderMarket, OrderRecord, OrderSide, Schemas } from '../api/types.js';
+import type { Account, AssetRecord, ClientSettings, OrderMarket, OrderRecord, OrderSide, PaymentMethodDetails, Schemas, Wallet } from '../api/types.js';
 import type { OrderProgression, PlacedBy } from './order-progression.js';
 import { ORDER_GROWTH_BYTES, recordBytes, type WorldStore } from '../store/world-store.js';
 import { UNDRAWN_ID } from '../store/ids.js';
@@ -78,32 +78,90 @@ function checkMinInvestment(store: WorldStore, asset: AssetRecord, input: OrderP
 
 type PaymentParties = Pick<OrderRecord, 'sender_payment_method_details' | 'recipient_payment_method_details' | 'recipient_wallet_address'>;
 
+/** The account an order is placed for: its id, and the primaries its payment sides are drawn from. */
+export interface Buyer {
+  id: string;
+  wallet: Pick<Wallet, 'wallet_address'> | undefined;
+  paymentMethod: PaymentMethodDetails | undefined;
+}
+
+/** An account of the store as a buyer: its primary wallet and payment method details. */
+function buyerOf(store: WorldStore, account: Account): Buyer {
+  return {
+    id: account.id,
+    wallet: store.walletsByAccount.get(account.id)?.find((w) => w.is_primary),
+    paymentMethod: store.paymentMethodsByAccount.get(account.id)?.find((p) => p.is_primary),
+  };
+}
+
 /** A BUY pays from the account's primary payment method and delivers to its primary wallet; a SELL pays out to it. */
-function paymentParties(store: WorldStore, account: Account, side: OrderSide): PaymentParties {
-  const primaryPaymentMethod = store.paymentMethodsByAccount.get(account.id)?.find((p) => p.is_primary);
+function paymentParties(buyer: Buyer, side: OrderSide): PaymentParties {
+  const { paymentMethod, wallet } = buyer;
   if (side === 'SELL') {
     return {
       sender_payment_method_details: { ...PLATFORM_PAYMENT_DETAILS },
-      recipient_payment_method_details: primaryPaymentMethod ? toPaymentSide(primaryPaymentMethod) : null,
+      recipient_payment_method_details: paymentMethod ? toPaymentSide(paymentMethod) : null,
       recipient_wallet_address: null,
     };
   }
-  const primaryWallet = store.walletsByAccount.get(account.id)?.find((w) => w.is_primary);
-  if (!primaryWallet) {
-    throw rejected('no_primary_wallet', '/account_id', `A BUY delivers to the account's primary wallet; account ${account.id} has none.`);
+  if (!wallet) {
+    throw rejected('no_primary_wallet', '/account_id', `A BUY delivers to the account's primary wallet; account ${buyer.id} has none.`);
   }
-  if (!primaryPaymentMethod) {
-    throw rejected(
-      'no_primary_payment_method',
-      '/account_id',
-      `A BUY is paid from the account's primary payment method; account ${account.id} has none.`,
-    );
+  if (!paymentMethod) {
+    throw rejected('no_primary_payment_method', '/account_id', `A BUY is paid from the account's primary payment method; account ${buyer.id} has none.`);
   }
   return {
-    sender_payment_method_details: toPaymentSide(primaryPaymentMethod),
+    sender_payment_method_details: toPaymentSide(paymentMethod),
     recipient_payment_method_details: { ...PLATFORM_PAYMENT_DETAILS },
-    recipient_wallet_address: primaryWallet.wallet_address,
+    recipient_wallet_address: wallet.wallet_address,
   };
+}
+
+/** The rules of a placement after its numbers and account: the order as it will be stored, its id not drawn. */
+function orderOf(store: WorldStore, input: OrderPlacement, at: number, buyer: Buyer): OrderRecord {
+  const asset = findAsset(store, input.isin);
+  checkMarketRule(asset, input.side, input.market);
+  const currency = currencyOf(asset, input.currency);
+  const customOfferingId = customOfferingOf(store, asset, input.custom_offering_id);
+  checkMinInvestment(store, asset, input);
+  const parties = paymentParties(buyer, input.side);
+  return {
+    // measured before its id is drawn: a refused placement leaves the tenant's sequence of ids as it was
+    id: UNDRAWN_ID,
+    side: input.side,
+    market: input.market,
+    status: 'PLACED',
+    amount_of_units: input.amount_of_units,
+    value: input.value,
+    currency,
+    isin: asset.isin,
+    account_id: buyer.id,
+    created: new Date(at).toISOString(),
+    settlement_transaction_hash: null,
+    payment_transaction_reference: null,
+    custom_offering_id: customOfferingId,
+    ...parties,
+  };
+}
+
+/**
+ * Every rule of a placement for a buyer the caller is about to create (a provider state's account), nothing written:
+ * the order as it will be stored, its id and account id to be set when they are drawn.
+ */
+export function draftOrder(store: WorldStore, input: OrderPlacement, at: number, buyer: Buyer): OrderRecord {
+  checkPositiveIntegers(input);
+  return orderOf(store, input, at, buyer);
+}
+
+/** What an order counts against the budgets when placed: its JSON, and room for the rest of its lifecycle. */
+export const placedOrderBytes = (order: OrderRecord): number => recordBytes(order) + ORDER_GROWTH_BYTES;
+
+/** Stores an order whose every rule held and whose room was found: its id drawn, its progression begun. */
+export function storeOrder(tenant: PlacementTarget, order: OrderRecord, by: PlacedBy): OrderRecord {
+  order.id = tenant.store.newId();
+  tenant.store.addOrder(order);
+  tenant.progression.placed(order, tenant.client.settings, by);
+  return toOrderDetails(order);
 }
 
 /**
@@ -116,33 +174,7 @@ export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: n
   const { store } = tenant;
   checkPositiveIntegers(input);
   const account = findAccount(store, input.account_id);
-  const asset = findAsset(store, input.isin);
-  checkMarketRule(asset, input.side, input.market);
-  const currency = currencyOf(asset, input.currency);
-  const customOfferingId = customOfferingOf(store, asset, input.custom_offering_id);
-  checkMinInvestment(store, asset, input);
-  const parties = paymentParties(store, account, input.side);
-
-  const order: OrderRecord = {
-    // measured before its id is drawn: a refused placement leaves the tenant's sequence of ids as it was
-    id: UNDRAWN_ID,
-    side: input.side,
-    market: input.market,
-    status: 'PLACED',
-    amount_of_units: input.amount_of_units,
-    value: input.value,
-    currency,
-    isin: asset.isin,
-    account_id: account.id,
-    created: new Date(at).toISOString(),
-    settlement_transaction_hash: null,
-    payment_transaction_reference: null,
-    custom_offering_id: customOfferingId,
-    ...parties,
-  };
-  ensureRoomFor(store, 1, recordBytes(order) + ORDER_GROWTH_BYTES);
-  order.id = store.newId();
-  store.addOrder(order);
-  tenant.progression.placed(order, tenant.client.settings, by);
-  return toOrderDetails(order);
+  const order = orderOf(store, input, at, buyerOf(store, account));
+  ensureRoomFor(store, 1, placedOrderBytes(order));
+  return storeOrder(tenant, order, by);
 }

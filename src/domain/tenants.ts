@@ -8,11 +8,15 @@ import { InvestorActivity } from './investor-activity.js';
 import { placeOrder } from './order-placement.js';
 import { worldBytes, WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, twinLimitReached, type Limits } from './limits.js';
+import { WorldBudget, type TenantShare } from './world-budget.js';
 
-/** The caps of one tenant's world: MAX_RECORDS_PER_TENANT, MAX_TENANT_BYTES. */
-export type WorldLimits = Pick<Limits, 'maxRecordsPerTenant' | 'maxTenantBytes'>;
+/** What bounds one tenant's world: its records (MAX_RECORDS_PER_TENANT), and its share of WORLD_BYTES when there is one. */
+export interface WorldBounds {
+  maxRecords: number;
+  share?: TenantShare;
+}
 
-const UNLIMITED: WorldLimits = { maxRecordsPerTenant: Number.POSITIVE_INFINITY, maxTenantBytes: Number.POSITIVE_INFINITY };
+const UNBOUNDED: WorldBounds = { maxRecords: Number.POSITIVE_INFINITY };
 
 export interface ClientRecord {
   client_id: string;
@@ -61,13 +65,14 @@ export class Tenant {
   /** Where the tenant's span (its journal since its last reset) began: what a replay of its session starts from. */
   origin: SpanOrigin;
 
+  /** `bounds.share`: its account of WORLD_BYTES, opened with the bytes of the world it starts with (the registry's). */
   constructor(
     readonly client: ClientRecord,
     private readonly fixtures: Fixtures,
-    private readonly limits: WorldLimits = UNLIMITED,
+    private readonly bounds: WorldBounds = UNBOUNDED,
     world?: World,
   ) {
-    // The fixtures are the operator's choice and may start above the caps: they bound what requests add.
+    // The fixtures may hold more records than MAX_RECORDS_PER_TENANT (a 100,000-order world): they bound what requests add.
     this.store = world ? this.storeOf(world) : this.freshStore(0);
     this.progression = new OrderProgression(this.now());
     this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
@@ -156,8 +161,19 @@ export class Tenant {
   }
 
   private storeOf(world: World, firstVersion = 0, bytes?: number): WorldStore {
-    const { maxRecordsPerTenant: maxRecords, maxTenantBytes: maxBytes } = this.limits;
-    return new WorldStore(world, { maxRecords, maxBytes, idSeed: this.client.client_id, firstVersion, ...(bytes !== undefined && { bytes }) });
+    const { maxRecords, share } = this.bounds;
+    return new WorldStore(world, { maxRecords, ...(share && { account: share }), idSeed: this.client.client_id, firstVersion, ...(bytes !== undefined && { bytes }) });
+  }
+
+  /** Its share of WORLD_BYTES (none when unbounded): what `GET /__control/usage` shows of it. */
+  get share(): TenantShare | undefined {
+    return this.bounds.share;
+  }
+
+  /** The store that replaces the tenant's: its share told of the new world's bytes. */
+  private replaceStore(next: WorldStore): void {
+    this.bounds.share?.moved(next.bytes - this.store.bytes);
+    this.store = next;
   }
 
   private freshStore(firstVersion: number): WorldStore {
@@ -166,7 +182,8 @@ export class Tenant {
 
   /** Back to the fixtures byte for byte, the clock back to real time, no faults; the client itself stays. */
   reset(): void {
-    this.store = this.freshStore(this.store.version + 1);
+    // never refused: a tenant's guarantee is at least the fixtures' bytes (domain/world-budget.ts)
+    this.replaceStore(this.freshStore(this.store.version + 1));
     this.clock.reset();
     this.faults.clear();
     this.progression.clear(this.now());
@@ -174,11 +191,15 @@ export class Tenant {
     this.origin = this.originNow('fixtures');
   }
 
-  /** Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT or MAX_TENANT_BYTES is refused. */
+  /**
+   * Loads a world the caller hands over (and no longer uses); one above MAX_RECORDS_PER_TENANT, or past the tenant's
+   * room (MAX_TENANT_BYTES, WORLD_BYTES), is refused and changes nothing.
+   */
   replaceWorld(world: World): void {
     const next = this.storeOf(world, this.store.version + 1);
     ensureWorldFits(next);
-    this.store = next;
+    this.bounds.share?.ensureWorld(next.bytes);
+    this.replaceStore(next);
     this.progression.keepOnly(new Set(next.orderById.keys()), this.now());
     this.activity.restart(this.now());
   }
@@ -189,6 +210,8 @@ export class TenantRegistry {
   private readonly tenants = new Map<string, Tenant>();
   /** Shadow mode's twins: tenants of their own count (MAX_TWINS), none of the operator's MAX_TENANTS slots. */
   private readonly twins = new Set<string>();
+  /** The room every tenant's records share (WORLD_BYTES); none when the limits set no bytes. */
+  readonly worldBudget: WorldBudget | undefined;
 
   /** Whether a tenant is shadow mode's twin of an upstream's client (counted against MAX_TWINS, not MAX_TENANTS). */
   isTwin(clientId: string): boolean {
@@ -203,9 +226,10 @@ export class TenantRegistry {
   constructor(
     private readonly fixtures: Fixtures,
     clients: readonly ClientRecord[],
-    private readonly limits: Limits = { maxTenants: Number.POSITIVE_INFINITY, ...UNLIMITED },
+    private readonly limits: Limits = { maxTenants: Number.POSITIVE_INFINITY, maxRecordsPerTenant: Number.POSITIVE_INFINITY },
     restoredWorlds: ReadonlyMap<string, World> = new Map(),
   ) {
+    this.worldBudget = limits.world && new WorldBudget(limits.world, fixtures.bytes);
     if (clients.length === 0) throw new Error('At least one client is needed.');
     if (clients.length > limits.maxTenants) throw new Error(`${clients.length} clients are configured, more than MAX_TENANTS (${limits.maxTenants}) allows.`);
     for (const client of clients) this.add(client, restoredWorlds.get(client.client_id));
@@ -214,7 +238,8 @@ export class TenantRegistry {
 
   /**
    * A new tenant seeded from the fixtures, or (a restart restoring it) with the world it had; `twin`: shadow mode's
-   * twin of an upstream's client, counted against MAX_TWINS rather than MAX_TENANTS.
+   * twin of an upstream's client, counted against MAX_TWINS rather than MAX_TENANTS. Refused (409 `limit_reached`)
+   * when WORLD_BYTES cannot hold its guarantee: never made, and then refused every write.
    */
   add(client: ClientRecord, world?: World, { twin = false }: { twin?: boolean } = {}): Tenant {
     if (this.tenants.has(client.client_id)) {
@@ -223,7 +248,8 @@ export class TenantRegistry {
     const maxTwins = this.limits.maxTwins ?? Number.POSITIVE_INFINITY;
     if (twin && this.twins.size >= maxTwins) throw twinLimitReached(maxTwins);
     if (!twin && this.tenants.size - this.twins.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
-    const tenant = new Tenant(client, this.fixtures, this.limits, world);
+    const share = this.worldBudget?.open(client.client_id, world ? worldBytes(world) : this.fixtures.bytes);
+    const tenant = new Tenant(client, this.fixtures, { maxRecords: this.limits.maxRecordsPerTenant, ...(share && { share }) }, world);
     this.tenants.set(client.client_id, tenant);
     if (twin) this.twins.add(client.client_id);
     this.touch(tenant);

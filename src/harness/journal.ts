@@ -5,6 +5,7 @@ import { isSecretName, REDACT_ALL, redactedForm, REDACTED, type Redaction } from
 const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
 import { controlStepBytes, type ControlStep } from './control-steps.js';
+import { MaxHeap } from './max-heap.js';
 
 export type JournalEntry = Schemas['JournalEntry'];
 /** Which part of a tenant's journal a reader looks at: since its last reset, or all it keeps. */
@@ -85,9 +86,6 @@ export class JournalRecord {
   seq = 0;
   /** What it holds in memory, as the journal's byte budgets count it: its kept bodies, path and query, and the overhead. */
   readonly bytes: number;
-  /** Its neighbours in the journal's list of every record in arrival order (the total budget's eviction order). */
-  older: JournalRecord | undefined;
-  newer: JournalRecord | undefined;
 
   /**
    * `control`: a change the control plane made to the tenant (`control-steps.ts`), kept in order with its requests for
@@ -177,6 +175,11 @@ export interface ResetMark {
 
 /** One party's requests, oldest first (the oldest out first), the bytes they hold, and the resets between them. */
 class Ring {
+  /** Which ring gives first when every journal together is past its budget (`Journal.largerFirst`). */
+  get oldestSeq(): number {
+    return this.items[this.start]?.seq ?? Number.POSITIVE_INFINITY;
+  }
+
   private items: (JournalRecord | undefined)[] = [];
   private start = 0;
   bytes = 0;
@@ -252,18 +255,23 @@ export interface RingUsage {
 /** The ring of requests no tenant owns: no token, a bad one, wrong credentials. */
 const NO_TENANT = '\u0000no tenant';
 
+/** Of two rings, the one that gives first past the total budget: the one holding more, else the one with the older record. */
+const largerFirst = (a: Ring, b: Ring): boolean => a.bytes > b.bytes || (a.bytes === b.bytes && a.oldestSeq < b.oldestSeq);
+
 /**
  * The request journal of one server: a ring per tenant (and one for requests no tenant owns), each of at most
- * `capacity` records and `budget.bytesPerTenant` bytes, so nothing one party sends evicts another's evidence while
- * every ring fits. Past `budget.totalBytes` for all of them, the oldest records of all go first, whoever owns them:
- * memory stays bounded however many tenants send. A reset keeps a tenant's records and marks itself between them.
+ * `capacity` records and `budget.bytesPerTenant` bytes. Past `budget.totalBytes` for all of them, the ring that holds
+ * the most gives its oldest first (CONTRACT 16, "Journals shared fairly"): a party within `totalBytes / (parties with
+ * records)` loses nothing to another's traffic, and memory stays bounded however many tenants send. The rings are
+ * kept in a heap by their bytes, so finding the largest costs O(log tenants) a record, never a scan. A reset keeps a
+ * tenant's records and marks itself between them.
  */
 export class Journal {
   private readonly rings = new Map<string, Ring>();
   private seq = 0;
-  /** Every record of every ring in arrival order, linked through the records themselves; and the bytes they hold. */
-  private oldest: JournalRecord | undefined;
-  private newest: JournalRecord | undefined;
+  /** Every ring, the one to give first on top. */
+  private readonly bySize = new MaxHeap<Ring>(largerFirst);
+  /** The bytes every ring holds together. */
   private heldBytes = 0;
   /** The last reset of every tenant at once: a ring made later begins with it. */
   private everyoneReset: ResetMark | undefined;
@@ -300,32 +308,33 @@ export class Journal {
     return ring;
   }
 
-  /** Keeps a record; past a budget the oldest go (the ring's own first, then the oldest of all): nothing is refused. */
+  /**
+   * Keeps a record; past a budget the oldest go (the ring's own past its own budgets, then the largest ring's past the
+   * total): nothing is refused. A request is always kept, even alone above a budget: the last request is there to
+   * read (its bodies are cut, so it is small). A control step counts like any other entry: one larger than a budget
+   * alone goes too, and the tenant's span says it lost a step.
+   */
   record(record: JournalRecord): void {
     record.seq = ++this.seq;
     const ring = this.ring(record.clientId, true);
     ring.push(record);
-    record.older = this.newest;
-    if (this.newest) this.newest.newer = record;
-    else this.oldest = record;
-    this.newest = record;
     this.heldBytes += record.bytes;
-    // the newest record stays, even alone above a budget: the last request is always there to read
-    while (ring.size > 1 && (ring.size > this.capacity || ring.bytes > this.budget.bytesPerTenant)) this.unlink(ring.shift());
-    while (this.heldBytes > this.budget.totalBytes && this.oldest !== record) {
-      // the oldest of all is the oldest of its own ring
-      this.unlink(this.ring(this.oldest!.clientId)!.shift());
+    const kept = record.control ? 0 : 1;
+    while (ring.size > kept && (ring.size > this.capacity || ring.bytes > this.budget.bytesPerTenant)) this.shift(ring);
+    this.bySize.update(ring);
+    while (this.heldBytes > this.budget.totalBytes) {
+      let largest = this.bySize.first()!;
+      // the request just kept stays: the next largest gives instead
+      if (largest === ring && ring.size === kept) largest = this.bySize.second()!;
+      if (largest === undefined || largest.size === 0) break;
+      this.shift(largest);
+      this.bySize.update(largest);
     }
   }
 
-  /** Takes a record out of the list of all (its ring let it go). */
-  private unlink(record: JournalRecord): void {
-    if (record.older) record.older.newer = record.newer;
-    else this.oldest = record.newer;
-    if (record.newer) record.newer.older = record.older;
-    else this.newest = record.older;
-    record.older = record.newer = undefined;
-    this.heldBytes -= record.bytes;
+  /** Lets a ring's oldest record go (the caller puts the ring back in its place in `bySize`). */
+  private shift(ring: Ring): void {
+    this.heldBytes -= ring.shift().bytes;
   }
 
   /** The bytes every ring holds, and each ring's records and bytes. */
@@ -409,13 +418,14 @@ export class Journal {
       const ring = this.rings.get(clientId);
       if (ring) {
         forget(clientId, ring);
-        while (ring.size > 0) this.unlink(ring.shift());
+        this.heldBytes -= ring.bytes;
+        this.bySize.remove(ring);
       }
       return void this.rings.delete(clientId);
     }
     for (const [key, ring] of this.rings) forget(key, ring);
-    // unlinked one by one: a record a reader still holds keeps no chain of forgotten ones alive
-    while (this.oldest) this.unlink(this.oldest);
+    this.heldBytes = 0;
+    this.bySize.clear();
     this.rings.clear();
     this.everyoneReset = undefined;
   }

@@ -15,7 +15,7 @@ import { sequenceUuid } from './ids.js';
 /**
  * Bytes an order may grow by after it is placed, counted when it is: its status, the side-effect fields its steps set
  * and its status history at their longest. So the tenant's clock, which moves orders in place, never takes a world
- * past MAX_TENANT_BYTES, and no read fails for it.
+ * past its room (WORLD_BYTES, MAX_TENANT_BYTES), and no read fails for it.
  */
 export const ORDER_GROWTH_BYTES = 512;
 
@@ -33,12 +33,23 @@ export const recordBytes = (record: object): number => Buffer.byteLength(JSON.st
 /** A whole world's bytes as JSON, each order with room for the rest of its lifecycle. */
 export const worldBytes = (world: World): number => Buffer.byteLength(JSON.stringify(world)) + world.orders.length * ORDER_GROWTH_BYTES;
 
+/**
+ * What a store's bytes count against besides its own count: the room its tenant has of what every tenant's world
+ * may take together (domain/world-budget.ts). Asked before a write, told after it.
+ */
+export interface ByteAccount {
+  /** Throws the owner's refusal when the store may not grow by `bytes`. */
+  ensureRoom(bytes: number): void;
+  /** The store's bytes changed by `bytes` (either sign). */
+  moved(bytes: number): void;
+}
+
 /** How a store is made: its caps, where its ids come from, its first version, and its bytes when the caller knows them. */
 export interface WorldStoreOptions {
   /** Accounts + wallets + payment method details + orders it may grow to (MAX_RECORDS_PER_TENANT). */
   maxRecords?: number;
-  /** Bytes its records may take as JSON (MAX_TENANT_BYTES). */
-  maxBytes?: number;
+  /** What its bytes count against (none: no bound but the records'). Told of each change from the first write on. */
+  account?: ByteAccount;
   /** Where the ids of what is created are drawn from (the tenant's client id), so they are the same every run. */
   idSeed?: string;
   /** A store that replaces another (a reset, a restore) starts above the one it replaces, so no version is seen twice. */
@@ -117,8 +128,8 @@ export class WorldStore {
 
   /** Accounts + wallets + payment method details + orders it may grow to (see domain/limits.ts). */
   readonly maxRecords: number;
-  /** Bytes its records may take as JSON (see domain/limits.ts). */
-  readonly maxBytes: number;
+  /** What its bytes count against (see domain/limits.ts). */
+  private readonly account: ByteAccount | undefined;
   /**
    * Its records' bytes as JSON, kept as they are written: each record measured alone when added or replaced, never
    * the world. Changes made in place are not measured again: an order's steps are counted ahead (ORDER_GROWTH_BYTES),
@@ -135,9 +146,9 @@ export class WorldStore {
    */
   private changes: number;
 
-  constructor(own: World, { maxRecords = Number.POSITIVE_INFINITY, maxBytes = Number.POSITIVE_INFINITY, idSeed = '', firstVersion = 0, bytes }: WorldStoreOptions = {}) {
+  constructor(own: World, { maxRecords = Number.POSITIVE_INFINITY, account, idSeed = '', firstVersion = 0, bytes }: WorldStoreOptions = {}) {
     this.maxRecords = maxRecords;
-    this.maxBytes = maxBytes;
+    this.account = account;
     this.idSeed = idSeed;
     this.changes = firstVersion;
     this.heldBytes = bytes ?? worldBytes(own);
@@ -192,9 +203,20 @@ export class WorldStore {
     return this.accounts.length + this.wallets.length + this.paymentMethodDetails.length + this.orders.length;
   }
 
-  /** Its records' bytes as JSON (MAX_TENANT_BYTES counts them). */
+  /** Its records' bytes as JSON (WORLD_BYTES and MAX_TENANT_BYTES count them). */
   get bytes(): number {
     return this.heldBytes;
+  }
+
+  /** Throws when its account has no room for `bytes` more (domain/limits.ts `ensureRoomFor` asks). */
+  ensureRoomForBytes(bytes: number): void {
+    this.account?.ensureRoom(bytes);
+  }
+
+  /** Every change of its bytes, counted here and told to its account. */
+  private count(bytes: number): void {
+    this.heldBytes += bytes;
+    this.account?.moved(bytes);
   }
 
   get version(): number {
@@ -208,14 +230,14 @@ export class WorldStore {
 
   /** A change made in place that its writer measured (a status history past its allowance). */
   grew(bytes: number): void {
-    this.heldBytes += bytes;
+    this.count(bytes);
   }
 
   // Writers: the domain validates everything first, then writes; items are appended, so lists stay in creation order.
 
   addAccount(account: Account): void {
     this.changed();
-    this.heldBytes += recordBytes(account);
+    this.count(recordBytes(account));
     const place = this.accounts.push(account) - 1;
     this.accountById.set(account.id, account);
     this.accountPlace.set(account.id, place);
@@ -228,7 +250,7 @@ export class WorldStore {
     if (place === undefined) throw new Error(`replaceAccount: no account ${updated.id}`);
     const previous = this.accounts[place]!;
     this.changed();
-    this.heldBytes += recordBytes(updated) - recordBytes(previous);
+    this.count(recordBytes(updated) - recordBytes(previous));
     this.accounts[place] = updated;
     this.accountById.set(updated.id, updated);
     if (previous.external_id === updated.external_id) return;
@@ -251,7 +273,7 @@ export class WorldStore {
 
   addWallet(wallet: Wallet): void {
     this.changed();
-    this.heldBytes += recordBytes(wallet);
+    this.count(recordBytes(wallet));
     this.wallets.push(wallet);
     this.walletById.set(wallet.id, wallet);
     appendTo(this.walletsByAccount, wallet.account_id, wallet);
@@ -260,7 +282,7 @@ export class WorldStore {
 
   addPaymentMethod(details: PaymentMethodDetails): void {
     this.changed();
-    this.heldBytes += recordBytes(details);
+    this.count(recordBytes(details));
     this.paymentMethodDetails.push(details);
     this.paymentMethodById.set(details.id, details);
     appendTo(this.paymentMethodsByAccount, details.account_id, details);
@@ -268,7 +290,7 @@ export class WorldStore {
 
   addOrder(order: OrderRecord): void {
     this.changed();
-    this.heldBytes += recordBytes(order) + ORDER_GROWTH_BYTES;
+    this.count(recordBytes(order) + ORDER_GROWTH_BYTES);
     this.orders.push(order);
     this.orderById.set(order.id, order);
     appendTo(this.ordersByAccount, order.account_id, order);

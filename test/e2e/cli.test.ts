@@ -139,6 +139,14 @@ describe('the CLI', () => {
     expect(err).toMatch(/CLIENTS: The client "acme" is not valid[\s\S]*\/token_endpoint_auth_method: must be equal to one of the allowed values: "client_secret_post", "client_secret_basic"/);
   });
 
+  it('exits 2 naming the settings when the world it is told to build does not fit its budgets', async () => {
+    const bad = spawn(process.execPath, [CLI], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...cleanEnv, PORT: '0', FIXTURE_ACCOUNTS: '40', WORLD_BYTES: '65536' } });
+    let err = '';
+    bad.stderr!.on('data', (d) => (err += d));
+    expect(await exitOf(bad)).toBe(2);
+    expect(err).toMatch(/FIXTURE_ACCOUNTS=40.*WORLD_BYTES \(65536\)/);
+  });
+
   it('lists every environment variable in the configuration table of docs/configuration.md', () => {
     const page = readPage('docs/configuration.md');
     const table = page.slice(0, page.indexOf('\n## '));
@@ -178,8 +186,8 @@ describe('the CLI', () => {
   });
 
   it('warns at start, naming the settings, when memory budgets pass half of the heap limit; not with the defaults', async () => {
-    const heavy = await launch([], { MAX_TENANT_BYTES: '1000000000', LOG_FORMAT: 'pretty' });
-    expect(heavy.output()).toMatch(/memory budgets pass half of the heap limit: MAX_TENANTS=1000 .*MAX_TENANT_BYTES=1000000000.*JOURNAL_BYTES=\d+.*JOURNAL_TOTAL_BYTES=\d+/);
+    const heavy = await launch([], { WORLD_BYTES: '1000000000', LOG_FORMAT: 'pretty' });
+    expect(heavy.output()).toMatch(/memory budgets pass half of the heap limit: .*WORLD_BYTES=1000000000.*JOURNAL_BYTES=\d+.*JOURNAL_TOTAL_BYTES=\d+/);
     const plain = await launch();
     expect(plain.output()).not.toContain('memory budgets');
   });

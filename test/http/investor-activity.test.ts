@@ -13,8 +13,8 @@ const HOUR = 3600;
 let app: Express;
 let tenants = 0;
 beforeAll(() => {
-  // a year's jump places a thousand orders at once: room for them beside the default MAX_TENANT_BYTES
-  app = testApp({ maxTenantBytes: 8 * 1024 * 1024 });
+  // a year's jump places a thousand orders at once: the default budgets have room for them (WORLD_BYTES)
+  app = testApp();
 });
 
 /** A new tenant with these settings, its clock frozen at T0, and helpers acting as it. */

@@ -86,22 +86,74 @@ describe('the journal within its byte budgets', () => {
     expect(usage.rings.find((ring) => ring.clientId === 'a')).toEqual({ clientId: 'a', entries: 3, bytes: 3 * each });
   });
 
-  it('past JOURNAL_TOTAL_BYTES the oldest records of all go, whoever owns them; a record alone above a budget stays', () => {
+  it('past JOURNAL_TOTAL_BYTES the journal that holds the most gives its oldest first; a request alone above a budget stays', () => {
     const journal = new Journal(1000, undefined, { bytesPerTenant: Number.POSITIVE_INFINITY, totalBytes: 4 * each });
     journal.record(sized('quiet', '/p/10', 4000));
     journal.record(sized('busy', '/p/11', 4000));
     journal.record(sized('quiet', '/p/12', 4000));
     journal.record(sized('busy', '/p/13', 4000));
     journal.record(sized('busy', '/p/14', 4000));
-    expect(paths(journal.records('quiet', 'start'))).toEqual(['/p/12']);
-    journal.record(sized('busy', '/p/15', 4000));
-    journal.record(sized('busy', '/p/16', 4000));
-    expect(paths(journal.records('quiet', 'start'))).toEqual([]);
-    expect(paths(journal.records('busy', 'start'))).toEqual(['/p/13', '/p/14', '/p/15', '/p/16']);
+    // busy holds three, quiet two: busy's oldest goes, though quiet's is older
+    expect(paths(journal.records('quiet', 'start'))).toEqual(['/p/10', '/p/12']);
+    expect(paths(journal.records('busy', 'start'))).toEqual(['/p/13', '/p/14']);
+    for (let i = 15; i < 40; i++) journal.record(sized('busy', `/p/${i}`, 4000));
+    expect(paths(journal.records('quiet', 'start'))).toEqual(['/p/10', '/p/12']);
+    expect(paths(journal.records('busy', 'start'))).toEqual(['/p/38', '/p/39']);
     expect(journal.usage().bytes).toBe(4 * each);
-    journal.record(sized('big', '/p/17', 100_000));
-    expect(paths(journal.records('big', 'start'))).toEqual(['/p/17']);
+    // two of equal size: the one with the older record gives
+    journal.record(sized('quiet', '/p/40', 4000));
+    expect(paths(journal.records('quiet', 'start'))).toEqual(['/p/12', '/p/40']);
+    journal.record(sized('big', '/p/41', 100_000));
+    expect(paths(journal.records('big', 'start'))).toEqual(['/p/41']);
     expect(journal.usage().bytes).toBeLessThanOrEqual(4 * each);
+    // a request alone above the total stays: the others give
+    const alone = new Journal(1000, undefined, { bytesPerTenant: Number.POSITIVE_INFINITY, totalBytes: 64 * 1024 });
+    alone.record(sized('a', '/p/50', 4000));
+    alone.record(new JournalRecord(
+      { id: 'long', client_id: 'b', method: 'GET', path: `/v1/${'x'.repeat(40_000)}`, rawQuery: '', status: 404, duration_ms: 1, operation_id: null, code: null, fault_id: null, applied: true },
+      { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: null },
+    ));
+    expect(alone.records('b', 'start')).toHaveLength(1);
+    expect(alone.records('a', 'start')).toEqual([]);
+  });
+
+  it('a tenant within JOURNAL_TOTAL_BYTES / (tenants with entries) loses nothing, however much two others send', () => {
+    const journal = new Journal(1000, undefined, { bytesPerTenant: 1000 * each, totalBytes: 30 * each });
+    for (let i = 0; i < 9; i++) journal.record(sized('small', `/p/${String(i).padStart(2, '0')}`, 4000));
+    for (let i = 0; i < 500; i++) {
+      journal.record(sized('a', '/p/aa', 4000));
+      journal.record(sized('b', '/p/bb', 4000));
+    }
+    expect(journal.records('small', 'start')).toHaveLength(9);
+    const usage = journal.usage();
+    expect(usage.bytes).toBeLessThanOrEqual(30 * each);
+    // the two senders share the rest evenly
+    const held = (id: string) => usage.rings.find((ring) => ring.clientId === id)!.entries;
+    expect(Math.abs(held('a') - held('b'))).toBeLessThanOrEqual(1);
+    expect(held('a') + held('b')).toBe(21);
+  });
+
+  it('a control step counts in the budgets like any other entry: one alone above JOURNAL_BYTES goes, and its span says it lost a step', () => {
+    const journal = new Journal(1000, undefined, { bytesPerTenant: 64 * 1024, totalBytes: 128 * 1024 });
+    journal.record(sized('other', '/p/01', 4000));
+    journal.recordControl('a', { kind: 'provider_state', change: { state: 'an account exists', params: { first_name: 'x'.repeat(40_000) } }, answer: {} }, 0);
+    expect(journal.span('a')).toMatchObject({ records: [], complete: false });
+    journal.recordControl('a', { kind: 'clear_faults' }, 0);
+    expect(journal.span('a').records).toHaveLength(1);
+    expect(journal.records('other', 'start')).toHaveLength(1);
+    expect(journal.usage().bytes).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('finds the largest journal among a thousand tenants as they send (a heap, not a scan): the total holds, the small keep theirs', () => {
+    const journal = new Journal(1000, undefined, { bytesPerTenant: 100 * each, totalBytes: 2000 * each });
+    for (let i = 0; i < 20_000; i++) journal.record(sized(`t${(i * 7919) % 1500}`, '/p/00', 4000));
+    journal.record(sized('late', '/p/01', 4000));
+    const usage = journal.usage();
+    expect(usage.bytes).toBeLessThanOrEqual(2000 * each);
+    expect(usage.bytes).toBe(usage.rings.reduce((sum, ring) => sum + ring.bytes, 0));
+    expect(journal.records('late', 'start')).toHaveLength(1);
+    // 1,501 rings share 2,000 entries: none holds more than two
+    expect(Math.max(...usage.rings.map((ring) => ring.entries))).toBeLessThanOrEqual(2);
   });
 
   it('forgetting a tenant gives its bytes back to the total', () => {
