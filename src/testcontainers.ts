@@ -128,7 +128,8 @@ export class InvestmentApiFakeContainer extends GenericContainer {
     const health = (port: number) => Wait.forHttp(HEALTH_PATH, port, { abortOnContainerExit: true }).forStatusCode(200);
     const { pinnedPort } = this.settings;
     if (hostNetwork) {
-      this.settings.hostPort = pinnedPort ?? (await freePort());
+      // on the host's network a second fake on a port in use would exit while the first answered its health check
+      this.settings.hostPort = pinnedPort === undefined ? await freePort() : await portFreeOrThrow(pinnedPort);
       this.withNetworkMode('host').withWaitStrategy(new HostPortWait(health(this.settings.hostPort), this.settings.hostPort));
     } else {
       this.withExposedPorts(pinnedPort === undefined ? CONTAINER_PORT : { container: CONTAINER_PORT, host: pinnedPort }).withWaitStrategy(health(CONTAINER_PORT));
@@ -258,11 +259,20 @@ async function engineHasBridgeNetwork(): Promise<boolean> {
   return networks.length > 0;
 }
 
-/** A port free on this machine now, for a container on the host's network. */
-const freePort = () =>
+/** A port free on this machine now (any when 0), for a container on the host's network. */
+const freePort = (wanted = 0, host = '127.0.0.1') =>
   new Promise<number>((resolve, reject) => {
-    const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+    const probe = createServer().once('error', reject).listen(wanted, host, () => {
       const { port } = probe.address() as { port: number };
       probe.close(() => resolve(port));
     });
+  });
+
+/** The pinned port when nothing listens on it (the fake listens on every interface), else an error naming it. */
+const portFreeOrThrow = (port: number) =>
+  freePort(port, '0.0.0.0').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `withHostPort(${port}): port ${port} of this machine is taken (${error.code ?? error.message}); the fake shares the host's network on this engine and cannot listen there. Pin another port, or stop what listens on it.`,
+      { cause: error },
+    );
   });
