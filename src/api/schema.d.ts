@@ -106,9 +106,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** Get an account */
@@ -132,9 +130,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** List an account's wallets */
@@ -157,10 +153,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-                wallet_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -181,10 +174,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-                payment_method_details_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /** Get payment method details */
@@ -223,9 +213,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                order_id: components["parameters"]["OrderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -264,10 +252,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description ISIN of an asset of the share class. */
-                isin: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -304,10 +289,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                isin: string;
-                custom_offering_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -327,10 +309,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description Unique abbreviation of the feeder fund. */
-                abbreviation: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -2306,7 +2285,15 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            400: components["responses"]["OAuthError"];
+            /** @description An RFC 6749 §5.2 error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
             /** @description An RFC 6749 §5.2 `invalid_client` error. */
             401: {
                 headers: {
@@ -2386,10 +2373,44 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createAccount: {
@@ -2414,15 +2435,101 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getAccount: {
@@ -2430,7 +2537,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2445,11 +2552,53 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateAccount: {
@@ -2457,7 +2606,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2476,16 +2625,110 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listWallets: {
@@ -2501,7 +2744,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2516,11 +2759,53 @@ export interface operations {
                     "application/json": components["schemas"]["WalletList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     registerWallet: {
@@ -2528,7 +2813,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2547,16 +2832,110 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateWallet: {
@@ -2564,7 +2943,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
                 wallet_id: string;
             };
             cookie?: never;
@@ -2584,15 +2963,94 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getPaymentMethodDetails: {
@@ -2600,7 +3058,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
                 payment_method_details_id: string;
             };
             cookie?: never;
@@ -2616,11 +3074,53 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethodDetails"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updatePaymentMethodDetails: {
@@ -2628,7 +3128,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
                 payment_method_details_id: string;
             };
             cookie?: never;
@@ -2648,15 +3148,94 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethodDetails"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listOrders: {
@@ -2690,10 +3269,44 @@ export interface operations {
                     "application/json": components["schemas"]["OrderList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     cancelOrder: {
@@ -2701,7 +3314,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                order_id: components["parameters"]["OrderId"];
+                order_id: string;
             };
             cookie?: never;
         };
@@ -2716,13 +3329,83 @@ export interface operations {
                     "application/json": components["schemas"]["OrderDetails"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listShareClasses: {
@@ -2753,10 +3436,44 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClassList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getShareClass: {
@@ -2780,10 +3497,44 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClass"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listAssets: {
@@ -2815,10 +3566,44 @@ export interface operations {
                     "application/json": components["schemas"]["AssetList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listCustomOfferingDocuments: {
@@ -2847,11 +3632,53 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listFundDocuments: {
@@ -2860,7 +3687,7 @@ export interface operations {
                 /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
-                limit?: components["parameters"]["Limit"];
+                limit?: number;
             };
             header?: never;
             path: {
@@ -2880,11 +3707,53 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     downloadDocument: {
