@@ -106,9 +106,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** Get an account */
@@ -133,9 +131,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** List an account's wallets */
@@ -158,10 +154,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-                wallet_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -182,10 +175,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                account_id: components["parameters"]["AccountId"];
-                payment_method_details_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /** Get payment method details */
@@ -224,9 +214,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                order_id: components["parameters"]["OrderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -265,10 +253,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description ISIN of an asset of the share class. */
-                isin: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -305,10 +290,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                isin: string;
-                custom_offering_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -328,10 +310,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description Unique abbreviation of the feeder fund. */
-                abbreviation: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -2344,7 +2323,15 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            400: components["responses"]["OAuthError"];
+            /** @description An RFC 6749 §5.2 error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
             /** @description An RFC 6749 §5.2 `invalid_client` error. */
             401: {
                 headers: {
@@ -2424,10 +2411,44 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createAccount: {
@@ -2452,15 +2473,101 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getAccount: {
@@ -2468,7 +2575,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2483,11 +2590,53 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateAccount: {
@@ -2495,7 +2644,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2514,16 +2663,110 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listWallets: {
@@ -2539,7 +2782,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2554,11 +2797,53 @@ export interface operations {
                     "application/json": components["schemas"]["WalletList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     registerWallet: {
@@ -2566,7 +2851,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
             };
             cookie?: never;
         };
@@ -2585,16 +2870,110 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateWallet: {
@@ -2602,7 +2981,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
                 wallet_id: string;
             };
             cookie?: never;
@@ -2622,15 +3001,94 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getPaymentMethodDetails: {
@@ -2638,7 +3096,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
                 payment_method_details_id: string;
             };
             cookie?: never;
@@ -2654,11 +3112,53 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethodDetails"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updatePaymentMethodDetails: {
@@ -2666,7 +3166,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                account_id: components["parameters"]["AccountId"];
+                account_id: string;
                 payment_method_details_id: string;
             };
             cookie?: never;
@@ -2686,15 +3186,94 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethodDetails"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description The body could not be parsed (`malformed_body`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listOrders: {
@@ -2728,10 +3307,44 @@ export interface operations {
                     "application/json": components["schemas"]["OrderList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     cancelOrder: {
@@ -2739,7 +3352,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                order_id: components["parameters"]["OrderId"];
+                order_id: string;
             };
             cookie?: never;
         };
@@ -2754,13 +3367,83 @@ export interface operations {
                     "application/json": components["schemas"]["OrderDetails"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["StateNotSaved"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A business conflict; or `limit_reached`: a create that would take the tenant past `MAX_RECORDS_PER_TENANT`
+             *     accounts + wallets + payment method details + orders (default 100,000), a create or update that would take
+             *     its records past `MAX_TENANT_BYTES` as JSON (`GET /__control/usage`), a new client past `MAX_TENANTS`
+             *     (default 1,000), or a fault past the 100 a tenant may hold. 409 because the request is valid and would succeed in another state of the fake (after a
+             *     reset, or with a higher cap), as for any conflict with current state: not 422 (nothing is wrong with the
+             *     content), not 429 (waiting does not help), not 507 (a 5xx says the server failed, and no input gets one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
+             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
+             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listShareClasses: {
@@ -2791,10 +3474,44 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClassList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getShareClass: {
@@ -2818,10 +3535,44 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClass"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listAssets: {
@@ -2853,10 +3604,44 @@ export interface operations {
                     "application/json": components["schemas"]["AssetList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listCustomOfferingDocuments: {
@@ -2885,11 +3670,53 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listFundDocuments: {
@@ -2898,7 +3725,7 @@ export interface operations {
                 /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
-                limit?: components["parameters"]["Limit"];
+                limit?: number;
             };
             header?: never;
             path: {
@@ -2918,11 +3745,53 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an item of another tenant (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     downloadDocument: {

@@ -49,4 +49,16 @@ describe('/docs (Swagger UI)', () => {
     expect(await response.request().headerValue('authorization')).toMatch(/^Bearer ey/);
     await expect.poll(() => operation.locator('.live-responses-table tbody .response-col_status').first().textContent()).toBe('200');
   });
+
+  it("shows each documented answer's example by its summary, and the request's examples by name (docs/contract-testing.md)", async () => {
+    await page.goto(`${fake.url}/docs`);
+    const operation = page.locator('#operations-accounts-getAccount');
+    await operation.locator('.opblock-summary').click();
+    const notFound = operation.locator('tr.response[data-code="404"]');
+    await notFound.waitFor();
+    expect(await notFound.locator('select').last().textContent()).toBe('No account has this id');
+    expect(JSON.parse((await notFound.locator('.example.microlight, .microlight').first().textContent())!)).toMatchObject({ status: 404, code: 'not_found' });
+    const names = await operation.locator('.parameters select').first().locator('option').allTextContents();
+    expect(names).toEqual(['getAccount_200', 'getAccount_401', 'getAccount_403', 'getAccount_404', 'getAccount_422', 'getAccount_429']);
+  });
 });

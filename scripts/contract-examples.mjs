@@ -1,0 +1,114 @@
+// The document's named examples as the requests they stand for, read the way Specmatic pairs them: a response
+// example and the parameter and request-body examples of the same name, in the same operation, are one exchange.
+// Shared by the replay test (test/contract/examples.test.ts) and the Specmatic run (scripts/specmatic-contract.mjs).
+//
+// `x-given` on a response example says what the exchange needs besides those parts, in words a partner's QA team
+// can set up on a fake of its own:
+//   token: invalid        the request carries `Authorization: Bearer not-a-token`
+//   token: without_scope  the request carries a token of a client granted no API scope
+//   fault: 429            the tenant holds a fault (POST /__control/faults) answering the operation's path once
+//   state_dir: refusing_writes   the fake runs with a STATE_DIR that cannot take writes (GET /__control/health 503)
+//   padded: { member, length }   the body's `member` is that many characters long (the document shows it short)
+//   content_type: <type>  the body is sent as this media type instead of the documented one
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+export const DOCUMENT_FILE = new URL('../src/api/openapi.yaml', import.meta.url);
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+/** The malformed token of `token: invalid`. */
+export const INVALID_TOKEN = 'not-a-token';
+
+/** The document as data. */
+export function readDocument(file = DOCUMENT_FILE) {
+  return parse(readFileSync(file, 'utf8'));
+}
+
+/** The operations every documented answer of which has an example: the public API (`/v1`) and the token endpoint. */
+export function exampledOperations(document) {
+  return Object.entries(document.paths)
+    .filter(([path]) => path.startsWith('/v1/') || path === '/oauth2/token')
+    .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })));
+}
+
+function resolved(document, node) {
+  let value = node;
+  while (value && typeof value.$ref === 'string') {
+    value = value.$ref.slice(2).split('/').reduce((at, key) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+  }
+  return value;
+}
+
+/** Path-level parameters, then the operation's own (an operation's own of the same name and place wins). */
+function parametersOf(document, item, operation) {
+  const all = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolved(document, p));
+  return all.filter((p, i) => !all.slice(i + 1).some((q) => q.name === p.name && q.in === p.in));
+}
+
+function padded(body, given) {
+  if (!given.padded) return body;
+  return { ...body, [given.padded.member]: 'x'.repeat(given.padded.length) };
+}
+
+/**
+ * Every response example of the exampled operations, with the request of the same name: its path with the path
+ * parameters' examples, its query, its body (a string where the example is one: sent as it is, such as a body that
+ * is not JSON), and what `x-given` asks.
+ */
+export function documentedExamples(document) {
+  const entries = [];
+  for (const { path, method, item, operation } of exampledOperations(document)) {
+    const parameters = parametersOf(document, item, operation);
+    const requestBody = resolved(document, operation.requestBody);
+    const [bodyType, bodyMedia] = Object.entries(requestBody?.content ?? {})[0] ?? [];
+    for (const [status, responseNode] of Object.entries(operation.responses)) {
+      const response = resolved(document, responseNode);
+      for (const [mediaType, media] of Object.entries(response.content ?? {})) {
+        for (const [name, example] of Object.entries(media.examples ?? {})) {
+          const given = example['x-given'] ?? {};
+          const valueOf = (p) => p.examples?.[name]?.value;
+          let filled = path;
+          const query = {};
+          for (const p of parameters) {
+            const value = valueOf(p);
+            if (value === undefined) continue;
+            if (p.in === 'path') filled = filled.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+            else if (p.in === 'query') query[p.name] = String(value);
+          }
+          const bodyExample = bodyMedia?.examples?.[name]?.value;
+          entries.push({
+            operationId: operation.operationId,
+            method: method.toUpperCase(),
+            path,
+            name,
+            status: Number(status),
+            mediaType,
+            summary: example.summary,
+            answer: example.value,
+            given,
+            request: {
+              path: filled,
+              query,
+              contentType: bodyExample === undefined ? undefined : (given.content_type ?? bodyType),
+              body: bodyExample === undefined ? undefined : padded(bodyExample, given),
+              // the parameters and body that carry this name: a request example exists when any does
+              named: parameters.filter((p) => valueOf(p) !== undefined).map((p) => p.name).concat(bodyExample === undefined ? [] : ['body']),
+            },
+          });
+        }
+      }
+    }
+  }
+  return entries;
+}
+
+/** The code an example's answer names: a problem's `code`, or an RFC 6749 error's `error`. */
+export function answerCode(answer) {
+  return answer?.code ?? answer?.error;
+}
+
+/** The request's body as sent: a string as it is, an object as JSON or as a form. */
+export function bodyText({ body, contentType }) {
+  if (body === undefined || typeof body === 'string') return body;
+  if (contentType === 'application/x-www-form-urlencoded') return new URLSearchParams(body).toString();
+  return JSON.stringify(body);
+}
