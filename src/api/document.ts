@@ -23,11 +23,21 @@ export interface LoadedDocument {
   document: ApiDocument;
 }
 
+/**
+ * The YAML's JSON text, for the text it was made from: without the built JSON (tests running from source) the YAML is
+ * parsed once per process and text, not once per app (~150 ms each). A string, never changed: shared like a
+ * compiled validator.
+ */
+let parsedYaml: { yaml: string; json: string } | undefined;
+
 /** Reads THE contract. Callers get their own copy: the validator annotates the document it is given. */
 export function loadApiDocument(): LoadedDocument {
   const yaml = readFileSync(OPENAPI_YAML_PATH, 'utf8');
   // yaml is loaded only without the built JSON (tests running from source): it is slow to load at startup.
-  const fromYaml = (): string => JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml));
+  const fromYaml = (): string => {
+    if (parsedYaml?.yaml !== yaml) parsedYaml = { yaml, json: JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml)) };
+    return parsedYaml.json;
+  };
   const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : fromYaml();
   return { yaml, json, document: JSON.parse(json) as ApiDocument };
 }
