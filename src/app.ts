@@ -37,6 +37,7 @@ import { audiencesOf, baseUrlOf, urlParts } from './http/request-context.js';
 import { docsRoutes } from './http/docs.js';
 import { refuseUnsavedWrite } from './http/state-not-saved.js';
 import { consoleRoutes } from './http/console.js';
+import { CONTROL_PREFIX, isPagePath } from './http/own-paths.js';
 
 function operationHandlers(ctx: FakeContext): OperationHandlers {
   return {
@@ -59,9 +60,6 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
-/** The fake's own pages: only paths that may be theirs enter their router (as written: case counts). */
-const mayBeMetaPath = (path: string): boolean => path === '/' || path.startsWith('/openapi.') || path.startsWith('/docs') || path.startsWith('/console');
-
 /**
  * The spec, the docs and the console, entered only by paths that may be theirs. The docs router is made with the app
  * (its init script names the default client as it is at each request); the rest of the router on its first request.
@@ -70,7 +68,7 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
   const docs = docsRoutes(ctx);
   let router: Router | undefined;
   return (req, res, next) => {
-    if (!mayBeMetaPath(req.path)) return next();
+    if (!isPagePath(req.path)) return next();
     // The document: its own spelling, no trailing slash, GET and HEAD only (in a router of their own, an OPTIONS
     // request would get that router's automatic answer instead of going on to a 404).
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -136,8 +134,8 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   app.use(chain(front));
   // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/http/shadow/)
   if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream)).step);
-  app.use('/__control', controlGuard(ctx));
-  app.use('/__control/mcp', mcpEndpoint(ctx, app));
+  app.use(CONTROL_PREFIX, controlGuard(ctx));
+  app.use(`${CONTROL_PREFIX}/mcp`, mcpEndpoint(ctx, app));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
     const state = stateOf(req);

@@ -1,7 +1,7 @@
-import { documentedResponse, operationAt, type ApiDocument, type DocumentOperation } from './document.js';
+import { componentPointer, documentedResponse, operationAt, type ApiDocument, type DocumentOperation } from './document.js';
 import { SchemaCheck, type Pieces, type Violation } from './schema-check.js';
 
-const PROBLEM = { $ref: '#/components/schemas/Problem' };
+const PROBLEM = { $ref: componentPointer('Problem') };
 const PROBLEM_TYPE = 'application/problem+json';
 
 /**

@@ -1,9 +1,10 @@
-import { documentValidators, type ApiDocument } from '../api/document.js';
+import { componentRef, documentValidators, type ApiDocument } from '../api/document.js';
 import type { FakeContext } from '../context.js';
 import { changeProviderState, type ParamsCheck } from '../domain/provider-states.js';
 import type { Tenant } from '../domain/tenants.js';
 import { ok, type OperationCall, type OperationHandlers } from '../http/operation.js';
-import { audiencesOf } from '../http/request-context.js';
+import { bearerTokenOf } from '../auth/jwt.js';
+import { verifyOnTenantClock } from '../http/request-context.js';
 import { controlTenant, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
@@ -17,7 +18,7 @@ function paramsCheck(document: ApiDocument): ParamsCheck {
     const bySchema = new Map<string, ReturnType<ReturnType<typeof documentValidators>>>();
     check = (schema, value) => {
       let validate = bySchema.get(schema);
-      if (!validate) bySchema.set(schema, (validate = compile({ $ref: `openapi#/components/schemas/${schema}` })));
+      if (!validate) bySchema.set(schema, (validate = compile(componentRef(schema))));
       return validate(value);
     };
     checks.set(document, check);
@@ -33,10 +34,8 @@ function paramsCheck(document: ApiDocument): ParamsCheck {
  */
 function stateTenant(ctx: FakeContext, call: OperationCall<'changeProviderState'>): Tenant {
   if (call.controlPartner || namedClientId(call) !== undefined) return controlTenant(ctx, call);
-  const bearer = /^Bearer +(\S+) *$/i.exec(call.header('authorization') ?? '')?.[1];
-  const verdict = bearer?.includes('.')
-    ? ctx.tokens.verify(bearer, { issuer: call.baseUrl, audiences: audiencesOf(call.baseUrl), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() })
-    : undefined;
+  const bearer = bearerTokenOf(call.header('authorization'));
+  const verdict = bearer?.includes('.') ? verifyOnTenantClock(ctx, bearer, call.baseUrl) : undefined;
   const tenant = verdict?.claims ? ctx.tenants.find(verdict.signedFor) : undefined;
   if (!tenant) return controlTenant(ctx, call);
   tenant.settle();

@@ -1,4 +1,5 @@
-import { operationScopesOf, operationsOf } from '../api/document.js';
+import { operationScopesOf, operationsOf, pagedListsOf } from '../api/document.js';
+import { API_SCOPES } from '../domain/scopes.js';
 import type { ExportFormat, Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { harSteps, httpFileSteps } from '../harness/export.js';
@@ -44,6 +45,8 @@ export function tenantReadinessReport(ctx: FakeContext, clientId: string, since:
   const report = readinessReport(clientId, records, {
     tokenTtlSeconds: ctx.options.tokenTtlSeconds,
     operationScopes: operationScopesOf(ctx.api.document),
+    apiScopes: API_SCOPES,
+    lists: pagedListsOf(ctx.api.document),
     resetBetween: (earlier, later) => marks.some((mark) => mark.afterSeq >= earlier.seq && mark.afterSeq < later.seq),
   });
   return { ...report, since, resets: resetsWithin(ctx, clientId, records) };

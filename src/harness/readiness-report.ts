@@ -1,5 +1,6 @@
 import type { JournalRecord } from './journal.js';
 import { bodyValue } from './journal-body.js';
+import type { PagedLists } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 
 /** Every finding names its severity, a hint and its docs section: a rule cannot leave one out (the type requires them). */
@@ -51,6 +52,10 @@ export interface ReadinessContext {
   tokenTtlSeconds: number;
   /** The OAuth scopes each operation needs, from the document. */
   operationScopes: ReadonlyMap<string, readonly string[]>;
+  /** The document's paged lists: reads of their first page only, polls of them, fetches of documents' links. */
+  lists: PagedLists;
+  /** The API's scopes (the domain's one list, `domain/scopes.ts`): what a token request may ask for beyond `openid offline`. */
+  apiScopes: readonly string[];
   /**
    * Whether a reset of the tenant lies between two records (its world, clock and faults began again there): the
    * rules about one world or one stretch of its clock never look across one. None when absent.
@@ -59,8 +64,6 @@ export interface ReadinessContext {
 }
 
 const TOKEN_PATH = '/oauth2/token';
-const LIST_OPERATIONS = new Set(['listAccounts', 'listWallets', 'listOrders', 'listShareClasses', 'listAssets']);
-const DOCUMENT_LISTS = new Set(['listFundDocuments', 'listCustomOfferingDocuments']);
 const REPEATS = 3;
 const LINK_LIFETIME_MS = 15 * 60 * 1000;
 const POLL_INTERVAL_MS = 5000;
@@ -130,8 +133,8 @@ function throttling(records: readonly JournalRecord[]): ReadinessFinding[] {
  * A full page of a list (as many items as `limit`) whose next page was never asked for. The API shows no total,
  * so only a page shorter than `limit` tells a client it has everything.
  */
-function firstPageOnly(records: readonly JournalRecord[]): ReadinessFinding[] {
-  const listReads = records.filter((r) => LIST_OPERATIONS.has(r.entry.operation_id ?? '') && r.entry.status === 200);
+function firstPageOnly(records: readonly JournalRecord[], { lists }: ReadinessContext): ReadinessFinding[] {
+  const listReads = records.filter((r) => lists.records.has(r.entry.operation_id ?? '') && r.entry.status === 200);
   const pageKey = (r: JournalRecord, skip: number): string => {
     const { skip: _s, limit, ...filters } = r.entry.query;
     return `${r.entry.path}|${limit ?? '100'}|${skip}|${JSON.stringify(Object.entries(filters).sort())}`;
@@ -199,7 +202,7 @@ function cancelsOfNonCancellable(records: readonly JournalRecord[]): ReadinessFi
 }
 
 /** A link used after it expired; a documents list fetched again and again while its links were still valid. */
-function staleDocumentLinks(records: readonly JournalRecord[]): ReadinessFinding[] {
+function staleDocumentLinks(records: readonly JournalRecord[], { lists: paged }: ReadinessContext): ReadinessFinding[] {
   const findings: ReadinessFinding[] = [];
   const expired = records.filter((r) => r.entry.code === 'link_expired');
   if (expired.length > 0) {
@@ -210,7 +213,7 @@ function staleDocumentLinks(records: readonly JournalRecord[]): ReadinessFinding
       expired,
     ));
   }
-  const lists = records.filter((r) => DOCUMENT_LISTS.has(r.entry.operation_id ?? '') && r.entry.status === 200 && r.evidence.tenantAt !== null);
+  const lists = records.filter((r) => paged.documents.has(r.entry.operation_id ?? '') && r.entry.status === 200 && r.evidence.tenantAt !== null);
   const refetched = groupBy(lists, withQuery).flatMap((group) => {
     // fetches made while the first fetch's links were still valid
     const fresh = group.filter((r) => r.evidence.tenantAt! < group[0]!.evidence.tenantAt! + LINK_LIFETIME_MS);
@@ -228,8 +231,8 @@ function staleDocumentLinks(records: readonly JournalRecord[]): ReadinessFinding
 }
 
 /** The same list with the same query, asked more often than every 5 s of the tenant's clock, for a minute or more. */
-function overPolling(records: readonly JournalRecord[]): ReadinessFinding[] {
-  const polls = records.filter((r) => LIST_OPERATIONS.has(r.entry.operation_id ?? '') && r.evidence.tenantAt !== null);
+function overPolling(records: readonly JournalRecord[], { lists }: ReadinessContext): ReadinessFinding[] {
+  const polls = records.filter((r) => lists.records.has(r.entry.operation_id ?? '') && r.evidence.tenantAt !== null);
   return groupBy(polls, withQuery).flatMap((group) => {
     const runs: JournalRecord[][] = [];
     let run: JournalRecord[] = [group[0]!];
@@ -275,8 +278,8 @@ function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
 }
 
 /** Tokens asked for API scopes that no request of the client needed. */
-function unusedScopes(records: readonly JournalRecord[], { operationScopes }: ReadinessContext): ReadinessFinding[] {
-  const apiScopes = new Set([...operationScopes.values()].flat());
+function unusedScopes(records: readonly JournalRecord[], { operationScopes, apiScopes: scopes }: ReadinessContext): ReadinessFinding[] {
+  const apiScopes = new Set(scopes);
   const calls = records.filter((r) => !isToken(r) && r.entry.operation_id !== null);
   if (calls.length === 0) return [];
   const used = new Set(calls.flatMap((r) => operationScopes.get(r.entry.operation_id!) ?? []));

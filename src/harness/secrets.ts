@@ -221,3 +221,19 @@ const newest = (known: readonly string[], added: readonly (string | undefined)[]
   const fresh = added.filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH && !known.includes(value));
   return [...known, ...fresh].slice(-keep);
 };
+
+/** The token an OAuth token answer grants (RFC 6749 §5.1 `access_token`), or undefined: shadow mode learns it here. */
+export const grantedToken = (answer: unknown): string | undefined => {
+  const token = answer !== null && typeof answer === 'object' ? (answer as { access_token?: unknown }).access_token : undefined;
+  return typeof token === 'string' ? token : undefined;
+};
+
+/** A token answer with the token it grants redacted (its type and scope kept): what a comparison may see of it. */
+export const withoutGrantedToken = (answer: unknown): unknown =>
+  answer !== null && typeof answer === 'object' && 'access_token' in answer ? { ...answer, access_token: REDACTED } : answer;
+
+/** A token request's form split into the client's secret (`client_secret`, if it holds one) and the rest. */
+export function clientSecretOfForm(form: readonly [string, string][]): { secret: string | undefined; inForm: boolean; rest: [string, string][] } {
+  const isSecret = ([name]: readonly [string, string]) => name === 'client_secret';
+  return { secret: form.find(isSecret)?.[1], inForm: form.some(isSecret), rest: form.filter((pair) => !isSecret(pair)) };
+}

@@ -5,7 +5,7 @@ import { DomainError } from '../../api/errors.js';
 import { decodeFormAsSent } from '../../api/form-urlencoded.js';
 import type { FakeContext } from '../../context.js';
 import type { Tenant } from '../../domain/tenants.js';
-import { secretForms, withoutSecretValues, type CredentialBook } from '../../harness/secrets.js';
+import { clientSecretOfForm, grantedToken, secretForms, withoutSecretValues, type CredentialBook } from '../../harness/secrets.js';
 import { jsonBodies } from '../../harness/json-slices.js';
 import { JOURNAL_BODY_LIMIT_BYTES } from '../../harness/journal-body.js';
 import { settle, stateOf } from '../request-state.js';
@@ -129,7 +129,8 @@ function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secr
     });
   const basic = /^\s*basic\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   let clientId = form.find(([name]) => name === 'client_id')?.[1];
-  let secret = form.find(([name]) => name === 'client_secret')?.[1];
+  const credentials = clientSecretOfForm(form);
+  let secret = credentials.secret;
   if (basic !== undefined) {
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
@@ -140,8 +141,8 @@ function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secr
   const token: TokenRequest = {
     clientId,
     method: basic !== undefined ? 'client_secret_basic' : 'client_secret_post',
-    form: form.filter(([name]) => name !== 'client_secret'),
-    secretInForm: form.some(([name]) => name === 'client_secret'),
+    form: credentials.rest,
+    secretInForm: credentials.inForm,
   };
   return { token, secret };
 }
@@ -227,8 +228,8 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
       res.end();
       state.sentBody = Buffer.concat(answer.chunks.slice(0, chunksHolding(answer.chunks, JOURNAL_BODY_LIMIT_BYTES)));
     }
-    const accessToken = isTokenRequest && answer.status === 200 ? (json as { access_token?: unknown } | undefined)?.access_token : undefined;
-    const tokenHash = typeof accessToken === 'string' ? sha256(accessToken) : undefined;
+    const accessToken = isTokenRequest && answer.status === 200 ? grantedToken(json) : undefined;
+    const tokenHash = accessToken === undefined ? undefined : sha256(accessToken);
     if (token && tokenHash !== undefined) {
       state.tenant = twin.tokenGranted(token.clientId, (json as { scope?: unknown }).scope, token.method, tokenHash);
       twin.credentials.remember(token.clientId, { secret: asked?.secret, tokens: [accessToken as string] });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
+import { API_SCOPES } from '../../domain/scopes.js';
 import type { FakeContext } from '../../context.js';
 import { createClient, updateClient } from '../../domain/clients.js';
 import type { Tenant } from '../../domain/tenants.js';
@@ -10,7 +11,7 @@ import type { Violation } from '../../api/schema-check.js';
 import { DocumentCheck } from '../../harness/fidelity/document-check.js';
 import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../harness/fidelity/identifiers.js';
 import type { ExchangeOutcome, FidelityLog } from '../../harness/fidelity/log.js';
-import { CredentialBook } from '../../harness/secrets.js';
+import { CredentialBook, withoutGrantedToken } from '../../harness/secrets.js';
 import { jsonBodies } from '../../harness/json-slices.js';
 import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../../harness/slices.js';
 import { BODY_LIMIT_BYTES } from '../body.js';
@@ -46,10 +47,6 @@ const sliced = <T>(work: Slices<T>): Promise<T> => runSliced(work, SHARED_SLICE_
 
 const formObject = (form: [string, string][]): Record<string, string> => Object.fromEntries(form);
 
-/** Drops the token itself from a token answer, keeping its type: what the comparison and the report may see. */
-const withoutToken = (body: unknown): unknown =>
-  body !== null && typeof body === 'object' && 'access_token' in body ? { ...body, access_token: '[redacted]' } : body;
-
 const basic = (clientId: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
@@ -81,8 +78,7 @@ export class Twin implements TwinSide {
     private readonly log: FidelityLog,
   ) {
     this.transport = replayTransport(app);
-    const scopes = (ctx.api.document.components.schemas.ApiScope as { enum: string[] }).enum;
-    this.apiScopes = new Set(scopes.filter((s) => s !== 'control'));
+    this.apiScopes = new Set(API_SCOPES);
   }
 
   clientOfToken(tokenHash: string): string | undefined {
@@ -190,7 +186,7 @@ export class Twin implements TwinSide {
       return;
     }
     const fake: Answer = { status: replay.answer.status, body: await this.parsed(replay.answer.body, replay.answer.contentType) };
-    const upstream: Answer = { status: exchange.upstream.status, body: withoutToken(exchange.upstream.body) };
+    const upstream: Answer = { status: exchange.upstream.status, body: withoutGrantedToken(exchange.upstream.body) };
     const twinWorld = replay.tenant?.store;
     const reason = whyNotComparable(upstream, fake, replay.untranslated, (id) => twinWorld?.holds(id) ?? false);
     if (reason !== undefined) {
@@ -206,8 +202,8 @@ export class Twin implements TwinSide {
     const id = (upstream.body as { id?: unknown } | undefined)?.id;
     const findings = await sliced(
       comparing({
-        upstream: { ...upstream, body: withoutToken(upstream.body) },
-        fake: { ...fake, body: withoutToken(fake.body) },
+        upstream: { ...upstream, body: withoutGrantedToken(upstream.body) },
+        fake: { ...fake, body: withoutGrantedToken(fake.body) },
         compareValues: !exchange.token && session !== undefined && typeof id === 'string' && session.isSessions(id),
         translate: session?.translate ?? (() => undefined),
         enumViolations: { upstream: upstreamEnums, fake: fakeEnums },
