@@ -3,12 +3,7 @@ import type { FakeOptions } from './config.js';
 import { createContext, logStartWarnings, type FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
-import { controlHandlers } from './control/world.js';
-import { harnessHandlers } from './control/journal.js';
-import { fidelityHandlers } from './control/fidelity-handlers.js';
 import { shadowMode } from './http/shadow/shadow-mode.js';
-import { orderControlHandlers } from './control/orders.js';
-import { pactHandlers } from './control/pact.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers, hasBody, receiveBody } from './http/body.js';
@@ -20,10 +15,21 @@ import { chain } from './http/chain.js';
 import { stateOf } from './http/request-state.js';
 import type { OperationId } from './api/types.js';
 import { authHandlers } from './http/handlers/auth.js';
-import { catalogHandlers } from './http/handlers/share-classes.js';
-import { fileHandlers } from './http/handlers/documents.js';
 import { accountHandlers } from './http/handlers/accounts.js';
+import { walletHandlers } from './http/handlers/wallets.js';
+import { paymentMethodHandlers } from './http/handlers/payment-method-details.js';
 import { orderHandlers } from './http/handlers/orders.js';
+import { assetHandlers } from './http/handlers/assets.js';
+import { shareClassHandlers } from './http/handlers/share-classes.js';
+import { documentHandlers } from './http/handlers/documents.js';
+import { instanceHandlers } from './control/instance.js';
+import { clientHandlers } from './control/clients.js';
+import { worldHandlers } from './control/world.js';
+import { orderControlHandlers } from './control/orders.js';
+import { faultHandlers } from './control/faults.js';
+import { journalHandlers } from './control/journal.js';
+import { pactHandlers } from './control/pact.js';
+import { fidelityHandlers } from './control/fidelity-handlers.js';
 import { operationsOf, type AnswerMismatch } from './api/document.js';
 import { answerCheck } from './http/answer-check.js';
 import type { OperationHandlers } from './http/operation.js';
@@ -39,18 +45,28 @@ import { refuseUnsavedWrite } from './http/state-not-saved.js';
 import { consoleRoutes } from './http/console.js';
 import { CONTROL_PREFIX, isPagePath } from './http/own-paths.js';
 
+/**
+ * Every operation's handler: the API's a file per tag of the document (`http/handlers/<tag>.ts`), the control plane's
+ * a file per what it acts on (`control/`); test/unit/handler-files.test.ts holds each operation to its file.
+ */
 function operationHandlers(ctx: FakeContext): OperationHandlers {
   return {
     ...authHandlers(ctx),
-    ...catalogHandlers(ctx),
     ...accountHandlers,
+    ...walletHandlers,
+    ...paymentMethodHandlers,
     ...orderHandlers,
-    ...fileHandlers(ctx),
-    ...controlHandlers(ctx),
+    ...assetHandlers,
+    ...shareClassHandlers,
+    ...documentHandlers(ctx),
+    ...instanceHandlers(ctx),
+    ...clientHandlers(ctx),
+    ...worldHandlers(ctx),
     ...orderControlHandlers(ctx),
-    ...harnessHandlers(ctx),
-    ...fidelityHandlers(ctx),
+    ...faultHandlers(ctx),
+    ...journalHandlers(ctx),
     ...pactHandlers(ctx),
+    ...fidelityHandlers(ctx),
   };
 }
 

@@ -12,7 +12,7 @@ import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } fro
 import type { JournalSpan } from './harness/journal.js';
 import { resetTenants } from './domain/clients.js';
 import { controlOrder } from './domain/order-actions.js';
-import { advanceOrderJournaled, placeOrderJournaled, setOrderStatusJournaled } from './control/orders.js';
+import { advanceOrderJournaled, placeOrderJournaled, setOrderStatusJournaled } from './control/commands.js';
 import { drainable, type DrainableServer } from './drain.js';
 import { createLogger } from './logger.js';
 import { waitForStateDir } from './persistence/state-lock.js';

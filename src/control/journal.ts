@@ -1,34 +1,14 @@
 import { DomainError } from '../api/errors.js';
 import type { FakeContext } from '../context.js';
-import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
+import { noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 import { readinessJunit } from '../harness/readiness-junit.js';
 import { exportTenantRequestsSliced, lastReset, tenantReadinessReport, verifyTenantRequestsSliced } from './proof.js';
 import { requestExchange } from './request-exchange.js';
-import { journalControl } from './control-journal.js';
 
-/** The partner test harness: injected faults, the request journal and the readiness report built on it. */
-export function harnessHandlers(ctx: FakeContext) {
+/** The journal and what is read from it: its entries and exchanges, the readiness report, verify, the exports. */
+export function journalHandlers(ctx: FakeContext) {
   return {
-    listFaults: (call) => ok({ data: controlTenant(ctx, call).faults.list() }),
-    addFault: (call) => {
-      const tenant = controlTenant(ctx, call);
-      const fault = tenant.faults.add(call.body);
-      journalControl(ctx, tenant, { kind: 'add_fault', input: call.body, fault_id: fault.id });
-      return created(fault);
-    },
-    clearFaults: (call) => {
-      const tenant = controlTenant(ctx, call);
-      tenant.faults.clear();
-      journalControl(ctx, tenant, { kind: 'clear_faults' });
-      return noContent();
-    },
-    removeFault: (call) => {
-      const tenant = controlTenant(ctx, call);
-      tenant.faults.remove(call.path.fault_id);
-      journalControl(ctx, tenant, { kind: 'remove_fault', fault_id: call.path.fault_id });
-      return noContent();
-    },
     listRequests: (call) => {
       const { method, path, since = 'reset' } = call.query;
       const clientId = checkedClientId(call, namedClientId(call));

@@ -1,33 +1,16 @@
-import { getHeapStatistics } from 'node:v8';
-import type { AnswerOf } from '../api/types.js';
-import { usageOf } from '../domain/usage.js';
 import type { FakeContext } from '../context.js';
 import { clockView } from '../domain/clock.js';
-import { createClient, listClients, resetTenants, updateClient } from '../domain/clients.js';
+import { resetTenants } from '../domain/clients.js';
 import { listDocumentLinks } from '../domain/documents.js';
 import { replaceWorld } from '../domain/world.js';
-import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
+import { noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { linkContextOf } from '../http/request-context.js';
-import { checkedClientId, controlTenant, ensureOperator, namedClientId } from './tenant.js';
+import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
-/**
- * Up, and with STATE_DIR whether its writes are on disk: a directory that cannot take them answers 503 `degraded`
- * (the Docker health check then says unhealthy), naming persistence.
- */
-function health(ctx: FakeContext): AnswerOf<'getHealth'> {
-  const persistence = ctx.stateWriter?.health;
-  // said in shadow mode only, so that the console's Fidelity view asks for a report only where there is one
-  const shadow = ctx.shadow !== undefined && { shadow_mode: true };
-  if (persistence === undefined) return ok({ status: 'ok', ...shadow });
-  if (persistence.status === 'ok') return ok({ status: 'ok', persistence, ...shadow });
-  return { status: 503, body: { status: 'degraded', persistence, ...shadow } } as unknown as AnswerOf<'getHealth'>;
-}
-
-/** Tenants, their worlds and clocks. */
-export function controlHandlers(ctx: FakeContext) {
+/** A tenant's world and clock: reset, snapshot and restore, its documents' links, its time. */
+export function worldHandlers(ctx: FakeContext) {
   return {
-    getHealth: () => health(ctx),
     resetWorld: (call) => {
       // a partner's reset is its own tenant's, however it names it; the operator's names one in the body, or none (all)
       checkedClientId(call, namedClientId(call));
@@ -46,27 +29,6 @@ export function controlHandlers(ctx: FakeContext) {
     listDocumentLinks: (call) => {
       const tenant = controlTenant(ctx, call);
       return ok({ data: listDocumentLinks(tenant.store, linkContextOf(call, ctx, tenant)) });
-    },
-    listClients: (call) => {
-      checkedClientId(call, namedClientId(call));
-      return ok(listClients(ctx.tenants, call.controlPartner?.client.client_id));
-    },
-    createClient: (call) => {
-      ensureOperator(call, 'register clients');
-      return created(createClient(ctx.tenants, call.body));
-    },
-    updateClient: (call) => {
-      checkedClientId(call, call.path.client_id);
-      if (call.body.scopes !== undefined) ensureOperator(call, 'change scopes');
-      const client = updateClient(ctx.tenants, call.path.client_id, call.body);
-      journalControl(ctx, ctx.tenants.get(call.path.client_id), { kind: 'update_client', changes: call.body });
-      return ok(client);
-    },
-    getUsage: (call) => {
-      checkedClientId(call, namedClientId(call));
-      ensureOperator(call, 'read the usage of every budget');
-      const heap = getHeapStatistics();
-      return ok(usageOf(ctx.tenants, ctx.journal, ctx.budgets, { limit: heap.heap_size_limit, used: heap.used_heap_size }));
     },
     getClock: (call) => ok(clockView(controlTenant(ctx, call).clock)),
     setClock: (call) => {

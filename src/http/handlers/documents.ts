@@ -1,11 +1,18 @@
 import type { FakeContext } from '../../context.js';
-import { downloadDocument } from '../../domain/documents.js';
+import { downloadDocument, listCustomOfferingDocuments, listFundDocuments } from '../../domain/documents.js';
 import { notFound } from '../../api/errors.js';
-import type { OperationHandlers } from '../operation.js';
+import { ok, type OperationHandlers } from '../operation.js';
 import { linkContextOf } from '../request-context.js';
 
-export function fileHandlers(ctx: FakeContext) {
+/** The document's `documents` tag: the lists, with links signed for the tenant, and the download a link leads to. */
+export function documentHandlers(ctx: FakeContext) {
   return {
+    listFundDocuments: (call) =>
+      ok({ data: listFundDocuments(call.tenant.store, call.path.abbreviation, linkContextOf(call, ctx, call.tenant), call.query) }),
+    listCustomOfferingDocuments: (call) => {
+      const { tenant, path } = call;
+      return ok({ data: listCustomOfferingDocuments(tenant.store, path.isin, path.custom_offering_id, linkContextOf(call, ctx, tenant), call.query) });
+    },
     // Signed links are the credential here: the tenant is the one the link names, not a token's.
     downloadDocument: (call) => {
       const tenant = ctx.tenants.find(call.path.client_id);
