@@ -16,12 +16,13 @@ import { budgetWarning, resolveBudgets, type Budgets } from './domain/budgets.js
 import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants } from './persistence/state-dir.js';
 import { lockStateDir } from './persistence/state-lock.js';
 import { StateWriter } from './persistence/state-writer.js';
-import type { FidelityLog } from './harness/fidelity/log.js';
 import { generatedWorld } from '../fixtures/world-source.js';
 
-/** Shadow mode (`--upstream`): its report, and what `stop()` closes (src/http/shadow/). */
+/**
+ * Shadow mode (`--upstream`) as the instance holds it: what `stop()` closes. Its report and the rest are shadow
+ * mode's own (`shadowModeOf`, src/http/shadow/shadow-mode.ts), above the instance.
+ */
 export interface ShadowModeState {
-  fidelity: FidelityLog;
   close(): Promise<void>;
 }
 

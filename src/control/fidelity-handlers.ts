@@ -1,5 +1,6 @@
 import { DomainError } from '../api/errors.js';
-import type { FakeContext, ShadowModeState } from '../context.js';
+import type { FakeContext } from '../context.js';
+import { shadowModeOf, type ShadowMode } from '../http/shadow/shadow-mode.js';
 import { fidelityJunit } from '../harness/fidelity/junit.js';
 import { noContent, ok, type OperationHandlers } from '../http/operation.js';
 import type { Schemas } from '../api/types.js';
@@ -12,11 +13,12 @@ import { checkedClientId, namedClientId, type TenantNaming } from './tenant.js';
 /** How long the report waits for comparisons of exchanges already answered (they run off the clients' path). */
 const SETTLE_MS = 5_000;
 
-const shadowOf = (ctx: FakeContext): ShadowModeState => {
-  if (!ctx.shadow) {
+const shadowOf = (ctx: FakeContext): ShadowMode => {
+  const shadow = shadowModeOf(ctx);
+  if (!shadow) {
     throw new DomainError(409, 'shadow_mode_off', 'The fake is not in shadow mode: start it with --upstream <base URL> (UPSTREAM_URL) to compare it with a deployment of the interface.');
   }
-  return ctx.shadow;
+  return shadow;
 };
 
 /** Shadow mode's report (CONTRACT 14): the operator sees every client's exchanges, a partner its own. */

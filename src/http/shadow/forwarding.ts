@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { ApiDocument } from '../../api/document.js';
 import { DomainError } from '../../api/errors.js';
 import { decodeFormAsSent } from '../../api/form-urlencoded.js';
 import type { FakeContext } from '../../context.js';
@@ -10,7 +9,7 @@ import { jsonBodies } from '../../harness/json-slices.js';
 import { JOURNAL_BODY_LIMIT_BYTES } from '../../harness/journal-body.js';
 import { settle, stateOf } from '../request-state.js';
 import { audiencesOf, baseUrlOf } from '../request-context.js';
-import { compileRoutes, type RoutableRequest, type RouteMatch } from '../route.js';
+import type { RoutableRequest, RouteMatch } from '../route.js';
 import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from './headers.js';
 import { isTwinReplay } from './replay-transport.js';
 import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from './upstream-client.js';
@@ -27,8 +26,7 @@ export const isForwarded = (method: string, path: string): boolean => (method ==
  * step runs before the route step, which never sees a forwarded request: this is its one routing, and the exchange
  * carries what it found to the twin.
  */
-export function forwardedRoute(document: ApiDocument): (req: RoutableRequest) => RouteMatch | undefined {
-  const route = compileRoutes(document);
+export function forwardedRoute(route: (req: RoutableRequest) => RouteMatch): (req: RoutableRequest) => RouteMatch | undefined {
   return (req) => {
     try {
       return route(req);
@@ -177,9 +175,9 @@ async function jsonOf(answer: UpstreamAnswer, contentType: string | undefined, p
  * journaled as any other (attributed to the twin of its client once the upstream vouched for the client). The
  * comparison with the twin is queued once the client has its answer. Other requests, and the twin's replays, go on.
  */
-export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin: TwinSide): RequestHandler {
+export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin: TwinSide, route: (req: RoutableRequest) => RouteMatch): RequestHandler {
   const parse = jsonBodies();
-  const routeOf = forwardedRoute(ctx.api.document);
+  const routeOf = forwardedRoute(route);
   const forward = async (req: Request, res: Response): Promise<void> => {
     const state = stateOf(req);
     const route = routeOf(req);
