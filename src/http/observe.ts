@@ -8,7 +8,7 @@ import { keptBody } from '../harness/journal-body.js';
 import { isOwnPath } from './own-paths.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
-import { isTwinReplay } from './shadow/replay-transport.js';
+import { isTwinReplay } from './replay-transport.js';
 
 const hashOf = (body: Buffer | undefined): string | null =>
   body === undefined || body.length === 0 ? null : createHash('sha256').update(body).digest('hex');

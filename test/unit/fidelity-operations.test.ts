@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadApiDocument } from '../../src/api/document.js';
-import { forwardedRoute } from '../../src/http/shadow/forwarding.js';
+import { forwardedRoute } from '../../src/shadow/forwarding.js';
 import { compileRoutes } from '../../src/http/route.js';
 
 // Shadow mode names the operation of a forwarded exchange with the route step's own router (CONTRACT 15): a path

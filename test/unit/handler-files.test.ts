@@ -24,7 +24,7 @@ const CONTROL_FILES: Record<string, string> = {
   verify: 'control/journal.ts',
   export: 'control/journal.ts',
   pact: 'control/pact.ts',
-  fidelity: 'control/fidelity-handlers.ts',
+  fidelity: 'shadow/fidelity-handlers.ts',
 };
 
 function fileOf(operation: { method: string; path: string }): string {

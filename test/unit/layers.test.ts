@@ -14,6 +14,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config.ts', 'context.ts', 'logger.ts', 'package-info.ts'],
   ['http'],
   ['control'],
+  // shadow mode (--upstream): forwarding, twins, trust, the upstream client, the comparison and its report (src/shadow/)
+  ['shadow'],
   // the control plane's clients: typed (control-client.ts) and as MCP tools, which call it (mcp/)
   ['control-client.ts', 'mcp'],
   // the demo partner: a partner's session over HTTP, started by the composition (src/demo/)

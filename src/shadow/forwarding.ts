@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { DomainError } from '../../api/errors.js';
-import { decodeFormAsSent } from '../../api/form-urlencoded.js';
-import type { FakeContext } from '../../context.js';
-import type { Tenant } from '../../domain/tenants.js';
-import { clientSecretOfForm, grantedToken, secretForms, withoutSecretValues, type CredentialBook } from '../../harness/secrets.js';
-import { jsonBodies } from '../../harness/json-slices.js';
-import { JOURNAL_BODY_LIMIT_BYTES } from '../../harness/journal-body.js';
-import { settle, stateOf } from '../request-state.js';
-import { audiencesOf, baseUrlOf } from '../request-context.js';
-import type { RoutableRequest, RouteMatch } from '../route.js';
+import { DomainError } from '../api/errors.js';
+import { decodeFormAsSent } from '../api/form-urlencoded.js';
+import type { FakeContext } from '../context.js';
+import type { Tenant } from '../domain/tenants.js';
+import { clientSecretOfForm, grantedToken, secretForms, withoutSecretValues, type CredentialBook } from '../harness/secrets.js';
+import { jsonBodies } from './json-slices.js';
+import { JOURNAL_BODY_LIMIT_BYTES } from '../harness/journal-body.js';
+import { settle, stateOf } from '../http/request-state.js';
+import { audiencesOf, baseUrlOf } from '../http/request-context.js';
+import type { RoutableRequest, RouteMatch } from '../http/route.js';
 import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from './headers.js';
-import { isTwinReplay } from './replay-transport.js';
+import { isTwinReplay } from '../http/replay-transport.js';
 import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from './upstream-client.js';
 
 /** The most a forwarded request's body may hold (the fake's own limit is 1 MiB; the upstream may take more). */

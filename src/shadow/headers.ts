@@ -1,4 +1,4 @@
-import { decodeFormAsSent } from '../../api/form-urlencoded.js';
+import { decodeFormAsSent } from '../api/form-urlencoded.js';
 
 /** RFC 9110 §7.6.1: headers that concern one connection, never forwarded (with those `Connection` names). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);

@@ -1,14 +1,14 @@
 import { DomainError } from '../api/errors.js';
 import type { FakeContext } from '../context.js';
-import { shadowModeOf, type ShadowMode } from '../http/shadow/shadow-mode.js';
-import { fidelityJunit } from '../harness/fidelity/junit.js';
+import { shadowModeOf, type ShadowMode } from './shadow-mode.js';
+import { fidelityJunit } from './junit.js';
 import { noContent, ok, type OperationHandlers } from '../http/operation.js';
 import type { Schemas } from '../api/types.js';
-import type { FidelityLog } from '../harness/fidelity/log.js';
+import type { FidelityLog } from './log.js';
 import { noDifferenceFile } from '../harness/vitest-export/index.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
-import { tenantVitestFile } from './proof.js';
-import { checkedClientId, namedClientId, type TenantNaming } from './tenant.js';
+import { tenantVitestFile } from '../control/proof.js';
+import { checkedClientId, namedClientId, type TenantNaming } from '../control/tenant.js';
 
 /** How long the report waits for comparisons of exchanges already answered (they run off the clients' path). */
 const SETTLE_MS = 5_000;

@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { API_SCOPES } from '../../domain/scopes.js';
-import type { FakeContext } from '../../context.js';
-import { createClient, updateClient } from '../../domain/clients.js';
-import type { Tenant } from '../../domain/tenants.js';
-import type { ApiScope } from '../../api/types.js';
-import { DomainError } from '../../api/errors.js';
-import { comparing, type Answer } from '../../harness/fidelity/compare.js';
-import type { Violation } from '../../api/schema-check.js';
-import { DocumentCheck } from '../../harness/fidelity/document-check.js';
-import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../harness/fidelity/identifiers.js';
-import type { ExchangeOutcome, FidelityLog } from '../../harness/fidelity/log.js';
-import { CredentialBook, withoutGrantedToken } from '../../harness/secrets.js';
-import { jsonBodies } from '../../harness/json-slices.js';
-import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../../harness/slices.js';
-import { BODY_LIMIT_BYTES } from '../body.js';
+import { API_SCOPES } from '../domain/scopes.js';
+import type { FakeContext } from '../context.js';
+import { createClient, updateClient } from '../domain/clients.js';
+import type { Tenant } from '../domain/tenants.js';
+import type { ApiScope } from '../api/types.js';
+import { DomainError } from '../api/errors.js';
+import { comparing, type Answer } from './compare.js';
+import type { Violation } from '../api/schema-check.js';
+import { DocumentCheck } from './document-check.js';
+import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from './identifiers.js';
+import type { ExchangeOutcome, FidelityLog } from './log.js';
+import { CredentialBook, withoutGrantedToken } from '../harness/secrets.js';
+import { jsonBodies } from './json-slices.js';
+import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../harness/slices.js';
+import { BODY_LIMIT_BYTES } from '../http/body.js';
 import type { ForwardedExchange, TokenRequest, TwinSide } from './forwarding.js';
-import { replayTransport, type ReplayAnswer, type ReplayTransport } from './replay-transport.js';
+import { replayTransport, type ReplayAnswer, type ReplayTransport } from '../http/replay-transport.js';
 
 /** Upstream tokens this server remembers the client of (by hash), oldest forgotten first. */
 const TOKENS_KEPT = 10_000;

@@ -1,7 +1,7 @@
-import { pointerOf, valueAt } from '../../api/json-pointer.js';
-import type { Schemas } from '../../api/types.js';
-import { secretForms } from '../secrets.js';
-import { runNow, type Slices } from '../slices.js';
+import { pointerOf, valueAt } from '../api/json-pointer.js';
+import type { Schemas } from '../api/types.js';
+import { secretForms } from '../harness/secrets.js';
+import { runNow, type Slices } from '../harness/slices.js';
 import { isIdentifierKey, isInstant, ITEMS, jsonType, shown, type JsonType } from './normalize.js';
 
 export type DifferenceKind = Schemas['FidelityDifference']['kind'];

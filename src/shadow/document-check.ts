@@ -1,8 +1,8 @@
 import type { Ajv as AjvClass } from 'ajv';
-import { AnswerCheck, type AnswerRule } from '../../api/answer-check.js';
-import { documentAjv, operationAt, parametersOf, rootedRefs, type ApiDocument } from '../../api/document.js';
-import { SchemaCheck, violationOf, type Violation } from '../../api/schema-check.js';
-import { runNow, type Slices } from '../slices.js';
+import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
+import { documentAjv, operationAt, parametersOf, rootedRefs, type ApiDocument } from '../api/document.js';
+import { SchemaCheck, violationOf, type Violation } from '../api/schema-check.js';
+import { runNow, type Slices } from '../harness/slices.js';
 
 export interface CheckedRequest {
   pathParams: Record<string, string>;

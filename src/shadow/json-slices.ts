@@ -1,4 +1,4 @@
-import { oneAtATime, runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from './slices.js';
+import { oneAtATime, runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../harness/slices.js';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const CONTROL = /[\u0000-\u001f]/;
