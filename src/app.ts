@@ -148,7 +148,7 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     front.push(answerCheck(ctx.api.document, report));
   }
   app.use(chain(front));
-  // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/http/shadow/)
+  // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/shadow/)
   if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream, route)).step);
   app.use(CONTROL_PREFIX, controlGuard(ctx));
   app.use(`${CONTROL_PREFIX}/mcp`, mcpEndpoint(ctx, app));

@@ -20,7 +20,7 @@ import { generatedWorld } from '../fixtures/world-source.js';
 
 /**
  * Shadow mode (`--upstream`) as the instance holds it: what `stop()` closes. Its report and the rest are shadow
- * mode's own (`shadowModeOf`, src/http/shadow/shadow-mode.ts), above the instance.
+ * mode's own (`shadowModeOf`, src/shadow/shadow-mode.ts), above the instance.
  */
 export interface ShadowModeState {
   close(): Promise<void>;

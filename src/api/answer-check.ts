@@ -6,7 +6,7 @@ const PROBLEM_TYPE = 'application/problem+json';
 
 /**
  * Where the two checks of answers differ, each said once (the fake's own in tests, `http/answer-check.ts`; an
- * upstream's in shadow mode, `harness/fidelity/document-check.ts`).
+ * upstream's in shadow mode, `shadow/document-check.ts`).
  */
 export interface AnswerRule {
   /**

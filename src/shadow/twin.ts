@@ -53,7 +53,7 @@ const basic = (clientId: string, secret: string): string =>
 /**
  * The twin side of shadow mode: for each client of the session a tenant of the fake (its twin, made on the first
  * token the upstream grants it, with the scopes granted), each exchange replayed on it through the fake's own
- * pipeline with the session's identifiers translated, and the two answers compared (`harness/fidelity/`). The twin
+ * pipeline with the session's identifiers translated, and the two answers compared (`compare.ts`). The twin
  * never changes when the upstream refused the request: a write the upstream refused and the twin accepted is undone.
  */
 export class Twin implements TwinSide {

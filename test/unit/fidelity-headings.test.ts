@@ -1,4 +1,4 @@
-// The one wording of a difference (`harness/fidelity/headings.ts`): a sentence for every kind, as the report, its
+// The one wording of a difference (`shadow/headings.ts`): a sentence for every kind, as the report, its
 // JUnit form and the console head it.
 import { describe, expect, it } from 'vitest';
 import { compareAnswers, type Answer } from '../../src/shadow/compare.js';
