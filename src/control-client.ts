@@ -5,7 +5,7 @@ import type { ExportFormat, OperationId, Schemas, TokenEndpointAuthMethod } from
 type JournalSpan = Schemas['JournalSpan'];
 import { CONTROL_SCOPE } from './domain/scopes.js';
 import { ControlError } from './api/control-error.js';
-import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './harness/verify.js';
+import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './proof/verify.js';
 
 /**
  * What `verify` and the `toHaveReceived` matcher look for: the document's `RequestPattern`, its `operation` typed as

@@ -9,7 +9,7 @@ import { DEFAULTS, type FakeOptions } from './config.js';
 import { createContext, logStartWarnings, type FakeContext } from './context.js';
 import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
 import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
-import type { JournalSpan } from './harness/journal.js';
+import type { JournalSpan } from './records/journal.js';
 import { resetTenants } from './domain/clients.js';
 import { controlOrder } from './domain/order-actions.js';
 import { advanceOrderJournaled, placeOrderJournaled, setOrderStatusJournaled } from './control/commands.js';

@@ -2,7 +2,7 @@ import { DomainError } from '../api/errors.js';
 import type { FakeContext } from '../context.js';
 import { noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
-import { readinessJunit } from '../harness/readiness-junit.js';
+import { readinessJunit } from '../proof/readiness-junit.js';
 import { exportTenantRequestsSliced, lastReset, tenantReadinessReport, verifyTenantRequestsSliced } from './proof.js';
 import { requestExchange } from './request-exchange.js';
 

@@ -2,17 +2,17 @@ import { operationScopesOf, operationsOf, pagedListsOf } from '../api/document.j
 import { API_SCOPES } from '../domain/scopes.js';
 import type { ExportFormat, Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
-import { harSteps, httpFileSteps } from '../harness/export.js';
-import { vitestFileSteps } from '../harness/vitest-export/index.js';
-import type { FidelityFindings } from '../harness/vitest-export/fidelity-step.js';
-import { contractSteps } from '../harness/pact/contract.js';
-import type { RecordFields, RecordKind } from '../harness/pact/sightings.js';
+import { harSteps, httpFileSteps } from '../proof/export.js';
+import { vitestFileSteps } from '../proof/vitest-export/index.js';
+import type { FidelityFindings } from '../proof/vitest-export/fidelity-step.js';
+import { contractSteps } from '../proof/pact/contract.js';
+import type { RecordFields, RecordKind } from '../proof/pact/sightings.js';
 import type { Tenant } from '../domain/tenants.js';
-import type { JournalRecord, JournalSpan } from '../harness/journal.js';
+import type { JournalRecord, JournalSpan } from '../records/journal.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
-import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
-import { runNow, runSliced, type Slices } from '../harness/slices.js';
-import { verifySteps, type VerificationOutcome } from '../harness/verify.js';
+import { readinessReport, type ReadinessReport } from '../proof/readiness-report.js';
+import { runNow, runSliced, type Slices } from '../util/slices.js';
+import { verifySteps, type VerificationOutcome } from '../proof/verify.js';
 
 /**
  * The proof calls over one tenant's journal, shared by the control plane and the library (`fake.verify`,

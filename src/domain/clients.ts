@@ -1,5 +1,5 @@
 import { componentRef } from '../api/document.js';
-import type { Journal } from '../harness/journal.js';
+import type { Journal } from '../records/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
 import type { ClientSettings, Schemas } from '../api/types.js';

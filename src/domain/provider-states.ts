@@ -2,7 +2,7 @@
 // and the control plane use: creating an account with its wallets or payment methods, placing and forcing an order.
 import { DomainError, type FieldError } from '../api/errors.js';
 import type { OrderMarket, OrderSide, Schemas } from '../api/types.js';
-import { KNOWN_STATE_NAMES, orderStateName, orderStatusOf, STATE_NAMES, type InjectedValues } from '../harness/pact/states.js';
+import { KNOWN_STATE_NAMES, orderStateName, orderStatusOf, STATE_NAMES, type InjectedValues } from '../records/provider-state-names.js';
 import { createAccount, GIVEN_ACCOUNT_FIELDS, type AccountCreate } from './accounts.js';
 import { flagNeeded, placeOrder } from './order-placement.js';
 import { setOrderStatus } from './order-actions.js';

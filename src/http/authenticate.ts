@@ -6,7 +6,7 @@ import { bearerTokenOf, malformedBearer, missingToken } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 import { clientProvenBy, withBasicCredentials } from '../domain/token-request.js';
-import type { Fault } from '../harness/faults.js';
+import type { Fault } from '../records/faults.js';
 import type { ReceiveBody } from './body.js';
 import { strike, takeFault } from './faults.js';
 import { audiencesOf, baseUrlOf, verifyOnTenantClock } from './request-context.js';

@@ -3,7 +3,7 @@ import type { FieldError } from '../api/errors.js';
 import type { World } from '../api/types.js';
 import { CLIENT_RECORD_SCHEMA } from '../domain/clients.js';
 import type { ClientRecord, Tenant } from '../domain/tenants.js';
-import type { FaultBookState } from '../harness/faults.js';
+import type { FaultBookState } from '../records/faults.js';
 import type { ProgressionState } from '../domain/order-progression.js';
 import type { ActivityState } from '../domain/investor-activity.js';
 

@@ -1,7 +1,7 @@
 import { pointerOf, valueAt } from '../api/json-pointer.js';
 import type { Schemas } from '../api/types.js';
-import { secretForms } from '../harness/secrets.js';
-import { runNow, type Slices } from '../harness/slices.js';
+import { secretForms } from '../records/secrets.js';
+import { runNow, type Slices } from '../util/slices.js';
 import { isIdentifierKey, isInstant, ITEMS, jsonType, shown, type JsonType } from './normalize.js';
 
 export type DifferenceKind = Schemas['FidelityDifference']['kind'];
@@ -76,7 +76,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 /** Deeper than this, a value counts by its own type alone (JSON nested further says nothing a report could show). */
 const MAX_DEPTH = 64;
 
-/** Nodes walked between two chances to give the event loop a turn (`harness/slices.ts`). */
+/** Nodes walked between two chances to give the event loop a turn (`util/slices.ts`). */
 const STEP = 256;
 
 /** A segment longer than this is cut in a finding's pointer: a pointer is a place to look, not a copy of the key. */
@@ -228,7 +228,7 @@ function* enumFindings(upstream: unknown, fake: unknown, violations: Comparison[
  * the fields and their JSON types at every pointer (list items by shape), the values of a resource the session
  * created or changed, and every enum value within the document's enum on both sides. A pure function of the two
  * answers, the document's verdicts on them and the identifier map, in time linear in the answers' size, written as
- * slices (`harness/slices.ts`): the control plane's caller gives the event loop a turn between them.
+ * slices (`util/slices.ts`): the control plane's caller gives the event loop a turn between them.
  */
 export function* comparing({ upstream, fake, compareValues: withValues, translate, enumViolations, secrets = [] }: Comparison): Slices<Finding[]> {
   const forms = secretForms(secrets);

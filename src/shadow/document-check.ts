@@ -2,7 +2,7 @@ import type { Ajv as AjvClass } from 'ajv';
 import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
 import { documentAjv, operationAt, parametersOf, rootedRefs, type ApiDocument } from '../api/document.js';
 import { SchemaCheck, violationOf, type Violation } from '../api/schema-check.js';
-import { runNow, type Slices } from '../harness/slices.js';
+import { runNow, type Slices } from '../util/slices.js';
 
 export interface CheckedRequest {
   pathParams: Record<string, string>;
@@ -45,7 +45,7 @@ export class DocumentCheck {
     return runNow(this.checkingRequest(template, method, request));
   }
 
-  /** `checkRequest` in slices (`harness/slices.ts`): a long list in the body is checked a few items at a time. */
+  /** `checkRequest` in slices (`util/slices.ts`): a long list in the body is checked a few items at a time. */
   *checkingRequest(template: string, method: string, request: CheckedRequest): Slices<Violation[]> {
     const operation = operationAt(this.document, { method, path: template });
     if (!operation) return [];

@@ -5,7 +5,7 @@ import { fidelityJunit } from './junit.js';
 import { noContent, ok, type OperationHandlers } from '../http/operation.js';
 import type { Schemas } from '../api/types.js';
 import type { FidelityLog } from './log.js';
-import { noDifferenceFile } from '../harness/vitest-export/index.js';
+import { noDifferenceFile } from '../proof/vitest-export/index.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
 import { tenantVitestFile } from '../control/proof.js';
 import { checkedClientId, namedClientId, type TenantNaming } from '../control/tenant.js';

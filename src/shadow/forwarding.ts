@@ -4,9 +4,9 @@ import { DomainError } from '../api/errors.js';
 import { decodeFormAsSent } from '../api/form-urlencoded.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
-import { clientSecretOfForm, grantedToken, secretForms, withoutSecretValues, type CredentialBook } from '../harness/secrets.js';
+import { clientSecretOfForm, grantedToken, secretForms, withoutSecretValues, type CredentialBook } from '../records/secrets.js';
 import { jsonBodies } from './json-slices.js';
-import { JOURNAL_BODY_LIMIT_BYTES } from '../harness/journal-body.js';
+import { JOURNAL_BODY_LIMIT_BYTES } from '../records/journal-body.js';
 import { settle, stateOf } from '../http/request-state.js';
 import { audiencesOf, baseUrlOf } from '../http/request-context.js';
 import type { RoutableRequest, RouteMatch } from '../http/route.js';
@@ -66,7 +66,7 @@ export interface ForwardedExchange {
   bearer: string | undefined;
   /** A token request: who asked, how it authenticated (never with what). */
   token: TokenRequest | undefined;
-  /** The client's credentials the answers may carry (`harness/secrets.ts`): kept to hide them in the report, never shown. */
+  /** The client's credentials the answers may carry (`records/secrets.ts`): kept to hide them in the report, never shown. */
   secrets: readonly string[];
   upstream: { status: number; body: unknown; contentType: string | undefined; tokenHash: string | undefined; size: number };
 }

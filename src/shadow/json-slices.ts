@@ -1,4 +1,4 @@
-import { oneAtATime, runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../harness/slices.js';
+import { oneAtATime, runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../util/slices.js';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const CONTROL = /[\u0000-\u001f]/;
@@ -7,7 +7,7 @@ const CONTROL = /[\u0000-\u001f]/;
 const STEP = 2048;
 
 /**
- * `JSON.parse` written as slices (`harness/slices.ts`): the same value, or a SyntaxError for the same texts, read a
+ * `JSON.parse` written as slices (`util/slices.ts`): the same value, or a SyntaxError for the same texts, read a
  * token at a time with an explicit stack, so that parsing a 7 MB answer never holds the event loop for the whole of
  * it. Strings with escapes, and numbers, are read by the engine itself (`JSON.parse`, `Number`) a token at a time.
  */

@@ -1,4 +1,4 @@
-import { junitXml, type JunitCase } from '../harness/junit.js';
+import { junitXml, type JunitCase } from '../util/junit.js';
 import type { FidelityLog, FidelityReport } from './log.js';
 
 const UNROUTED = '(a path the document does not have)';

@@ -1,5 +1,5 @@
 import type { Schemas } from '../api/types.js';
-import { secretForms, withoutSecretValues } from '../harness/secrets.js';
+import { secretForms, withoutSecretValues } from '../records/secrets.js';
 import type { Finding } from './compare.js';
 import { headingOf } from './headings.js';
 

@@ -1,5 +1,5 @@
 import { tokensOf } from '../api/json-pointer.js';
-import { isSecretName, longestForm, REDACTED, redactedJsonMembers, redactedValue, withoutSecretValues } from '../harness/secrets.js';
+import { isSecretName, longestForm, REDACTED, redactedJsonMembers, redactedValue, withoutSecretValues } from '../records/secrets.js';
 
 /**
  * The normalization rules of shadow mode, written once: which values are instants, which are identifiers, what JSON

@@ -11,9 +11,9 @@ import type { Violation } from '../api/schema-check.js';
 import { DocumentCheck } from './document-check.js';
 import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from './identifiers.js';
 import type { ExchangeOutcome, FidelityLog } from './log.js';
-import { CredentialBook, withoutGrantedToken } from '../harness/secrets.js';
+import { CredentialBook, withoutGrantedToken } from '../records/secrets.js';
 import { jsonBodies } from './json-slices.js';
-import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../harness/slices.js';
+import { runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../util/slices.js';
 import { BODY_LIMIT_BYTES } from '../http/body.js';
 import type { ForwardedExchange, TokenRequest, TwinSide } from './forwarding.js';
 import { replayTransport, type ReplayAnswer, type ReplayTransport } from '../http/replay-transport.js';
@@ -42,7 +42,7 @@ const parsedWith = (parse: ReturnType<typeof jsonBodies>) => async (body: Buffer
   }
 };
 
-/** In slices beside the requests (`harness/slices.ts`): a 7 MB list never holds the event loop for its whole check. */
+/** In slices beside the requests (`util/slices.ts`): a 7 MB list never holds the event loop for its whole check. */
 const sliced = <T>(work: Slices<T>): Promise<T> => runSliced(work, SHARED_SLICE_BUDGET_MS);
 
 const formObject = (form: [string, string][]): Record<string, string> => Object.fromEntries(form);

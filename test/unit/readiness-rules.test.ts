@@ -4,10 +4,10 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadApiDocument, pagedListsOf } from '../../src/api/document.js';
-import { docsOf, READINESS_RULES, readinessFindings, type ReadinessReport } from '../../src/harness/readiness-report.js';
-import { JournalRecord } from '../../src/harness/journal.js';
-import { xmlText } from '../../src/harness/junit.js';
-import { readinessJunit } from '../../src/harness/readiness-junit.js';
+import { docsOf, READINESS_RULES, readinessFindings, type ReadinessReport } from '../../src/proof/readiness-report.js';
+import { JournalRecord } from '../../src/records/journal.js';
+import { xmlText } from '../../src/util/junit.js';
+import { readinessJunit } from '../../src/proof/readiness-junit.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const codes = Object.keys(READINESS_RULES);

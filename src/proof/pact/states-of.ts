@@ -1,6 +1,6 @@
 import type { OrderStatus } from '../../api/types.js';
 import type { RecordFields, RecordKind } from './sightings.js';
-import { orderStateName, STATE_NAMES, type InjectedValue } from './states.js';
+import { orderStateName, STATE_NAMES, type InjectedValue } from '../../records/provider-state-names.js';
 
 /** A state a request relied on, as a contract names it, and the path or query values its setup answers. */
 export interface ProviderState {

@@ -1,7 +1,7 @@
 import { operationsById, type ApiDocument } from '../../api/document.js';
-import type { JournalRecord } from '../journal.js';
-import { redactedValue, secretForms, withoutSecretValues } from '../secrets.js';
-import type { Slices } from '../slices.js';
+import type { JournalRecord } from '../../records/journal.js';
+import { redactedValue, secretForms, withoutSecretValues } from '../../records/secrets.js';
+import type { Slices } from '../../util/slices.js';
 import { interactionOf, pathParams, type Exchange, type PactInteraction } from './interaction.js';
 import { Sightings, type RecordFields, type RecordKind } from './sightings.js';
 import { relianceOf } from './states-of.js';

@@ -1,9 +1,9 @@
 import { DomainError } from '../api/errors.js';
 import type { Schemas } from '../api/types.js';
-import { bodyValue } from './journal-body.js';
-import type { JournalRecord } from './journal.js';
-import { compilePathPattern } from './path-pattern.js';
-import { runNow, type Slices } from './slices.js';
+import { bodyValue } from '../records/journal-body.js';
+import type { JournalRecord } from '../records/journal.js';
+import { compilePathPattern } from '../records/path-pattern.js';
+import { runNow, type Slices } from '../util/slices.js';
 
 export type RequestPattern = Schemas['RequestPattern'];
 export type RequestCount = Schemas['RequestCount'];

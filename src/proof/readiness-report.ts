@@ -1,5 +1,5 @@
-import type { JournalRecord } from './journal.js';
-import { bodyValue } from './journal-body.js';
+import type { JournalRecord } from '../records/journal.js';
+import { bodyValue } from '../records/journal-body.js';
 import type { PagedLists } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 

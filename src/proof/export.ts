@@ -1,7 +1,7 @@
-import { JOURNAL_BODY_LIMIT_BYTES, type JournalBody } from './journal-body.js';
-import { isForm, REDACTED } from './secrets.js';
-import type { JournalRecord, ResetMark } from './journal.js';
-import { runNow, type Slices } from './slices.js';
+import { JOURNAL_BODY_LIMIT_BYTES, type JournalBody } from '../records/journal-body.js';
+import { isForm, REDACTED } from '../records/secrets.js';
+import type { JournalRecord, ResetMark } from '../records/journal.js';
+import { runNow, type Slices } from '../util/slices.js';
 
 /** Where the exported requests went and who made them: absolute URLs need a base. */
 export interface ExportContext {

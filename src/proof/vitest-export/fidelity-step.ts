@@ -1,5 +1,5 @@
 import type { Schemas } from '../../api/types.js';
-import { REDACTED } from '../secrets.js';
+import { REDACTED } from '../../records/secrets.js';
 import { literal } from './code.js';
 import type { IssuedIdentifiers } from './identifiers.js';
 

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../../api/types.js';
+import type { OrderStatus } from '../api/types.js';
 
 /**
  * The provider states of an exported contract, and the values each answers for Pact's `ProviderState` generators:

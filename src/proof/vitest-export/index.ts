@@ -1,8 +1,8 @@
 import type { World } from '../../api/types.js';
-import type { FixturesSource, SpanOrigin } from '../control-steps.js';
-import type { JournalSpanRecords } from '../journal.js';
-import { secretForms, withoutSecretValues } from '../secrets.js';
-import { runNow, type Slices } from '../slices.js';
+import type { FixturesSource, SpanOrigin } from '../../records/control-steps.js';
+import type { JournalSpanRecords } from '../../records/journal.js';
+import { secretForms, withoutSecretValues } from '../../records/secrets.js';
+import { runNow, type Slices } from '../../util/slices.js';
 import { controlStep, type Snapshot } from './control-step.js';
 import { IssuedIdentifiers } from './identifiers.js';
 import { renderFile } from './render.js';

@@ -1,6 +1,6 @@
-import { bodyValue } from '../journal-body.js';
-import type { JournalRecord } from '../journal.js';
-import { isForm, REDACTED } from '../secrets.js';
+import { bodyValue } from '../../records/journal-body.js';
+import type { JournalRecord } from '../../records/journal.js';
+import { isForm, REDACTED } from '../../records/secrets.js';
 import { joined, literal, Variable, type Written } from './code.js';
 import { expectedOf } from './expected.js';
 import { differenceAssertions, type FidelityFindings } from './fidelity-step.js';

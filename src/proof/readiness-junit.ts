@@ -1,4 +1,4 @@
-import { junitXml, type JunitCase } from './junit.js';
+import { junitXml, type JunitCase } from '../util/junit.js';
 import { READINESS_RULES, type ReadinessCode, type ReadinessReport } from './readiness-report.js';
 
 /**

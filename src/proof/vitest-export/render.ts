@@ -1,5 +1,5 @@
 import type { World } from '../../api/types.js';
-import type { FixturesSource, SpanOrigin } from '../control-steps.js';
+import type { FixturesSource, SpanOrigin } from '../../records/control-steps.js';
 import { literal } from './code.js';
 import type { Snapshot } from './control-step.js';
 import type { ReplayStep } from './request-step.js';

@@ -1,5 +1,5 @@
 import { letterOf, responseContentOf, type ApiDocument } from '../../api/document.js';
-import type { JournalBody } from '../journal-body.js';
+import type { JournalBody } from '../../records/journal-body.js';
 import { BEARER_PATTERN, bodyRules, contractExample, rule, UUID_PATTERN, type Rules, type RuleList } from './matching.js';
 import type { ProviderState, Reliance } from './states-of.js';
 

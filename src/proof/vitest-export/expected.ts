@@ -1,4 +1,4 @@
-import { REDACTED } from '../secrets.js';
+import { REDACTED } from '../../records/secrets.js';
 import { Variable, type Written } from './code.js';
 import type { IssuedIdentifiers } from './identifiers.js';
 

@@ -1,4 +1,4 @@
-import type { ControlStep } from '../control-steps.js';
+import type { ControlStep } from '../../records/control-steps.js';
 import { literal } from './code.js';
 import { expectedOf } from './expected.js';
 import { stemOf } from './identifiers.js';
