@@ -13,7 +13,7 @@
 // lists at once and, meanwhile, GET /__control/health every 10 ms; it prints the health checks' p50/p99/max, the
 // fake's longest event-loop block (perf_hooks' monitorEventLoopDelay in the shadow process), and the time until the
 // fidelity report has compared them all. Also: the engine's JSON.parse of one such answer, which shadow mode uses
-// only below 256 KiB (above, it parses in slices: src/harness/json-slices.ts).
+// only below 256 KiB (above, it parses in slices: src/shadow/json-slices.ts).
 // SHADOW_NODE_FLAGS (e.g. --trace-gc, --cpu-prof): flags of the shadow process.
 import { spawn } from 'node:child_process';
 import http from 'node:http';

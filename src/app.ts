@@ -3,12 +3,7 @@ import type { FakeOptions } from './config.js';
 import { createContext, logStartWarnings, type FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
-import { controlHandlers } from './control/handlers.js';
-import { harnessHandlers } from './control/harness-handlers.js';
-import { fidelityHandlers } from './control/fidelity-handlers.js';
-import { shadowMode } from './http/shadow/shadow-mode.js';
-import { orderControlHandlers } from './control/order-handlers.js';
-import { pactHandlers } from './control/pact-handlers.js';
+import { shadowMode } from './shadow/shadow-mode.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers, hasBody, receiveBody } from './http/body.js';
@@ -20,10 +15,21 @@ import { chain } from './http/chain.js';
 import { stateOf } from './http/request-state.js';
 import type { OperationId } from './api/types.js';
 import { authHandlers } from './http/handlers/auth.js';
-import { catalogHandlers } from './http/handlers/catalog.js';
-import { fileHandlers } from './http/handlers/files.js';
 import { accountHandlers } from './http/handlers/accounts.js';
+import { walletHandlers } from './http/handlers/wallets.js';
+import { paymentMethodHandlers } from './http/handlers/payment-method-details.js';
 import { orderHandlers } from './http/handlers/orders.js';
+import { assetHandlers } from './http/handlers/assets.js';
+import { shareClassHandlers } from './http/handlers/share-classes.js';
+import { documentHandlers } from './http/handlers/documents.js';
+import { instanceHandlers } from './control/instance.js';
+import { clientHandlers } from './control/clients.js';
+import { worldHandlers } from './control/world.js';
+import { orderControlHandlers } from './control/orders.js';
+import { faultHandlers } from './control/faults.js';
+import { journalHandlers } from './control/journal.js';
+import { pactHandlers } from './control/pact.js';
+import { fidelityHandlers } from './shadow/fidelity-handlers.js';
 import { operationsOf, type AnswerMismatch } from './api/document.js';
 import { answerCheck } from './http/answer-check.js';
 import type { OperationHandlers } from './http/operation.js';
@@ -37,19 +43,30 @@ import { audiencesOf, baseUrlOf, urlParts } from './http/request-context.js';
 import { docsRoutes } from './http/docs.js';
 import { refuseUnsavedWrite } from './http/state-not-saved.js';
 import { consoleRoutes } from './http/console.js';
+import { CONTROL_PREFIX, isPagePath } from './http/own-paths.js';
 
+/**
+ * Every operation's handler: the API's a file per tag of the document (`http/handlers/<tag>.ts`), the control plane's
+ * a file per what it acts on (`control/`); test/unit/handler-files.test.ts holds each operation to its file.
+ */
 function operationHandlers(ctx: FakeContext): OperationHandlers {
   return {
     ...authHandlers(ctx),
-    ...catalogHandlers(ctx),
     ...accountHandlers,
+    ...walletHandlers,
+    ...paymentMethodHandlers,
     ...orderHandlers,
-    ...fileHandlers(ctx),
-    ...controlHandlers(ctx),
+    ...assetHandlers,
+    ...shareClassHandlers,
+    ...documentHandlers(ctx),
+    ...instanceHandlers(ctx),
+    ...clientHandlers(ctx),
+    ...worldHandlers(ctx),
     ...orderControlHandlers(ctx),
-    ...harnessHandlers(ctx),
-    ...fidelityHandlers(ctx),
+    ...faultHandlers(ctx),
+    ...journalHandlers(ctx),
     ...pactHandlers(ctx),
+    ...fidelityHandlers(ctx),
   };
 }
 
@@ -59,9 +76,6 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
-/** The fake's own pages: only paths that may be theirs enter their router (as written: case counts). */
-const mayBeMetaPath = (path: string): boolean => path === '/' || path.startsWith('/openapi.') || path.startsWith('/docs') || path.startsWith('/console');
-
 /**
  * The spec, the docs and the console, entered only by paths that may be theirs. The docs router is made with the app
  * (its init script names the default client as it is at each request); the rest of the router on its first request.
@@ -70,7 +84,7 @@ function metaRoutes(ctx: FakeContext): RequestHandler {
   const docs = docsRoutes(ctx);
   let router: Router | undefined;
   return (req, res, next) => {
-    if (!mayBeMetaPath(req.path)) return next();
+    if (!isPagePath(req.path)) return next();
     // The document: its own spelling, no trailing slash, GET and HEAD only (in a router of their own, an OPTIONS
     // request would get that router's automatic answer instead of going on to a 404).
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -134,10 +148,10 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
     front.push(answerCheck(ctx.api.document, report));
   }
   app.use(chain(front));
-  // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/http/shadow/)
-  if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream)).step);
-  app.use('/__control', controlGuard(ctx));
-  app.use('/__control/mcp', mcpEndpoint(ctx, app));
+  // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/shadow/)
+  if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream, route)).step);
+  app.use(CONTROL_PREFIX, controlGuard(ctx));
+  app.use(`${CONTROL_PREFIX}/mcp`, mcpEndpoint(ctx, app));
   const unroutedTenant = bearerTenant(ctx);
   app.use((req, res, next) => {
     const state = stateOf(req);

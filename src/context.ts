@@ -8,21 +8,22 @@ import { derivedSecret } from './auth/key-file.js';
 import { compileDocumentValidator, compileWorldValidator, loadApiDocument, type LoadedDocument } from './api/document.js';
 import type { World } from './api/types.js';
 import { createLogger, type Logger } from './logger.js';
-import { DEFAULT_JOURNAL_SIZE, Journal } from './harness/journal.js';
-import { answersWithSecrets } from './harness/secret-answers.js';
+import { DEFAULT_JOURNAL_SIZE, Journal } from './records/journal.js';
+import { answersWithSecrets } from './records/secret-answers.js';
 import { Fixtures, TenantRegistry } from './domain/tenants.js';
-import { toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
+import { CLIENT_RECORD_SCHEMA, toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
 import { checkWorld } from './domain/world.js';
 import { budgetWarning, resolveBudgets, type Budgets } from './domain/budgets.js';
 import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants } from './persistence/state-dir.js';
 import { lockStateDir } from './persistence/state-lock.js';
 import { StateWriter } from './persistence/state-writer.js';
-import type { FidelityLog } from './harness/fidelity/log.js';
 import { generatedWorld } from '../fixtures/world-source.js';
 
-/** Shadow mode (`--upstream`): its report, and what `stop()` closes (src/http/shadow/). */
+/**
+ * Shadow mode (`--upstream`) as the instance holds it: what `stop()` closes. Its report and the rest are shadow
+ * mode's own (`shadowModeOf`, src/shadow/shadow-mode.ts), above the instance.
+ */
 export interface ShadowModeState {
-  fidelity: FidelityLog;
   close(): Promise<void>;
 }
 
@@ -178,14 +179,7 @@ function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
  */
 function checkClients(clients: readonly ClientCreate[], api: LoadedDocument): readonly ClientCreate[] {
   // the library accepts any client id (CLIENTS and the control plane keep to URL-safe ones)
-  const validate = compileDocumentValidator(api.document, {
-    type: 'object',
-    properties: {
-      token_endpoint_auth_method: { $ref: 'openapi#/components/schemas/TokenEndpointAuthMethod' },
-      scopes: { type: 'array', items: { $ref: 'openapi#/components/schemas/ApiScope' } },
-      settings: { $ref: 'openapi#/components/schemas/ClientSettings' },
-    },
-  });
+  const validate = compileDocumentValidator(api.document, CLIENT_RECORD_SCHEMA);
   for (const client of clients) {
     const errors = validate(client);
     if (errors.length > 0) {

@@ -1,10 +1,11 @@
 import { AssertionError } from 'node:assert';
-import type { operations } from './api/schema.js';
+import createClient from 'openapi-fetch';
+import type { paths } from './api/schema.js';
 import type { ExportFormat, OperationId, Schemas, TokenEndpointAuthMethod } from './api/types.js';
 type JournalSpan = Schemas['JournalSpan'];
 import { CONTROL_SCOPE } from './domain/scopes.js';
 import { ControlError } from './api/control-error.js';
-import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './harness/verify.js';
+import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './proof/verify.js';
 
 /**
  * What `verify` and the `toHaveReceived` matcher look for: the document's `RequestPattern`, its `operation` typed as
@@ -14,9 +15,6 @@ export type RequestPattern = Omit<DocumentRequestPattern, 'operation'> & { opera
 
 // the control client's error, as partners import it with the client
 export { ControlError };
-
-type JsonBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type JsonResponse<Op extends OperationId, S extends number> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer R } }> ? R : never;
 
 /**
  * A verification whose count did not hold, as node's assert would throw it: its message shows the expectation and
@@ -65,13 +63,19 @@ export function createControlClient(options: ControlClientOptions) {
     return partnerToken;
   };
 
-  async function send(method: string, path: string, body?: unknown, retried = false): Promise<Response> {
-    const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
+  /** The headers every control call carries: the operator's or the partner's token, the tenant it acts on. */
+  const callHeaders = async (json: boolean): Promise<Record<string, string>> => {
+    const headers: Record<string, string> = json ? { 'content-type': 'application/json' } : {};
     const token = await bearer(false);
     if (token) headers.authorization = `Bearer ${token}`;
     if (options.clientId) headers['x-client-id'] = options.clientId;
-    const response = await (options.fetch ?? fetch)(`${base}/__control${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    return headers;
+  };
+  const fetchOf = options.fetch ?? fetch;
+
+  /** Any control call by method and path, untyped: the MCP tools', which the document's operations name. */
+  async function send(method: string, path: string, body?: unknown, retried = false): Promise<Response> {
+    const response = await fetchOf(`${base}/__control${path}`, { method, headers: await callHeaders(body !== undefined), ...(body !== undefined && { body: JSON.stringify(body) }) });
     if (!response.ok) {
       const problem = (await response.json().catch(() => undefined)) as Schemas['Problem'] | undefined;
       // a partner's token expired (its tenant's clock moved on): once more with a new one
@@ -83,11 +87,34 @@ export function createControlClient(options: ControlClientOptions) {
     }
     return response;
   }
-  async function call<R>(method: string, path: string, body?: unknown): Promise<R> {
-    const response = await send(method, path, body);
-    return (response.status === 204 ? undefined : await response.json()) as R;
+
+  // The typed calls: paths, parameters, bodies and answers from the document's own types (openapi-fetch over
+  // openapi-typescript's `paths`), so a path or a field the document does not have is a compile error.
+  const typed = createClient<paths>({
+    baseUrl: base,
+    // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's goes into the app)
+    fetch: async (request: Request) =>
+      fetchOf(request.url, { method: request.method, headers: request.headers, ...(request.body !== null && { body: await request.text() }) }),
+  });
+  typed.use({ onRequest: async ({ request }) => {
+    for (const [name, value] of Object.entries(await callHeaders(false))) request.headers.set(name, value);
+    return request;
+  } });
+
+  /** A typed call's answer when it succeeded (undefined for 204), else a `ControlError` with its problem. */
+  async function call<T>(request: () => Promise<{ data?: T; error?: unknown; response: Response }>, retried = false): Promise<T> {
+    const { data, error, response } = await request();
+    if (!response.ok) {
+      // a partner's token expired (its tenant's clock moved on): once more with a new one
+      if (partner && !retried && response.status === 401) {
+        await bearer(true);
+        return call(request, true);
+      }
+      throw new ControlError(response.status, typeof error === 'object' && error !== null ? (error as Schemas['Problem']) : undefined);
+    }
+    return data as T;
   }
-  const id = encodeURIComponent;
+  const text = { parseAs: 'text' } as const;
 
   return {
     /** The same calls, acting on another tenant. */
@@ -97,57 +124,57 @@ export function createControlClient(options: ControlClientOptions) {
      * else a `ControlError` with its problem. The MCP server's tools call the control plane through it.
      */
     send: (method: string, path: string, body?: unknown) => send(method, path, body),
-    health: () => call<JsonResponse<'getHealth', 200>>('GET', '/health'),
+    health: () => call(() => typed.GET('/__control/health')),
     /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
-    reset: () => call<void>('POST', '/reset', options.clientId ? { client_id: options.clientId } : {}),
-    snapshot: () => call<JsonResponse<'getState', 200>>('GET', '/state'),
-    restore: (world: JsonBody<'replaceState'>) => call<void>('PUT', '/state', world),
+    reset: () => call<void>(() => typed.POST('/__control/reset', { body: options.clientId ? { client_id: options.clientId } : {} })),
+    snapshot: () => call(() => typed.GET('/__control/state')),
+    restore: (world: Schemas['World']) => call<void>(() => typed.PUT('/__control/state', { body: world })),
     /** Every client with its secret, scopes and settings (as `GET /__control/clients`); a partner's own only, with `clientCredentials`. */
-    clients: async () => (await call<JsonResponse<'listClients', 200>>('GET', '/clients')).data,
-    addClient: (client: JsonBody<'createClient'>) => call<JsonResponse<'createClient', 201>>('POST', '/clients', client),
-    updateClient: (clientId: string, changes: JsonBody<'updateClient'>) =>
-      call<JsonResponse<'updateClient', 200>>('PATCH', `/clients/${id(clientId)}`, changes),
+    clients: async () => (await call(() => typed.GET('/__control/clients'))).data,
+    addClient: (client: Schemas['ClientCreate']) => call(() => typed.POST('/__control/clients', { body: client })),
+    updateClient: (clientId: string, changes: Schemas['ClientUpdate']) =>
+      call(() => typed.PATCH('/__control/clients/{client_id}', { params: { path: { client_id: clientId } }, body: changes })),
     /** Each memory budget's use and limit, and the largest tenants (`GET /__control/usage`): the operator's alone. */
-    usage: () => call<JsonResponse<'getUsage', 200>>('GET', '/usage'),
-    now: () => call<JsonResponse<'getClock', 200>>('GET', '/clock'),
-    advanceClock: (seconds: number) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { advance_seconds: seconds }),
+    usage: () => call(() => typed.GET('/__control/usage')),
+    now: () => call(() => typed.GET('/__control/clock')),
+    advanceClock: (seconds: number) => call(() => typed.POST('/__control/clock', { body: { advance_seconds: seconds } })),
     /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
     setClock: (now: Date | string, options: { frozen?: boolean } = {}) =>
-      call<JsonResponse<'setClock', 200>>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString(), ...options }),
+      call(() => typed.POST('/__control/clock', { body: { now: typeof now === 'string' ? now : now.toISOString(), ...options } })),
     /** Stops (`true`) or restarts (`false`) the tenant's clock where it stands. */
-    freezeClock: (frozen = true) => call<JsonResponse<'setClock', 200>>('POST', '/clock', { frozen }),
-    addPaymentMethodDetails: (accountId: string, details: JsonBody<'createPaymentMethodDetails'>) =>
-      call<JsonResponse<'createPaymentMethodDetails', 201>>('POST', `/accounts/${id(accountId)}/payment-method-details`, details),
-    placeOrder: (order: JsonBody<'placeOrder'>) => call<JsonResponse<'placeOrder', 201>>('POST', '/orders', order),
+    freezeClock: (frozen = true) => call(() => typed.POST('/__control/clock', { body: { frozen } })),
+    addPaymentMethodDetails: (accountId: string, details: Schemas['PaymentMethodDetailsCreate']) =>
+      call(() => typed.POST('/__control/accounts/{account_id}/payment-method-details', { params: { path: { account_id: accountId } }, body: details })),
+    placeOrder: (order: Schemas['OrderPlacement']) => call(() => typed.POST('/__control/orders', { body: order })),
     /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
-    order: (orderId: string) => call<JsonResponse<'getControlOrder', 200>>('GET', `/orders/${id(orderId)}`),
+    order: (orderId: string) => call(() => typed.GET('/__control/orders/{order_id}', { params: { path: { order_id: orderId } } })),
     /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
-    orders: () => call<JsonResponse<'listControlOrders', 200>>('GET', '/orders'),
-    advanceOrder: (orderId: string) => call<JsonResponse<'advanceOrder', 200>>('POST', `/orders/${id(orderId)}/advance`),
+    orders: () => call(() => typed.GET('/__control/orders')),
+    advanceOrder: (orderId: string) => call(() => typed.POST('/__control/orders/{order_id}/advance', { params: { path: { order_id: orderId } } })),
     setOrderStatus: (orderId: string, status: Schemas['OrderStatus']) =>
-      call<JsonResponse<'setOrderStatus', 200>>('POST', `/orders/${id(orderId)}/status`, { status }),
-    addFault: (fault: JsonBody<'addFault'>) => call<JsonResponse<'addFault', 201>>('POST', '/faults', fault),
-    faults: async () => (await call<JsonResponse<'listFaults', 200>>('GET', '/faults')).data,
-    removeFault: (faultId: string) => call<void>('DELETE', `/faults/${id(faultId)}`),
-    clearFaults: () => call<void>('DELETE', '/faults'),
+      call(() => typed.POST('/__control/orders/{order_id}/status', { params: { path: { order_id: orderId } }, body: { status } })),
+    addFault: (fault: Schemas['FaultCreate']) => call(() => typed.POST('/__control/faults', { body: fault })),
+    faults: async () => (await call(() => typed.GET('/__control/faults'))).data,
+    removeFault: (faultId: string) => call<void>(() => typed.DELETE('/__control/faults/{fault_id}', { params: { path: { fault_id: faultId } } })),
+    clearFaults: () => call<void>(() => typed.DELETE('/__control/faults')),
     /**
      * Journal entries, oldest first; filters as `GET /__control/requests` (the bound tenant's only, when bound):
      * since the tenant's last reset, or `since: 'start'` for all the journal keeps.
      */
-    requests: async (filter: { method?: string; path?: string; since?: JournalSpan } = {}) => {
-      const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
-      return (await call<JsonResponse<'listRequests', 200>>('GET', `/requests${query.size > 0 ? `?${query}` : ''}`)).data;
-    },
+    requests: async (filter: { method?: string; path?: string; since?: JournalSpan } = {}) => (await call(() => typed.GET('/__control/requests', { params: { query: filter } }))).data,
     /** One journaled request (its id, the `X-Request-Id` header) with its request and answer bodies, as the journal keeps them. */
-    request: (requestId: string) => call<JsonResponse<'getRequestExchange', 200>>('GET', `/requests/${id(requestId)}`),
+    request: (requestId: string) => call(() => typed.GET('/__control/requests/{request_id}', { params: { path: { request_id: requestId } } })),
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
-    documents: async () => (await call<JsonResponse<'listDocumentLinks', 200>>('GET', '/documents')).data,
+    documents: async () => (await call(() => typed.GET('/__control/documents'))).data,
     /** Forgets the tenant's journal (`DELETE /__control/requests`); the operator's unbound client: every journal. */
-    clearRequests: () => call<void>('DELETE', '/requests'),
+    clearRequests: () => call<void>(() => typed.DELETE('/__control/requests')),
     /** The readiness report over the tenant's whole journal, or since its last reset with `{ since: 'reset' }`. */
-    report: (options: { since?: JournalSpan } = {}) => call<Schemas['ReadinessReport']>('GET', `/report${sinceQuery(options, '?')}`),
+    report: (options: { since?: JournalSpan } = {}) =>
+      // JSON unless a format is asked for (the document gives the XML beside it)
+      call(() => typed.GET('/__control/report', { params: { query: { since: options.since } } })) as Promise<Schemas['ReadinessReport']>,
     /** The readiness report as JUnit XML, for a CI's test tab (`GET /__control/report?format=junit`). */
-    reportJunit: async (options: { since?: JournalSpan } = {}) => (await send('GET', `/report?format=junit${sinceQuery(options, '&')}`)).text(),
+    reportJunit: (options: { since?: JournalSpan } = {}) =>
+      call<string>(() => typed.GET('/__control/report', { params: { query: { format: 'junit', since: options.since } }, ...text })),
     /**
      * Asserts what the tenant's client sent (`POST /__control/verify`): resolves the matching requests when the
      * count holds (default: at least one), else rejects with a `VerificationError` (an `AssertionError`) whose
@@ -155,7 +182,7 @@ export function createControlClient(options: ControlClientOptions) {
      */
     verify: async (pattern: RequestPattern, count?: RequestCount, options: { since?: JournalSpan } = {}): Promise<Schemas['VerificationResult']> => {
       try {
-        return await call<JsonResponse<'verifyRequests', 200>>('POST', '/verify', { request: pattern, ...(count && { count }), ...(options.since && { since: options.since }) });
+        return await call(() => typed.POST('/__control/verify', { body: { request: pattern, ...(count && { count }), ...(options.since && { since: options.since }) } }));
       } catch (error) {
         if (error instanceof ControlError && error.status === 409 && error.problem?.code === 'verification_failed') {
           throw new VerificationError(error.problem as VerificationFailure);
@@ -168,22 +195,20 @@ export function createControlClient(options: ControlClientOptions) {
      * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
      * session since the last reset as a runnable vitest file.
      */
-    exportRequests: async (format: ExportFormat = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
-      (await send('GET', `/export?format=${format}${sinceQuery(options, '&')}${options.consumer === undefined ? '' : `&consumer=${encodeURIComponent(options.consumer)}`}`)).text(),
+    exportRequests: (format: ExportFormat = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
+      call<string>(() => typed.GET('/__control/export', { params: { query: { format, since: options.since, consumer: options.consumer } }, ...text })),
     /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
-    providerState: (change: Schemas['ProviderStateChange']) => call<JsonResponse<'changeProviderState', 200>>('POST', '/pact/provider-states', change),
+    providerState: (change: Schemas['ProviderStateChange']) => call(() => typed.POST('/__control/pact/provider-states', { body: change })),
     /** Shadow mode's report (`GET /__control/fidelity`): where the fake and the upstream agree and differ. */
-    fidelity: () => call<JsonResponse<'getFidelityReport', 200>>('GET', '/fidelity'),
+    fidelity: () => call(() => typed.GET('/__control/fidelity')) as Promise<Schemas['FidelityReport']>,
     /** The same as JUnit XML, a test case per operation seen and a failure per difference. */
-    fidelityJunit: async () => (await send('GET', '/fidelity?format=junit')).text(),
+    fidelityJunit: () => call<string>(() => typed.GET('/__control/fidelity', { params: { query: { format: 'junit' } }, ...text })),
     /** The exchanges that differed as a vitest file asserting the upstream's answers (a passing one when none did). */
-    fidelityVitest: async () => (await send('GET', '/fidelity?format=vitest')).text(),
+    fidelityVitest: () => call<string>(() => typed.GET('/__control/fidelity', { params: { query: { format: 'vitest' } }, ...text })),
     /** Forgets the shadow report so far (the twins stay). */
-    clearFidelity: () => call<void>('DELETE', '/fidelity'),
+    clearFidelity: () => call<void>(() => typed.DELETE('/__control/fidelity')),
   };
 }
-
-const sinceQuery = ({ since }: { since?: JournalSpan }, separator: '?' | '&'): string => (since ? `${separator}since=${since}` : '');
 
 export type ControlClient = ReturnType<typeof createControlClient>;
 export type { RequestCount };

@@ -8,7 +8,7 @@
  *
  * Nothing of vitest is imported at run time, so this module loads anywhere (a global setup, a plain script).
  */
-import type { ReadinessCode } from './harness/readiness-report.js';
+import type { ReadinessCode } from './proof/readiness-report.js';
 import type { Schemas } from './api/types.js';
 import type { RequestCount, RequestPattern } from './control-client.js';
 

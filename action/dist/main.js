@@ -11,7 +11,7 @@ import {
   setFailed,
   setOutput,
   setSecret
-} from "./chunk-KHMTW5DS.js";
+} from "./chunk-LWJILXRZ.js";
 
 // action/src/main.ts
 import { mkdirSync as mkdirSync2, mkdtempSync, readFileSync as readFileSync2 } from "node:fs";

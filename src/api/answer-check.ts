@@ -1,12 +1,12 @@
-import { documentedResponse, operationAt, type ApiDocument, type DocumentOperation } from './document.js';
+import { componentPointer, documentedResponse, operationAt, type ApiDocument, type DocumentOperation } from './document.js';
 import { SchemaCheck, type Pieces, type Violation } from './schema-check.js';
 
-const PROBLEM = { $ref: '#/components/schemas/Problem' };
+const PROBLEM = { $ref: componentPointer('Problem') };
 const PROBLEM_TYPE = 'application/problem+json';
 
 /**
  * Where the two checks of answers differ, each said once (the fake's own in tests, `http/answer-check.ts`; an
- * upstream's in shadow mode, `harness/fidelity/document-check.ts`).
+ * upstream's in shadow mode, `shadow/document-check.ts`).
  */
 export interface AnswerRule {
   /**

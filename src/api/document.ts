@@ -23,11 +23,21 @@ export interface LoadedDocument {
   document: ApiDocument;
 }
 
+/**
+ * The YAML's JSON text, for the text it was made from: without the built JSON (tests running from source) the YAML is
+ * parsed once per process and text, not once per app (~150 ms each). A string, never changed: shared like a
+ * compiled validator.
+ */
+let parsedYaml: { yaml: string; json: string } | undefined;
+
 /** Reads THE contract. Callers get their own copy: the validator annotates the document it is given. */
 export function loadApiDocument(): LoadedDocument {
   const yaml = readFileSync(OPENAPI_YAML_PATH, 'utf8');
   // yaml is loaded only without the built JSON (tests running from source): it is slow to load at startup.
-  const fromYaml = (): string => JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml));
+  const fromYaml = (): string => {
+    if (parsedYaml?.yaml !== yaml) parsedYaml = { yaml, json: JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml)) };
+    return parsedYaml.json;
+  };
   const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : fromYaml();
   return { yaml, json, document: JSON.parse(json) as ApiDocument };
 }
@@ -86,6 +96,15 @@ export function letterOf(path: string): { literals: string[]; names: string[]; e
   return { literals, names, expression: new RegExp(`^${literals.map(escape).join('([^/]+)')}$`) };
 }
 
+/** Where the document keeps its component schemas: the one place a pointer to one is built. */
+export const COMPONENT_SCHEMAS = '#/components/schemas/';
+
+/** The pointer to a component schema of the document (`#/components/schemas/Order`). */
+export const componentPointer = (name: string): string => `${COMPONENT_SCHEMAS}${name}`;
+
+/** A `$ref` to a component schema as the document's compilers know it (`openapi#/…`: `documentValidators`). */
+export const componentRef = (name: string): { $ref: string } => ({ $ref: `openapi${componentPointer(name)}` });
+
 /** What a reference (`#/components/schemas/Order`) names in the document, or undefined: one step, never a chain. */
 export const refTarget = (document: ApiDocument, ref: string): unknown => valueAt(document, ref.replace(/^#/, ''));
 
@@ -126,15 +145,36 @@ export function integerParametersOf(document: ApiDocument, operation: { method: 
 
 type SecurityRequirements = Record<string, string[]>[];
 
-/** The OAuth scopes each operation needs (its `oauth2` security requirement, or the document's), by operationId. */
+/**
+ * The OAuth scopes an operation needs: its `oauth2` security requirement, or the document's; undefined when it is not
+ * secured by OAuth. The one reading of an operation's scopes (the bearer check, the validator's steps, the report).
+ */
+export function operationScopes(document: ApiDocument, operation: { security?: SecurityRequirements }): string[] | undefined {
+  const { security = (document as { security?: SecurityRequirements }).security ?? [] } = operation;
+  return security.find((requirement) => 'oauth2' in requirement)?.oauth2;
+}
+
+/** The OAuth scopes each operation needs, by operationId (none for one not secured by OAuth). */
 export function operationScopesOf(document: ApiDocument): Map<string, string[]> {
-  const defaults = (document as { security?: SecurityRequirements }).security ?? [];
-  return new Map(
-    operationsOf(document).map(({ operationId, method, path }) => {
-      const { security = defaults } = operationAt(document, { method, path })!;
-      return [operationId, security.find((requirement) => 'oauth2' in requirement)?.oauth2 ?? []];
-    }),
-  );
+  return new Map(operationsOf(document).map(({ operationId, method, path }) => [operationId, operationScopes(document, operationAt(document, { method, path })!) ?? []]));
+}
+
+/** The document's paged lists (a `skip` parameter), those of documents (tag `documents`: their links expire) apart. */
+export interface PagedLists {
+  records: ReadonlySet<string>;
+  documents: ReadonlySet<string>;
+}
+
+/** The paged lists of the document, by operationId: what the readiness rules about pages and polls read. */
+export function pagedListsOf(document: ApiDocument): PagedLists {
+  const records = new Set<string>();
+  const documents = new Set<string>();
+  for (const operation of operationsOf(document)) {
+    if (!parametersOf(document, operation).some((parameter) => parameter.name === 'skip' && parameter.in === 'query')) continue;
+    const { tags = [] } = operationAt(document, operation) as { tags?: string[] };
+    (tags.includes('documents') ? documents : records).add(operation.operationId);
+  }
+  return { records, documents };
 }
 
 /** Where an Ajv error points (at the unknown member itself, for one too many) and what it says (an enum's values too). */
@@ -222,6 +262,18 @@ export function documentedResponse(document: ApiDocument, path: string, method: 
   return { key, content: response?.content ?? {} };
 }
 
+/**
+ * The component an operation's success answer is as JSON (its first 2xx with `application/json` naming a component),
+ * as a pointer; undefined when it answers no content, or JSON of no one component (an export: HAR or a Pact file).
+ */
+export function successComponentOf(document: ApiDocument, operationId: string): string | undefined {
+  const found = operationsById(document).get(operationId);
+  const responses = (found && operationAt(document, found)?.responses) ?? {};
+  const status = Object.keys(responses).find((key) => /^2\d\d$/.test(key));
+  const ref = status === undefined ? undefined : (responseContentOf(document, operationId, Number(status))?.['application/json']?.schema as { $ref?: unknown } | undefined)?.$ref;
+  return typeof ref === 'string' && ref.startsWith(COMPONENT_SCHEMAS) ? ref : undefined;
+}
+
 /** The content, by media type, of an operation's answer with this status (`documentedResponse`), by operationId. */
 export function responseContentOf(document: ApiDocument, operationId: string, status: number): Record<string, { schema?: object }> | undefined {
   const found = operationsById(document).get(operationId);
@@ -230,5 +282,5 @@ export function responseContentOf(document: ApiDocument, operationId: string, st
 
 /** A validator of fixtures files against the document's World schema (the same schema PUT /__control/state uses). */
 export function compileWorldValidator(document: ApiDocument): (value: unknown) => FieldError[] {
-  return compileDocumentValidator(document, { $ref: 'openapi#/components/schemas/World' });
+  return compileDocumentValidator(document, componentRef('World'));
 }

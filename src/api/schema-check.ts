@@ -10,7 +10,7 @@ export interface Violation {
   isEnum: boolean;
 }
 
-/** Work that yields between pieces (`Slices` of `harness/slices.ts`, which runs it at once or beside the requests). */
+/** Work that yields between pieces (`Slices` of `util/slices.ts`, which runs it at once or beside the requests). */
 export type Pieces<T> = Generator<void, T, void>;
 
 /** List items checked between two chances to give the event loop a turn. */

@@ -73,6 +73,11 @@ const invalidToken = (detail: string, code = 'invalid_token'): DomainError =>
     'WWW-Authenticate': `Bearer error="invalid_token", error_description="${headerSafe(detail)}"`,
   });
 
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 7235), or undefined: the one parse of it. */
+export const bearerTokenOf = (authorization: string | undefined): string | undefined => BEARER.exec(authorization ?? '')?.[1];
+
 /** Bearer credentials that are not one token (spaces inside it, nothing after the scheme): refused, not missing. */
 export const malformedBearer = (): DomainError =>
   invalidToken('The Authorization header is not "Bearer <token>" with one token of base64url segments and dots.');

@@ -1,6 +1,6 @@
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
-import type { ControlStep } from '../harness/control-steps.js';
+import type { ControlStep } from '../records/control-steps.js';
 
 /**
  * The one place a change made through the control plane (or the library's same calls) is kept in the tenant's

@@ -4,8 +4,8 @@ import { DomainError } from '../api/errors.js';
 import type { FakeContext } from '../context.js';
 import { CONTROL_SCOPE } from '../domain/scopes.js';
 import type { Tenant } from '../domain/tenants.js';
-import type { AccessTokenClaims } from '../auth/jwt.js';
-import { audiencesOf, baseUrlOf } from '../http/request-context.js';
+import { bearerTokenOf, type AccessTokenClaims } from '../auth/jwt.js';
+import { baseUrlOf, verifyOnTenantClock } from '../http/request-context.js';
 import { stateOf } from '../http/request-state.js';
 import { confinePartner } from './tenant.js';
 
@@ -65,7 +65,6 @@ function tenantsNamedIn(req: Request): string[] {
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-const BEARER = /^Bearer +(\S+) *$/i;
 /** Bearer credentials with a dot are a token, whatever they hold (cut, padded, spaced): never a mistyped CONTROL_TOKEN. */
 const looksLikeToken = (authorization: string): boolean => /^bearer\s/i.test(authorization) && authorization.includes('.');
 
@@ -108,16 +107,15 @@ function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
  */
 async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
   const authorization = req.get('authorization') ?? '';
-  const bearer = BEARER.exec(authorization)?.[1];
+  const bearer = bearerTokenOf(authorization);
   // Compares digests, so neither the token's content nor its length shows in the time taken.
   if (bearer !== undefined && expected && timingSafeEqual(digest(bearer), expected)) return 'operator';
   // shadow mode's open plane: the upstream's tokens (another issuer) are the partner's own, sent along
   const strict = expected !== undefined || ctx.options.upstream === undefined;
   if (looksLikeToken(authorization) || (expected === undefined && strict && authorization !== '')) {
     await ctx.keys.ready();
-    const issuer = baseUrlOf(req, ctx);
     // a token that does not even match the Bearer syntax is verified as the empty token: refused, never thrown
-    const verdict = ctx.tokens.verify(bearer ?? '', { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+    const verdict = verifyOnTenantClock(ctx, bearer ?? '', baseUrlOf(req, ctx));
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
     // a token of ours that fails, or one naming our key, is refused with its reason; so is any other (CONTRACT 15)
     // but the upstream's in shadow mode

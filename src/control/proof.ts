@@ -1,17 +1,18 @@
-import { operationScopesOf, operationsOf } from '../api/document.js';
+import { operationScopesOf, operationsOf, pagedListsOf } from '../api/document.js';
+import { API_SCOPES } from '../domain/scopes.js';
 import type { ExportFormat, Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
-import { harSteps, httpFileSteps } from '../harness/export.js';
-import { vitestFileSteps } from '../harness/vitest-export/index.js';
-import type { FidelityFindings } from '../harness/vitest-export/fidelity-step.js';
-import { contractSteps } from '../harness/pact/contract.js';
-import type { RecordFields, RecordKind } from '../harness/pact/sightings.js';
+import { harSteps, httpFileSteps } from '../proof/export.js';
+import { vitestFileSteps } from '../proof/vitest-export/index.js';
+import type { FidelityFindings } from '../proof/vitest-export/fidelity-step.js';
+import { contractSteps } from '../proof/pact/contract.js';
+import type { RecordFields, RecordKind } from '../proof/pact/sightings.js';
 import type { Tenant } from '../domain/tenants.js';
-import type { JournalRecord, JournalSpan } from '../harness/journal.js';
+import type { JournalRecord, JournalSpan } from '../records/journal.js';
 import { PACKAGE_NAME, packageVersion } from '../package-info.js';
-import { readinessReport, type ReadinessReport } from '../harness/readiness-report.js';
-import { runNow, runSliced, type Slices } from '../harness/slices.js';
-import { verifySteps, type VerificationOutcome } from '../harness/verify.js';
+import { readinessReport, type ReadinessReport } from '../proof/readiness-report.js';
+import { runNow, runSliced, type Slices } from '../util/slices.js';
+import { verifySteps, type VerificationOutcome } from '../proof/verify.js';
 
 /**
  * The proof calls over one tenant's journal, shared by the control plane and the library (`fake.verify`,
@@ -44,6 +45,8 @@ export function tenantReadinessReport(ctx: FakeContext, clientId: string, since:
   const report = readinessReport(clientId, records, {
     tokenTtlSeconds: ctx.options.tokenTtlSeconds,
     operationScopes: operationScopesOf(ctx.api.document),
+    apiScopes: API_SCOPES,
+    lists: pagedListsOf(ctx.api.document),
     resetBetween: (earlier, later) => marks.some((mark) => mark.afterSeq >= earlier.seq && mark.afterSeq < later.seq),
   });
   return { ...report, since, resets: resetsWithin(ctx, clientId, records) };

@@ -1,9 +1,9 @@
 import { DomainError } from '../api/errors.js';
 import type { Schemas } from '../api/types.js';
 import type { FakeContext } from '../context.js';
-import type { JournalBody } from '../harness/journal-body.js';
+import type { JournalBody } from '../records/journal-body.js';
 
-/** A body as the journal keeps it (cut, redacted: `harness/journal-body.ts`), as the control plane shows it. */
+/** A body as the journal keeps it (cut, redacted: `records/journal-body.ts`), as the control plane shows it. */
 const exchangeBody = (body: JournalBody | null): Schemas['ExchangeBody'] =>
   body && { content_type: body.contentType, size: body.size, truncated: body.truncated, text: body.text };
 

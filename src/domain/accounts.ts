@@ -22,6 +22,9 @@ const ACCOUNT_FIELD_ORDER: Record<keyof Account, true> = {
 };
 const ACCOUNT_FIELDS = Object.keys(ACCOUNT_FIELD_ORDER) as (keyof Account)[];
 
+/** The fields of an account a client gives (all but those the platform sets: `id`, `created`). */
+export const GIVEN_ACCOUNT_FIELDS: readonly string[] = ACCOUNT_FIELDS.filter((field) => field !== 'id' && field !== 'created');
+
 /** Fields that apply to one account type only; `birthdate` is the update body's form of the `dob_*` fields. */
 const ONLY_FOR: Record<AccountType, readonly string[]> = {
   individual: ['first_name', 'last_name', 'dob_day', 'dob_month', 'dob_year', 'birthdate', 'place_of_birth', 'tin'],

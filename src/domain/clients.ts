@@ -1,10 +1,26 @@
-import type { Journal } from '../harness/journal.js';
+import { componentRef } from '../api/document.js';
+import type { Journal } from '../records/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
 import type { ClientSettings, Schemas } from '../api/types.js';
 import { DEFAULT_PROGRESSION_SETTINGS } from './order-progression.js';
 
 export type ClientView = Schemas['Client'];
+
+/**
+ * A client record's schema, its parts the document's components: the one check of a client a server starts with
+ * (the library's, CLIENTS) and of one read back from a tenant file (which requires its members).
+ */
+export const CLIENT_RECORD_SCHEMA = {
+  type: 'object',
+  properties: {
+    client_id: { type: 'string', minLength: 1 },
+    client_secret: { type: 'string', minLength: 1 },
+    token_endpoint_auth_method: componentRef('TokenEndpointAuthMethod'),
+    scopes: { type: 'array', uniqueItems: true, items: componentRef('ApiScope') },
+    settings: componentRef('ClientSettings'),
+  },
+};
 export type ClientCreate = Schemas['ClientCreate'];
 export type ClientUpdate = Schemas['ClientUpdate'];
 

@@ -2,8 +2,8 @@
 // and the control plane use: creating an account with its wallets or payment methods, placing and forcing an order.
 import { DomainError, type FieldError } from '../api/errors.js';
 import type { OrderMarket, OrderSide, Schemas } from '../api/types.js';
-import { KNOWN_STATE_NAMES, orderStateName, orderStatusOf, STATE_NAMES, type InjectedValues } from '../harness/pact/states.js';
-import { createAccount, prepareAccount, type AccountCreate } from './accounts.js';
+import { KNOWN_STATE_NAMES, orderStateName, orderStatusOf, STATE_NAMES, type InjectedValues } from '../records/provider-state-names.js';
+import { createAccount, GIVEN_ACCOUNT_FIELDS, prepareAccount, type AccountCreate } from './accounts.js';
 import { draftOrder, flagNeeded, placedOrderBytes, storeOrder } from './order-placement.js';
 import { setOrderStatus } from './order-actions.js';
 import { ensureRoomFor } from './limits.js';
@@ -32,11 +32,9 @@ function checked<T>(check: ParamsCheck, schema: Parameters<ParamsCheck>[0], valu
 
 const pick = (params: Params, keys: readonly string[]): Params => Object.fromEntries(keys.filter((key) => params[key] !== undefined).map((key) => [key, params[key]]));
 
-const ACCOUNT_FIELDS = ['external_id', 'type', 'country', 'city', 'line1', 'line2', 'postal_code', 'state', 'first_name', 'last_name', 'dob_day', 'dob_month', 'dob_year', 'place_of_birth', 'business_name', 'lei', 'tax_id', 'tin', 'tax_residencies'];
-
 /** The account a state asks for: its fields from `params` (or `params.account`), an individual when none are given. */
 function accountInput(params: unknown, check: ParamsCheck, at: string): AccountCreate {
-  const fields = isObject(params) ? pick(params, ACCOUNT_FIELDS) : {};
+  const fields = isObject(params) ? pick(params, GIVEN_ACCOUNT_FIELDS) : {};
   return checked<AccountCreate>(check, 'AccountCreate', { type: 'individual', ...fields }, at);
 }
 

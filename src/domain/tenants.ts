@@ -1,7 +1,7 @@
 import { changeClock, Clock } from './clock.js';
 import { DomainError } from '../api/errors.js';
-import { FaultBook } from '../harness/faults.js';
-import type { FixturesSource, SpanOrigin } from '../harness/control-steps.js';
+import { FaultBook } from '../records/faults.js';
+import type { FixturesSource, SpanOrigin } from '../records/control-steps.js';
 import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod, World } from '../api/types.js';
 import { OrderProgression } from './order-progression.js';
 import { InvestorActivity } from './investor-activity.js';

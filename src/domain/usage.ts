@@ -1,5 +1,5 @@
 import type { Schemas } from '../api/types.js';
-import type { Journal } from '../harness/journal.js';
+import type { Journal } from '../records/journal.js';
 import { budgetedBytes, type Budgets } from './budgets.js';
 import type { TenantRegistry } from './tenants.js';
 

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
 import { operationsById, type AnswerMismatch, type ApiDocument } from '../api/document.js';
-import { runNow } from '../harness/slices.js';
+import { runNow } from '../util/slices.js';
 import { stateOf } from './request-state.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;

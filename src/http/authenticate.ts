@@ -1,14 +1,15 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { operationScopes } from '../api/document.js';
 import { DomainError } from '../api/errors.js';
 import { basicCredentials } from '../auth/basic-credentials.js';
-import { malformedBearer, missingToken, type VerifyExpectations } from '../auth/jwt.js';
+import { bearerTokenOf, malformedBearer, missingToken } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 import { clientProvenBy, withBasicCredentials } from '../domain/token-request.js';
-import type { Fault } from '../harness/faults.js';
+import type { Fault } from '../records/faults.js';
 import type { ReceiveBody } from './body.js';
 import { strike, takeFault } from './faults.js';
-import { audiencesOf, baseUrlOf } from './request-context.js';
+import { audiencesOf, baseUrlOf, verifyOnTenantClock } from './request-context.js';
 import { stateOf } from './request-state.js';
 import { routeOf } from './route.js';
 
@@ -19,7 +20,11 @@ export interface Identified {
   refusal?: unknown;
 }
 
-const BEARER = /^Bearer +([^\s]+) *$/i;
+/** Who a token must be issued by and for: the request's base URL and its audiences. */
+interface TokenExpectations {
+  issuer: string;
+  audiences: readonly string[];
+}
 
 const insufficientScope = (missing: string[]): DomainError =>
   new DomainError(403, 'insufficient_scope', `This operation needs the scope ${missing.join(' ')}, which the token does not carry.`, undefined, {
@@ -30,8 +35,9 @@ const insufficientScope = (missing: string[]): DomainError =>
  * Who is calling, proven by a bearer token we signed (even an expired one, or one short of a scope: it still proves
  * its client). A forged token names no tenant, so it never takes a tenant's faults nor lands in its journal or report.
  */
-function identifyBearer(ctx: FakeContext, expectations: (req: Request) => Omit<VerifyExpectations, 'nowOf'>, req: Request): Identified {
-  const scopes = routeOf(req)?.schema?.security?.find((requirement) => 'oauth2' in requirement)?.oauth2;
+function identifyBearer(ctx: FakeContext, expectations: (req: Request) => TokenExpectations, req: Request): Identified {
+  const operation = routeOf(req)?.schema;
+  const scopes = operation && operationScopes(ctx.api.document, operation);
   if (!scopes) return {};
   return bearerIdentity(ctx, req.get('authorization'), () => expectations(req), scopes);
 }
@@ -40,13 +46,13 @@ function identifyBearer(ctx: FakeContext, expectations: (req: Request) => Omit<V
 export function bearerIdentity(
   ctx: FakeContext,
   authorization: string | undefined,
-  expectations: () => Omit<VerifyExpectations, 'nowOf'>,
+  expectations: () => TokenExpectations,
   scopes: readonly string[],
 ): Identified {
-  const match = BEARER.exec(authorization ?? '');
-  if (!match) return { refusal: /^bearer\s/i.test(authorization ?? '') ? malformedBearer() : missingToken() };
+  const token = bearerTokenOf(authorization);
+  if (token === undefined) return { refusal: /^bearer\s/i.test(authorization ?? '') ? malformedBearer() : missingToken() };
   const { issuer, audiences } = expectations();
-  const verdict = ctx.tokens.verify(match[1]!, { issuer, audiences, nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+  const verdict = verifyOnTenantClock(ctx, token, issuer, audiences);
   const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
   if (verdict.error) return { tenant, refusal: verdict.error };
   const granted = verdict.claims.scope.split(' ');
@@ -116,10 +122,9 @@ const admit = (identify: (req: Request) => Identified, receive: ReceiveBody): Re
  */
 export function bearerTenant(ctx: FakeContext): (req: Request) => Tenant | undefined {
   return (req) => {
-    const match = BEARER.exec(req.get('authorization') ?? '');
-    if (!match) return undefined;
-    const issuer = baseUrlOf(req, ctx);
-    const { signedFor } = ctx.tokens.verify(match[1]!, { issuer, audiences: audiencesOf(issuer), nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+    const token = bearerTokenOf(req.get('authorization'));
+    if (token === undefined) return undefined;
+    const { signedFor } = verifyOnTenantClock(ctx, token, baseUrlOf(req, ctx));
     return signedFor === undefined ? undefined : ctx.tenants.find(signedFor);
   };
 }

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../logger.js';
 import { DomainError, OAuthError, type FieldError } from '../api/errors.js';
 import { WHERE_CREDENTIALS_GO } from '../domain/token-request.js';
-import type { DocumentedPath } from '../harness/journal.js';
+import type { DocumentedPath } from '../records/journal.js';
 import { clip, MAX_FIELD_ERRORS, problem, type Problem } from './problem.js';
 import { settle, stateOf } from './request-state.js';
 

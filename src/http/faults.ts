@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '../api/errors.js';
 import type { Tenant } from '../domain/tenants.js';
-import type { Fault, FaultPhase } from '../harness/faults.js';
+import type { Fault, FaultPhase } from '../records/faults.js';
 import { settle, stateOf } from './request-state.js';
 
 const CODES: Record<number, string> = { 429: 'rate_limited', 503: 'service_unavailable' };

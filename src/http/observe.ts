@@ -3,16 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler, Response } from 'express';
 import { decodeFormAsSent } from '../api/form-urlencoded.js';
 import type { FakeContext } from '../context.js';
-import { JournalRecord, type KeptExchange } from '../harness/journal.js';
-import { keptBody } from '../harness/journal-body.js';
+import { JournalRecord, type KeptExchange } from '../records/journal.js';
+import { keptBody } from '../records/journal-body.js';
+import { isOwnPath } from './own-paths.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
-import { isTwinReplay } from './shadow/replay-transport.js';
-
-/** The control plane, the spec, the docs and the console are the fake's own: never journaled, logged or faulted. */
-export const isOwnPath = (path: string): boolean =>
-  path.startsWith('/__control') || path.startsWith('/docs') || path === '/openapi.json' || path === '/openapi.yaml' ||
-  path === '/' || path === '/console' || path.startsWith('/console/');
+import { isTwinReplay } from './replay-transport.js';
 
 const hashOf = (body: Buffer | undefined): string | null =>
   body === undefined || body.length === 0 ? null : createHash('sha256').update(body).digest('hex');

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { DomainError } from '../api/errors.js';
+import type { TokenVerdict } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { LinkContext } from '../domain/documents.js';
 import type { Tenant } from '../domain/tenants.js';
@@ -27,6 +28,14 @@ export function baseUrlFor(protocol: string, hostHeader: string | undefined): st
 export function audiencesOf(baseUrl: string): string[] {
   const { host, hostname } = new URL(baseUrl);
   return host === hostname ? [host] : [host, hostname];
+}
+
+/**
+ * A token checked as this instance signs them for a base URL, its times read on the clock of the tenant it names:
+ * the one token check of the API, the control plane and the provider states.
+ */
+export function verifyOnTenantClock(ctx: FakeContext, token: string, issuer: string, audiences: readonly string[] = audiencesOf(issuer)): TokenVerdict {
+  return ctx.tokens.verify(token, { issuer, audiences, nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
 }
 
 export function linkContextOf(call: { baseUrl: string }, ctx: FakeContext, tenant: Tenant): LinkContext {

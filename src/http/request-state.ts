@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { OperationId } from '../api/types.js';
 import type { Tenant } from '../domain/tenants.js';
-import type { DocumentedPath } from '../harness/journal.js';
+import type { DocumentedPath } from '../records/journal.js';
 
 /**
  * What the pipeline learns about one request, written by the step that learns it and read by the ones after: the
@@ -25,7 +25,7 @@ export interface RequestState {
   controlPartner?: Tenant;
   /** The raw request body: the journal keeps its beginning (secrets redacted). */
   rawBody?: Buffer;
-  /** The body res.end wrote: the journal keeps its beginning, as it is (`harness/journal-body.ts`); the answer check reads it. */
+  /** The body res.end wrote: the journal keeps its beginning, as it is (`records/journal-body.ts`); the answer check reads it. */
   sentBody?: string | Buffer;
   /**
    * Shadow mode: the client's credentials the upstream's answer may carry (its secret, its tokens), which the journal

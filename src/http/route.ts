@@ -128,7 +128,7 @@ const exactValues = (entry: PathRoute, path: string): string[] | undefined => en
  * same 404, 405 and `Allow`), but compiled once and grouped by first segment: its router compiled every route's
  * expression and tried each on every request. A path matches only as the document writes it, its case and every
  * slash (`letterOf`; the validator's router forgives both, the real service does not). Shadow mode names a forwarded
- * request's operation with this router too (`http/shadow/forwarding.ts`). A near miss (another case, a slash doubled, a trailing slash added or left out), found by the validator's own
+ * request's operation with this router too (`shadow/forwarding.ts`, handed this same router). A near miss (another case, a slash doubled, a trailing slash added or left out), found by the validator's own
  * forgiving expressions, is a 404 naming the right spelling; failing that, so is a path a segment away
  * (`close-path.ts`). Each operation then gets its own validator
  * (src/http/validator.ts), whose router sees just that one route.

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
-import { operationAt, parametersOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
+import { operationAt, operationScopes, parametersOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
 import { oneOperationDocument } from '../api/operation-document.js';
 import { hasBody } from './body.js';
 import { decimalIntegers } from './decimal-integers.js';
@@ -131,12 +131,8 @@ export function operationValidator(document: ApiDocument, operation: DocumentOpe
  * it; any other request to it still goes through it (an unknown query parameter is still refused).
  */
 export function takesNothing(document: ApiDocument, operation: DocumentOperation): boolean {
-  const { requestBody, security = (document as { security?: Record<string, string[]>[] }).security ?? [] } = operationAt(document, operation)!;
-  return (
-    parametersOf(document, operation).length === 0 &&
-    requestBody === undefined &&
-    !security.some((requirement) => 'oauth2' in requirement)
-  );
+  const object = operationAt(document, operation)!;
+  return parametersOf(document, operation).length === 0 && object.requestBody === undefined && operationScopes(document, object) === undefined;
 }
 
 /** No query string (not even `?`) and no body, as the body parsers tell one (src/http/body.ts). */

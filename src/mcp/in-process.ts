@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { ApiDocument } from '../api/document.js';
 import type { Fetch } from '../control-client.js';
-import { replayTransport } from '../http/shadow/replay-transport.js';
+import { replayTransport } from '../http/replay-transport.js';
 import { clientPort, type ControlPort } from './port.js';
 
 /** The caller of an MCP request, as the control plane reads one. */

@@ -1,4 +1,4 @@
-import { operationAt, operationsById, parametersOf, resolveRef, type ApiDocument, type DocumentParameter } from '../api/document.js';
+import { operationAt, operationsById, parametersOf, resolveRef, successComponentOf, type ApiDocument, type DocumentParameter } from '../api/document.js';
 import type { FieldError } from '../api/errors.js';
 import { pointerOf, tokensOf } from '../api/json-pointer.js';
 import type { OperationId } from '../api/types.js';
@@ -184,8 +184,6 @@ export type OperationToolSpec<T> = {
   description: string;
   annotations: ToolAnnotations;
   operationId: OperationId;
-  /** The answer's schema, as a pointer into the document (a component): the tool's structured output. */
-  output?: string;
   text: Render<T>;
   /** The part of the answer the tool gives (a list narrowed to the tenant named). */
   select?: (answer: T, args: Args) => T;
@@ -196,18 +194,20 @@ export type OperationToolSpec<T> = {
 /** A tool that is one operation: its input from the operation, its output from the answer's schema, a text of it. */
 export function operationTool<T>(document: ApiDocument, spec: OperationToolSpec<T>): ToolDefinition {
   const input = operationInput(document, spec.operationId, spec);
+  // the tool's structured output: the component the operation answers with, as the document has it
+  const output = successComponentOf(document, spec.operationId);
   return {
     name: spec.name,
     description: spec.description,
     annotations: spec.annotations,
     input: { schema: input.schema, check: input.check },
-    ...(spec.output && { output: outputOf(document, spec.output) }),
+    ...(output && { output: outputOf(document, output) }),
     async run(given, port) {
       const args = { ...spec.defaults, ...given };
       const answer = await port.call(await input.callOf(args, () => port.defaultClientId()));
       const answered = (answer.json ?? answer.text) as T;
       const value = spec.select ? spec.select(answered, args) : answered;
-      return { ...(spec.output && { structured: value as Record<string, unknown> }), text: spec.text(value) };
+      return { ...(output && { structured: value as Record<string, unknown> }), text: spec.text(value) };
     },
   };
 }

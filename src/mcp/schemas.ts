@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { documentValidators, resolveRef, rootedRefs, type ApiDocument } from '../api/document.js';
+import { COMPONENT_SCHEMAS, componentPointer, documentValidators, resolveRef, rootedRefs, type ApiDocument } from '../api/document.js';
 import type { FieldError } from '../api/errors.js';
 import { tokensOf } from '../api/json-pointer.js';
 
@@ -15,8 +15,6 @@ import { tokensOf } from '../api/json-pointer.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-const COMPONENT = '#/components/schemas/';
-
 /** The part of the document a pointer names (`#/components/schemas/Clock`, `…/properties/data/items`). */
 export const schemaAt = (document: ApiDocument, pointer: string): JsonSchema => resolveRef(document, { $ref: pointer }) as JsonSchema;
 
@@ -28,8 +26,8 @@ function convert(node: unknown, reached: Set<string>): unknown {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(source)) {
     if (key === 'nullable' || key === 'example' || key === 'discriminator' || key === 'xml' || key === 'externalDocs') continue;
-    if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT)) {
-      const name = value.slice(COMPONENT.length);
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT_SCHEMAS)) {
+      const name = value.slice(COMPONENT_SCHEMAS.length);
       reached.add(name);
       out.$ref = `#/$defs/${name}`;
     } else if (key === 'properties' || key === 'patternProperties') {
@@ -68,7 +66,7 @@ export function jsonSchemaOf(document: ApiDocument, schema: JsonSchema): JsonSch
     const name = pending.pop()!;
     if (name in defs) continue;
     const before = new Set(reached);
-    defs[name] = convert(schemaAt(document, `${COMPONENT}${name}`), reached);
+    defs[name] = convert(schemaAt(document, componentPointer(name)), reached);
     for (const added of reached) if (!before.has(added)) pending.push(added);
   }
   return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;

@@ -1,4 +1,4 @@
-import type { ApiDocument } from '../api/document.js';
+import { componentPointer, type ApiDocument } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 import { DESTROY, operationTool, outputOf, ownInput, READ, WRITE, type OperationToolSpec, type ToolDefinition } from './operation-tool.js';
 import * as render from './render.js';
@@ -7,10 +7,8 @@ import { jsonSchemaOf, schemaAt, type JsonSchema } from './schemas.js';
 /**
  * The 22 tools of the MCP server (CONTRACT 14), in its order: each one control-plane operation (operation-tool.ts),
  * but get_state and get_token, which read a few. Adding one: an entry here, with its name, description, hints,
- * operationId, the answer's component and a text of it.
+ * operationId and a text of its answer (its structured output is the operation's answer component, from the document).
  */
-
-const component = (name: string): string => `#/components/schemas/${name}`;
 
 function buildTools(document: ApiDocument): ToolDefinition[] {
   const tool = <T>(spec: OperationToolSpec<T>) => operationTool<T>(document, spec);
@@ -20,7 +18,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'List the registered OAuth clients (each is a tenant) with their secrets, scopes, token auth method and settings; use it first to see which client_id to act on.',
       annotations: READ('List clients'),
       operationId: 'listClients',
-      output: component('ClientList'),
       // with client_id, that client only
       select: (list, args) => (args.client_id === undefined ? list : { data: list.data.filter((c) => c.client_id === args.client_id) }),
       text: render.clientsText,
@@ -30,7 +27,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Register a new OAuth client with its own seeded world (a new tenant), e.g. {"client_id":"acme","client_secret":"s3cret","scopes":["read:accounts"]}; operator only.',
       annotations: WRITE('Create a client'),
       operationId: 'createClient',
-      output: component('Client'),
       text: render.clientText,
     }),
     tool<Schemas['Client']>({
@@ -38,7 +34,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Change a client\'s scopes, token_endpoint_auth_method or settings, e.g. {"settings":{"order_progression":"clock"}} to let orders move with the clock.',
       annotations: WRITE('Update a client', true),
       operationId: 'updateClient',
-      output: component('Client'),
       text: render.clientText,
     }),
     getStateTool(document),
@@ -54,7 +49,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: "Take the tenant's whole world as JSON (the FIXTURES file shape), to inspect every record or to restore it later with restore.",
       annotations: READ('Snapshot the world'),
       operationId: 'getState',
-      output: component('World'),
       text: (world) => `The world holds ${render.countsText(render.worldCounts(world))}; structuredContent has it whole (pass it to restore to load it back).`,
     }),
     tool<undefined>({
@@ -69,7 +63,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: "Read the tenant's clock (it drives token expiry, created times, order progression and investor activity).",
       annotations: READ('Read the clock'),
       operationId: 'getClock',
-      output: component('Clock'),
       text: (clock) => `The tenant's clock: ${render.clockText(clock)}.`,
     }),
     tool<Schemas['Clock']>({
@@ -78,7 +71,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       annotations: WRITE('Move the clock'),
       operationId: 'setClock',
       renames: { now: 'at' },
-      output: component('Clock'),
       text: (clock) => `The tenant's clock is now ${render.clockText(clock)}.`,
     }),
     tool<Schemas['ControlOrderList']>({
@@ -87,7 +79,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       annotations: READ('List orders'),
       operationId: 'listControlOrders',
       defaults: { limit: 20 },
-      output: component('ControlOrderList'),
       text: render.orderListText,
     }),
     tool<Schemas['ControlOrder']>({
@@ -95,7 +86,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Show one order with its status_history (who moved it when) and its next step; use it to explain why an order is or is not COMPLETED.',
       annotations: READ('Get an order'),
       operationId: 'getControlOrder',
-      output: component('ControlOrder'),
       text: render.controlOrderText,
     }),
     tool<Schemas['OrderDetails']>({
@@ -103,7 +93,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Place an order for an account under the market rules (a refusal names the rule), e.g. {"account_id":"3f2c8a4e-9b1d-4c6a-8e2f-5a7b9c0d1e2f","isin":"DE000A0D9PT0","side":"BUY","market":"PRIMARY","amount_of_units":10,"value":100000}.',
       annotations: WRITE('Place an order'),
       operationId: 'placeOrder',
-      output: component('OrderDetails'),
       text: render.orderLine,
     }),
     tool<Schemas['OrderDetails']>({
@@ -111,7 +100,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Force an order into any status with consistent side-effect fields, e.g. {"order_id":"3f2c8a4e-9b1d-4c6a-8e2f-5a7b9c0d1e2f","status":"COMPLETED"}, to test how the client sees an order it did not move.',
       annotations: WRITE('Force an order status', true),
       operationId: 'setOrderStatus',
-      output: component('OrderDetails'),
       text: render.orderLine,
     }),
     tool<Schemas['OrderDetails']>({
@@ -119,7 +107,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Move an order one lifecycle step (PLACED → AWAITING_PAYMENT → …); refused at COMPLETED or CANCELLED.',
       annotations: WRITE('Advance an order'),
       operationId: 'advanceOrder',
-      output: component('OrderDetails'),
       text: render.orderLine,
     }),
     tool<Schemas['Fault']>({
@@ -127,7 +114,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Inject a fault into the tenant\'s API requests, e.g. {"method":"POST","path":"/v1/accounts","status":503,"count":1} or {"path":"/v1/accounts","drop":true,"phase":"after"} to lose an answer after the write.',
       annotations: WRITE('Add a fault'),
       operationId: 'addFault',
-      output: component('Fault'),
       text: (fault) => `Added ${render.faultText(fault)}.`,
     }),
     tool<Schemas['FaultList']>({
@@ -135,7 +121,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: "List the tenant's active faults (what will still be injected, and how many times).",
       annotations: READ('List faults'),
       operationId: 'listFaults',
-      output: component('FaultList'),
       text: render.faultsText,
     }),
     tool<undefined>({
@@ -150,7 +135,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'List what the tenant\'s client sent (the request journal, oldest first), filtered e.g. by {"method":"GET","path":"/v1/orders"} (* matches one path segment); use it to see what a client really did.',
       annotations: READ('List requests'),
       operationId: 'listRequests',
-      output: component('JournalEntryList'),
       text: render.requestsText,
     }),
     tool<Schemas['VerificationResult']>({
@@ -158,7 +142,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       description: 'Prove what the client sent, e.g. {"request":{"method":"POST","path":"/v1/accounts"},"count":{"exactly":2}}; a failure lists the near misses (the closest requests and how they differ).',
       annotations: READ('Verify requests'),
       operationId: 'verifyRequests',
-      output: component('VerificationResult'),
       text: render.verifiedText,
     }),
     tool<Schemas['ReadinessReport']>({
@@ -167,7 +150,6 @@ function buildTools(document: ApiDocument): ToolDefinition[] {
       annotations: READ('Readiness report'),
       operationId: 'getReadinessReport',
       exclude: ['format'],
-      output: component('ReadinessReport'),
       text: render.reportText,
     }),
     tool<unknown>({
@@ -189,9 +171,9 @@ function getStateTool(document: ApiDocument): ToolDefinition {
     required: ['client', 'clock', 'faults', 'records', 'orders_by_status'],
     additionalProperties: false,
     properties: {
-      client: schemaAt(document, `${component('ClientList')}/properties/data/items`),
-      clock: { $ref: component('Clock') },
-      faults: schemaAt(document, `${component('FaultList')}/properties/data`),
+      client: schemaAt(document, `${componentPointer('ClientList')}/properties/data/items`),
+      clock: { $ref: componentPointer('Clock') },
+      faults: schemaAt(document, `${componentPointer('FaultList')}/properties/data`),
       records: { ...statusCounts, description: "How many items each collection of the tenant's world (`World`) holds." },
       orders_by_status: { ...statusCounts, description: 'How many orders are in each status (`OrderStatus`).' },
     },
@@ -232,8 +214,8 @@ function getTokenTool(document: ApiDocument): ToolDefinition {
     name: 'get_token',
     description: 'Get an access token for a client (its credentials as the control plane lists them), to try an API call by hand: send it as "Authorization: Bearer <access_token>" to this fake\'s base URL, which the answer names (a token is valid at the host it was issued for only).',
     annotations: WRITE('Get a token'),
-    input: ownInput(document, { scope: schemaAt(document, `${component('TokenRequest')}/properties/scope`) }),
-    output: outputOf(document, component('TokenResponse')),
+    input: ownInput(document, { scope: schemaAt(document, `${componentPointer('TokenRequest')}/properties/scope`) }),
+    output: outputOf(document, componentPointer('TokenResponse')),
     async run(args, port) {
       const clientId = (args.client_id as string | undefined) ?? (await port.defaultClientId());
       const token = await port.token(clientId, (args.scope as string | undefined) ?? 'openid offline');

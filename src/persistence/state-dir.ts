@@ -5,7 +5,7 @@ import { keyPairFromPem, pkcs8Pem } from '../auth/key-file.js';
 import { rsaKeyPair, type RsaKeyPair } from '../auth/key-pair.js';
 import { toClientRecord } from '../domain/clients.js';
 import { Clock } from '../domain/clock.js';
-import { FaultBook } from '../harness/faults.js';
+import { FaultBook } from '../records/faults.js';
 import type { ClientRecord, TenantRegistry } from '../domain/tenants.js';
 import { checkWorld } from '../domain/world.js';
 import { StateDirError, stateDirRefused } from './state-error.js';

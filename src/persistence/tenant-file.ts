@@ -1,8 +1,9 @@
-import { compileDocumentValidator, type ApiDocument } from '../api/document.js';
+import { compileDocumentValidator, componentRef as ref, type ApiDocument } from '../api/document.js';
 import type { FieldError } from '../api/errors.js';
 import type { World } from '../api/types.js';
+import { CLIENT_RECORD_SCHEMA } from '../domain/clients.js';
 import type { ClientRecord, Tenant } from '../domain/tenants.js';
-import type { FaultBookState } from '../harness/faults.js';
+import type { FaultBookState } from '../records/faults.js';
 import type { ProgressionState } from '../domain/order-progression.js';
 import type { ActivityState } from '../domain/investor-activity.js';
 
@@ -27,8 +28,6 @@ export interface TenantFile {
   activity?: ActivityState;
 }
 
-const ref = (name: string) => ({ $ref: `openapi#/components/schemas/${name}` });
-
 /**
  * A tenant file's schema, its parts taken from the OpenAPI document (the world, faults, scopes and settings as the
  * API defines them). The client record may hold more than the document shows (fields kept for the domain only).
@@ -40,17 +39,7 @@ export const TENANT_FILE_SCHEMA = {
   properties: {
     format: { enum: [TENANT_FILE_FORMAT] },
     sequence: { type: 'integer', minimum: 0 },
-    client: {
-      type: 'object',
-      required: ['client_id', 'client_secret', 'scopes', 'settings'],
-      properties: {
-        client_id: { type: 'string', minLength: 1 },
-        client_secret: { type: 'string', minLength: 1 },
-        token_endpoint_auth_method: ref('TokenEndpointAuthMethod'),
-        scopes: { type: 'array', uniqueItems: true, items: ref('ApiScope') },
-        settings: ref('ClientSettings'),
-      },
-    },
+    client: { ...CLIENT_RECORD_SCHEMA, required: ['client_id', 'client_secret', 'scopes', 'settings'] },
     clock_offset_ms: { type: 'number' },
     clock_frozen_at_ms: { type: 'number' },
     faults: {

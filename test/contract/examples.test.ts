@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { loadApiDocument } from '../../src/api/document.js';
 import { AnswerCheck } from '../../src/api/answer-check.js';
 import { SchemaCheck } from '../../src/api/schema-check.js';
-import { runNow } from '../../src/harness/slices.js';
+import { runNow } from '../../src/util/slices.js';
 import { DEFAULT_CLIENT } from '../../src/domain/clients.js';
 import { startServer } from '../../src/index.js';
 import { answerCode, bodyText, documentedExamples, exampledOperations, INVALID_TOKEN, type DocumentedExample } from '../../scripts/contract-examples.mjs';

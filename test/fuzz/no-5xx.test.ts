@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 import { propertyRuns } from '../support/runs.js';
-import { KNOWN_STATE_NAMES } from '../../src/harness/pact/states.js';
+import { KNOWN_STATE_NAMES } from '../../src/records/provider-state-names.js';
 
 /**
  * No input produces a 5xx: random path parameters, query strings, bodies and content types against every

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { INSTANT_PATTERN, UUID_PATTERN } from '../../src/harness/pact/matching.js';
-import { TOKEN_PLACEHOLDER } from '../../src/harness/pact/interaction.js';
+import { INSTANT_PATTERN, UUID_PATTERN } from '../../src/proof/pact/matching.js';
+import { TOKEN_PLACEHOLDER } from '../../src/proof/pact/interaction.js';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
 /** A session after a reset: an account made, read twice, changed; an order cancelled twice; a fault; a request without token. */

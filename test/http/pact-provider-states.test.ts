@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
-import { KNOWN_STATE_NAMES } from '../../src/harness/pact/states.js';
+import { KNOWN_STATE_NAMES } from '../../src/records/provider-state-names.js';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
 const URL = '/__control/pact/provider-states';

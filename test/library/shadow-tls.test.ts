@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
-import { trustedCertificates } from '../../src/http/shadow/trust.js';
+import { trustedCertificates } from '../../src/shadow/trust.js';
 
 const CERT = fileURLToPath(new URL('../support/tls/upstream-cert.pem', import.meta.url));
 const KEY = fileURLToPath(new URL('../support/tls/upstream-key.pem', import.meta.url));

@@ -188,33 +188,3 @@ describe('a STATE_DIR that cannot take writes', () => {
     await start({ stateDir: dir });
   });
 });
-
-describe('a tenant is written only when it changed', () => {
-  it('reads (API and control plane) never rewrite its file; a change does, once', async () => {
-    const dir = stateDir();
-    const { fake, file } = await withAcme(dir);
-    const written = () => statSync(file).ino;
-    const before = written();
-    const token = await fetchToken(fake.url, 'acme', 's');
-    for (let i = 0; i < 5; i++) {
-      expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      expect((await control(fake, '/state', { headers: { 'x-client-id': 'acme' } })).status).toBe(200);
-      await sleep(250);
-    }
-    expect(written()).toBe(before);
-    await fake.control.forClient('acme').addFault({ status: 500, path: '/v1/nothing' });
-    await until(() => written() !== before);
-  });
-
-  it('a restored tenant is not rewritten at start, nor by its first reads', async () => {
-    const dir = stateDir();
-    const { fake, file } = await withAcme(dir);
-    await stopped(fake);
-    const before = statSync(file).ino;
-    const again = await start({ stateDir: dir });
-    await fetchToken(again.url, 'acme', 's');
-    await again.control.forClient('acme').faults();
-    await sleep(1200);
-    expect(statSync(file).ino).toBe(before);
-  });
-});

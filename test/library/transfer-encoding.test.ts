@@ -1,9 +1,14 @@
 import { connect } from 'node:net';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
-import { stoppedAfterEachTest } from '../support/servers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type FakeServer } from '../../src/index.js';
 
-const start = stoppedAfterEachTest();
+// One server for the file: each test counts the journal from where it found it and makes its own account.
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startServer();
+});
+afterAll(() => fake.stop());
 
 /** Writes raw bytes on a fresh connection and resolves with everything the server sent until it closed it (or 3 s). */
 async function exchange(port: number, bytes: string): Promise<string> {
@@ -31,7 +36,6 @@ describe('Transfer-Encoding', () => {
     ['gzip, chunked', 'gzip'],
     ['foo', 'foo'],
   ])('"%s" is answered once, 501 naming the coding, and the connection closed: what follows is not read as a second request', async (codings, named) => {
-    const fake = await start();
     const token = await fake.token();
     const host = `127.0.0.1:${fake.port}`;
     // After a `0` chunk, the bytes of another request: a parser taking the last coding would answer it too.
@@ -55,7 +59,6 @@ describe('Transfer-Encoding', () => {
   });
 
   it('"chunked" alone still carries a body', async () => {
-    const fake = await start();
     const token = await fake.token();
     const body = JSON.stringify({ type: 'individual', external_id: 'chunked-1', first_name: 'Ada', last_name: 'Lovelace' });
     const chunks = [body.slice(0, 20), body.slice(20)].map((part) => `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`).join('');

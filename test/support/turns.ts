@@ -1,4 +1,4 @@
-import { runSliced } from '../../src/harness/slices.js';
+import { runSliced } from '../../src/util/slices.js';
 
 /** Runs work in slices of 1 ms, counting the setImmediate callbacks that ran meanwhile (the event loop's turns). */
 export async function slicedCountingTurns<T>(work: Parameters<typeof runSliced<T>>[0]): Promise<{ result: T; turns: number }> {

@@ -1,4 +1,4 @@
-import { readFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,10 +6,12 @@ import { fetchToken, type FakeServer } from '../../src/index.js';
 import { healthOf, stateDirFixtures } from '../support/state-dirs.js';
 import { sleep, until } from '../support/waits.js';
 
-// STATE_DIR's lock over real time (its refresh every 5 s, a stale lock after 30 s) and a large tenant's file: the
-// slow half of test/library/state-dir-safety.test.ts, run by `npm run test:e2e`.
+// STATE_DIR's lock over real time (its refresh every 5 s, a stale lock after 30 s), a large tenant's file, and the
+// writer's 500 ms timer left alone by reads: the slow half of test/library/state-dir-safety.test.ts, run by `npm run test:e2e`.
 const { stateDir, start, stopped, withAcme } = stateDirFixtures();
 const health = (fake: FakeServer) => healthOf(fake.url);
+const control = (fake: FakeServer, path: string, init: RequestInit = {}) =>
+  fetch(`${fake.url}/__control${path}`, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
 
 describe('STATE_DIR is locked to one instance, over time', () => {
   it('the holder keeps its lock past its refreshes (every 5 s): health stays ok and writes go on', async () => {
@@ -65,4 +67,34 @@ describe('a tenant is written only when it changed, also when large', () => {
     const again = await start(options);
     expect(again.state('big')).toEqual(before);
   }, 60_000);
+});
+
+describe('a tenant is written only when it changed', () => {
+  it('reads (API and control plane) never rewrite its file; a change does, once', async () => {
+    const dir = stateDir();
+    const { fake, file } = await withAcme(dir);
+    const written = () => statSync(file).ino;
+    const before = written();
+    const token = await fetchToken(fake.url, 'acme', 's');
+    for (let i = 0; i < 5; i++) {
+      expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await control(fake, '/state', { headers: { 'x-client-id': 'acme' } })).status).toBe(200);
+      await sleep(250);
+    }
+    expect(written()).toBe(before);
+    await fake.control.forClient('acme').addFault({ status: 500, path: '/v1/nothing' });
+    await until(() => written() !== before);
+  });
+
+  it('a restored tenant is not rewritten at start, nor by its first reads', async () => {
+    const dir = stateDir();
+    const { fake, file } = await withAcme(dir);
+    await stopped(fake);
+    const before = statSync(file).ino;
+    const again = await start({ stateDir: dir });
+    await fetchToken(again.url, 'acme', 's');
+    await again.control.forClient('acme').faults();
+    await sleep(1200);
+    expect(statSync(file).ino).toBe(before);
+  });
 });

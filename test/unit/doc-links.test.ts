@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docsOf, READINESS_RULES, type ReadinessCode } from '../../src/harness/readiness-report.js';
+import { docsOf, READINESS_RULES, type ReadinessCode } from '../../src/proof/readiness-report.js';
 import { DOC_PAGES, readPage } from '../support/doc-pages.js';
 
 // Every link between the README, the docs pages and the code resolves: the file exists, and a `#fragment` names a

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
 import { compileDocumentValidator, compileWorldValidator, documentedResponse, loadApiDocument, operationsOf, type ApiDocument } from '../../src/api/document.js';
 import { AnswerCheck } from '../../src/api/answer-check.js';
-import { DocumentCheck } from '../../src/harness/fidelity/document-check.js';
-import { runNow } from '../../src/harness/slices.js';
+import { DocumentCheck } from '../../src/shadow/document-check.js';
+import { runNow } from '../../src/util/slices.js';
 
 const { document } = loadApiDocument();
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocumentValidator, loadApiDocument } from '../../src/api/document.js';
-import { compareAnswers, comparing, type Answer } from '../../src/harness/fidelity/compare.js';
-import { DocumentCheck } from '../../src/harness/fidelity/document-check.js';
-import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../src/harness/fidelity/identifiers.js';
+import { compareAnswers, comparing, type Answer } from '../../src/shadow/compare.js';
+import { DocumentCheck } from '../../src/shadow/document-check.js';
+import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../src/shadow/identifiers.js';
 import { slicedCountingTurns } from '../support/turns.js';
 
 const none = () => undefined;

@@ -1,8 +1,8 @@
-// The one wording of a difference (`harness/fidelity/headings.ts`): a sentence for every kind, as the report, its
+// The one wording of a difference (`shadow/headings.ts`): a sentence for every kind, as the report, its
 // JUnit form and the console head it.
 import { describe, expect, it } from 'vitest';
-import { compareAnswers, type Answer } from '../../src/harness/fidelity/compare.js';
-import { headingOf } from '../../src/harness/fidelity/headings.js';
+import { compareAnswers, type Answer } from '../../src/shadow/compare.js';
+import { headingOf } from '../../src/shadow/headings.js';
 
 const headings = (upstream: Answer, fake: Answer, enums?: { upstream: string[]; fake: string[] }, secrets: string[] = []) =>
   compareAnswers({ upstream, fake, compareValues: true, translate: () => undefined, ...(enums && { enumViolations: enums }), secrets }).map(headingOf);

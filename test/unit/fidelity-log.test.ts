@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FidelityLog, REPORT_LIST_LIMIT, type ExchangeOutcome } from '../../src/harness/fidelity/log.js';
+import { FidelityLog, REPORT_LIST_LIMIT, type ExchangeOutcome } from '../../src/shadow/log.js';
 
 let ids = 0;
 /** An exchange of `clientId` whose answers differed at `differences` places. */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadApiDocument } from '../../src/api/document.js';
-import { forwardedRoute } from '../../src/http/shadow/forwarding.js';
+import { forwardedRoute } from '../../src/shadow/forwarding.js';
+import { compileRoutes } from '../../src/http/route.js';
 
 // Shadow mode names the operation of a forwarded exchange with the route step's own router (CONTRACT 15): a path
 // the document does not have, to the letter, is no operation, so its exchange is compared as no operation's.
 describe("shadow mode's operation of a forwarded request", () => {
-  const route = forwardedRoute(loadApiDocument().document);
+  const route = forwardedRoute(compileRoutes(loadApiDocument().document));
   const match = (method: string, path: string) => route({ method, path, originalUrl: path });
   const ID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyValue, journalBody, JOURNAL_BODY_LIMIT_BYTES } from '../../src/harness/journal-body.js';
-import { redactedForm } from '../../src/harness/secrets.js';
+import { bodyValue, journalBody, JOURNAL_BODY_LIMIT_BYTES } from '../../src/records/journal-body.js';
+import { redactedForm } from '../../src/records/secrets.js';
 
 describe('what the journal stores of a body', () => {
   it('replaces tokens and secrets in JSON, forms and query strings, and keeps the rest as sent', () => {

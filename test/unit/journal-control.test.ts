@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, JournalRecord } from '../../src/harness/journal.js';
+import { Journal, JournalRecord } from '../../src/records/journal.js';
 
 let ids = 0;
 const request = (clientId: string, path: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, JOURNAL_ENTRY_OVERHEAD_BYTES, JournalRecord } from '../../src/harness/journal.js';
-import { keptBody, readBody } from '../../src/harness/journal-body.js';
-import { REDACT_ALL, redactedJsonMembers, redactedText } from '../../src/harness/secrets.js';
+import { Journal, JOURNAL_ENTRY_OVERHEAD_BYTES, JournalRecord } from '../../src/records/journal.js';
+import { keptBody, readBody } from '../../src/records/journal-body.js';
+import { REDACT_ALL, redactedJsonMembers, redactedText } from '../../src/records/secrets.js';
 
 let ids = 0;
 const record = (clientId: string | null, path = '/v1/assets', method = 'GET') =>

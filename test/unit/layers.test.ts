@@ -6,14 +6,21 @@ const SRC = resolve(import.meta.dirname, '../../src');
 
 /** Bottom to top: a module imports only from its own layer or below (see ARCHITECTURE.md). */
 const LAYERS: readonly (readonly string[])[] = [
+  // general utilities any room may use (slices, JUnit)
+  ['util'],
   ['api'],
-  ['store', 'harness'],
+  // the tenant's records, which the domain may use
+  ['store', 'records'],
   ['domain'],
+  // the readers that prove things from the records (readiness, verify, exports): above the domain
+  ['proof'],
   ['auth'],
   ['persistence'],
   ['config.ts', 'context.ts', 'logger.ts', 'package-info.ts'],
   ['http'],
   ['control'],
+  // shadow mode (--upstream): forwarding, twins, trust, the upstream client, the comparison and its report (src/shadow/)
+  ['shadow'],
   // the control plane's clients: typed (control-client.ts) and as MCP tools, which call it (mcp/)
   ['control-client.ts', 'mcp'],
   // the demo partner: a partner's session over HTTP, started by the composition (src/demo/)

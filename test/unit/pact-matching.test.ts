@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadApiDocument } from '../../src/api/document.js';
-import { bodyRules, contractExample, INSTANT_PATTERN, UUID_PATTERN } from '../../src/harness/pact/matching.js';
-import { Sightings } from '../../src/harness/pact/sightings.js';
-import { relianceOf } from '../../src/harness/pact/states-of.js';
+import { bodyRules, contractExample, INSTANT_PATTERN, UUID_PATTERN } from '../../src/proof/pact/matching.js';
+import { Sightings } from '../../src/proof/pact/sightings.js';
+import { relianceOf } from '../../src/proof/pact/states-of.js';
 
 const { document } = loadApiDocument();
 const ID = '0b6f2d0e-7c1a-4a53-9d3e-5f1f8e1f2a10';

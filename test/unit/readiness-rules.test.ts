@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { docsOf, READINESS_RULES, readinessFindings, type ReadinessReport } from '../../src/harness/readiness-report.js';
-import { JournalRecord } from '../../src/harness/journal.js';
-import { xmlText } from '../../src/harness/junit.js';
-import { readinessJunit } from '../../src/harness/readiness-junit.js';
+import { loadApiDocument, pagedListsOf } from '../../src/api/document.js';
+import { docsOf, READINESS_RULES, readinessFindings, type ReadinessReport } from '../../src/proof/readiness-report.js';
+import { JournalRecord } from '../../src/records/journal.js';
+import { xmlText } from '../../src/util/junit.js';
+import { readinessJunit } from '../../src/proof/readiness-junit.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const codes = Object.keys(READINESS_RULES);
@@ -70,7 +71,7 @@ describe('the JUnit form', () => {
 });
 
 describe('duplicate_after_lost_answer', () => {
-  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>() };
+  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>(), apiScopes: [], lists: pagedListsOf(loadApiDocument().document) };
   let ids = 0;
   /** A journal record as the observer writes it, for the rules alone. */
   const request = (method: string, path: string, status: number, applied: boolean, operation: string | null, body?: object): JournalRecord => {
@@ -127,7 +128,7 @@ describe('duplicate_after_lost_answer', () => {
 });
 
 describe('rules across resets', () => {
-  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>() };
+  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>(), apiScopes: [], lists: pagedListsOf(loadApiDocument().document) };
   let ids = 1000;
   const request = (status: number, applied: boolean): JournalRecord => {
     const text = JSON.stringify({ type: 'individual', external_id: 'x-1' });
@@ -150,7 +151,7 @@ describe('rules across resets', () => {
 });
 
 describe('wrong_path', () => {
-  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>() };
+  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>(), apiScopes: [], lists: pagedListsOf(loadApiDocument().document) };
   /** A route_not_found as the journal keeps it: its answer's body not kept, only the route step's evidence. */
   const unknown = (id: number, documentedPath?: { path: string; difference: string }): JournalRecord =>
     new JournalRecord(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from '../../src/http/shadow/headers.js';
+import { answerHeaders, forwardedRequestHeaders, rewriteAudience } from '../../src/shadow/headers.js';
 
 describe('what shadow mode forwards', () => {
   it("rewrites Host, drops hop-by-hop headers (and those Connection names) and Expect, keeps the rest as the client wrote them", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Clock } from '../../src/domain/clock.js';
-import { FaultBook } from '../../src/harness/faults.js';
+import { FaultBook } from '../../src/records/faults.js';
 
 describe('what a restart restores beside the world (STATE_DIR)', () => {
   it('a fault book goes on where it stopped: the same probability draws, counts and next id', () => {

@@ -18,7 +18,7 @@ const json = (value: unknown): string => (value === null || value === undefined 
 
 const percent = (part: number, whole: number): string => (whole === 0 ? '–' : `${Math.round((100 * part) / whole)} %`);
 
-/** The report's heading as it is written (`harness/fidelity/headings.ts`): its backticked names as code. */
+/** The report's heading as it is written (`shadow/headings.ts`): its backticked names as code. */
 function Sentence({ text }: { text: string }) {
   return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
 }

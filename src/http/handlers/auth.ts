@@ -6,6 +6,7 @@ import { grantClientCredentials } from '../../domain/token-request.js';
 import { ok, type OperationHandlers } from '../operation.js';
 import { audiencesOf } from '../request-context.js';
 
+/** The document's `auth` tag: the token endpoint and what a client discovers of it. */
 export function authHandlers(ctx: FakeContext) {
   return {
     createToken: async ({ body, baseUrl, header }) => {

@@ -1,0 +1,239 @@
+/**
+ * What a secret is, written once for everything the fake keeps or shows (the journal, its exports, a request read by
+ * id, shadow mode's report and its JUnit): a value held by a secret-named member, parameter or header (at any depth,
+ * of any type), and the values of a client's own credentials (its secret, the tokens it was issued or presented)
+ * wherever they stand, inside a longer string too, upstream answers included; and any token by its shape (a JWT).
+ * Each reader replaces them by `[redacted]`; none keeps a list of its own.
+ */
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Names of fields, parameters and headers whose values are never shown, whatever their type: `access_token`,
+ * `client_secret`, `password`, `api_key`, `jwt`, `authorization`… (not `token_type`, nor a value such as
+ * `AWAITING_TOKEN_DELIVERY`: names only).
+ */
+const SECRET_NAME = /secret|passw(?:or)?d|passphrase|authorization|credential|jwt|api[-_]?key|apikey|private[-_]?key|access[-_]?key|(?:token|signature)$/i;
+
+export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
+
+/** Shorter credentials are not searched for: a value of a few characters would hide ordinary words. */
+const MIN_SECRET_LENGTH = 8;
+
+/** A credential as a text may carry it: as it is, escaped in a JSON string, percent-encoded in a form or a query. */
+function writtenForms(value: string): string[] {
+  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
+  return [...forms];
+}
+
+/** The credentials worth searching for, each in every form a text may carry it, longest first. */
+export function secretForms(values: readonly string[] | undefined): string[] {
+  if (!values || values.length === 0) return [];
+  const forms = new Set<string>();
+  for (const value of values) if (value.length >= MIN_SECRET_LENGTH) for (const form of writtenForms(value)) forms.add(form);
+  // a longer form first, so a credential inside another is not left half shown
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A token by its shape, whoever issued it and whenever (a JWT: two base64url JSON segments, then its signature): an
+ * older token of the client pasted into a field or a query is no credential of the request that shows it.
+ */
+const TOKEN_SHAPE = /eyJ[\w-]{6,}\.eyJ[\w-]{6,}\.[\w-]*/g;
+
+/** A text with every credential in it (`secretForms`) and every token-shaped value replaced. */
+export function withoutSecretValues(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  return out.includes('eyJ') ? out.replace(TOKEN_SHAPE, REDACTED) : out;
+}
+
+/** The longest form of the credentials: what a cut text must keep beyond its cut for a credential across it to be found. */
+export const longestForm = (forms: readonly string[]): number => forms[0]?.length ?? 0;
+
+/**
+ * A JSON value as it may be shown: every secret-named member replaced whatever its value's type, every string with
+ * a credential in it redacted there. A copy; the value is left as it was.
+ */
+export function redactedValue(value: unknown, forms: readonly string[] = []): unknown {
+  if (typeof value === 'string') return withoutSecretValues(value, forms);
+  if (Array.isArray(value)) return value.map((item) => redactedValue(item, forms));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [withoutSecretValues(k, forms), isSecretName(k) && v !== null ? REDACTED : redactedValue(v, forms)]),
+  );
+}
+
+/** What a reader of a kept body replaces: secret-named members, link signatures, credential values. */
+export interface Redaction {
+  /** Secret-named members and parameters. */
+  names: boolean;
+  /** `signature=` of the document links this fake signed. */
+  links: boolean;
+  /** The credentials of the request's client (its bearer token, its secret, a token it was issued), wherever they appear. */
+  credentials?: readonly string[];
+}
+
+export const REDACT_ALL: Redaction = { names: true, links: true };
+
+export const isForm = (contentType: string | null): boolean => contentType !== null && /x-www-form-urlencoded/i.test(contentType);
+
+const LINK_SIGNATURE = /([?&]signature=)[^&"\s\\]+/g;
+
+/** Text as a reader sees it: form fields, JSON members (also of a cut or broken JSON text) and `name=value` pairs. */
+export function redactedText(text: string, contentType: string | null, redaction: Redaction): string {
+  let out = withoutSecretValues(text, secretForms(redaction.credentials));
+  if (isForm(contentType)) return redaction.names ? redactedForm(out) : out;
+  if (redaction.names) {
+    out = redactedJsonMembers(out);
+    // `name=value` pairs only where the text is not JSON (a JSON string may hold `token: …` as a value)
+    if (!/json/i.test(contentType ?? '') || !/^\s*[[{"]/.test(out)) out = redactedPairs(out);
+  }
+  if (redaction.links && out.includes('signature=')) out = out.replace(LINK_SIGNATURE, `$1${REDACTED}`);
+  return out;
+}
+
+/** A query string or form with its secret-named values replaced (order and other fields kept as sent). */
+export function redactedForm(text: string, credentials?: readonly string[]): string {
+  const cleared = withoutSecretValues(text, secretForms(credentials));
+  const form = new URLSearchParams(cleared);
+  let changed = false;
+  const out = new URLSearchParams();
+  for (const [name, value] of form) {
+    const secret = isSecretName(name);
+    changed ||= secret;
+    out.append(name, secret ? REDACTED : value);
+  }
+  return changed ? out.toString() : cleared;
+}
+
+// `password=…` in a text that is neither JSON nor a form (text/plain, XML, a body that lies about its type)
+// (a name is tried from its first character only, at most 64 long: linear in the text, however long a word is)
+const SECRET_PAIR = /(?<![\w.-])([\w.-]{1,64})(\s*[=:]\s*)([^\s&;,<]+)/g;
+const redactedPairs = (text: string): string =>
+  text.replace(SECRET_PAIR, (pair, name: string, sep: string, value: string) => (isSecretName(name) && value !== `"${REDACTED}"` ? `${name}${sep}${REDACTED}` : pair));
+
+/**
+ * A JSON text with the value of every secret-named member replaced by `"[redacted]"`, whatever its type (a string,
+ * a number, an array, an object): one pass of a tokenizer over the text, so a cut or broken JSON text (a member cut
+ * in its value) is redacted too and the rest of the text stays byte for byte as sent.
+ */
+export function redactedJsonMembers(text: string): string {
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    i = text.indexOf('"', i);
+    if (i < 0) break;
+    const end = stringEnd(text, i);
+    let j = end;
+    while (j < n && isSpace(text.charCodeAt(j))) j++;
+    if (j >= n || text.charCodeAt(j) !== 0x3a /* : */) {
+      i = end;
+      continue;
+    }
+    j++;
+    while (j < n && isSpace(text.charCodeAt(j))) j++;
+    if (!isSecretName(memberName(text.slice(i + 1, end - 1)))) {
+      // scanning goes on at the value: a string there is no name (no colon follows), an object's names come next
+      i = j;
+      continue;
+    }
+    const valueEnd = j < n ? jsonValueEnd(text, j) : n;
+    if (text.slice(j, valueEnd) !== `"${REDACTED}"`) {
+      out += `${text.slice(copied, j)}"${REDACTED}"`;
+      copied = valueEnd;
+    }
+    i = valueEnd;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** A member's name as JSON reads it (`"pass\u0077ord"` is `password`). */
+function memberName(raw: string): string {
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** The index after a JSON string starting at `start` (its quote), or the text's end when it is cut. */
+function stringEnd(text: string, start: number): number {
+  let quote = start;
+  for (;;) {
+    quote = text.indexOf('"', quote + 1);
+    if (quote < 0) return text.length;
+    // escaped when an odd number of backslashes precede it
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+}
+
+/** The index after the JSON value starting at `start`: a string, a balanced object or array, or a scalar. */
+function jsonValueEnd(text: string, start: number): number {
+  const c = text.charCodeAt(start);
+  if (c === 0x22) return stringEnd(text, start);
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    for (let i = start; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (d === 0x22) i = stringEnd(text, i) - 1;
+      else if (d === 0x7b || d === 0x5b) depth++;
+      else if ((d === 0x7d || d === 0x5d) && --depth === 0) return i + 1;
+    }
+    return text.length;
+  }
+  let i = start;
+  while (i < text.length && !/[,}\]\s]/.test(text[i]!)) i++;
+  return i;
+}
+
+/**
+ * The credentials each client was seen with (its secrets, the tokens it was issued or presented), so that an answer
+ * carrying one later is redacted too: shadow mode's upstream may echo them anywhere. Held in memory only, never
+ * shown or written; per client its last few secrets and its newest tokens, for the clients seen most recently.
+ */
+export class CredentialBook {
+  private readonly byClient = new Map<string, { secrets: string[]; tokens: string[] }>();
+
+  constructor(private readonly clients = 10_000) {}
+
+  remember(clientId: string, { secret, tokens = [] }: { secret?: string | undefined; tokens?: readonly (string | undefined)[] }): void {
+    const known = this.byClient.get(clientId) ?? { secrets: [], tokens: [] };
+    this.byClient.delete(clientId);
+    this.byClient.set(clientId, { secrets: newest(known.secrets, [secret], 4), tokens: newest(known.tokens, tokens, 16) });
+    if (this.byClient.size > this.clients) this.byClient.delete(this.byClient.keys().next().value!);
+  }
+
+  of(clientId: string | undefined): readonly string[] {
+    const known = clientId === undefined ? undefined : this.byClient.get(clientId);
+    return known ? [...known.secrets, ...known.tokens] : [];
+  }
+}
+
+const newest = (known: readonly string[], added: readonly (string | undefined)[], keep: number): string[] => {
+  const fresh = added.filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH && !known.includes(value));
+  return [...known, ...fresh].slice(-keep);
+};
+
+/** The token an OAuth token answer grants (RFC 6749 §5.1 `access_token`), or undefined: shadow mode learns it here. */
+export const grantedToken = (answer: unknown): string | undefined => {
+  const token = answer !== null && typeof answer === 'object' ? (answer as { access_token?: unknown }).access_token : undefined;
+  return typeof token === 'string' ? token : undefined;
+};
+
+/** A token answer with the token it grants redacted (its type and scope kept): what a comparison may see of it. */
+export const withoutGrantedToken = (answer: unknown): unknown =>
+  answer !== null && typeof answer === 'object' && 'access_token' in answer ? { ...answer, access_token: REDACTED } : answer;
+
+/** A token request's form split into the client's secret (`client_secret`, if it holds one) and the rest. */
+export function clientSecretOfForm(form: readonly [string, string][]): { secret: string | undefined; inForm: boolean; rest: [string, string][] } {
+  const isSecret = ([name]: readonly [string, string]) => name === 'client_secret';
+  return { secret: form.find(isSecret)?.[1], inForm: form.some(isSecret), rest: form.filter((pair) => !isSecret(pair)) };
+}

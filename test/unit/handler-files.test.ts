@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadApiDocument, operationAt, operationsOf } from '../../src/api/document.js';
+
+// Where an operation's handler lives, from the document alone: the API's in the file of its tag, the control plane's
+// in the file of what it acts on, read from its path's first segment after /__control (ARCHITECTURE.md names them).
+const SRC = new URL('../../src/', import.meta.url);
+const { document } = loadApiDocument();
+
+/** What a control call acts on (the first segment of its path) → the file that serves it. */
+const CONTROL_FILES: Record<string, string> = {
+  health: 'control/instance.ts',
+  usage: 'control/instance.ts',
+  clients: 'control/clients.ts',
+  reset: 'control/world.ts',
+  state: 'control/world.ts',
+  clock: 'control/world.ts',
+  documents: 'control/world.ts',
+  orders: 'control/orders.ts',
+  accounts: 'control/orders.ts',
+  faults: 'control/faults.ts',
+  requests: 'control/journal.ts',
+  report: 'control/journal.ts',
+  verify: 'control/journal.ts',
+  export: 'control/journal.ts',
+  pact: 'control/pact.ts',
+  fidelity: 'shadow/fidelity-handlers.ts',
+};
+
+function fileOf(operation: { method: string; path: string }): string {
+  const control = /^\/__control\/([^/]+)/.exec(operation.path);
+  if (control) return CONTROL_FILES[control[1]!] ?? `control/<none for "${control[1]}">`;
+  const { tags = [] } = operationAt(document, operation) as { tags?: string[] };
+  return `http/handlers/${tags[0]}.ts`;
+}
+
+const HANDLER_FILES = [
+  ...readdirSync(new URL('http/handlers/', SRC)).map((name) => `http/handlers/${name}`),
+  ...new Set(Object.values(CONTROL_FILES)),
+];
+const text = new Map(HANDLER_FILES.map((file) => [file, readFileSync(new URL(file, SRC), 'utf8')]));
+/** A handler map's member: `operationId:` at the start of a line. */
+const serves = (file: string, operationId: string): boolean => new RegExp(`^\\s+${operationId}:`, 'm').test(text.get(file) ?? '');
+
+describe('handler files', () => {
+  it('serve each operation from the file of its tag (/v1, auth, documents) or of what it acts on (/__control), and from no other', () => {
+    const misplaced = operationsOf(document).flatMap((operation) => {
+      const expected = fileOf(operation);
+      const found = HANDLER_FILES.filter((file) => serves(file, operation.operationId));
+      return found.length === 1 && found[0] === expected ? [] : [`${operation.operationId}: expected in ${expected}, found in ${found.join(', ') || 'none'}`];
+    });
+    expect(misplaced).toEqual([]);
+  });
+
+  it('hold one file per tag of the API', () => {
+    const tags = new Set(operationsOf(document).filter((op) => !op.path.startsWith('/__control')).map((op) => fileOf(op)));
+    expect([...tags].sort()).toEqual(readdirSync(new URL('http/handlers/', SRC)).map((name) => `http/handlers/${name}`).sort());
+  });
+});
