@@ -6,6 +6,7 @@ export interface Given {
   state_dir?: 'refusing_writes';
   padded?: { member: string; length: number };
   content_type?: string;
+  max_tenant_bytes?: number;
 }
 
 export interface ExampleRequest {
@@ -41,5 +42,6 @@ export const INVALID_TOKEN: string;
 export function readDocument(file?: URL | string): unknown;
 export function exampledOperations(document: unknown): ExampledOperation[];
 export function documentedExamples(document: unknown): DocumentedExample[];
+export function maxTenantBytesOf(examples: readonly DocumentedExample[]): number | undefined;
 export function answerCode(answer: unknown): string | undefined;
 export function bodyText(request: { body: unknown; contentType: string | undefined }): string | undefined;

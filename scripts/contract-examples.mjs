@@ -102,6 +102,15 @@ export function documentedExamples(document) {
 }
 
 /** The code an example's answer names: a problem's `code`, or an RFC 6749 error's `error`. */
+/**
+ * The `MAX_TENANT_BYTES` the examples' fresh fake starts with: the one an example's `x-given` asks for (a tenant alone
+ * otherwise borrows up to `WORLD_BYTES`, and no body under 1 MiB reaches it); undefined when none asks.
+ */
+export function maxTenantBytesOf(examples) {
+  const asked = examples.map((e) => e.given.max_tenant_bytes).filter((n) => n !== undefined);
+  return asked.length === 0 ? undefined : Math.min(...asked);
+}
+
 export function answerCode(answer) {
   return answer?.code ?? answer?.error;
 }

@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerCode, bodyText, documentedExamples, INVALID_TOKEN, readDocument } from './contract-examples.mjs';
+import { answerCode, bodyText, documentedExamples, INVALID_TOKEN, maxTenantBytesOf, readDocument } from './contract-examples.mjs';
 
 /** The Specmatic this project tests with: the npm package `specmatic`, which ships the jar. */
 export const SPECMATIC_VERSION = '2.55.1';
@@ -160,7 +160,8 @@ async function main() {
   // 1. A fresh seed-1 fake: every example but the 503s. A token without scope, and a client whose every
   // operation a fault answers 429 once (then Specmatic retries after Retry-After, as a client should), are the
   // request parts an example cannot hold: they go to Specmatic as external examples of the same names.
-  const fresh = await startFake();
+  const maxTenantBytes = maxTenantBytesOf(plan.fresh);
+  const fresh = await startFake(maxTenantBytes === undefined ? [] : ['--max-tenant-bytes', String(maxTenantBytes)]);
   try {
     const token = await tokenOf(fresh.url, DEFAULT_CLIENT);
     await control(fresh.url, '/clients', NO_SCOPE);

@@ -9,7 +9,7 @@ import { SchemaCheck } from '../../src/api/schema-check.js';
 import { runNow } from '../../src/util/slices.js';
 import { DEFAULT_CLIENT } from '../../src/domain/clients.js';
 import { startServer } from '../../src/index.js';
-import { answerCode, bodyText, documentedExamples, exampledOperations, INVALID_TOKEN, type DocumentedExample } from '../../scripts/contract-examples.mjs';
+import { answerCode, bodyText, documentedExamples, exampledOperations, INVALID_TOKEN, maxTenantBytesOf, type DocumentedExample } from '../../scripts/contract-examples.mjs';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 import { until } from '../support/waits.js';
 
@@ -88,7 +88,7 @@ describe('a seed-1 fake answers every example as it says', () => {
   const onOneFake = examples.filter((e) => !e.given.state_dir);
 
   async function replayAll(order: DocumentedExample[]) {
-    const app = testApp({ clients: [DEFAULT_CLIENT, NO_SCOPE] });
+    const app = testApp({ clients: [DEFAULT_CLIENT, NO_SCOPE], maxTenantBytes: maxTenantBytesOf(order) });
     const tokens = { default: await tokenFor(app, { audience: HOST }, HOST), noScope: await tokenFor(app, { ...NO_SCOPE, audience: HOST }, HOST) };
     const answered: string[] = [];
     for (const e of order) {
