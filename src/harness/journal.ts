@@ -62,11 +62,15 @@ export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
   rawQuery: string;
 }
 
+/**
+ * The query as a reader sees it, each name as sent (CONTRACT 16, "Queries are data"): an object without a prototype, so
+ * `constructor`, `toString` and `__proto__` are names like any other; a repeated name's values joined by commas.
+ */
 function redactedQuery(rawQuery: string, credentials: readonly string[] | undefined): Record<string, string> {
-  const query: Record<string, string> = {};
+  const query = Object.create(null) as Record<string, string>;
   if (rawQuery === '') return query;
   for (const [key, value] of new URLSearchParams(redactedForm(rawQuery, credentials))) {
-    query[key] = isSecretName(key) ? REDACTED : key in query ? `${query[key]},${value}` : value;
+    query[key] = isSecretName(key) ? REDACTED : Object.hasOwn(query, key) ? `${query[key]},${value}` : value;
   }
   return query;
 }
