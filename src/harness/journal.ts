@@ -1,6 +1,6 @@
 import type { Schemas } from '../api/types.js';
 import { readBody, type JournalBody, type KeptBody } from './journal-body.js';
-import { isSecretName, REDACT_ALL, redactedForm, REDACTED, type Redaction } from './secrets.js';
+import { isSecretName, REDACT_ALL, redactedForm, REDACTED, secretForms, withoutSecretValues, type Redaction } from './secrets.js';
 
 const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
@@ -112,11 +112,16 @@ export class JournalRecord {
       (control ? controlStepBytes(control) : 0);
   }
 
-  /** The entry as `GET /__control/requests` shows it; secret query values redacted. Small: kept once made. */
+  /**
+   * The entry as `GET /__control/requests` shows it, and every reader after it (verify, the report, the exports): the
+   * request's credentials and any token replaced in its path and query, in any spelling; secret query values
+   * redacted. Small: kept once made.
+   */
   get entry(): JournalEntry {
     if (!this.view) {
-      const { rawQuery, ...fields } = this.raw;
-      this.view = { ...fields, time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
+      const { rawQuery, path, ...fields } = this.raw;
+      const forms = secretForms(this.kept.credentials);
+      this.view = { ...fields, path: withoutSecretValues(path, forms), time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
     }
     return this.view;
   }

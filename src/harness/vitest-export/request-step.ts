@@ -63,6 +63,7 @@ export function requestStep(r: JournalRecord, n: number, ids: IssuedIdentifiers,
   if (notComparable !== undefined) return step([], `shadow mode could not compare it (${notComparable})`);
   const secretQuery = Object.values(entry.query).some((value) => value.includes(REDACTED));
   if (secretQuery) return step([], 'its query carried a secret (a link signature, a token), which the export does not hold');
+  if (entry.path.includes(REDACTED)) return step([], 'its path carried a secret (a token, the client\'s secret), which the export does not hold');
   if (request?.truncated) return step([], `its body (${request.size} bytes) was cut by the journal, so it cannot be sent again; steps using what it made fail`);
 
   const call = (): string => {
