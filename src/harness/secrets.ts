@@ -142,8 +142,11 @@ function withoutEncodedSecrets(text: string, forms: readonly string[]): string {
   return out + text.slice(copied);
 }
 
-/** The longest form of the credentials: what a cut text must keep beyond its cut for a credential across it to be found. */
-export const longestForm = (forms: readonly string[]): number => forms[0]?.length ?? 0;
+/**
+ * What a cut text must keep beyond its cut for a credential across it to be found: its longest form in its longest
+ * spelling (each character an escape encoded `DECODINGS` times, `%25252561`).
+ */
+export const longestForm = (forms: readonly string[]): number => (forms[0]?.length ?? 0) * (2 * DECODINGS + 1);
 
 /**
  * A JSON value as it may be shown: every secret-named member replaced whatever its value's type, every string with

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { shown } from '../../src/harness/fidelity/normalize.js';
 import { carriesSecret, secretForms, withoutSecretValues } from '../../src/harness/secrets.js';
 
 // CONTRACT 16, "Credentials, in any spelling": the one definition of a secret finds a credential however a path or a
@@ -35,5 +36,16 @@ describe('a credential percent-encoded in any way', () => {
       expect(withoutSecretValues(text, forms)).toBe(text);
     }
     expect(carriesSecret('/v1/accounts/acme%2Esecret', SECRET)).toBe(false);
+  });
+});
+
+describe("what shadow mode's report shows of a long value", () => {
+  it('keeps no part of a credential percent-encoded across the cut', () => {
+    const encoded = [...SECRET].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    for (let before = 980; before <= 1010; before++) {
+      const value = `${'x'.repeat(before)}${encoded}${'y'.repeat(2000)}`;
+      const text = shown('/note', value, forms) as string;
+      expect(text, String(before)).not.toMatch(/%61%63|%73%65%63/);
+    }
   });
 });
