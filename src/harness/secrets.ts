@@ -25,9 +25,18 @@ const MIN_SECRET_LENGTH = 8;
  * spaces as a form's `+`. Any other percent-encoding of it is found by decoding the text (`withoutSecretValues`).
  */
 function writtenForms(value: string): string[] {
-  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), value.replace(/ /g, '+')]);
+  const forms = new Set([value, JSON.stringify(value).slice(1, -1), percentEncoded(value), value.replace(/ /g, '+')]);
   return [...forms];
 }
+
+/** A value percent-encoded as a URL carries it; one holding a lone surrogate has no UTF-8, so none (never a throw on reading). */
+const percentEncoded = (value: string): string => {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
 
 /** The credentials worth searching for, each in every form a text may carry it, longest first. */
 export function secretForms(values: readonly string[] | undefined): string[] {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { httpFileOf } from '../../src/harness/export.js';
 import { bodyValue } from '../../src/harness/journal-body.js';
 import { secretForms, withoutSecretValues } from '../../src/harness/secrets.js';
+import { IssuedIdentifiers } from '../../src/harness/vitest-export/identifiers.js';
 import { noDifferenceFile, vitestFileOf } from '../../src/harness/vitest-export/index.js';
 import { foreignCode, httpProblems, literalsOf } from '../support/generated-code.js';
 import { hostile, hostileInputs, hostileRecords, hostileSession, type HostileInputs } from '../support/hostile-session.js';
@@ -74,5 +75,18 @@ describe('a .http file written from the same sessions', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
+  });
+});
+
+describe("the file's variables", () => {
+  it("are named from outside names as identifiers that never take one of the file's own (SNAPSHOT_1, STEP)", () => {
+    const ids = new IssuedIdentifiers();
+    expect(['SNAPSHOT_', 'STEP', 'account1', 'not an identifier', 'account'].map((stem, i) => ids.add(`value-${i}`, stem).text)).toEqual([
+      'sNAPSHOT_1',
+      'sTEP1',
+      'account1_1',
+      'id1',
+      'account1',
+    ]);
   });
 });

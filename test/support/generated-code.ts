@@ -57,7 +57,7 @@ function statementShape(statement: ts.Statement): string {
 
 /** The top-level statements a vitest export may hold: its imports, constants, variables, helpers and one `describe` (or `it`). */
 const GENERATED_STATEMENT =
-  /^(import (vitest|investment-api-fake)|const (CLIENT_ID|CLIENT_SECRET|WRONG_SECRET|STARTED_AT|FIXTURES|SNAPSHOT_\d+|basic|jsonType)|let (fake|control|token|clock|[a-z]\w*\d+(, [a-z]\w*\d+)*)|function (clockAt|send|issued|issuedToken|valuesAt)|interface Answer|call (describe|describe\.skip|it))$/;
+  /^(import (vitest|investment-api-fake)|const (CLIENT_ID|CLIENT_SECRET|WRONG_SECRET|STARTED_AT|FIXTURES|SNAPSHOT_\d+|basic|jsonType)|let (fake|control|token|clock|[a-z_$][\w$]*\d+(, [a-z_$][\w$]*\d+)*)|function (clockAt|send|issued|issuedToken|valuesAt)|interface Answer|call (describe|describe\.skip|it))$/;
 
 /** Every name the generator's own code uses: its variables, helpers, vitest's and the package's, and the globals its helpers call. */
 const GENERATED_NAMES = new Set([
@@ -80,7 +80,7 @@ const GENERATED_MEMBERS = new Set([
 const SNAPSHOT = /^SNAPSHOT_\d+$/;
 
 /** An identifier the session issued, as the generator names it (`account1`, `paymentMethod2`, `record1_1`). */
-const ISSUED_VARIABLE = /^[a-z][\w$]*\d+$/;
+const ISSUED_VARIABLE = /^[a-z_$][\w$]*\d+$/;
 
 /**
  * What of a generated file is not the generator's: syntax errors, a top-level statement it does not write, a name or

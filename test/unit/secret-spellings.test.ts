@@ -49,3 +49,10 @@ describe("what shadow mode's report shows of a long value", () => {
     }
   });
 });
+
+describe('a credential that is no well-formed text', () => {
+  it('(a lone surrogate in a client secret) is still replaced as it is, and reading never throws', () => {
+    const odd = secretForms(['\ud800-odd-secret-0123']);
+    expect(withoutSecretValues('/v1/x/\ud800-odd-secret-0123', odd)).toBe('/v1/x/[redacted]');
+  });
+});

@@ -34,8 +34,10 @@ export class IssuedIdentifiers {
     const known = this.byValue.get(value);
     if (known) return known;
     // a stem is made of an outside name (`stemOf`): whatever it holds, the variable is an identifier and nothing more,
-    // and one ending in a digit is set apart (`account1_1` is never `account` 11)
-    const name = !/^[A-Za-z_$][\w$]*$/.test(stem) ? 'id' : /\d$/.test(stem) ? `${stem}_` : stem;
+    // lower case first (the file's own names are words without digits or upper case: `SNAPSHOT_1` stays the
+    // snapshot's), and one ending in a digit set apart (`account1_1` is never `account` 11)
+    const identifier = /^[A-Za-z_$][\w$]*$/.test(stem) ? `${stem[0]!.toLowerCase()}${stem.slice(1)}` : 'id';
+    const name = /\d$/.test(identifier) ? `${identifier}_` : identifier;
     const n = (this.counts.get(name) ?? 0) + 1;
     this.counts.set(name, n);
     const made = variable(`${name}${n}`);
