@@ -53,7 +53,7 @@ describe('a vitest file written from a session with hostile values in every slot
       }),
       { numRuns: FILE_RUNS, seed: SEED },
     );
-  });
+  }, 300_000);
 
   it("shadow mode's file with no difference holds only the generator's code", () => {
     fc.assert(
@@ -75,7 +75,7 @@ describe('a .http file written from the same sessions', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-  });
+  }, 120_000);
 });
 
 describe("the file's variables", () => {
