@@ -133,6 +133,9 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('etag', false);
+  // queries are data (CONTRACT 16): node:querystring's objects have no prototype and keep every name as sent, where
+  // qs ('extended') drops `constructor` or `__proto__` before the validator sees them; Express 5's default, said here
+  app.set('query parser', 'simple');
   keepSentBodies(app);
   // req.protocol from X-Forwarded-Proto: the scheme of the partner's URL when a proxy terminates TLS (docs/scaling.md)
   if (ctx.options.trustProxy) app.set('trust proxy', true);

@@ -169,7 +169,8 @@ export const fastReadOf = (document: ApiDocument, operation: DocumentOperation, 
 function fastCheck(validate: (data: unknown) => boolean, names: ReadonlySet<string>, integers: { query: ReadonlySet<string>; path: ReadonlySet<string> }): FastParameters {
   return (rawQuery, pathParams) => {
     for (const name of integers.path) if (pathParams[name] !== undefined && !DECIMAL_INTEGER.test(pathParams[name])) return undefined;
-    const query: Record<string, unknown> = {};
+    // no prototype: the validator's path gets the names the document does not have, and the query is data either way
+    const query = Object.create(null) as Record<string, unknown>;
     if (rawQuery !== '') {
       for (const part of rawQuery.split('&')) {
         const eq = part.indexOf('=');

@@ -5,6 +5,7 @@ import { decodeFormAsSent } from '../api/form-urlencoded.js';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type KeptExchange } from '../records/journal.js';
 import { keptBody } from '../records/journal-body.js';
+import { carriesSecret } from '../records/secrets.js';
 import { isOwnPath } from './own-paths.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
@@ -82,18 +83,19 @@ export function keepSentBodies(app: Express): void {
 const AUTHORIZATION = /^\s*(bearer|basic)\s+(\S+)/i;
 
 /**
- * The request's own credentials that its query, body or answer carries too (a token pasted into a field, echoed when
- * the record is read back): kept to be replaced there when the journal is read. Most requests have none to look for.
+ * The request's own credentials that its path, query, body or answer carries too (a token pasted into a field or a
+ * path, raw or percent-encoded any way, echoed when the record is read back): kept to be replaced there when the
+ * journal is read. Most requests have none to look for.
  */
 function credentialsCarried(
   scheme: string | undefined,
   value: string | undefined,
-  rawQuery: string,
+  url: { path: string; rawQuery: string },
   bodies: { rawBody?: Buffer | undefined; sentBody?: string | Buffer | undefined },
   clientSecret: string | undefined,
 ): string[] | undefined {
   const { rawBody, sentBody } = bodies;
-  if (rawQuery === '' && !rawBody?.length && !sentBody?.length) return undefined;
+  const { path, rawQuery } = url;
   // the client's own secret too, wherever a request carries it (a field of a create, echoed by its answer)
   const candidates = [value, clientSecret].filter((c): c is string => c !== undefined);
   if (scheme === 'basic' && value) {
@@ -102,17 +104,17 @@ function credentialsCarried(
     // form-encoded or not: the secret as it is, and decoded
     candidates.push(secret, decodeFormAsSent(secret));
   }
-  const carried = candidates.filter((c) => c.length >= 8 && (rawQuery.includes(c) || rawBody?.includes(c) || sentBody?.includes(c)));
+  const carried = candidates.filter((c) => c.length >= 8 && (carriesSecret(path, c) || carriesSecret(rawQuery, c) || rawBody?.includes(c) || sentBody?.includes(c)));
   return carried.length > 0 ? [...new Set(carried)] : undefined;
 }
 
 /** What the journal keeps of the bodies: references to what the pipeline was handed, cut (`keptBody`), nothing more. */
-function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean, rawQuery: string): KeptExchange {
+function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean, url: { path: string; rawQuery: string }): KeptExchange {
   const authorization = AUTHORIZATION.exec(req.headers.authorization ?? '');
   const scheme = authorization?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
   const length = res.getHeader('content-length');
-  const carried = credentialsCarried(scheme, authorization?.[2], rawQuery, state, state.tenant?.client.client_secret);
+  const carried = credentialsCarried(scheme, authorization?.[2], url, state, state.tenant?.client.client_secret);
   const credentials = state.credentials ? [...new Set([...(carried ?? []), ...state.credentials])] : carried;
   return {
     request: keptBody(state.rawBody, req.headers['content-type'] ?? null),
@@ -161,7 +163,7 @@ function record(
         tenantAt,
         ...(state.documentedPath && { documentedPath: state.documentedPath }),
       },
-      exchangeOf(ctx, req, res, state, answered, query),
+      exchangeOf(ctx, req, res, state, answered, { path, rawQuery: query }),
     ),
   );
   ctx.logger.info({ reqId: state.id, method: req.method, path, status, durationMs, clientId }, 'request');

@@ -1,3 +1,4 @@
+import { httpFile } from './code-writer.js';
 import { JOURNAL_BODY_LIMIT_BYTES, type JournalBody } from '../records/journal-body.js';
 import { isForm, REDACTED } from '../records/secrets.js';
 import type { JournalRecord, ResetMark } from '../records/journal.js';
@@ -152,46 +153,31 @@ function harEntry(r: JournalRecord, baseUrl: string, pageref: string | undefined
 /** A form's redacted fields become variables of the file (`client_secret={{client_secret}}`), to fill in once. */
 const VARIABLE_NAME = /^[A-Za-z_]\w{0,63}$/;
 
-/** Text a `.http` file may hold on a line of its own without a client reading anything in it: `{{` neutralized. */
-const inert = (text: string): string => text.replace(/\{\{/g, '{%7B');
-
 /**
- * A body written so it cannot open a block of its own nor reach a client's variables or files: in the REST Client
- * formats a body runs to the next `###` line, JetBrains reads `< file` and `> {% handler %}` lines in it, and both
- * substitute `{{…}}` (`{{$processEnv …}}`) anywhere. So a form is written percent-encoded field by field (the same
- * fields); a JSON body as it was sent, a `{` of `{{` in its strings escaped as `\u007b` (the same value); anything
- * else, or a cut body, as comment lines, the request then sending none. Answers the lines and whether a body is sent.
+ * A body written so it cannot open a block of its own nor reach a client's variables or files (`code-writer.ts`,
+ * `httpFile`): a form field by field, a JSON body as it was sent, anything else, or a cut body, as comment lines, the
+ * request then sending none. Answers the lines and whether a body is sent.
  */
 function httpBody(body: JournalBody): { lines: string[]; sent: boolean } {
   const text = body.text!;
   if (isForm(body.contentType) && !body.truncated) {
-    const fields = [...new URLSearchParams(text)].map(([name, value]) => {
-      const field = new URLSearchParams([[name, value]]).toString();
-      return value === REDACTED && VARIABLE_NAME.test(name) ? `${field.slice(0, field.indexOf('='))}={{${name}}}` : field;
-    });
-    return { lines: [fields.join('&')], sent: true };
+    const fields = [...new URLSearchParams(text)];
+    return { lines: [httpFile.form(fields, (name, value) => (value === REDACTED && VARIABLE_NAME.test(name) ? name : undefined))], sent: true };
   }
   if (!body.truncated) {
     try {
       JSON.parse(text);
-      // a JSON text breaks lines only between its tokens, so none of its lines starts with `###`, `<` or `>`; `{{`
-      // and U+2028/2029 occur only in its strings, where their escapes are the same value
-      const json = text.replace(/\{\{/g, '{\\u007b').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-      return { lines: [json], sent: true };
+      return { lines: [httpFile.json(text)], sent: true };
     } catch {
       // not JSON: shown as comments below
     }
   }
   const why = body.truncated ? CUT_NOTE : 'neither JSON nor a form';
   return {
-    lines: [`# The body sent (${body.size} bytes, ${why}) is shown as comments: this request sends none.`, ...text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => `# | ${commentText(line)}`)],
+    lines: [httpFile.comment(`The body sent (${body.size} bytes, ${why}) is shown as comments: this request sends none.`), ...text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => httpFile.comment(`| ${line}`))],
     sent: false,
   };
 }
-
-/** Control characters of a comment line escaped (a comment line holds no line break: the split removed them). */
-// eslint-disable-next-line no-control-regex
-const commentText = (line: string): string => inert(line.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 /**
  * A `.http` file for the REST clients of VS Code and JetBrains: `###` between requests, the base URL and the
@@ -204,7 +190,7 @@ export const httpFileOf = (records: readonly JournalRecord[], context: ExportCon
 export function* httpFileSteps(records: readonly JournalRecord[], { baseUrl, resets }: ExportContext): Slices<Buffer> {
   const head = [
     `# ${records.length} request(s) journaled by investment-api-fake; bodies ${CUT_NOTE}, credentials replaced by variables.`,
-    `@base = ${baseUrl}`,
+    httpFile.variable('base', baseUrl),
     '@token = paste-an-access-token-here',
     '@client_secret = your-client-secret',
     '@basic_credentials = base64-of-client_id:client_secret',
@@ -225,15 +211,15 @@ export function* httpFileSteps(records: readonly JournalRecord[], { baseUrl, res
 function httpBlock(r: JournalRecord): string {
   const { entry } = r;
   const lines = [
-    `### ${entry.id}: ${entry.method} ${entry.path} answered ${entry.status === 0 ? 'nothing (connection dropped)' : entry.status}${entry.code ? ` ${entry.code}` : ''}${lostAfterWrite(r) ? ` (${LOST_NOTE})` : ''}`,
-    `${entry.method} {{base}}${inert(entry.path)}${queryString(r)}`,
+    httpFile.separator(`${entry.id}: ${entry.method} ${entry.path} answered ${entry.status === 0 ? 'nothing (connection dropped)' : entry.status}${entry.code ? ` ${entry.code}` : ''}${lostAfterWrite(r) ? ` (${LOST_NOTE})` : ''}`),
+    httpFile.requestLine(entry.method, entry.path, queryString(r).slice(1)),
   ];
   const authorization = authorizationHeader(r, '{{token}}', '{{basic_credentials}}');
   if (authorization) lines.push(`Authorization: ${authorization}`);
   const body = r.requestBody;
   if (body?.text) {
     const written = httpBody(body);
-    if (written.sent) lines.push(`Content-Type: ${inert(body.contentType ?? 'application/json')}`, '');
+    if (written.sent) lines.push(httpFile.header('Content-Type', body.contentType ?? 'application/json'), '');
     else lines.push('');
     lines.push(...written.lines);
   }

@@ -94,7 +94,8 @@ export function compileRequestPattern(pattern: RequestPattern, operationIds: Rea
       differences.push({ field: 'operation', expected: pattern.operation, actual: entry.operation_id ?? null });
     }
     for (const [name, value] of query) {
-      const sent = entry.query[name];
+      // a name as sent, whatever it is (`constructor`): never a member the query's object merely inherits
+      const sent = Object.hasOwn(entry.query, name) ? entry.query[name] : undefined;
       if (sent !== value) differences.push({ field: `query.${name}`, expected: value, actual: sent ?? null });
     }
     if (pattern.status !== undefined && entry.status !== pattern.status) differences.push({ field: 'status', expected: pattern.status, actual: entry.status });

@@ -1,6 +1,6 @@
 import type { Schemas } from '../api/types.js';
 import { readBody, type JournalBody, type KeptBody } from './journal-body.js';
-import { isSecretName, REDACT_ALL, redactedForm, REDACTED, type Redaction } from './secrets.js';
+import { isSecretName, REDACT_ALL, redactedForm, REDACTED, secretForms, withoutSecretValues, type Redaction } from './secrets.js';
 
 const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
@@ -63,11 +63,15 @@ export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
   rawQuery: string;
 }
 
+/**
+ * The query as a reader sees it, each name as sent (CONTRACT 16, "Queries are data"): an object without a prototype, so
+ * `constructor`, `toString` and `__proto__` are names like any other; a repeated name's values joined by commas.
+ */
 function redactedQuery(rawQuery: string, credentials: readonly string[] | undefined): Record<string, string> {
-  const query: Record<string, string> = {};
+  const query = Object.create(null) as Record<string, string>;
   if (rawQuery === '') return query;
   for (const [key, value] of new URLSearchParams(redactedForm(rawQuery, credentials))) {
-    query[key] = isSecretName(key) ? REDACTED : key in query ? `${query[key]},${value}` : value;
+    query[key] = isSecretName(key) ? REDACTED : Object.hasOwn(query, key) ? `${query[key]},${value}` : value;
   }
   return query;
 }
@@ -106,11 +110,16 @@ export class JournalRecord {
       (control ? controlStepBytes(control) : 0);
   }
 
-  /** The entry as `GET /__control/requests` shows it; secret query values redacted. Small: kept once made. */
+  /**
+   * The entry as `GET /__control/requests` shows it, and every reader after it (verify, the report, the exports): the
+   * request's credentials and any token replaced in its path and query, in any spelling; secret query values
+   * redacted. Small: kept once made.
+   */
   get entry(): JournalEntry {
     if (!this.view) {
-      const { rawQuery, ...fields } = this.raw;
-      this.view = { ...fields, time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
+      const { rawQuery, path, ...fields } = this.raw;
+      const forms = secretForms(this.kept.credentials);
+      this.view = { ...fields, path: withoutSecretValues(path, forms), time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
     }
     return this.view;
   }

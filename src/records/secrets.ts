@@ -20,11 +20,23 @@ export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 /** Shorter credentials are not searched for: a value of a few characters would hide ordinary words. */
 const MIN_SECRET_LENGTH = 8;
 
-/** A credential as a text may carry it: as it is, escaped in a JSON string, percent-encoded in a form or a query. */
+/**
+ * A credential as a text may carry it: as it is, escaped in a JSON string, percent-encoded in a form or a query, its
+ * spaces as a form's `+`. Any other percent-encoding of it is found by decoding the text (`withoutSecretValues`).
+ */
 function writtenForms(value: string): string[] {
-  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
+  const forms = new Set([value, JSON.stringify(value).slice(1, -1), percentEncoded(value), value.replace(/ /g, '+')]);
   return [...forms];
 }
+
+/** A value percent-encoded as a URL carries it; one holding a lone surrogate has no UTF-8, so none (never a throw on reading). */
+const percentEncoded = (value: string): string => {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
 
 /** The credentials worth searching for, each in every form a text may carry it, longest first. */
 export function secretForms(values: readonly string[] | undefined): string[] {
@@ -41,15 +53,109 @@ export function secretForms(values: readonly string[] | undefined): string[] {
  */
 const TOKEN_SHAPE = /eyJ[\w-]{6,}\.eyJ[\w-]{6,}\.[\w-]*/g;
 
-/** A text with every credential in it (`secretForms`) and every token-shaped value replaced. */
+/**
+ * A text with every credential in it (`secretForms`) and every token-shaped value replaced, in any spelling: as it is,
+ * and percent-encoded in any way (`%61cme` for `acme`, `%2E` or `%2e` for `.`, encoded again as `%252E`), as a path or
+ * a query may carry it (`decodedView`).
+ */
 export function withoutSecretValues(text: string, forms: readonly string[]): string {
   let out = text;
   for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  return out.includes('eyJ') ? out.replace(TOKEN_SHAPE, REDACTED) : out;
+  if (out.includes('eyJ')) out = out.replace(TOKEN_SHAPE, REDACTED);
+  return out.includes('%') ? withoutEncodedSecrets(out, forms) : out;
 }
 
-/** The longest form of the credentials: what a cut text must keep beyond its cut for a credential across it to be found. */
-export const longestForm = (forms: readonly string[]): number => forms[0]?.length ?? 0;
+/** Whether a text (a path, a query) carries a credential, in any spelling. */
+export function carriesSecret(text: string, value: string): boolean {
+  if (text.includes(value)) return true;
+  return text.includes('%') && decodedView(text).text.includes(value);
+}
+
+/** Times a text is decoded at most: a credential encoded more often than that is not a spelling a client makes. */
+const DECODINGS = 4;
+
+/** A text decoded, and for each of its UTF-16 units the span of the original text it came from. */
+interface DecodedView {
+  text: string;
+  from: number[];
+  to: number[];
+}
+
+/**
+ * A text with its percent escapes decoded, again and again (`%2561` is `%61` is `a`), and where in the text each
+ * decoded unit came from. Escapes that are no UTF-8 stay as they are.
+ */
+function decodedView(text: string): DecodedView {
+  let view: DecodedView = { text, from: Array.from({ length: text.length }, (_, i) => i), to: Array.from({ length: text.length }, (_, i) => i + 1) };
+  for (let round = 0; round < DECODINGS && view.text.includes('%'); round++) {
+    const next = decodedOnce(view);
+    if (next.text.length === view.text.length) break;
+    view = next;
+  }
+  return view;
+}
+
+const hexAt = (text: string, i: number): number => (/^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3)) && text[i] === '%' ? parseInt(text.slice(i + 1, i + 3), 16) : -1);
+
+/** UTF-8's length of a sequence by its first byte (0: no first byte). */
+const sequenceLength = (byte: number): number => (byte < 0x80 ? 1 : byte >= 0xc2 && byte < 0xe0 ? 2 : byte >= 0xe0 && byte < 0xf0 ? 3 : byte >= 0xf0 && byte < 0xf5 ? 4 : 0);
+
+/** One round of decoding: each `%XX` run read as UTF-8, a character of it spanning its escapes' spans. */
+function decodedOnce(view: DecodedView): DecodedView {
+  const { text } = view;
+  const out: DecodedView = { text: '', from: [], to: [] };
+  const push = (units: string, first: number, last: number): void => {
+    out.text += units;
+    for (let k = 0; k < units.length; k++) {
+      out.from.push(view.from[first]!);
+      out.to.push(view.to[last]!);
+    }
+  };
+  let i = 0;
+  while (i < text.length) {
+    const byte = hexAt(text, i);
+    const length = byte < 0 ? 0 : sequenceLength(byte);
+    const bytes = [byte];
+    for (let k = 1; k < length; k++) bytes.push(hexAt(text, i + 3 * k));
+    const decoded = length === 0 || bytes.some((b, k) => b < 0 || (k > 0 && (b & 0xc0) !== 0x80)) ? undefined : Buffer.from(bytes).toString('utf8');
+    if (decoded === undefined || decoded.includes('\ufffd')) {
+      push(text[i]!, i, i);
+      i++;
+    } else {
+      push(decoded, i, i + 3 * length - 1);
+      i += 3 * length;
+    }
+  }
+  return out;
+}
+
+/** The text with each credential (`forms`) and token shape found in its decoded view replaced where it stands. */
+function withoutEncodedSecrets(text: string, forms: readonly string[]): string {
+  const view = decodedView(text);
+  if (view.text === text) return text;
+  const spans: [number, number][] = [];
+  for (const form of forms) {
+    for (let at = view.text.indexOf(form); at >= 0 && form !== ''; at = view.text.indexOf(form, at + form.length)) spans.push([at, at + form.length]);
+  }
+  for (const match of view.text.includes('eyJ') ? view.text.matchAll(TOKEN_SHAPE) : []) spans.push([match.index, match.index + match[0].length]);
+  if (spans.length === 0) return text;
+  // the spans in the text, merged where they overlap, replaced from the first
+  const raw = spans.map(([start, end]): [number, number] => [view.from[start]!, view.to[end - 1]!]).sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let copied = 0;
+  for (const [start, end] of raw) {
+    if (end <= copied) continue;
+    out += `${text.slice(copied, Math.max(start, copied))}${start >= copied ? REDACTED : ''}`;
+    copied = end;
+  }
+  return out + text.slice(copied);
+}
+
+/**
+ * What a cut text must keep beyond its cut for a credential across it to be found: its longest form in its longest
+ * spelling (each character an escape encoded `DECODINGS` times, `%25252561`).
+ */
+export const longestForm = (forms: readonly string[]): number => (forms[0]?.length ?? 0) * (2 * DECODINGS + 1);
 
 /**
  * A JSON value as it may be shown: every secret-named member replaced whatever its value's type, every string with

@@ -111,7 +111,7 @@ export class FidelityLog {
   }
 
   add(outcome: ExchangeOutcome): void {
-    const { requestId, operation, method, path } = outcome;
+    const { requestId, operation, method } = outcome;
     const clientId = this.clients.has(outcome.clientId) || this.clients.size < this.clientLimit ? outcome.clientId : null;
     let mine = this.clients.get(clientId);
     if (!mine) this.clients.set(clientId, (mine = noFindings()));
@@ -120,6 +120,8 @@ export class FidelityLog {
     counts.exchanges++;
     const forms = secretForms(outcome.secrets);
     const clean = (text: string): string => withoutSecretValues(text, forms);
+    // a path shows its credentials in any spelling (the upstream's token sent back in it): never kept
+    const path = clean(outcome.path);
     // only what the lists keep is made (a 7 MB answer may differ at thousands of places)
     const push = <S, T>(name: ListName, items: readonly S[], make: (item: S) => T): void => {
       const list = mine[name] as Numbered<T>[];

@@ -161,7 +161,8 @@ export class Twin implements TwinSide {
     const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.secretInForm && { client_secret: '[redacted]' }) } : await this.parsed(exchange.body, exchange.contentType);
     let upstreamEnums: string[] = [];
     if (route) {
-      const query: Record<string, string | string[]> = {};
+      // names as sent, whatever they are (`constructor`, `__proto__`): an object without a prototype
+      const query = Object.create(null) as Record<string, string | string[]>;
       for (const [name, value] of new URLSearchParams(exchange.rawQuery)) {
         const had = query[name];
         query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];

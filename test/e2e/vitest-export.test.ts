@@ -7,6 +7,9 @@ import { ReplayProject } from '../support/replay-project.js';
 import { buyer, driveSession } from '../support/replayed-session.js';
 import { shadowOfDeviatingUpstream } from '../support/deviating-upstream.js';
 import { scriptedSession } from '../support/shadow-session.js';
+import { fidelityFileWithCodeInPaths } from '../support/code-in-paths.js';
+import { EVERY_SLOT, hostileSession } from '../support/hostile-session.js';
+import { vitestFileOf } from '../../src/proof/vitest-export/index.js';
 
 let project: ReplayProject;
 
@@ -189,5 +192,74 @@ describe("shadow mode's differences exported as a vitest file (GET /__control/fi
       await shadow.stop();
       await upstream.stop();
     }
+  }, 120_000);
+});
+
+describe('generated code runs only what the fake wrote (CONTRACT 16)', () => {
+  it("shadow mode's file, after identifiers that read as code behind a line break, runs and writes no file", async () => {
+    const { output } = await project.run('code-in-paths.test.ts', await fidelityFileWithCodeInPaths());
+    expect(project.holds('RAN'), output).toBe(false);
+    // the three identifiers are exchanges shadow mode could not compare: skipped, saying why; the account differed
+    expect(output).toMatch(/Tests\s+1 failed \| 1 passed \| 3 skipped/);
+  }, 120_000);
+
+  it('a file written from a session with a way out of every position in every slot runs and writes no file', async () => {
+    for (const [name, fidelity] of [['every-slot.test.ts', false], ['every-slot-fidelity.test.ts', true]] as const) {
+      const { output } = await project.run(name, vitestFileOf(hostileSession(EVERY_SLOT, fidelity)));
+      expect(project.holds('RAN'), output).toBe(false);
+      expect(output).toMatch(/Test Files\s+1 failed/);
+    }
+  }, 120_000);
+
+  it('replays a body member named __proto__ as sent (the 422 replays as 422), and a client secret that reads as code, green', async () => {
+    const secret = 'answer.status';
+    const fake = await startServer({ seed: 5, clients: [{ client_id: 'coder', client_secret: secret, scopes: ['read:accounts', 'write:accounts'] }] });
+    try {
+      const token = await fake.token('coder');
+      const account = { type: 'individual', external_id: secret, first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE' };
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      // valid but for its `__proto__` member: an export that made it a prototype would send a valid account (201)
+      const refused = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: `${JSON.stringify(account).slice(0, -1)},"__proto__":{"nickname":"x"}}` });
+      expect(refused.status).toBe(422);
+      expect((await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify(account) })).status).toBe(201);
+      await fetch(`${fake.url}/v1/accounts?limit=5`, { headers });
+      const exported = fake.exportRequests('vitest', { clientId: 'coder' });
+      const { passed, output } = await project.run('proto-and-secret.test.ts', exported);
+      expect(passed, output).toBe(true);
+      // the token, the account refused, the account created, the list
+      expect(output).toMatch(/Tests\s+4 passed/);
+    } finally {
+      await fake.stop();
+    }
+  }, 120_000);
+
+  it('type-check under noUnusedLocals and noUnusedParameters: a session, an empty one, a Basic token request, a snapshot, shadow mode\'s', async () => {
+    const files: [string, string][] = [];
+    const fake = await startServer({ seed: 1 });
+    try {
+      fake.reset();
+      await driveSession(fake);
+      await fake.control.providerState({ state: 'an account exists', params: { type: 'individual', first_name: 'Wile' } });
+      await fake.control.addFault({ method: 'GET', path: '/v1/assets', status: 503, count: 1 });
+      files.push(['session.ts', await fake.control.exportRequests('vitest')]);
+      fake.reset();
+      files.push(['empty.ts', await fake.control.exportRequests('vitest')]);
+      const basic = Buffer.from('sandbox-client:wrong-secret').toString('base64');
+      await fetch(`${fake.url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` }, body: new URLSearchParams({ grant_type: 'client_credentials', audience: new URL(fake.url).host }) });
+      await fake.control.restore(fake.state());
+      files.push(['basic-and-snapshot.ts', await fake.control.exportRequests('vitest')]);
+    } finally {
+      await fake.stop();
+    }
+    const { behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) =>
+      method === 'POST' && path === '/v1/accounts' && answer.status === 201 ? { status: 201, body: { ...(answer.body as object), nickname: 'ada' } } : undefined,
+    );
+    try {
+      await scriptedSession(shadow.url, behind.state());
+      files.push(['fidelity.ts', await shadow.control.fidelityVitest()]);
+    } finally {
+      await stop();
+    }
+    for (const [name, text] of files) expect(project.typeErrors(name, text), name).toEqual([]);
   }, 120_000);
 });

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
+import { httpFileOf } from '../../src/proof/export.js';
+import { JournalRecord } from '../../src/records/journal.js';
+import { httpProblems } from '../support/generated-code.js';
 
 const harSchemas = createRequire(import.meta.url)('har-schema') as Record<string, object>;
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -99,6 +102,20 @@ describe('GET /__control/export?format=http', () => {
     expect(blocks[6]).toMatch(/^### 7: GET \/v1\/assets answered nothing \(connection dropped\)/);
     expect(text).not.toContain('sandbox-secret');
     expect(text).not.toContain(token);
+  });
+});
+
+describe('a .http file written from values that break lines (CONTRACT 16)', () => {
+  it("adds no request for a problem code with a line break in it (shadow mode's upstream chooses its codes)", () => {
+    const code = 'not_found\nGET https://elsewhere.test/?{{$processEnv HOME}}\r\n### 2\u2028< /etc/passwd';
+    const record = new JournalRecord(
+      { id: '1', client_id: 'sandbox-client', method: 'GET', path: '/v1/accounts/a b{{c}}#d', rawQuery: 'x=1', status: 404, duration_ms: 1, operation_id: 'getAccount', code, fault_id: null, applied: false },
+      { at: 0, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: 0 },
+    );
+    const text = httpFileOf([record], { baseUrl: 'http://fake.test', creator: { name: 'investment-api-fake', version: '0' } });
+    expect(httpProblems(text, 1)).toEqual([]);
+    expect(text).toContain('### 1: GET /v1/accounts/a b{%7Bc}}#d answered 404 not_found\\nGET https://elsewhere.test/?{%7B$processEnv HOME}}\\n### 2\\u2028< /etc/passwd\n');
+    expect(text).toContain('\nGET {{base}}/v1/accounts/a%20b%7B%7Bc%7D%7D%23d?x=1\n');
   });
 });
 

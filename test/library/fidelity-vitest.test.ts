@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { shadowOfDeviatingUpstream } from '../support/deviating-upstream.js';
 import { scriptedSession } from '../support/shadow-session.js';
+import { fidelityFileWithCodeInPaths } from '../support/code-in-paths.js';
+import { codeShape, foreignCode } from '../support/generated-code.js';
 
 describe("shadow mode's differences as a vitest file", () => {
   let behind: FakeServer;
@@ -62,5 +64,17 @@ describe('with no difference', () => {
       await shadow.stop();
       await upstream.stop();
     }
+  });
+});
+
+describe('an identifier that reads as code behind a line break (CONTRACT 16)', () => {
+  it("stays text: each not-compared exchange's comment holds its line break escaped, and the file holds only the generator's code", async () => {
+    const file = await fidelityFileWithCodeInPaths();
+    // the line breaks (LF, U+2028, CR) decoded from the path end no comment: each shows as an escape
+    const notReplayed = file.split(/\r\n|[\n\r\u2028\u2029]/).filter((line) => line.includes('// not replayed:'));
+    expect(notReplayed).toHaveLength(3);
+    for (const [i, escape] of ['\\n', '\\u2028', '\\r'].entries()) expect(notReplayed[i]).toContain(`"X${escape}process.getBuiltinModule("fs")`);
+    expect(foreignCode(file)).toEqual([]);
+    expect(codeShape(file).names).not.toContain('process');
   });
 });

@@ -317,3 +317,25 @@ describe('an upstream that cannot be used', () => {
     await expect(startServer({ upstream: 'https://user:pw@sandbox.example.com' })).rejects.toThrow(/must not carry credentials/);
   });
 });
+
+describe('a forwarded query whose names are those of an object’s prototype (CONTRACT 16, "Queries are data")', () => {
+  it('is replayed and checked against the document as sent: the report names each unknown parameter, the journal keeps each', async () => {
+    const upstream = await startServer({ seed: 7 });
+    const shadow = await startServer({ seed: 7, upstream: upstream.url });
+    try {
+      const form = { grant_type: 'client_credentials', scope: 'read:accounts', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(shadow.url).host };
+      const granted = await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
+      const token = ((await granted.json()) as { access_token: string }).access_token;
+      expect((await fetch(`${shadow.url}/v1/accounts?constructor=3&__proto__=4`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(422);
+      const report = JSON.parse(await (await fetch(`${shadow.url}/__control/fidelity`)).text()) as Report;
+      // compared (the twin replayed it as sent), and each name is an unknown parameter of the document
+      expect(report).toMatchObject({ exchanges: 2, compared: 2, not_comparable: 0 });
+      expect(report.document_violations.filter((v) => v.side === 'request').map((v) => v.pointer)).toEqual(['/query/constructor', '/query/__proto__']);
+      const entry = JSON.parse(await (await fetch(`${shadow.url}/__control/requests?client_id=sandbox-client&path=/v1/accounts`)).text()) as { data: { query: Record<string, string> }[] };
+      expect(Object.entries(entry.data[0]!.query)).toEqual([['constructor', '3'], ['__proto__', '4']]);
+    } finally {
+      await shadow.stop();
+      await upstream.stop();
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { driveSession } from '../support/replayed-session.js';
+import { codeShape, foreignCode, literalsOf } from '../support/generated-code.js';
 
 let fake: FakeServer;
 
@@ -162,6 +163,44 @@ describe('a session exported as a vitest file', () => {
   });
 });
 
+describe('outside values in the file (CONTRACT 16)', () => {
+  it('a body member named __proto__ is replayed as a member, so the replay sends the bytes the session sent', async () => {
+    const token = await fake.token('acme');
+    const account = { type: 'individual', external_id: 'proto-1', first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE' };
+    const sent = `${JSON.stringify(account).slice(0, -1)},"__proto__":{"first_name":"Mallory"}}`;
+    const answer = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: sent });
+    // the fake refuses the member it does not know
+    expect(answer.status).toBe(422);
+    const file = fake.exportRequests('vitest', { clientId: 'acme' });
+    expect(file).toContain('["__proto__"]: {');
+    expect(literalsOf(file, 'json').map((value) => JSON.stringify(value))).toEqual([JSON.stringify(JSON.parse(sent))]);
+    expect(foreignCode(file)).toEqual([]);
+  });
+
+  it("a client secret that reads as code (answer.status) is taken out of the values only: every step still reads its answer", async () => {
+    const secret = 'answer.status';
+    const scopes = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets'] as const;
+    const own = await startServer({ seed: 1, clients: [{ client_id: 'coder', client_secret: secret, scopes: [...scopes] }] });
+    try {
+      const form = { grant_type: 'client_credentials', scope: scopes.join(' '), audience: new URL(own.url).host, client_id: 'coder', client_secret: secret };
+      const issued = await fetch(`${own.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
+      const token = ((await issued.json()) as { access_token: string }).access_token;
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      await fetch(`${own.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ type: 'individual', external_id: secret, first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE' }) });
+      await fetch(`${own.url}/v1/accounts?limit=5`, { headers });
+      const file = own.exportRequests('vitest', { clientId: 'coder' });
+      expect(file.match(/expect\(answer\.status, STEP\)\.toBe\(\d+\);/g)).toHaveLength(3);
+      expect(codeShape(file).names).not.toContain('redacted');
+      expect(foreignCode(file)).toEqual([]);
+      // the values that held it
+      expect(codeShape(file).strings.filter((value) => value.includes('[redacted]')).length).toBeGreaterThan(0);
+      expect(codeShape(file).strings.join('\n')).not.toContain(secret);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('GET /__control/export?format=vitest', () => {
   it('answers text/plain as an attachment named for a test file, the same file as the library', async () => {
     await fake.token('acme', { fresh: true });
@@ -200,7 +239,9 @@ describe('the control changes the journal keeps', () => {
     expect(fake.report({ clientId: 'acme', since: 'reset' }).requests_seen).toBe(10);
     // and the replay has them in place
     const file = fake.exportRequests('vitest', { clientId: 'acme' });
-    expect(file).toContain('fault1 = (await control.addFault({');
+    // no later step names the fault: it is added, and no variable holds it
+    expect(file).toContain('await control.addFault({');
+    expect(file).not.toContain('fault1');
     expect(file).toContain('await control.clearFaults();');
   });
 });

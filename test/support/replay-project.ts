@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { cleanEnv, ROOT } from './cli.js';
 
 /**
@@ -29,6 +30,36 @@ export class ReplayProject {
       execFile('npx', ['vitest', 'run', fileName], { cwd: this.dir, env: { ...cleanEnv, NO_COLOR: '1', FORCE_COLOR: '0' } }, (error, stdout, stderr) =>
         resolve({ passed: error === null, output: `${stdout}\n${stderr}` }),
       );
+    });
+  }
+
+  /** Whether a file named `name` exists in the project (what a file that ran code it was not meant to would leave). */
+  holds(name: string): boolean {
+    return existsSync(join(this.dir, name));
+  }
+
+  /**
+   * One file type-checked as a partner's strict project would (`noUnusedLocals` and `noUnusedParameters` too), against
+   * the package's own declarations: the diagnostics, as `file(line,col): message`.
+   */
+  typeErrors(fileName: string, text: string): string[] {
+    const path = join(this.dir, fileName);
+    writeFileSync(path, text);
+    const program = ts.createProgram([path], {
+      strict: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2022.d.ts'],
+      types: ['node'],
+    });
+    return ts.getPreEmitDiagnostics(program).map((d) => {
+      const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
+      return `${d.file?.fileName.replace(`${this.dir}/`, '') ?? ''}(${at ? `${at.line + 1},${at.character + 1}` : ''}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
   }
 

@@ -1,9 +1,9 @@
 import { REDACTED } from '../../records/secrets.js';
-import { Variable, type Written } from './code.js';
+import { Code, type Written } from '../code-writer.js';
 import type { IssuedIdentifiers } from './identifiers.js';
 
 /** An item of a list the replay does not compare (an instant, a link…), kept so the list keeps its length. */
-const ANYTHING = new Variable('expect.anything()');
+const ANYTHING = new Code('expect.anything()', ['expect']);
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const LINK = /^[a-z][\w+.-]*:\/\//i;
@@ -22,10 +22,11 @@ export function expectedOf(answer: unknown, ids: IssuedIdentifiers, fresh: Reado
   }
   if (Array.isArray(answer)) return answer.map((item) => expectedOf(item, ids, fresh) ?? ANYTHING);
   if (answer === null || typeof answer !== 'object') return answer as Written;
-  const out: Record<string, Written> = {};
+  // entries, not assignments: a member named `__proto__` stays a member
+  const out: [string, Written][] = [];
   for (const [key, value] of Object.entries(answer)) {
     const kept = expectedOf(value, ids, fresh);
-    if (kept !== undefined) out[key] = kept;
+    if (kept !== undefined) out.push([key, kept]);
   }
-  return out;
+  return Object.fromEntries(out);
 }

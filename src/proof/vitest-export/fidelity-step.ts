@@ -1,7 +1,8 @@
 import type { Schemas } from '../../api/types.js';
 import { REDACTED } from '../../records/secrets.js';
-import { literal } from './code.js';
+import type { TypeScriptWriter } from '../code-writer.js';
 import type { IssuedIdentifiers } from './identifiers.js';
+import { statement, type Statement } from './statements.js';
 
 type Difference = Schemas['FidelityDifference'];
 
@@ -19,8 +20,8 @@ const jsonType = (value: unknown): string => (value === null ? 'null' : Array.is
  * (`missing_field`), one it has not (`extra_field`), its JSON type, or its value (`enum_value`, `value`). A pointer
  * through a list (`/data/*‍/status`) is checked on every item. The status and problem code are asserted already.
  */
-export function differenceAssertions(differences: readonly Difference[], ids: IssuedIdentifiers): string[] {
-  const lines: string[] = [];
+export function differenceAssertions(differences: readonly Difference[], ids: IssuedIdentifiers, w: TypeScriptWriter): Statement[] {
+  const out: Statement[] = [];
   const seen = new Set<string>();
   for (const difference of differences) {
     const { kind, pointer, upstream } = difference;
@@ -28,30 +29,40 @@ export function differenceAssertions(differences: readonly Difference[], ids: Is
     const key = `${kind} ${pointer}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const at = `valuesAt(answer.body, ${literal(pointer)})`;
-    const why = literal(`${kind} at ${pointer}`);
-    if (kind === 'missing_field') lines.push(`for (const value of ${at}) expect(value, \`\${STEP}: \${${why}}\`).toBeDefined();`);
-    else if (kind === 'extra_field') lines.push(`for (const value of ${at}) expect(value, \`\${STEP}: \${${why}}\`).toBeUndefined();`);
-    else if (kind === 'type') lines.push(`for (const value of ${at}) expect(jsonType(value), \`\${STEP}: \${${why}}\`).toBe(${literal(jsonType(upstream))});`);
-    else if (JSON.stringify(upstream ?? null).includes(REDACTED)) lines.push(`// ${kind} at ${pointer}: the upstream's value is a secret, not exported`);
-    else lines.push(`for (const value of ${at}) expect(value, \`\${STEP}: \${${why}}\`).toEqual(${literal(ids.written(upstream ?? null))});`);
+    const check = (assertion: (why: string) => string): Statement =>
+      statement(w, () => {
+        w.uses('valuesAt', 'expect', 'answer', 'STEP');
+        return `for (const value of valuesAt(answer.body, ${w.string(pointer)})) ${assertion(`\`\${STEP}: \${${w.string(`${kind} at ${pointer}`)}}\``)};`;
+      });
+    if (kind === 'missing_field') out.push(check((why) => `expect(value, ${why}).toBeDefined()`));
+    else if (kind === 'extra_field') out.push(check((why) => `expect(value, ${why}).toBeUndefined()`));
+    else if (kind === 'type') out.push(check((why) => (w.uses('jsonType'), `expect(jsonType(value), ${why}).toBe(${w.string(jsonType(upstream))})`)));
+    else if (JSON.stringify(upstream ?? null).includes(REDACTED)) out.push(statement(w, () => `// ${w.comment(`${kind} at ${pointer}`)}: the upstream's value is a secret, not exported`));
+    else out.push(check((why) => `expect(value, ${why}).toEqual(${w.literal(ids.written(upstream ?? null))})`));
   }
-  return lines;
+  return out;
 }
 
-/** The helpers a fidelity file adds: values at a pointer (`*` for every item of a list), a value's JSON type. */
-export const FIDELITY_HELPERS = `
-/** The values at a JSON pointer; \`*\` stands for every item of a list. */
+/** The helpers a fidelity file may add: values at a pointer (`*` for every item of a list), a value's JSON type. */
+export const FIDELITY_HELPERS = {
+  valuesAt: {
+    reads: [],
+    text: `
+/** The values at a JSON pointer; \`*\` stands for every item of a list; a member only where the value has it as its own. */
 function valuesAt(body: unknown, pointer: string): unknown[] {
   let values: unknown[] = [body];
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     values = values.flatMap((value) =>
-      key === '*' ? (Array.isArray(value) ? value : []) : value !== null && typeof value === 'object' ? [(value as Record<string, unknown>)[key]] : [undefined],
+      key === '*' ? (Array.isArray(value) ? value : []) : value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key) ? [(value as Record<string, unknown>)[key]] : [undefined],
     );
   }
   return values;
-}
-
-const jsonType = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
-`;
+}`,
+  },
+  jsonType: {
+    reads: [],
+    text: `
+const jsonType = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);`,
+  },
+} as const;

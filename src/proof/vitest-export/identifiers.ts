@@ -1,8 +1,8 @@
-import { Variable, type Written } from './code.js';
+import { variable, type Code, type Written } from '../code-writer.js';
 
 /** A value a session issued, the variable the replay reads it into, and where in which answer it stands. */
 export interface Issued {
-  variable: Variable;
+  variable: Code;
   /** JSON pointer into the answer (`/id`, `/payment_method_details/0/id`). */
   pointer: string;
 }
@@ -22,23 +22,28 @@ export function stemOf(name: string): string {
  * issue others. Identifiers of the starting world are not here: they are written as they are.
  */
 export class IssuedIdentifiers {
-  private readonly byValue = new Map<string, Variable>();
+  private readonly byValue = new Map<string, Code>();
   private readonly counts = new Map<string, number>();
   /** The identifiers of the world the span began from (and of snapshots it loaded): written as they are. */
   private readonly starting = new Set<string>();
 
   /** The variables declared so far, in their order. */
-  readonly variables: Variable[] = [];
+  readonly variables: Code[] = [];
 
-  add(value: string, stem: string): Variable {
+  add(value: string, stem: string): Code {
     const known = this.byValue.get(value);
     if (known) return known;
-    const n = (this.counts.get(stem) ?? 0) + 1;
-    this.counts.set(stem, n);
-    const variable = new Variable(`${stem}${n}`);
-    this.byValue.set(value, variable);
-    this.variables.push(variable);
-    return variable;
+    // a stem is made of an outside name (`stemOf`): whatever it holds, the variable is an identifier and nothing more,
+    // lower case first (the file's own names are words without digits or upper case: `SNAPSHOT_1` stays the
+    // snapshot's), and one ending in a digit set apart (`account1_1` is never `account` 11)
+    const identifier = /^[A-Za-z_$][\w$]*$/.test(stem) ? `${stem[0]!.toLowerCase()}${stem.slice(1)}` : 'id';
+    const name = /\d$/.test(identifier) ? `${identifier}_` : identifier;
+    const n = (this.counts.get(name) ?? 0) + 1;
+    this.counts.set(name, n);
+    const made = variable(`${name}${n}`);
+    this.byValue.set(value, made);
+    this.variables.push(made);
+    return made;
   }
 
   /** Identifiers of a world the span began from or loaded: never taken for issued ones. */
@@ -53,7 +58,7 @@ export class IssuedIdentifiers {
     return this.starting.has(value);
   }
 
-  variableOf(value: string): Variable | undefined {
+  variableOf(value: string): Code | undefined {
     return this.byValue.get(value);
   }
 
@@ -72,8 +77,8 @@ export class IssuedIdentifiers {
   }
 
   /** A path's segments, an issued identifier standing as its variable. */
-  pathParts(path: string): (string | Variable)[] {
-    const parts: (string | Variable)[] = [];
+  pathParts(path: string): (string | Code)[] {
+    const parts: (string | Code)[] = [];
     for (const [i, segment] of path.split('/').entries()) {
       if (i > 0) parts.push('/');
       parts.push(this.byValue.get(decodeSegment(segment)) ?? segment);
