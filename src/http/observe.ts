@@ -5,7 +5,7 @@ import { decodeFormAsSent } from '../api/form-urlencoded.js';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type KeptExchange } from '../records/journal.js';
 import { keptBody } from '../records/journal-body.js';
-import { carriesSecret } from '../records/secrets.js';
+import { carriesSecret, secretForms, withoutSecretValues } from '../records/secrets.js';
 import { isOwnPath } from './own-paths.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
@@ -139,6 +139,7 @@ function record(
   const tenantAt = state.tenant ? state.tenant.clock.now().getTime() - (Date.now() - at) : null;
   const retryAfter = res.getHeader('retry-after');
   const { query } = urlParts(req.originalUrl ?? req.url ?? '');
+  const exchange = exchangeOf(ctx, req, res, state, answered, { path, rawQuery: query });
   ctx.journal.record(
     new JournalRecord(
       {
@@ -163,8 +164,10 @@ function record(
         tenantAt,
         ...(state.documentedPath && { documentedPath: state.documentedPath }),
       },
-      exchangeOf(ctx, req, res, state, answered, { path, rawQuery: query }),
+      exchange,
     ),
   );
-  ctx.logger.info({ reqId: state.id, method: req.method, path, status, durationMs, clientId }, 'request');
+  // the log line shows the path as the journal does: a credential pasted into it, in any spelling, never
+  const shownPath = withoutSecretValues(path, secretForms(exchange.credentials));
+  ctx.logger.info({ reqId: state.id, method: req.method, path: shownPath, status, durationMs, clientId }, 'request');
 }

@@ -4,7 +4,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { buildApp, createContext } from '../../src/app.js';
 import { startServer, type FakeServer } from '../../src/index.js';
+import { http as supertestOf, tokenFor } from '../support/test-app.js';
 
 const hex = (c: string, lower = false): string => {
   const code = c.charCodeAt(0).toString(16).padStart(2, '0');
@@ -145,5 +148,22 @@ describe("in shadow mode, the upstream's own token sent back in a path and a que
     expect((JSON.parse(shown.fidelity!) as { differences: unknown[] }).differences.length).toBeGreaterThan(0);
     expect(leaks(shown, token)).toEqual([]);
     expect(shown.fidelity).toContain('/v1/accounts/[redacted]');
+  });
+});
+
+describe("the request log line of a path that carries the client's credentials", () => {
+  it('shows the path as the journal does: neither the secret nor the token, in any spelling', async () => {
+    const lines: string[] = [];
+    const ctx = createContext({ allowedHosts: ['.test'], clients: [{ client_id: 'acme', client_secret: 'acme.secret-0123456789', scopes: ['read:accounts'] }] });
+    ctx.logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const app = buildApp(ctx);
+    const token = await tokenFor(app, { client_id: 'acme', client_secret: 'acme.secret-0123456789' });
+    for (const value of ['acme.secret-0123456789', token]) {
+      for (const spelled of spellings(value)) await supertestOf(app).get(`/v1/accounts/${spelled}`).set('Authorization', `Bearer ${token}`);
+    }
+    const requestLines = lines.filter((line) => line.includes('"msg":"request"') && line.includes('/v1/accounts/'));
+    expect(requestLines).toHaveLength(12);
+    expect(requestLines.filter((line) => shows(line, 'acme.secret-0123456789') || shows(line, token.split('.')[2]!))).toEqual([]);
+    expect(requestLines.every((line) => line.includes('[redacted]'))).toBe(true);
   });
 });
