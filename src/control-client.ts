@@ -53,6 +53,14 @@ export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
  * Typed calls of the control plane (`/__control`), from the OpenAPI document's types. Works against a fake in the
  * same process and against a remote one (a container) alike: it speaks HTTP.
  */
+/**
+ * A control operation's success answer (200 or 201, JSON) as the document's types write it. The calls below name it
+ * as their return type, so the library's declarations refer to the document's types rather than spelling out what
+ * openapi-fetch infers (which, inlined, a partner's `exactOptionalPropertyTypes` would not take as the same type).
+ */
+export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R } ? JsonBody<R[200 & keyof R] | R[201 & keyof R]> : never;
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+
 export function createControlClient(options: ControlClientOptions) {
   const base = options.url.replace(/\/$/, '');
   const partner = options.clientCredentials;
@@ -124,48 +132,48 @@ export function createControlClient(options: ControlClientOptions) {
      * else a `ControlError` with its problem. The MCP server's tools call the control plane through it.
      */
     send: (method: string, path: string, body?: unknown) => send(method, path, body),
-    health: () => call(() => typed.GET('/__control/health')),
+    health: (): Promise<Answer<'/__control/health', 'get'>> => call(() => typed.GET('/__control/health')),
     /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
     reset: () => call<void>(() => typed.POST('/__control/reset', { body: options.clientId ? { client_id: options.clientId } : {} })),
-    snapshot: () => call(() => typed.GET('/__control/state')),
+    snapshot: (): Promise<Answer<'/__control/state', 'get'>> => call(() => typed.GET('/__control/state')),
     restore: (world: Schemas['World']) => call<void>(() => typed.PUT('/__control/state', { body: world })),
     /** Every client with its secret, scopes and settings (as `GET /__control/clients`); a partner's own only, with `clientCredentials`. */
-    clients: async () => (await call(() => typed.GET('/__control/clients'))).data,
-    addClient: (client: Schemas['ClientCreate']) => call(() => typed.POST('/__control/clients', { body: client })),
-    updateClient: (clientId: string, changes: Schemas['ClientUpdate']) =>
+    clients: async (): Promise<Answer<'/__control/clients', 'get'>['data']> => (await call(() => typed.GET('/__control/clients'))).data,
+    addClient: (client: Schemas['ClientCreate']): Promise<Answer<'/__control/clients', 'post'>> => call(() => typed.POST('/__control/clients', { body: client })),
+    updateClient: (clientId: string, changes: Schemas['ClientUpdate']): Promise<Answer<'/__control/clients/{client_id}', 'patch'>> =>
       call(() => typed.PATCH('/__control/clients/{client_id}', { params: { path: { client_id: clientId } }, body: changes })),
     /** Each memory budget's use and limit, and the largest tenants (`GET /__control/usage`): the operator's alone. */
-    usage: () => call(() => typed.GET('/__control/usage')),
-    now: () => call(() => typed.GET('/__control/clock')),
-    advanceClock: (seconds: number) => call(() => typed.POST('/__control/clock', { body: { advance_seconds: seconds } })),
+    usage: (): Promise<Answer<'/__control/usage', 'get'>> => call(() => typed.GET('/__control/usage')),
+    now: (): Promise<Answer<'/__control/clock', 'get'>> => call(() => typed.GET('/__control/clock')),
+    advanceClock: (seconds: number): Promise<Answer<'/__control/clock', 'post'>> => call(() => typed.POST('/__control/clock', { body: { advance_seconds: seconds } })),
     /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
-    setClock: (now: Date | string, options: { frozen?: boolean } = {}) =>
+    setClock: (now: Date | string, options: { frozen?: boolean } = {}): Promise<Answer<'/__control/clock', 'post'>> =>
       call(() => typed.POST('/__control/clock', { body: { now: typeof now === 'string' ? now : now.toISOString(), ...options } })),
     /** Stops (`true`) or restarts (`false`) the tenant's clock where it stands. */
-    freezeClock: (frozen = true) => call(() => typed.POST('/__control/clock', { body: { frozen } })),
-    addPaymentMethodDetails: (accountId: string, details: Schemas['PaymentMethodDetailsCreate']) =>
+    freezeClock: (frozen = true): Promise<Answer<'/__control/clock', 'post'>> => call(() => typed.POST('/__control/clock', { body: { frozen } })),
+    addPaymentMethodDetails: (accountId: string, details: Schemas['PaymentMethodDetailsCreate']): Promise<Answer<'/__control/accounts/{account_id}/payment-method-details', 'post'>> =>
       call(() => typed.POST('/__control/accounts/{account_id}/payment-method-details', { params: { path: { account_id: accountId } }, body: details })),
-    placeOrder: (order: Schemas['OrderPlacement']) => call(() => typed.POST('/__control/orders', { body: order })),
+    placeOrder: (order: Schemas['OrderPlacement']): Promise<Answer<'/__control/orders', 'post'>> => call(() => typed.POST('/__control/orders', { body: order })),
     /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
-    order: (orderId: string) => call(() => typed.GET('/__control/orders/{order_id}', { params: { path: { order_id: orderId } } })),
+    order: (orderId: string): Promise<Answer<'/__control/orders/{order_id}', 'get'>> => call(() => typed.GET('/__control/orders/{order_id}', { params: { path: { order_id: orderId } } })),
     /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
-    orders: () => call(() => typed.GET('/__control/orders')),
-    advanceOrder: (orderId: string) => call(() => typed.POST('/__control/orders/{order_id}/advance', { params: { path: { order_id: orderId } } })),
-    setOrderStatus: (orderId: string, status: Schemas['OrderStatus']) =>
+    orders: (): Promise<Answer<'/__control/orders', 'get'>> => call(() => typed.GET('/__control/orders')),
+    advanceOrder: (orderId: string): Promise<Answer<'/__control/orders/{order_id}/advance', 'post'>> => call(() => typed.POST('/__control/orders/{order_id}/advance', { params: { path: { order_id: orderId } } })),
+    setOrderStatus: (orderId: string, status: Schemas['OrderStatus']): Promise<Answer<'/__control/orders/{order_id}/status', 'post'>> =>
       call(() => typed.POST('/__control/orders/{order_id}/status', { params: { path: { order_id: orderId } }, body: { status } })),
-    addFault: (fault: Schemas['FaultCreate']) => call(() => typed.POST('/__control/faults', { body: fault })),
-    faults: async () => (await call(() => typed.GET('/__control/faults'))).data,
+    addFault: (fault: Schemas['FaultCreate']): Promise<Answer<'/__control/faults', 'post'>> => call(() => typed.POST('/__control/faults', { body: fault })),
+    faults: async (): Promise<Answer<'/__control/faults', 'get'>['data']> => (await call(() => typed.GET('/__control/faults'))).data,
     removeFault: (faultId: string) => call<void>(() => typed.DELETE('/__control/faults/{fault_id}', { params: { path: { fault_id: faultId } } })),
     clearFaults: () => call<void>(() => typed.DELETE('/__control/faults')),
     /**
      * Journal entries, oldest first; filters as `GET /__control/requests` (the bound tenant's only, when bound):
      * since the tenant's last reset, or `since: 'start'` for all the journal keeps.
      */
-    requests: async (filter: { method?: string; path?: string; since?: JournalSpan } = {}) => (await call(() => typed.GET('/__control/requests', { params: { query: filter } }))).data,
+    requests: async (filter: { method?: string; path?: string; since?: JournalSpan } = {}): Promise<Answer<'/__control/requests', 'get'>['data']> => (await call(() => typed.GET('/__control/requests', { params: { query: filter } }))).data,
     /** One journaled request (its id, the `X-Request-Id` header) with its request and answer bodies, as the journal keeps them. */
-    request: (requestId: string) => call(() => typed.GET('/__control/requests/{request_id}', { params: { path: { request_id: requestId } } })),
+    request: (requestId: string): Promise<Answer<'/__control/requests/{request_id}', 'get'>> => call(() => typed.GET('/__control/requests/{request_id}', { params: { path: { request_id: requestId } } })),
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
-    documents: async () => (await call(() => typed.GET('/__control/documents'))).data,
+    documents: async (): Promise<Answer<'/__control/documents', 'get'>['data']> => (await call(() => typed.GET('/__control/documents'))).data,
     /** Forgets the tenant's journal (`DELETE /__control/requests`); the operator's unbound client: every journal. */
     clearRequests: () => call<void>(() => typed.DELETE('/__control/requests')),
     /** The readiness report over the tenant's whole journal, or since its last reset with `{ since: 'reset' }`. */
@@ -198,9 +206,9 @@ export function createControlClient(options: ControlClientOptions) {
     exportRequests: (format: ExportFormat = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
       call<string>(() => typed.GET('/__control/export', { params: { query: { format, since: options.since, consumer: options.consumer } }, ...text })),
     /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
-    providerState: (change: Schemas['ProviderStateChange']) => call(() => typed.POST('/__control/pact/provider-states', { body: change })),
+    providerState: (change: Schemas['ProviderStateChange']): Promise<Answer<'/__control/pact/provider-states', 'post'>> => call(() => typed.POST('/__control/pact/provider-states', { body: change })),
     /** Shadow mode's report (`GET /__control/fidelity`): where the fake and the upstream agree and differ. */
-    fidelity: () => call(() => typed.GET('/__control/fidelity')) as Promise<Schemas['FidelityReport']>,
+    fidelity: (): Promise<Schemas['FidelityReport']> => call(() => typed.GET('/__control/fidelity')) as Promise<Schemas['FidelityReport']>,
     /** The same as JUnit XML, a test case per operation seen and a failure per difference. */
     fidelityJunit: () => call<string>(() => typed.GET('/__control/fidelity', { params: { query: { format: 'junit' } }, ...text })),
     /** The exchanges that differed as a vitest file asserting the upstream's answers (a passing one when none did). */
