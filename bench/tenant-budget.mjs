@@ -9,8 +9,9 @@
 //           most WORLD_HEAP_PER_JSON_BYTE)
 // journal:  TENANTS tenants each sending requests until its journal is at JOURNAL_BYTES (4 MiB here), typical mix and
 //           bodies at the 8 KiB cut: heap (with Buffers) and RSS per full journal, and per byte the budget counts
-// 900 KB:   one tenant sending CREATES (default 300) account creates of 900 KB with MAX_TENANTS=10 (its default world
-//           budget then ~28 MB on a 4 GB heap): how many are created, how many refused, RSS before and after
+// 900 KB:   one tenant sending CREATES (default 300) account creates of 900 KB with MAX_TENANTS=10 (alone, it may
+//           borrow all of WORLD_BYTES, a tenth of the heap limit since CONTRACT 16: ~414 MB on a 4 GB heap): how many
+//           are created, how many refused, RSS before and after
 // small:    10,000 entries of a 404 answer and no request body: an entry's fixed cost (JOURNAL_ENTRY_OVERHEAD_BYTES)
 // row:      issue 38's row, 30 tenants × 1,000 account creates of 8 KB, with the defaults and JOURNAL_TOTAL_BYTES=128 MiB
 //
