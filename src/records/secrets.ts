@@ -170,6 +170,17 @@ export function redactedValue(value: unknown, forms: readonly string[] = []): un
   );
 }
 
+/**
+ * A JSON value with each credential in a string value redacted, its member names left as they are: the last guard
+ * of a file whose own structure must hold whatever a client's secret reads as (`interactions`). A copy.
+ */
+export function withoutSecretStrings(value: unknown, forms: readonly string[]): unknown {
+  if (typeof value === 'string') return withoutSecretValues(value, forms);
+  if (Array.isArray(value)) return value.map((item) => withoutSecretStrings(item, forms));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecretStrings(v, forms)]));
+}
+
 /** What a reader of a kept body replaces: secret-named members, link signatures, credential values. */
 export interface Redaction {
   /** Secret-named members and parameters. */

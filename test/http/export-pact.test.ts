@@ -130,3 +130,18 @@ describe('GET /__control/export?format=pact', () => {
     expect(empty.contract.interactions).toEqual([]);
   });
 });
+
+describe("the Pact export of a client whose secret reads as the contract's own words", () => {
+  it('keeps every member of the contract: the last guard replaces credentials in values, never in the structure', async () => {
+    // a secret an operator may pick that is also a member name of a Pact file
+    const client = { client_id: 'wordy', client_secret: 'interactions', scopes: ['read:accounts' as const] };
+    const app = testApp({ clients: [client] });
+    const token = await tokenFor(app, client);
+    await http(app).get('/v1/accounts?limit=1').set(bearer(token)).set('X-Client-Id', 'wordy').expect(200);
+    const { contract, text } = await http(app).get('/__control/export?format=pact').set('X-Client-Id', 'wordy').then((r) => ({ text: r.text, contract: JSON.parse(r.text) as Record<string, any> }));
+    expect(Object.keys(contract)).toEqual(['consumer', 'provider', 'interactions', 'metadata']);
+    expect(contract.interactions).toHaveLength(1);
+    expect(contract.interactions[0].request.path).toBe('/v1/accounts');
+    expect(text).not.toContain('[redacted]');
+  });
+});

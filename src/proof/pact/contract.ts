@@ -1,6 +1,6 @@
 import { operationsById, type ApiDocument } from '../../api/document.js';
 import type { JournalRecord } from '../../records/journal.js';
-import { redactedValue, secretForms, withoutSecretValues } from '../../records/secrets.js';
+import { redactedValue, secretForms, withoutSecretStrings } from '../../records/secrets.js';
 import type { Slices } from '../../util/slices.js';
 import { interactionOf, pathParams, type Exchange, type PactInteraction } from './interaction.js';
 import { Sightings, type RecordFields, type RecordKind } from './sightings.js';
@@ -14,7 +14,7 @@ export interface ContractContext {
   creator: { name: string; version: string };
   /** A record of the tenant's world now, by id: where the span's answers never showed it. */
   worldRecord: (id: string) => { kind: RecordKind; fields: RecordFields } | undefined;
-  /** The client's own credentials, searched for in the whole file as a last guard (`secrets.ts`). */
+  /** The client's own credentials, searched for in every string of the file as a last guard (`secrets.ts`). */
   credentials: readonly string[];
 }
 
@@ -113,6 +113,6 @@ export function* contractSteps(records: readonly JournalRecord[], context: Contr
       },
     },
   };
-  const text = withoutSecretValues(JSON.stringify(contract, null, 2), secretForms([...credentials]));
-  return Buffer.from(text);
+  // the last guard walks the values: the contract's own member names stay, whatever a secret reads as
+  return Buffer.from(JSON.stringify(withoutSecretStrings(contract, secretForms([...credentials])), null, 2));
 }
