@@ -339,9 +339,13 @@ describe('the tools of /__control/mcp go through the app, as any control call', 
       const client = new Client({ name: 'behind-a-proxy', version: '1.0.0' });
       const headers = { authorization: `Bearer ${access_token}`, 'x-forwarded-proto': 'https' };
       await client.connect(new StreamableHTTPClientTransport(new URL(`${proxied.url}/__control/mcp`), { requestInit: { headers } }));
-      open.push(client);
-      expect((await ok<{ client: { client_id: string } }>(client, 'get_state')).value.client.client_id).toBe('acme');
-      expect(client.getInstructions()).toContain(`https://${new URL(proxied.url).host}`);
+      try {
+        expect((await ok<{ client: { client_id: string } }>(client, 'get_state')).value.client.client_id).toBe('acme');
+        expect(client.getInstructions()).toContain(`https://${new URL(proxied.url).host}`);
+      } finally {
+        // closed before its fake stops, which would otherwise wait out the session's open stream
+        await client.close();
+      }
     } finally {
       await proxied.stop();
     }
