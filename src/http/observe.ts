@@ -5,7 +5,7 @@ import { decodeFormAsSent } from '../api/form-urlencoded.js';
 import type { FakeContext } from '../context.js';
 import { JournalRecord, type KeptExchange } from '../records/journal.js';
 import { keptBody } from '../records/journal-body.js';
-import { carriesSecret, secretForms, withoutSecretValues } from '../records/secrets.js';
+import { carriesSecret, shownPath } from '../records/secrets.js';
 import { isOwnPath } from './own-paths.js';
 import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
@@ -168,6 +168,5 @@ function record(
     ),
   );
   // the log line shows the path as the journal does: a credential pasted into it, in any spelling, never
-  const shownPath = withoutSecretValues(path, secretForms(exchange.credentials));
-  ctx.logger.info({ reqId: state.id, method: req.method, path: shownPath, status, durationMs, clientId }, 'request');
+  ctx.logger.info({ reqId: state.id, method: req.method, path: shownPath(path, exchange.credentials), status, durationMs, clientId }, 'request');
 }

@@ -1,6 +1,6 @@
 import type { Schemas } from '../api/types.js';
 import { readBody, type JournalBody, type KeptBody } from './journal-body.js';
-import { isSecretName, REDACT_ALL, redactedForm, REDACTED, secretForms, withoutSecretValues, type Redaction } from './secrets.js';
+import { isSecretName, REDACT_ALL, redactedForm, REDACTED, shownPath, type Redaction } from './secrets.js';
 
 const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
@@ -118,8 +118,7 @@ export class JournalRecord {
   get entry(): JournalEntry {
     if (!this.view) {
       const { rawQuery, path, ...fields } = this.raw;
-      const forms = secretForms(this.kept.credentials);
-      this.view = { ...fields, path: withoutSecretValues(path, forms), time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
+      this.view = { ...fields, path: shownPath(path, this.kept.credentials), time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
     }
     return this.view;
   }

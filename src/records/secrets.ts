@@ -159,27 +159,23 @@ export const longestForm = (forms: readonly string[]): number => (forms[0]?.leng
 
 /**
  * A JSON value as it may be shown: every secret-named member replaced whatever its value's type, every string with
- * a credential in it redacted there. A copy; the value is left as it was.
+ * a credential in it redacted there. A copy; the value is left as it was. `{ names: false }` leaves member names and
+ * secret-named members as they are, redacting string values only: the last guard of a file whose own structure must
+ * hold whatever a client's secret reads as (`interactions`).
  */
-export function redactedValue(value: unknown, forms: readonly string[] = []): unknown {
+export function redactedValue(value: unknown, forms: readonly string[] = [], { names = true }: { names?: boolean } = {}): unknown {
   if (typeof value === 'string') return withoutSecretValues(value, forms);
-  if (Array.isArray(value)) return value.map((item) => redactedValue(item, forms));
+  if (Array.isArray(value)) return value.map((item) => redactedValue(item, forms, { names }));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [withoutSecretValues(k, forms), isSecretName(k) && v !== null ? REDACTED : redactedValue(v, forms)]),
+    Object.entries(value).map(([k, v]) =>
+      names ? [withoutSecretValues(k, forms), isSecretName(k) && v !== null ? REDACTED : redactedValue(v, forms)] : [k, redactedValue(v, forms, { names })],
+    ),
   );
 }
 
-/**
- * A JSON value with each credential in a string value redacted, its member names left as they are: the last guard
- * of a file whose own structure must hold whatever a client's secret reads as (`interactions`). A copy.
- */
-export function withoutSecretStrings(value: unknown, forms: readonly string[]): unknown {
-  if (typeof value === 'string') return withoutSecretValues(value, forms);
-  if (Array.isArray(value)) return value.map((item) => withoutSecretStrings(item, forms));
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecretStrings(v, forms)]));
-}
+/** A request's path as every reader shows it (the journal's entry, the log line): its credentials and any token replaced, in any spelling. */
+export const shownPath = (path: string, credentials: readonly string[] | undefined): string => withoutSecretValues(path, secretForms(credentials));
 
 /** What a reader of a kept body replaces: secret-named members, link signatures, credential values. */
 export interface Redaction {

@@ -1,6 +1,6 @@
 import { operationsById, type ApiDocument } from '../../api/document.js';
 import type { JournalRecord } from '../../records/journal.js';
-import { redactedValue, secretForms, withoutSecretStrings } from '../../records/secrets.js';
+import { redactedValue, secretForms } from '../../records/secrets.js';
 import type { Slices } from '../../util/slices.js';
 import { interactionOf, pathParams, type Exchange, type PactInteraction } from './interaction.js';
 import { Sightings, type RecordFields, type RecordKind } from './sightings.js';
@@ -114,5 +114,5 @@ export function* contractSteps(records: readonly JournalRecord[], context: Contr
     },
   };
   // the last guard walks the values: the contract's own member names stay, whatever a secret reads as
-  return Buffer.from(JSON.stringify(withoutSecretStrings(contract, secretForms([...credentials])), null, 2));
+  return Buffer.from(JSON.stringify(redactedValue(contract, secretForms([...credentials]), { names: false }), null, 2));
 }
