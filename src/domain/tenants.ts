@@ -73,7 +73,8 @@ export class Tenant {
     world?: World,
   ) {
     // The fixtures may hold more records than MAX_RECORDS_PER_TENANT (a 100,000-order world): they bound what requests add.
-    this.store = world ? this.storeOf(world) : this.freshStore(0);
+    // a restored world's bytes were counted when its share was opened: not serialized again
+    this.store = world ? this.storeOf(world, 0, bounds.share?.bytes) : this.freshStore(0);
     this.progression = new OrderProgression(this.now());
     this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
     this.origin = this.originNow(world ? 'restored' : 'fixtures');
