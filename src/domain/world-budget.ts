@@ -5,8 +5,6 @@
 import type { ByteAccount } from '../store/world-store.js';
 import { guaranteeRefused, tenantBytesRefused, worldBytesRefused, type Holder, type RoomRefusal, type WorldBudgetSettings } from './limits.js';
 
-export type { WorldBudgetSettings };
-
 /** The tenants a refused creation names, those that hold the most. */
 const NAMED_HOLDERS = 5;
 

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { operationScopes } from '../api/document.js';
 import { DomainError } from '../api/errors.js';
 import { basicCredentials } from '../auth/basic-credentials.js';
-import { bearerTokenOf, malformedBearer, missingToken } from '../auth/jwt.js';
+import { bearerTokenOf, malformedBearer, missingToken, type VerifyExpectations } from '../auth/jwt.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
 import { clientProvenBy, withBasicCredentials } from '../domain/token-request.js';
@@ -21,10 +21,7 @@ export interface Identified {
 }
 
 /** Who a token must be issued by and for: the request's base URL and its audiences. */
-interface TokenExpectations {
-  issuer: string;
-  audiences: readonly string[];
-}
+type TokenExpectations = Omit<VerifyExpectations, 'nowOf'>;
 
 const insufficientScope = (missing: string[]): DomainError =>
   new DomainError(403, 'insufficient_scope', `This operation needs the scope ${missing.join(' ')}, which the token does not carry.`, undefined, {

@@ -3,13 +3,10 @@
  * case, a slash) found none: a segment misspelt (a few edits), a segment missing or one too many. Run only on a 404,
  * over the paths that have the request's method.
  */
+import type { NearMiss } from './errors.js';
 
 /** A document path close to a request's, the request's values in its parameters, and how the two differ. */
-export interface ClosePath {
-  openApiRoute: string;
-  spelling: string;
-  difference: string;
-}
+export type ClosePath = Required<NearMiss>;
 
 interface Template {
   openApiRoute: string;

@@ -8,10 +8,6 @@ import { forwardingStep } from './forwarding.js';
 import { Twin } from './twin.js';
 import { upstreamClient } from './upstream-client.js';
 
-/**
- * Shadow mode of one server (`--upstream`, CONTRACT 14): the forwarding step for the pipeline, and what the control
- * plane reads (the fidelity log) and `stop()` closes (the upstream's kept-alive sockets, the twin's loopback).
- */
 /** Shadow mode as this module makes it: what the instance holds, with its report. */
 export interface ShadowMode extends ShadowModeState {
   fidelity: FidelityLog;
@@ -20,7 +16,11 @@ export interface ShadowMode extends ShadowModeState {
 /** The instance's shadow mode, or undefined outside it: `ctx.shadow` is only ever made by `shadowMode` below. */
 export const shadowModeOf = (ctx: FakeContext): ShadowMode | undefined => ctx.shadow as ShadowMode | undefined;
 
-/** Shadow mode's forwarding step is handed the pipeline's own route step (one router): `route` names its operation. */
+/**
+ * Shadow mode of one server (`--upstream`, CONTRACT 14): the forwarding step for the pipeline, and what the control
+ * plane reads (the fidelity log) and `stop()` closes (the upstream's kept-alive sockets, the twin's loopback). Its
+ * forwarding step is handed the pipeline's own route step (one router): `route` names its operation.
+ */
 export function shadowMode(ctx: FakeContext, app: RequestListener, upstream: string, route: (req: RoutableRequest) => RouteMatch): ShadowMode & { step: RequestHandler } {
   const base = upstreamUrl('upstream', upstream);
   // each twin's findings, and those of exchanges no twin owns
