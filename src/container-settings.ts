@@ -4,13 +4,10 @@
  * mapping is checked without a Docker engine, and the module holds only what talks to one.
  */
 import { DEFAULT_CLIENT, type ClientCreate } from './domain/clients.js';
+import { STATE_MOUNT } from './package-info.js';
 
-/** The port the image listens on when it has a bridge network (its `EXPOSE`). */
-export const CONTAINER_PORT = 8080;
 /** The path the module waits on, as the image's own `HEALTHCHECK` does. */
 export const HEALTH_PATH = '/__control/health';
-/** Where `withStateDir` mounts the host's folder in the container (the image's `node` user, uid 1000, owns it). */
-export const STATE_MOUNT = '/state';
 
 /** What `InvestmentApiFakeContainer`'s `withX()` calls have set. */
 export interface ContainerSettings {

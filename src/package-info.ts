@@ -22,3 +22,12 @@ export function packageVersion(): string {
     if (new URL('../', dir).href === dir.href) return (version = '0.0.0-unknown');
   }
 }
+
+/**
+ * The image this package publishes, as the Testcontainers module and the GitHub Action start it: its name at this
+ * version, the port it listens on with a bridge network (its `EXPOSE`), and where it keeps `STATE_DIR` (its `node`
+ * user, uid 1000, owns the folder).
+ */
+export const publishedImage = (): string => `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
+export const CONTAINER_PORT = 8080;
+export const STATE_MOUNT = '/state';

@@ -27,14 +27,12 @@ import {
   checkedHostPort,
   checkedSeed,
   clientsOf,
-  CONTAINER_PORT,
   containerEnvironment,
   HEALTH_PATH,
-  STATE_MOUNT,
   type ContainerSettings,
 } from './container-settings.js';
 import { createControlClient, fetchToken, type ControlClient } from './control-client.js';
-import { PACKAGE_NAME, packageVersion } from './package-info.js';
+import { CONTAINER_PORT, PACKAGE_NAME, packageVersion, publishedImage, STATE_MOUNT } from './package-info.js';
 import { TokenKeeper } from './token-keeper.js';
 import type { ClientCreate } from './domain/clients.js';
 import type { TokenOptions } from './server.js';
@@ -42,7 +40,7 @@ import type { TokenOptions } from './server.js';
 export { NoBridgeNetworkError } from './container-network.js';
 
 /** The published image of this package's version (docs/containers.md). */
-export const DEFAULT_IMAGE = `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
+export const DEFAULT_IMAGE = publishedImage();
 
 /** How long a container with a state folder is given to stop on SIGTERM before it is killed. */
 const GRACEFUL_STOP_MS = 10_000;

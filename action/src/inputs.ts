@@ -4,10 +4,10 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
-import { PACKAGE_NAME, packageVersion } from '../../src/package-info.js';
+import { publishedImage } from '../../src/package-info.js';
 
 /** The published image of this version, as `action.yml`'s `image` default and the Testcontainers module name it. */
-export const DEFAULT_IMAGE = `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
+export const DEFAULT_IMAGE = publishedImage();
 export const DEFAULT_PORT = 8080;
 
 export interface ActionInputs {

@@ -4,13 +4,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import * as core from '@actions/core';
+import { CONTAINER_PORT, STATE_MOUNT } from '../../src/package-info.js';
 import { docker } from './docker.js';
 import { fakeEnvironment } from './fake-environment.js';
 import type { ActionInputs } from './inputs.js';
 
-/** Where the image keeps `STATE_DIR` (its `node` user owns the folder; a mount takes the runner's user, below). */
-const STATE_MOUNT = '/state';
-const CONTAINER_PORT = 8080;
 
 export async function startContainer(inputs: ActionInputs, image: string): Promise<{ kind: 'container'; id: string }> {
   const hostNetwork = !(await engineHasBridgeNetwork());

@@ -8,7 +8,7 @@ import {
   setFailed,
   summary,
   warning
-} from "./chunk-LWJILXRZ.js";
+} from "./chunk-3OJLK247.js";
 
 // action/src/finish.ts
 import { writeFileSync as writeFileSync3 } from "node:fs";

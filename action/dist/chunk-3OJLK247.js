@@ -1221,6 +1221,9 @@ function packageVersion() {
     if (new URL("../", dir).href === dir.href) return version = "0.0.0-unknown";
   }
 }
+var publishedImage = () => `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
+var CONTAINER_PORT = 8080;
+var STATE_MOUNT = "/state";
 
 export {
   summary,
@@ -1233,8 +1236,10 @@ export {
   createControlClient,
   docker,
   dockerLogs,
-  PACKAGE_NAME,
   packageVersion,
+  publishedImage,
+  CONTAINER_PORT,
+  STATE_MOUNT,
   STATE_FILE_VARIABLE,
   saveFakeState,
   postState,
