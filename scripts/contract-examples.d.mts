@@ -43,5 +43,6 @@ export function readDocument(file?: URL | string): unknown;
 export function exampledOperations(document: unknown): ExampledOperation[];
 export function documentedExamples(document: unknown): DocumentedExample[];
 export function maxTenantBytesOf(examples: readonly DocumentedExample[]): number | undefined;
+export function resolved(document: unknown, node: unknown): unknown;
 export function answerCode(answer: unknown): string | undefined;
 export function bodyText(request: { body: unknown; contentType: string | undefined }): string | undefined;

@@ -30,7 +30,7 @@ export function exampledOperations(document) {
     .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })));
 }
 
-function resolved(document, node) {
+export function resolved(document, node) {
   let value = node;
   while (value && typeof value.$ref === 'string') {
     value = value.$ref.slice(2).split('/').reduce((at, key) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document);
@@ -101,7 +101,6 @@ export function documentedExamples(document) {
   return entries;
 }
 
-/** The code an example's answer names: a problem's `code`, or an RFC 6749 error's `error`. */
 /**
  * The `MAX_TENANT_BYTES` the examples' fresh fake starts with: the one an example's `x-given` asks for (a tenant alone
  * otherwise borrows up to `WORLD_BYTES`, and no body under 1 MiB reaches it); undefined when none asks.
@@ -111,6 +110,7 @@ export function maxTenantBytesOf(examples) {
   return asked.length === 0 ? undefined : Math.min(...asked);
 }
 
+/** The code an example's answer names: a problem's `code`, or an RFC 6749 error's `error`. */
 export function answerCode(answer) {
   return answer?.code ?? answer?.error;
 }

@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerCode, bodyText, documentedExamples, INVALID_TOKEN, maxTenantBytesOf, readDocument } from './contract-examples.mjs';
+import { answerCode, bodyText, documentedExamples, INVALID_TOKEN, maxTenantBytesOf, readDocument, resolved } from './contract-examples.mjs';
 
 /** The Specmatic this project tests with: the npm package `specmatic`, which ships the jar. */
 export const SPECMATIC_VERSION = '2.55.1';
@@ -95,8 +95,7 @@ export function specmaticPlan(document) {
   const examples = documentedExamples(document);
   const bodySchemaHas = (e, member) => {
     const operation = document.paths[e.path][e.method.toLowerCase()];
-    let schema = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
-    while (schema?.$ref) schema = schema.$ref.slice(2).split('/').reduce((at, key) => at[key], document);
+    const schema = resolved(document, Object.values(operation.requestBody?.content ?? {})[0]?.schema);
     return schema?.properties?.[member] !== undefined;
   };
   const notRun = [];
@@ -127,18 +126,15 @@ function externalExample(e, authorization) {
 /** One `specmatic test` against `url`; its totals. */
 function runSpecmatic(jar, { url, token, examplesDir, filter, log }) {
   // from the root, where specmatic.yaml's paths start; Specmatic writes its reports to build/reports/specmatic
-  const cwd = ROOT;
-  {
-    const args = ['-jar', jar, 'test', `--config=${CONFIG}`, `--testBaseURL=${url}`, `--filter=${filter}`, ...(examplesDir ? [`--examples=${examplesDir}`] : [])];
-    const run = spawnSync('java', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, FAKE_ACCESS_TOKEN: token, SPECMATIC_DISABLE_TELEMETRY: 'true' } });
-    writeFileSync(log, `${run.stdout ?? ''}${run.stderr ?? ''}`);
-    if (run.error) throw run.error;
-    const totals = TOTALS.exec(run.stdout ?? '');
-    if (!totals) throw new Error(`Specmatic printed no totals (exit ${run.status}); its output: ${log}`);
-    const [, tests, successes, failures, wip, errors] = totals.map(Number);
-    const failed = [...(run.stdout ?? '').matchAll(/^Scenario: .* has FAILED$/gm)].map((m) => m[0]);
-    return { line: totals[0], tests, successes, failures, wip, errors, failed };
-  }
+  const args = ['-jar', jar, 'test', `--config=${CONFIG}`, `--testBaseURL=${url}`, `--filter=${filter}`, ...(examplesDir ? [`--examples=${examplesDir}`] : [])];
+  const run = spawnSync('java', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, FAKE_ACCESS_TOKEN: token, SPECMATIC_DISABLE_TELEMETRY: 'true' } });
+  writeFileSync(log, `${run.stdout ?? ''}${run.stderr ?? ''}`);
+  if (run.error) throw run.error;
+  const totals = TOTALS.exec(run.stdout ?? '');
+  if (!totals) throw new Error(`Specmatic printed no totals (exit ${run.status}); its output: ${log}`);
+  const [, tests, successes, failures, wip, errors] = totals.map(Number);
+  const failed = [...(run.stdout ?? '').matchAll(/^Scenario: .* has FAILED$/gm)].map((m) => m[0]);
+  return { line: totals[0], tests, successes, failures, wip, errors, failed };
 }
 
 async function main() {
