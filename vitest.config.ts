@@ -13,7 +13,10 @@ const WORKERS = Math.max(2, availableParallelism());
 export const sourceResolve = {
   alias: [
     // The examples import the package by name, as a partner would; here that name is the source.
-    { find: 'investment-api-fake/testcontainers', replacement: fileURLToPath(new URL('./src/testcontainers.ts', import.meta.url)) },
+    {
+      find: 'investment-api-fake/testcontainers',
+      replacement: fileURLToPath(new URL('./src/testcontainers.ts', import.meta.url)),
+    },
     { find: 'investment-api-fake/vitest', replacement: fileURLToPath(new URL('./src/vitest.ts', import.meta.url)) },
     { find: 'investment-api-fake', replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     { find: /^\.\/generator\.js$/, replacement: fileURLToPath(new URL('./fixtures/generate.ts', import.meta.url)) },
@@ -38,7 +41,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
-          include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts', 'test/library/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
+          include: [
+            'test/unit/**/*.test.ts',
+            'test/http/**/*.test.ts',
+            'test/library/**/*.test.ts',
+            'test/contract/**/*.test.ts',
+            'test/fuzz/**/*.test.ts',
+          ],
           isolate: false,
           setupFiles: ['test/support/close-servers.ts'],
           // a tenth of each property's runs (test/support/runs.ts); the thorough project makes them all
@@ -70,7 +79,12 @@ export default defineConfig({
       {
         // A partner's suite, run by `npm run test:e2e` and, against a CLI process, by test/e2e/examples.test.ts.
         extends: true,
-        test: { name: 'examples', include: ['examples/**/*.test.ts'], globalSetup: ['examples/vitest/global-setup.ts'], setupFiles: ['examples/vitest/setup.ts'] },
+        test: {
+          name: 'examples',
+          include: ['examples/**/*.test.ts'],
+          globalSetup: ['examples/vitest/global-setup.ts'],
+          setupFiles: ['examples/vitest/setup.ts'],
+        },
       },
     ],
   },

@@ -11,12 +11,19 @@ import { benchConfig, freePort, median, progress, ROOT, summary, waitUntilUp } f
 
 const ENGINE = join(ROOT, '..', 'shared', 'tools', 'docker-engine.sh');
 const TAG = 'investment-api-fake:bench';
-const NODE_HTTP = "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
+const NODE_HTTP =
+  "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
 
 const run = (cmd, args, timeout = 120_000) =>
   new Promise((resolve, reject) =>
     execFile(cmd, args, { cwd: ROOT, timeout, maxBuffer: 1 << 26 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${cmd} ${args.slice(0, 2).join(' ')}: ${(String(stderr).trim() || error.message).split('\n').slice(-3).join(' ')}`)) : resolve(String(stdout).trim()),
+      error
+        ? reject(
+            new Error(
+              `${cmd} ${args.slice(0, 2).join(' ')}: ${(String(stderr).trim() || error.message).split('\n').slice(-3).join(' ')}`,
+            ),
+          )
+        : resolve(String(stdout).trim()),
     ),
   );
 
@@ -24,7 +31,18 @@ const run = (cmd, args, timeout = 120_000) =>
 async function startToHealthy(args, healthPath) {
   const port = await freePort();
   const started = performance.now();
-  const id = await run('docker', ['run', '-d', '--network', 'host', '--read-only', '-e', `PORT=${port}`, '-e', 'HOST=127.0.0.1', ...args]);
+  const id = await run('docker', [
+    'run',
+    '-d',
+    '--network',
+    'host',
+    '--read-only',
+    '-e',
+    `PORT=${port}`,
+    '-e',
+    'HOST=127.0.0.1',
+    ...args,
+  ]);
   try {
     await waitUntilUp(`http://127.0.0.1:${port}${healthPath}`, { timeoutMs: 60_000 });
     return performance.now() - started;
@@ -50,10 +68,19 @@ export async function measureContainer(config = benchConfig()) {
     for (let i = 0; i < config.containerRuns; i++) {
       fake.push(await startToHealthy([TAG], '/__control/health'));
       floor.push(await startToHealthy(['--entrypoint', 'node', TAG, '-e', NODE_HTTP], '/'));
-      progress(`container ${i + 1}/${config.containerRuns}: fake ${fake.at(-1).toFixed(0)} ms, node:http ${floor.at(-1).toFixed(0)} ms`);
+      progress(
+        `container ${i + 1}/${config.containerRuns}: fake ${fake.at(-1).toFixed(0)} ms, node:http ${floor.at(-1).toFixed(0)} ms`,
+      );
     }
     const node = await run('docker', ['run', '--rm', '--network', 'host', '--entrypoint', 'node', TAG, '--version']);
-    return { runs: config.containerRuns, node, sizeMb: size / 1e6, startMs: summary(fake), floorMs: summary(floor), overFloor: median(fake) / median(floor) };
+    return {
+      runs: config.containerRuns,
+      node,
+      sizeMb: size / 1e6,
+      startMs: summary(fake),
+      floorMs: summary(floor),
+      overFloor: median(fake) / median(floor),
+    };
   } catch (error) {
     return { unavailable: `the image could not be built or run: ${error.message}` };
   }

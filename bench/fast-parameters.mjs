@@ -25,16 +25,21 @@ async function instance(pipeline) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const send = (method, path, headers = {}, body) =>
     new Promise((resolve, reject) => {
-      const req = request({ agent, host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
-      });
+      const req = request(
+        { agent, host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
   const form = `grant_type=client_credentials&scope=openid%20offline&client_id=sandbox-client&client_secret=sandbox-secret&audience=127.0.0.1:${port}`;
-  const token = JSON.parse((await send('POST', '/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded' }, form)).body).access_token;
+  const token = JSON.parse(
+    (await send('POST', '/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded' }, form)).body,
+  ).access_token;
   return { server, agent, get: (path) => send('GET', path, { authorization: `Bearer ${token}` }) };
 }
 
@@ -68,8 +73,12 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const fast = median(results['fast check']);
 const full = median(results['validator only']);
-console.log(`Node ${process.version}: GET /v1/orders?limit=100, distinct URLs, ${ROUNDS} rounds of ${REQUESTS}, median CPU per request (client and server in one process)`);
-console.log(`  fast parameter check: ${fast.toFixed(0)} µs; validator only: ${full.toFixed(0)} µs; the check saves ${(full - fast).toFixed(0)} µs per read`);
+console.log(
+  `Node ${process.version}: GET /v1/orders?limit=100, distinct URLs, ${ROUNDS} rounds of ${REQUESTS}, median CPU per request (client and server in one process)`,
+);
+console.log(
+  `  fast parameter check: ${fast.toFixed(0)} µs; validator only: ${full.toFixed(0)} µs; the check saves ${(full - fast).toFixed(0)} µs per read`,
+);
 for (const { server, agent } of Object.values(targets)) {
   agent.destroy();
   server.close();

@@ -63,24 +63,32 @@ const small = Buffer.from('{"type":"individual","wallets":[0]}');
 function post(url, token, payload = body) {
   return new Promise((resolve, reject) => {
     const control = values.shape.startsWith('control-') && payload === body;
-    const req = http.request(`${url}${control ? '/__control/state' : '/v1/accounts'}`, {
-      method: control ? 'PUT' : 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length },
-      agent: false,
-    }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.once('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let code;
-        try {
-          code = JSON.parse(text).code;
-        } catch {
-          code = '(not JSON)';
-        }
-        resolve({ status: res.statusCode, code, bytes: text.length });
-      });
-    });
+    const req = http.request(
+      `${url}${control ? '/__control/state' : '/v1/accounts'}`,
+      {
+        method: control ? 'PUT' : 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': payload.length,
+        },
+        agent: false,
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.once('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let code;
+          try {
+            code = JSON.parse(text).code;
+          } catch {
+            code = '(not JSON)';
+          }
+          resolve({ status: res.statusCode, code, bytes: text.length });
+        });
+      },
+    );
     req.once('error', reject);
     req.end(payload);
   });
@@ -94,7 +102,9 @@ try {
   await post(fake.url, token, small);
   await sleep(500);
   const baseline = rssOf(fake.pid);
-  progress(`invalid bodies (${values.shape}): ${concurrent} at once × ${rounds} round(s), ${(body.length / 1024 / 1024).toFixed(2)} MiB each; RSS before ${baseline.rss.toFixed(0)} MB`);
+  progress(
+    `invalid bodies (${values.shape}): ${concurrent} at once × ${rounds} round(s), ${(body.length / 1024 / 1024).toFixed(2)} MiB each; RSS before ${baseline.rss.toFixed(0)} MB`,
+  );
   let sampledPeak = baseline.rss;
   const sampler = setInterval(() => {
     sampledPeak = Math.max(sampledPeak, rssOf(fake.pid).rss);
@@ -112,11 +122,15 @@ try {
   await sleep(200);
   clearInterval(sampler);
   const after = rssOf(fake.pid);
-  console.log(`Node ${process.version}, ${concurrent} concurrent ${values.shape.startsWith('control-') ? 'PUT /__control/state' : 'POST /v1/accounts'} × ${rounds} round(s), each ${body.length} B (${values.shape}${values.shape === 'zeros' ? `: ${items} items` : ''})`);
+  console.log(
+    `Node ${process.version}, ${concurrent} concurrent ${values.shape.startsWith('control-') ? 'PUT /__control/state' : 'POST /v1/accounts'} × ${rounds} round(s), each ${body.length} B (${values.shape}${values.shape === 'zeros' ? `: ${items} items` : ''})`,
+  );
   console.log(`answers          ${JSON.stringify(answers)}`);
   console.log(`round times      ${roundMs.join(' / ')} ms`);
   console.log(`RSS before       ${baseline.rss.toFixed(0)} MB (peak so far ${baseline.peak.toFixed(0)} MB)`);
-  console.log(`RSS peak         ${after.peak.toFixed(0)} MB (VmHWM; sampled every 10 ms: ${sampledPeak.toFixed(0)} MB)`);
+  console.log(
+    `RSS peak         ${after.peak.toFixed(0)} MB (VmHWM; sampled every 10 ms: ${sampledPeak.toFixed(0)} MB)`,
+  );
   console.log(`RSS after        ${after.rss.toFixed(0)} MB`);
   console.log(`peak − before    ${(after.peak - baseline.rss).toFixed(0)} MB`);
   process.exitCode = after.peak < 512 ? 0 : 1;

@@ -29,9 +29,19 @@ async function child(size, mix) {
   const token = await fake.token();
   const account = fake.state().accounts[0];
   const auth = { authorization: `Bearer ${token}` };
-  const patch = (firstName) => ({ method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ first_name: firstName }) });
+  const patch = (firstName) => ({
+    method: 'PATCH',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ first_name: firstName }),
+  });
   const long = 'x'.repeat(9000);
-  const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(fake.url).host });
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'openid offline',
+    client_id: 'sandbox-client',
+    client_secret: 'sandbox-secret',
+    audience: new URL(fake.url).host,
+  });
   const typical = [
     () => fetch(`${fake.url}/v1/orders?limit=100`, { headers: auth }),
     () => fetch(`${fake.url}/v1/share-classes`, { headers: auth }),
@@ -60,7 +70,9 @@ async function child(size, mix) {
   const full = settled();
   const kept = (await fake.control.requests({ since: 'start' })).length;
   await fake.stop();
-  process.stdout.write(JSON.stringify({ size, mix, kept, heap: full.heapUsed - empty.heapUsed, rss: full.rss - empty.rss }));
+  process.stdout.write(
+    JSON.stringify({ size, mix, kept, heap: full.heapUsed - empty.heapUsed, rss: full.rss - empty.rss }),
+  );
 }
 
 if (process.argv[2] === '--child') {
@@ -71,13 +83,19 @@ if (process.argv[2] === '--child') {
   const rows = [];
   for (const mix of ['typical', 'worst']) {
     for (const size of sizes) {
-      const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', String(size), mix], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+      const out = execFileSync(
+        process.execPath,
+        ['--expose-gc', fileURLToPath(import.meta.url), '--child', String(size), mix],
+        { encoding: 'utf8', maxBuffer: 1024 * 1024 },
+      );
       rows.push(JSON.parse(out));
     }
   }
   console.log('| mix | ring size | entries kept | heap (MB) | RSS (MB) | heap per entry (KB) | RSS per entry (KB) |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.mix} | ${r.size} | ${r.kept} | ${(r.heap / MB).toFixed(1)} | ${(r.rss / MB).toFixed(1)} | ${(r.heap / r.kept / 1024).toFixed(2)} | ${(r.rss / r.kept / 1024).toFixed(2)} |`);
+    console.log(
+      `| ${r.mix} | ${r.size} | ${r.kept} | ${(r.heap / MB).toFixed(1)} | ${(r.rss / MB).toFixed(1)} | ${(r.heap / r.kept / 1024).toFixed(2)} | ${(r.rss / r.kept / 1024).toFixed(2)} |`,
+    );
   }
 }

@@ -24,31 +24,49 @@ const rounds = Number(values.rounds);
 const pauseMs = Number(values['pause-ms']);
 
 requireBuild();
-const env = { LOG_LEVEL: 'silent', ...(values['keep-alive-timeout'] && { KEEP_ALIVE_TIMEOUT_MS: values['keep-alive-timeout'] }) };
+const env = {
+  LOG_LEVEL: 'silent',
+  ...(values['keep-alive-timeout'] && { KEEP_ALIVE_TIMEOUT_MS: values['keep-alive-timeout'] }),
+};
 const fake = await startCli({ env });
 try {
   const token = await fetchToken(fake.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections, scheduling: 'fifo' });
+  const agent = new http.Agent({
+    keepAlive: true,
+    maxSockets: connections,
+    maxFreeSockets: connections,
+    scheduling: 'fifo',
+  });
   const outcome = { ok: 0, resets: 0, otherErrors: {}, reused: 0, statuses: {} };
   const once = () =>
     new Promise((resolve) => {
-      const req = http.get(`${fake.url}/v1/share-classes?limit=1`, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        res.resume();
-        res.once('end', () => {
-          outcome.statuses[res.statusCode] = (outcome.statuses[res.statusCode] ?? 0) + 1;
-          if (res.statusCode === 200) outcome.ok++;
-          resolve();
-        });
-      });
+      const req = http.get(
+        `${fake.url}/v1/share-classes?limit=1`,
+        { agent, headers: { authorization: `Bearer ${token}` } },
+        (res) => {
+          res.resume();
+          res.once('end', () => {
+            outcome.statuses[res.statusCode] = (outcome.statuses[res.statusCode] ?? 0) + 1;
+            if (res.statusCode === 200) outcome.ok++;
+            resolve();
+          });
+        },
+      );
       req.once('socket', () => req.reusedSocket && outcome.reused++);
       req.once('error', (error) => {
         if (error.code === 'ECONNRESET') outcome.resets++;
-        else outcome.otherErrors[error.code ?? error.message] = (outcome.otherErrors[error.code ?? error.message] ?? 0) + 1;
+        else
+          outcome.otherErrors[error.code ?? error.message] =
+            (outcome.otherErrors[error.code ?? error.message] ?? 0) + 1;
         resolve();
       });
     });
-  const advertised = await new Promise((resolve) => http.get(`${fake.url}/__control/health`, (res) => (res.resume(), resolve(res.headers['keep-alive']))));
-  progress(`keep-alive: ${connections} connections × ${rounds} rounds, ${pauseMs} ms idle between rounds; the fake advertises Keep-Alive: ${advertised}`);
+  const advertised = await new Promise((resolve) =>
+    http.get(`${fake.url}/__control/health`, (res) => (res.resume(), resolve(res.headers['keep-alive']))),
+  );
+  progress(
+    `keep-alive: ${connections} connections × ${rounds} rounds, ${pauseMs} ms idle between rounds; the fake advertises Keep-Alive: ${advertised}`,
+  );
   const roundMs = [];
   for (let round = 0; round < rounds; round++) {
     if (round > 0) await sleep(pauseMs);
@@ -59,7 +77,9 @@ try {
   }
   agent.destroy();
   const total = connections * rounds;
-  console.log(`Node ${process.version}, ${connections} keep-alive connections × ${rounds} rounds, ${pauseMs} ms idle between rounds; server Keep-Alive: ${advertised}`);
+  console.log(
+    `Node ${process.version}, ${connections} keep-alive connections × ${rounds} rounds, ${pauseMs} ms idle between rounds; server Keep-Alive: ${advertised}`,
+  );
   console.log(`requests      ${total}`);
   console.log(`answered 200  ${outcome.ok} (statuses ${JSON.stringify(outcome.statuses)})`);
   console.log(`ECONNRESET    ${outcome.resets} (${((outcome.resets / total) * 100).toFixed(2)} %)`);

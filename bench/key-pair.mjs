@@ -7,7 +7,9 @@
 import { generateKeyPair } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '40' }, 'busy-ms': { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '40' }, 'busy-ms': { type: 'string', default: '200' } },
+});
 const runs = Number(values.runs);
 const busyMs = Number(values['busy-ms']);
 
@@ -15,7 +17,9 @@ const busyMs = Number(values['busy-ms']);
 function oneKeyPair(spinMs) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    generateKeyPair('rsa', { modulusLength: 2048 }, (error) => (error ? reject(error) : resolve(performance.now() - start)));
+    generateKeyPair('rsa', { modulusLength: 2048 }, (error) =>
+      error ? reject(error) : resolve(performance.now() - start),
+    );
     // The callback runs once the main thread is free: what a first token waits, the key's time or the busy time,
     // whichever is longer.
     const end = start + spinMs;
@@ -27,7 +31,9 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(so
 function line(label, times) {
   const s = [...times].sort((a, b) => a - b);
   const f = (q) => quantile(s, q).toFixed(0).padStart(5);
-  console.log(`${label.padEnd(46)} p10 ${f(0.1)}  p50 ${f(0.5)}  p75 ${f(0.75)}  p90 ${f(0.9)}  max ${s.at(-1).toFixed(0).padStart(5)} ms`);
+  console.log(
+    `${label.padEnd(46)} p10 ${f(0.1)}  p50 ${f(0.5)}  p75 ${f(0.75)}  p90 ${f(0.9)}  max ${s.at(-1).toFixed(0).padStart(5)} ms`,
+  );
 }
 
 const idle = [];

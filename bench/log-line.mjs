@@ -10,7 +10,8 @@ import { cannon, cpuOf, freePort, median, onThisNodeAndNode24, progress, spawnNo
 
 const SERVER = fileURLToPath(new URL('./servers/log-line.mjs', import.meta.url));
 const MODES = ['none', 'default', 'sync', 'buffered'];
-const option = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const option = (name, fallback) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const ROUNDS = option('rounds', 6);
 const SECONDS = option('seconds', 3);
 
@@ -40,7 +41,9 @@ async function measure(node, label) {
     for (const mode of MODES) {
       const cpu = median(runs[mode]);
       const extra = mode === 'none' ? '' : `  the log line: ${(cpu - none).toFixed(1)} µs`;
-      console.log(`  ${mode.padEnd(9)} ${cpu.toFixed(1).padStart(6)} µs (${Math.min(...runs[mode]).toFixed(0)}–${Math.max(...runs[mode]).toFixed(0)})${extra}`);
+      console.log(
+        `  ${mode.padEnd(9)} ${cpu.toFixed(1).padStart(6)} µs (${Math.min(...runs[mode]).toFixed(0)}–${Math.max(...runs[mode]).toFixed(0)})${extra}`,
+      );
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));

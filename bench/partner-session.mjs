@@ -30,7 +30,22 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { benchConfig, CLK_TCK, cpuOf, ensureNode24, fetchToken, json, median, progress, request, requireBuild, snapshotDist, startBareExpress, startCli, summary } from './lib.mjs';
+import {
+  benchConfig,
+  CLK_TCK,
+  cpuOf,
+  ensureNode24,
+  fetchToken,
+  json,
+  median,
+  progress,
+  request,
+  requireBuild,
+  snapshotDist,
+  startBareExpress,
+  startCli,
+  summary,
+} from './lib.mjs';
 import { ACCOUNT_BODY, DISTINCT_ORDER_PATHS } from './throughput.mjs';
 
 export const SESSION_LOADS = ['session', 'ordersDistinct', 'createAccount'];
@@ -58,46 +73,164 @@ const STABLE_FILTERS = ['', 'side=SELL&', 'market=SECONDARY&', 'account_type=bus
  */
 export function sessionSteps({ tag, isin, value }) {
   return [
-    { key: 'createAccount', method: 'POST', route: '/v1/accounts', expect: 201,
+    {
+      key: 'createAccount',
+      method: 'POST',
+      route: '/v1/accounts',
+      expect: 201,
       path: () => '/v1/accounts',
-      body: (s) => JSON.stringify({ type: 'individual', external_id: `partner-${tag}-${s.n}`, first_name: 'Ada', last_name: `Lovelace ${s.n}`, dob_day: 10, dob_month: 12, dob_year: 1985, country: 'DE', city: 'Berlin', line1: `Unter den Linden ${s.n}`, postal_code: '10117' }),
-      take: (a, s) => void (s.account = a.id) },
-    { key: 'getAccount', method: 'GET', route: '/v1/accounts/:account_id', expect: 200, path: (s) => `/v1/accounts/${s.account}` },
-    { key: 'patchAccount', method: 'PATCH', route: '/v1/accounts/:account_id', expect: 200,
-      path: (s) => `/v1/accounts/${s.account}`, body: (s) => JSON.stringify({ city: 'Hamburg', line2: `Floor ${s.n}` }) },
-    { key: 'findAccount', method: 'GET', route: '/v1/accounts', expect: 200, path: (s) => `/v1/accounts?external_id=partner-${tag}-${s.n}` },
-    { key: 'registerWallet', method: 'POST', route: '/v1/accounts/:account_id/wallets', expect: 201,
+      body: (s) =>
+        JSON.stringify({
+          type: 'individual',
+          external_id: `partner-${tag}-${s.n}`,
+          first_name: 'Ada',
+          last_name: `Lovelace ${s.n}`,
+          dob_day: 10,
+          dob_month: 12,
+          dob_year: 1985,
+          country: 'DE',
+          city: 'Berlin',
+          line1: `Unter den Linden ${s.n}`,
+          postal_code: '10117',
+        }),
+      take: (a, s) => void (s.account = a.id),
+    },
+    {
+      key: 'getAccount',
+      method: 'GET',
+      route: '/v1/accounts/:account_id',
+      expect: 200,
+      path: (s) => `/v1/accounts/${s.account}`,
+    },
+    {
+      key: 'patchAccount',
+      method: 'PATCH',
+      route: '/v1/accounts/:account_id',
+      expect: 200,
+      path: (s) => `/v1/accounts/${s.account}`,
+      body: (s) => JSON.stringify({ city: 'Hamburg', line2: `Floor ${s.n}` }),
+    },
+    {
+      key: 'findAccount',
+      method: 'GET',
+      route: '/v1/accounts',
+      expect: 200,
+      path: (s) => `/v1/accounts?external_id=partner-${tag}-${s.n}`,
+    },
+    {
+      key: 'registerWallet',
+      method: 'POST',
+      route: '/v1/accounts/:account_id/wallets',
+      expect: 201,
       path: (s) => `/v1/accounts/${s.account}/wallets`,
-      body: (s) => JSON.stringify({ chain: 'polygon', wallet_address: `0x${tag}${s.n.toString(16).padStart(32, '0')}`, is_primary: true }),
-      take: (a, s) => void (s.wallet = a.id) },
-    { key: 'listWallets', method: 'GET', route: '/v1/accounts/:account_id/wallets', expect: 200, path: (s) => `/v1/accounts/${s.account}/wallets` },
-    { key: 'markWallet', method: 'PATCH', route: '/v1/accounts/:account_id/wallets/:wallet_id', expect: 200,
-      path: (s) => `/v1/accounts/${s.account}/wallets/${s.wallet}`, body: () => '{"is_primary":true}' },
-    { key: 'addPaymentMethod', method: 'POST', route: '/__control/accounts/:account_id/payment-method-details', expect: 201, control: true,
+      body: (s) =>
+        JSON.stringify({
+          chain: 'polygon',
+          wallet_address: `0x${tag}${s.n.toString(16).padStart(32, '0')}`,
+          is_primary: true,
+        }),
+      take: (a, s) => void (s.wallet = a.id),
+    },
+    {
+      key: 'listWallets',
+      method: 'GET',
+      route: '/v1/accounts/:account_id/wallets',
+      expect: 200,
+      path: (s) => `/v1/accounts/${s.account}/wallets`,
+    },
+    {
+      key: 'markWallet',
+      method: 'PATCH',
+      route: '/v1/accounts/:account_id/wallets/:wallet_id',
+      expect: 200,
+      path: (s) => `/v1/accounts/${s.account}/wallets/${s.wallet}`,
+      body: () => '{"is_primary":true}',
+    },
+    {
+      key: 'addPaymentMethod',
+      method: 'POST',
+      route: '/__control/accounts/:account_id/payment-method-details',
+      expect: 201,
+      control: true,
       path: (s) => `/__control/accounts/${s.account}/payment-method-details`,
-      body: (s) => JSON.stringify({ type: 'sepa', iban: iban(s.n), account_holder_name: `Ada Lovelace ${s.n}`, is_primary: true }),
-      take: (a, s) => void (s.paymentMethod = a.id) },
-    { key: 'getPaymentMethod', method: 'GET', route: '/v1/accounts/:account_id/payment-method-details/:id', expect: 200,
-      path: (s) => `/v1/accounts/${s.account}/payment-method-details/${s.paymentMethod}` },
-    { key: 'markPaymentMethod', method: 'PATCH', route: '/v1/accounts/:account_id/payment-method-details/:id', expect: 200,
-      path: (s) => `/v1/accounts/${s.account}/payment-method-details/${s.paymentMethod}`, body: () => '{"is_primary":true}' },
+      body: (s) =>
+        JSON.stringify({ type: 'sepa', iban: iban(s.n), account_holder_name: `Ada Lovelace ${s.n}`, is_primary: true }),
+      take: (a, s) => void (s.paymentMethod = a.id),
+    },
+    {
+      key: 'getPaymentMethod',
+      method: 'GET',
+      route: '/v1/accounts/:account_id/payment-method-details/:id',
+      expect: 200,
+      path: (s) => `/v1/accounts/${s.account}/payment-method-details/${s.paymentMethod}`,
+    },
+    {
+      key: 'markPaymentMethod',
+      method: 'PATCH',
+      route: '/v1/accounts/:account_id/payment-method-details/:id',
+      expect: 200,
+      path: (s) => `/v1/accounts/${s.account}/payment-method-details/${s.paymentMethod}`,
+      body: () => '{"is_primary":true}',
+    },
     // every share class (the default world has 8) and the asset to order (1), with limits no other session asks
-    { key: 'listShareClasses', method: 'GET', route: '/v1/share-classes', expect: 200,
-      path: (s) => `/v1/share-classes?limit=${pad(Math.floor(s.n / 900), 100 + (s.n % 900))}` },
-    { key: 'listAssets', method: 'GET', route: '/v1/assets', expect: 200,
-      path: (s) => `/v1/assets?isin=${isin}&limit=${pad(Math.floor(s.n / 999), 2 + (s.n % 999))}` },
-    { key: 'placeOrder', method: 'POST', route: '/__control/orders', expect: 201, control: true,
+    {
+      key: 'listShareClasses',
+      method: 'GET',
+      route: '/v1/share-classes',
+      expect: 200,
+      path: (s) => `/v1/share-classes?limit=${pad(Math.floor(s.n / 900), 100 + (s.n % 900))}`,
+    },
+    {
+      key: 'listAssets',
+      method: 'GET',
+      route: '/v1/assets',
+      expect: 200,
+      path: (s) => `/v1/assets?isin=${isin}&limit=${pad(Math.floor(s.n / 999), 2 + (s.n % 999))}`,
+    },
+    {
+      key: 'placeOrder',
+      method: 'POST',
+      route: '/__control/orders',
+      expect: 201,
+      control: true,
       path: () => '/__control/orders',
-      body: (s) => JSON.stringify({ account_id: s.account, isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 1 + (s.n % 1000), value }),
-      take: (a, s) => void (s.order = a.id) },
-    { key: 'accountOrders', method: 'GET', route: '/v1/orders', ifQuery: 'account_id', expect: 200, path: (s) => `/v1/orders?account_id=${s.account}` },
-    { key: 'ordersPage', method: 'GET', route: '/v1/orders', expect: 200,
+      body: (s) =>
+        JSON.stringify({
+          account_id: s.account,
+          isin,
+          side: 'BUY',
+          market: 'PRIMARY',
+          amount_of_units: 1 + (s.n % 1000),
+          value,
+        }),
+      take: (a, s) => void (s.order = a.id),
+    },
+    {
+      key: 'accountOrders',
+      method: 'GET',
+      route: '/v1/orders',
+      ifQuery: 'account_id',
+      expect: 200,
+      path: (s) => `/v1/orders?account_id=${s.account}`,
+    },
+    {
+      key: 'ordersPage',
+      method: 'GET',
+      route: '/v1/orders',
+      expect: 200,
       path: (s) => {
         const k = s.n % 15;
         const z = Math.floor(s.n / 15);
         return `/v1/orders?${STABLE_FILTERS[k % 5]}limit=${pad(z % 20, 5)}&skip=${pad(Math.floor(z / 20), Math.floor(k / 5))}`;
-      } },
-    { key: 'cancelOrder', method: 'DELETE', route: '/v1/orders/:order_id/', expect: 200, path: (s) => `/v1/orders/${s.order}/` },
+      },
+    },
+    {
+      key: 'cancelOrder',
+      method: 'DELETE',
+      route: '/v1/orders/:order_id/',
+      expect: 200,
+      path: (s) => `/v1/orders/${s.order}/`,
+    },
   ];
 }
 
@@ -115,15 +248,25 @@ async function discoverWorld(url, auth) {
   return { isin: asset.isin, value: Math.max(min, 1_000_000) };
 }
 
-const headersOf = (step, auth) => ({ ...(!step.control && { authorization: auth }), ...(step.body && { 'content-type': 'application/json' }) });
+const headersOf = (step, auth) => ({
+  ...(!step.control && { authorization: auth }),
+  ...(step.body && { 'content-type': 'application/json' }),
+});
 
 /** One session over one keep-alive connection, step by step: each step's { status, body, contentType }. */
 async function oneSession(url, steps, auth, n) {
   const s = { n };
   const answers = [];
   for (const step of steps) {
-    const r = await request(url + step.path(s), { method: step.method, headers: headersOf(step, auth), body: step.body?.(s) });
-    if (r.status !== step.expect) throw new Error(`session step ${step.key} (${step.method} ${step.path(s)}) answered ${r.status}, not ${step.expect}: ${r.body.toString('utf8').slice(0, 300)}`);
+    const r = await request(url + step.path(s), {
+      method: step.method,
+      headers: headersOf(step, auth),
+      body: step.body?.(s),
+    });
+    if (r.status !== step.expect)
+      throw new Error(
+        `session step ${step.key} (${step.method} ${step.path(s)}) answered ${r.status}, not ${step.expect}: ${r.body.toString('utf8').slice(0, 300)}`,
+      );
     step.take?.(json(r), s);
     answers.push({ status: r.status, body: r.body.toString('utf8'), contentType: r.headers['content-type'] });
   }
@@ -142,7 +285,10 @@ function sessionRequests(steps, auth, next, failures) {
     },
     onResponse: (status, body, context) => {
       if (status !== step.expect) {
-        if (failures.length < 20) failures.push(`${step.key} (session ${context.s?.n}) answered ${status}, not ${step.expect}: ${String(body).slice(0, 200)}`);
+        if (failures.length < 20)
+          failures.push(
+            `${step.key} (session ${context.s?.n}) answered ${status}, not ${step.expect}: ${String(body).slice(0, 200)}`,
+          );
         return;
       }
       if (step.take) step.take(JSON.parse(body), context.s);
@@ -165,7 +311,9 @@ export async function sessionLoad(url, auth) {
 // Measuring
 
 function autocannonRun(options) {
-  return new Promise((resolve, reject) => autocannon({ timeout: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) =>
+    autocannon({ timeout: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 }
 
 async function startBare(routes, node, tmp, name) {
@@ -178,7 +326,10 @@ async function startBare(routes, node, tmp, name) {
  * Measures `loads` on the fake and on bare Express with the Node binary `node` (default: this one). Resolves to
  * { node, config, loads: { [key]: { label, fake, bare, rpsRatio, cpuRatio, requestsPerSession? } } }.
  */
-export async function measurePartnerSession(config = benchConfig(), { node, label = process.version, loads = SESSION_LOADS, rounds = sessionRounds(config) } = {}) {
+export async function measurePartnerSession(
+  config = benchConfig(),
+  { node, label = process.version, loads = SESSION_LOADS, rounds = sessionRounds(config) } = {},
+) {
   requireBuild();
   const tmp = mkdtempSync(join(tmpdir(), 'bench-session-'));
   const started = [];
@@ -190,7 +341,11 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
     started.push(fake);
     const auth = `Bearer ${await fetchToken(fake.url)}`;
     const reset = async () => {
-      const r = await request(`${fake.url}/__control/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const r = await request(`${fake.url}/__control/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       if (r.status !== 204) throw new Error(`reset answered ${r.status}`);
     };
     const world = await discoverWorld(fake.url, auth);
@@ -202,7 +357,14 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
     if (loads.includes('session')) {
       await reset();
       const answers = await oneSession(fake.url, steps, auth, next());
-      const routes = steps.map((step, i) => ({ method: step.method, path: step.route, status: answers[i].status, body: answers[i].body, ...(step.ifQuery && { ifQuery: step.ifQuery }), contentType: answers[i].contentType }));
+      const routes = steps.map((step, i) => ({
+        method: step.method,
+        path: step.route,
+        status: answers[i].status,
+        body: answers[i].body,
+        ...(step.ifQuery && { ifQuery: step.ifQuery }),
+        contentType: answers[i].contentType,
+      }));
       plans.session = {
         label: `a partner's session: ${steps.length} requests (${steps.filter((x) => x.method !== 'GET').length} writes, ${steps.filter((x) => x.control).length} of the control plane), nothing asked twice`,
         routes,
@@ -210,7 +372,10 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
         check: async (url) => {
           const got = await oneSession(url, steps, auth, next());
           got.forEach((a, i) => {
-            if (a.status !== routes[i].status || a.contentType !== routes[i].contentType) throw new Error(`bare Express answered ${steps[i].key} with ${a.status} ${a.contentType}, the fake ${routes[i].status} ${routes[i].contentType}`);
+            if (a.status !== routes[i].status || a.contentType !== routes[i].contentType)
+              throw new Error(
+                `bare Express answered ${steps[i].key} with ${a.status} ${a.contentType}, the fake ${routes[i].status} ${routes[i].contentType}`,
+              );
           });
         },
       };
@@ -224,18 +389,39 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
         label: `GET /v1/orders?limit=100, every request one of ${DISTINCT_ORDER_PATHS.length} URLs of the same answer in turn (${r.body.length} B)`,
         routes: [{ method: 'GET', path: '/v1/orders', status: 200, body: r.body.toString('utf8') }],
         expect: 200,
-        options: () => ({ requests: [{ method: 'GET', headers: { authorization: auth }, setupRequest: (req) => ({ ...req, path: DISTINCT_ORDER_PATHS[i++ % DISTINCT_ORDER_PATHS.length] }) }] }),
+        options: () => ({
+          requests: [
+            {
+              method: 'GET',
+              headers: { authorization: auth },
+              setupRequest: (req) => ({ ...req, path: DISTINCT_ORDER_PATHS[i++ % DISTINCT_ORDER_PATHS.length] }),
+            },
+          ],
+        }),
       };
     }
     if (loads.includes('createAccount')) {
       await reset();
-      const r = await request(`${fake.url}/v1/accounts`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: ACCOUNT_BODY });
+      const r = await request(`${fake.url}/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: ACCOUNT_BODY,
+      });
       if (r.status !== 201) throw new Error(`POST /v1/accounts answered ${r.status}: ${r.body}`);
       plans.createAccount = {
         label: `POST /v1/accounts (${Buffer.byteLength(ACCOUNT_BODY)} B in, ${r.body.length} B out)`,
         routes: [{ method: 'POST', path: '/v1/accounts', status: 201, body: r.body.toString('utf8') }],
         expect: 201,
-        options: () => ({ requests: [{ method: 'POST', path: '/v1/accounts', headers: { authorization: auth, 'content-type': 'application/json' }, body: ACCOUNT_BODY }] }),
+        options: () => ({
+          requests: [
+            {
+              method: 'POST',
+              path: '/v1/accounts',
+              headers: { authorization: auth, 'content-type': 'application/json' },
+              body: ACCOUNT_BODY,
+            },
+          ],
+        }),
       };
     }
     await reset();
@@ -253,13 +439,20 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
       if (isFake) await reset();
       const failures = [];
       const before = cpuOf(server.pid);
-      const result = await autocannonRun({ url: server.url, duration, connections: config.connections, ...plan.options(failures) });
+      const result = await autocannonRun({
+        url: server.url,
+        duration,
+        connections: config.connections,
+        ...plan.options(failures),
+      });
       const after = cpuOf(server.pid);
       const answered = [1, 2, 3, 4, 5].reduce((n, c) => n + (result[`${c}xx`] ?? 0), 0);
       const where = `${key} on ${isFake ? 'the fake' : 'bare Express'} (${label})`;
       if (failures.length > 0) throw new Error(`${where}: wrong statuses:\n  ${failures.join('\n  ')}`);
-      if (plan.expect && result.non2xx > 0) throw new Error(`${where}: ${result.non2xx} answers were not 2xx (${JSON.stringify(result.statusCodeStats)})`);
-      if (result.errors > 0 || result.timeouts > 0) throw new Error(`${where}: ${result.errors} errors, ${result.timeouts} timeouts`);
+      if (plan.expect && result.non2xx > 0)
+        throw new Error(`${where}: ${result.non2xx} answers were not 2xx (${JSON.stringify(result.statusCodeStats)})`);
+      if (result.errors > 0 || result.timeouts > 0)
+        throw new Error(`${where}: ${result.errors} errors, ${result.timeouts} timeouts`);
       return {
         rps: (result['2xx'] ?? 0) / result.duration,
         answered,
@@ -269,7 +462,10 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
         cpuAllUs: ((after.all - before.all) / answered) * 1e6,
       };
     };
-    const servers = [['fake', fake], ['bare', null]];
+    const servers = [
+      ['fake', fake],
+      ['bare', null],
+    ];
     if (config.warmup > 0) {
       for (const key of Object.keys(plans)) {
         for (const [name, server] of servers) {
@@ -284,7 +480,9 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
         for (const [name, server] of round % 2 ? [...servers].reverse() : servers) {
           const result = await run(key, server ?? bares[key], config.duration);
           ((runs[key] ??= {})[name] ??= []).push(result);
-          progress(`round ${round + 1}/${rounds} ${key} on ${name} (${label}): ${result.rps.toFixed(0)} req/s, main thread ${result.cpuMainUs.toFixed(0)} µs/request (all threads ${result.cpuAllUs.toFixed(0)})`);
+          progress(
+            `round ${round + 1}/${rounds} ${key} on ${name} (${label}): ${result.rps.toFixed(0)} req/s, main thread ${result.cpuMainUs.toFixed(0)} µs/request (all threads ${result.cpuAllUs.toFixed(0)})`,
+          );
         }
       }
     }
@@ -308,7 +506,18 @@ export async function measurePartnerSession(config = benchConfig(), { node, labe
         cpuRatio: summary(f.map((r, i) => r.cpuMainUs / b[i].cpuMainUs)),
       };
     }
-    return { node: label, config: { duration: config.duration, warmup: config.warmup, rounds, connections: config.connections, clockTicks: CLK_TCK }, sessions: counter, loads: out };
+    return {
+      node: label,
+      config: {
+        duration: config.duration,
+        warmup: config.warmup,
+        rounds,
+        connections: config.connections,
+        clockTicks: CLK_TCK,
+      },
+      sessions: counter,
+      loads: out,
+    };
   } finally {
     for (const s of started.reverse()) await s.stop();
     rmSync(tmp, { recursive: true, force: true });
@@ -319,7 +528,8 @@ export function sessionRounds(config) {
   const value = process.env.BENCH_SESSION_ROUNDS;
   if (value !== undefined && value !== '') {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_SESSION_ROUNDS must be a positive integer, got "${value}"`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`BENCH_SESSION_ROUNDS must be a positive integer, got "${value}"`);
     return n;
   }
   return config.quick ? 2 : 3;
@@ -328,7 +538,9 @@ export function sessionRounds(config) {
 /** Loads chosen by BENCH_SESSION_LOADS (default all three). */
 export function sessionLoads() {
   const chosen = (process.env.BENCH_SESSION_LOADS ?? '').split(',').filter(Boolean);
-  for (const load of chosen) if (!SESSION_LOADS.includes(load)) throw new Error(`BENCH_SESSION_LOADS: unknown load "${load}" (one of ${SESSION_LOADS.join(', ')})`);
+  for (const load of chosen)
+    if (!SESSION_LOADS.includes(load))
+      throw new Error(`BENCH_SESSION_LOADS: unknown load "${load}" (one of ${SESSION_LOADS.join(', ')})`);
   return chosen.length ? chosen : SESSION_LOADS;
 }
 
@@ -348,7 +560,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (found.node) session24 = await measurePartnerSession(config, { loads, node: found.node, label: found.version });
     else note24 = `Node 24 not measured: ${found.error}`;
   } else note24 = 'Node 24 not measured (BENCH_NODE24=0)';
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ session, session24 }, (k, v) => (k === 'values' ? undefined : v), 2));
+  if (process.argv.includes('--json'))
+    console.log(JSON.stringify({ session, session24 }, (k, v) => (k === 'values' ? undefined : v), 2));
   const rows = buildSessionRows(session, session24);
   const { pass, total, missed, pass24, total24, missed24 } = summarize(rows);
   console.log(
@@ -359,7 +572,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       renderTable(rows),
       '',
       `Targets (${session.node}): ${pass} of ${total} PASS${missed.length ? `; MISS: ${missed.join('; ')}` : ''}`,
-      ...(total24 ? [`Targets (${session24.node}): ${pass24} of ${total24} PASS${missed24.length ? `; MISS: ${missed24.join('; ')}` : ''}`] : []),
+      ...(total24
+        ? [
+            `Targets (${session24.node}): ${pass24} of ${total24} PASS${missed24.length ? `; MISS: ${missed24.join('; ')}` : ''}`,
+          ]
+        : []),
     ].join('\n'),
   );
 }

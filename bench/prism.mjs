@@ -23,7 +23,9 @@ function installedBin(dir) {
 /** Resolves to { bin } or { error } (never throws: without Prism the suite goes on). */
 export async function ensurePrism() {
   if (process.env.BENCH_PRISM_BIN) {
-    return existsSync(process.env.BENCH_PRISM_BIN) ? { bin: process.env.BENCH_PRISM_BIN } : { error: `BENCH_PRISM_BIN ${process.env.BENCH_PRISM_BIN} does not exist` };
+    return existsSync(process.env.BENCH_PRISM_BIN)
+      ? { bin: process.env.BENCH_PRISM_BIN }
+      : { error: `BENCH_PRISM_BIN ${process.env.BENCH_PRISM_BIN} does not exist` };
   }
   const dir = process.env.BENCH_PRISM_DIR || join(tmpdir(), 'investment-api-fake-bench', `prism-${PRISM_VERSION}`);
   const cached = installedBin(dir);
@@ -34,9 +36,26 @@ export async function ensurePrism() {
   const outcome = await new Promise((resolve) => {
     execFile(
       npm,
-      ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--prefix', dir, PACKAGE],
+      [
+        'install',
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        '--loglevel=error',
+        '--prefix',
+        dir,
+        PACKAGE,
+      ],
       { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, _stdout, stderr) => resolve(error ? { error: `npm install ${PACKAGE} failed: ${(stderr || error.message).trim().split('\n').slice(-3).join(' ')}` } : {}),
+      (error, _stdout, stderr) =>
+        resolve(
+          error
+            ? {
+                error: `npm install ${PACKAGE} failed: ${(stderr || error.message).trim().split('\n').slice(-3).join(' ')}`,
+              }
+            : {},
+        ),
     );
   });
   if (outcome.error) return outcome;

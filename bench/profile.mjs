@@ -66,7 +66,9 @@ function mapLocation(url, line, column) {
   const map = sourceMaps.get(mapFile);
   const entry = map?.findEntry(line, column);
   if (entry && entry.originalSource) {
-    const original = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : resolve(dirname(file), entry.originalSource);
+    const original = entry.originalSource.startsWith('file://')
+      ? fileURLToPath(entry.originalSource)
+      : resolve(dirname(file), entry.originalSource);
     return `${relative(ROOT, original)}:${entry.originalLine + 1}`;
   }
   return `${relative(ROOT, file)}:${line + 1}`;
@@ -128,8 +130,13 @@ export function analyzeProfile(profile, top = 25) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([k, ms]) => ({ what: describe(k), ms, pct: (ms / total) * 100 }));
-  const areaList = [...areas.entries()].sort((a, b) => b[1] - a[1]).slice(0, n(top)).map(([what, ms]) => ({ what, ms, pct: (ms / total) * 100 }));
-  const own = new Map([...inclusive.entries()].filter(([k]) => /^(src|fixtures)\//.test(describe(k).split('  ').at(-1))));
+  const areaList = [...areas.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n(top))
+    .map(([what, ms]) => ({ what, ms, pct: (ms / total) * 100 }));
+  const own = new Map(
+    [...inclusive.entries()].filter(([k]) => /^(src|fixtures)\//.test(describe(k).split('  ').at(-1))),
+  );
   return {
     totalMs: total,
     own: list(own, top),
@@ -186,7 +193,13 @@ async function startProfiledCli(env = {}, fromStart = false) {
       proc.child.on('message', on);
       proc.child.send(message);
     });
-  return { ...proc, url, startupMs, start: () => ask({ cmd: 'start' }, 'started'), stop2: (file) => ask({ cmd: 'stop', file }, 'stopped') };
+  return {
+    ...proc,
+    url,
+    startupMs,
+    start: () => ask({ cmd: 'start' }, 'started'),
+    stop2: (file) => ask({ cmd: 'stop', file }, 'stopped'),
+  };
 }
 
 async function loadProfile(tmp, label, op) {
@@ -196,13 +209,21 @@ async function loadProfile(tmp, label, op) {
     const token = await fetchToken(cli.url);
     const headers = { authorization: `Bearer ${token}`, ...(op.body && { 'content-type': 'application/json' }) };
     const session = op.session ? await sessionLoad(cli.url, `Bearer ${token}`) : undefined;
-    const load = { url: cli.url + (op.path ?? ''), method: op.method, headers, body: op.body, paths: op.paths, requests: session?.requests };
+    const load = {
+      url: cli.url + (op.path ?? ''),
+      method: op.method,
+      headers,
+      body: op.body,
+      paths: op.paths,
+      requests: session?.requests,
+    };
     progress(`warm-up 3 s, then ${seconds} s profiled: ${label}`);
     await cannon({ ...load, duration: 3 });
     await cli.start();
     const result = await cannon({ ...load, duration: seconds });
     const file = await cli.stop2(join(tmp, `${label.replace(/\W+/g, '-')}.cpuprofile`));
-    if (session?.failures().length) throw new Error(`wrong statuses in the session:\n  ${session.failures().join('\n  ')}`);
+    if (session?.failures().length)
+      throw new Error(`wrong statuses in the session:\n  ${session.failures().join('\n  ')}`);
     progress(`${result.rps.toFixed(0)} req/s while profiled (the profiler slows it down)`);
     return { file, note: `${result.rps.toFixed(0)} req/s under the profiler, ${result.non2xx} non-2xx` };
   } finally {
@@ -212,10 +233,16 @@ async function loadProfile(tmp, label, op) {
 
 const SCENARIOS = {
   orders: (tmp) => loadProfile(tmp, 'GET /v1/orders?limit=100', { method: 'GET', path: '/v1/orders?limit=100' }),
-  'orders-distinct': (tmp) => loadProfile(tmp, 'GET /v1/orders?limit=100, distinct URLs', { method: 'GET', path: DISTINCT_ORDER_PATHS[0], paths: DISTINCT_ORDER_PATHS }),
+  'orders-distinct': (tmp) =>
+    loadProfile(tmp, 'GET /v1/orders?limit=100, distinct URLs', {
+      method: 'GET',
+      path: DISTINCT_ORDER_PATHS[0],
+      paths: DISTINCT_ORDER_PATHS,
+    }),
   session: (tmp) => loadProfile(tmp, "a partner's session", { session: true }),
   'share-classes': (tmp) => loadProfile(tmp, 'GET /v1/share-classes', { method: 'GET', path: '/v1/share-classes' }),
-  'create-account': (tmp) => loadProfile(tmp, 'POST /v1/accounts', { method: 'POST', path: '/v1/accounts', body: ACCOUNT_BODY }),
+  'create-account': (tmp) =>
+    loadProfile(tmp, 'POST /v1/accounts', { method: 'POST', path: '/v1/accounts', body: ACCOUNT_BODY }),
 
   async 'cli-startup'(tmp) {
     const files = [];
@@ -233,8 +260,12 @@ const SCENARIOS = {
   async 'second-start'(tmp) {
     const file = join(tmp, 'second-start.cpuprofile');
     const out = await new Promise((resolveRun, reject) =>
-      execFile(process.execPath, [PROFILED_STARTUP, dist.index, file, option('interval', '100'), '10'], { timeout: 120_000 }, (e, stdout, stderr) =>
-        e ? reject(new Error(`${e.message}\n${stderr}`)) : resolveRun(JSON.parse(stdout.trim().split('\n').at(-1))),
+      execFile(
+        process.execPath,
+        [PROFILED_STARTUP, dist.index, file, option('interval', '100'), '10'],
+        { timeout: 120_000 },
+        (e, stdout, stderr) =>
+          e ? reject(new Error(`${e.message}\n${stderr}`)) : resolveRun(JSON.parse(stdout.trim().split('\n').at(-1))),
       ),
     );
     return { file, note: `10 further instances → first 200: ${out.times.map((t) => t.toFixed(0)).join(', ')} ms` };
@@ -248,11 +279,15 @@ const SCENARIOS = {
     try {
       const token = await fetchToken(cli.url);
       const headers = { authorization: `Bearer ${token}` };
-      const page = json(await request(`${cli.url}/v1/orders?skip=${Math.floor(orders / 2)}&limit=1000`, { headers })).data;
+      const page = json(
+        await request(`${cli.url}/v1/orders?skip=${Math.floor(orders / 2)}&limit=1000`, { headers }),
+      ).data;
       const paths = [
         ...page.slice(0, 50).map((o) => `/v1/orders?account_id=${o.account_id}`),
         ...page.slice(0, 50).map((o) => `/v1/orders?isin=${o.isin}`),
-        ...['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'].flatMap((s) => Array(10).fill(`/v1/orders?order_status=${s}`)),
+        ...['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'].flatMap((s) =>
+          Array(10).fill(`/v1/orders?order_status=${s}`),
+        ),
         ...Array(25).fill('/v1/orders?account_type=individual'),
         ...Array(25).fill('/v1/orders?account_type=business'),
         ...Array(50).fill(`/v1/orders?skip=${Math.floor(orders * 0.9)}`),
@@ -269,12 +304,18 @@ const SCENARIOS = {
 
   async memory() {
     const steps = await new Promise((resolveRun, reject) =>
-      execFile(process.execPath, ['--expose-gc', MEMORY_ATTRIBUTION, dist.root, option('orders', '0'), option('accounts', '0')], { timeout: 600_000, cwd: ROOT, maxBuffer: 1 << 24 }, (e, stdout, stderr) =>
-        e ? reject(new Error(`${e.message}\n${stderr}`)) : resolveRun(JSON.parse(stdout.trim().split('\n').at(-1))),
+      execFile(
+        process.execPath,
+        ['--expose-gc', MEMORY_ATTRIBUTION, dist.root, option('orders', '0'), option('accounts', '0')],
+        { timeout: 600_000, cwd: ROOT, maxBuffer: 1 << 24 },
+        (e, stdout, stderr) =>
+          e ? reject(new Error(`${e.message}\n${stderr}`)) : resolveRun(JSON.parse(stdout.trim().split('\n').at(-1))),
       ),
     );
-    console.log('\n## Memory after each step of the CLI\'s startup (after gc; MB; Δ = growth of the step)\n');
-    console.log(`  ${'step'.padEnd(74)} ${'RSS'.padStart(7)} ${'Δ RSS'.padStart(7)} ${'heap'.padStart(7)} ${'Δ heap'.padStart(7)} ${'external'.padStart(8)}`);
+    console.log("\n## Memory after each step of the CLI's startup (after gc; MB; Δ = growth of the step)\n");
+    console.log(
+      `  ${'step'.padEnd(74)} ${'RSS'.padStart(7)} ${'Δ RSS'.padStart(7)} ${'heap'.padStart(7)} ${'Δ heap'.padStart(7)} ${'external'.padStart(8)}`,
+    );
     let prev = { rss: 0, heapUsed: 0 };
     for (const s of steps) {
       console.log(
@@ -291,7 +332,9 @@ const SCENARIOS = {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scenario = process.argv.slice(2).find((a) => !a.startsWith('--'));
   if (!scenario || !SCENARIOS[scenario]) {
-    console.error(`usage: node bench/profile.mjs <${Object.keys(SCENARIOS).join(' | ')}> [--seconds=N] [--top=N] [--keep=dir] [--interval=µs]`);
+    console.error(
+      `usage: node bench/profile.mjs <${Object.keys(SCENARIOS).join(' | ')}> [--seconds=N] [--top=N] [--keep=dir] [--interval=µs]`,
+    );
     process.exit(2);
   }
   requireBuild();

@@ -23,10 +23,23 @@ function lcg(seed) {
 
 /** A fake in its own process, and how to ask it questions. */
 async function startFake(config, cli) {
-  const fake = await startCli({ env: { FIXTURE_ORDERS: String(config.scaleOrders), FIXTURE_ACCOUNTS: String(config.scaleAccounts), LOG_LEVEL: 'silent' }, timeoutMs: 600_000, stdio: ['ignore', 'ignore', 'inherit'], ...(cli && { cli }) });
+  const fake = await startCli({
+    env: {
+      FIXTURE_ORDERS: String(config.scaleOrders),
+      FIXTURE_ACCOUNTS: String(config.scaleAccounts),
+      LOG_LEVEL: 'silent',
+    },
+    timeoutMs: 600_000,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    ...(cli && { cli }),
+  });
   let headers = { authorization: `Bearer ${await fetchToken(fake.url)}` };
   const call = async (method, path, body) => {
-    const r = await request(fake.url + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    const r = await request(fake.url + path, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
     if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${r.body.toString().slice(0, 300)}`);
     return r;
   };
@@ -37,7 +50,8 @@ async function startFake(config, cli) {
 async function shapesOf(call, orders) {
   const accountIds = new Set();
   for (let skip = 0; skip < orders; skip += Math.max(1000, Math.floor(orders / 8))) {
-    for (const order of json(await call('GET', `/v1/orders?skip=${skip}&limit=1000`)).data) accountIds.add(order.account_id);
+    for (const order of json(await call('GET', `/v1/orders?skip=${skip}&limit=1000`)).data)
+      accountIds.add(order.account_id);
   }
   const ids = [...accountIds];
   const pick = lcg(42);
@@ -69,7 +83,9 @@ export async function measureProgression(config = benchConfig(), baselineRoot) {
   requireBuild();
   const n = config.quick ? 40 : 150;
   const rounds = config.quick ? 1 : 3;
-  progress(`progression: ${config.scaleOrders} orders, ${config.scaleAccounts} accounts, ${n} requests per shape and mode, ${rounds} round(s)`);
+  progress(
+    `progression: ${config.scaleOrders} orders, ${config.scaleAccounts} accounts, ${n} requests per shape and mode, ${rounds} round(s)`,
+  );
   const current = await startFake(config);
   const modes = {};
   const add = (mode, results) => {
@@ -98,7 +114,10 @@ export async function measureProgression(config = benchConfig(), baselineRoot) {
       add('clock', await measure(current.call, shapes, n));
       progress(`progression round ${round}: clock+jump`);
       await current.call('POST', '/__control/clock', { frozen: true });
-      add('clock+jump (1 s a request)', await measure(current.call, shapes, n, () => current.call('POST', '/__control/clock', { advance_seconds: 1 })));
+      add(
+        'clock+jump (1 s a request)',
+        await measure(current.call, shapes, n, () => current.call('POST', '/__control/clock', { advance_seconds: 1 })),
+      );
       await current.call('POST', '/__control/clock', { frozen: false });
       progress(`progression round ${round}: activity`);
       await settings({ investor_activity_per_hour: 3600 });
@@ -108,7 +127,15 @@ export async function measureProgression(config = benchConfig(), baselineRoot) {
     }
     const table = [];
     for (const [mode, byShape] of Object.entries(modes)) {
-      for (const [label, times] of Object.entries(byShape)) table.push({ mode, shape: label, n: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: Math.max(...times) });
+      for (const [label, times] of Object.entries(byShape))
+        table.push({
+          mode,
+          shape: label,
+          n: times.length,
+          p50: percentile(times, 50),
+          p99: percentile(times, 99),
+          max: Math.max(...times),
+        });
     }
     const completed = json(await current.call('GET', '/v1/orders?order_status=COMPLETED&limit=1')).data.length;
     return { orders: config.scaleOrders, accounts: config.scaleAccounts, table, completedAfter: completed };
@@ -124,5 +151,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`progression over ${result.orders} orders / ${result.accounts} accounts (ms; built dist: ${dist.root})`);
   console.log('| mode | shape | n | p50 | p99 | max |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of result.table) console.log(`| ${r.mode} | ${r.shape} | ${r.n} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} |`);
+  for (const r of result.table)
+    console.log(
+      `| ${r.mode} | ${r.shape} | ${r.n} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} |`,
+    );
 }

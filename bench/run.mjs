@@ -34,7 +34,10 @@ const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 function gitDescription() {
   try {
-    const git = (...args) => execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const git = (...args) =>
+      execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
     const head = git('log', '-1', '--format=%h %s');
     const dirty = git('status', '--porcelain', '--', 'src', 'fixtures', 'scripts').split('\n').filter(Boolean).length;
     return `${head}${dirty ? ` (+ ${dirty} uncommitted file(s) under src/, fixtures/ or scripts/; dist/ as last built)` : ''}`;
@@ -44,7 +47,9 @@ function gitDescription() {
 }
 
 const config = benchConfig();
-const sections = ['startup', 'container', 'throughput', 'session', 'scale', 'memory', 'tenants'].filter((s) => config.only.length === 0 || config.only.includes(s));
+const sections = ['startup', 'container', 'throughput', 'session', 'scale', 'memory', 'tenants'].filter(
+  (s) => config.only.length === 0 || config.only.includes(s),
+);
 requireBuild();
 if (process.env.BENCH_SNAPSHOT !== '0') progress(`measuring a copy of dist/ taken now: ${snapshotDist()}`);
 
@@ -66,19 +71,37 @@ if (node24) results.node24Note = `${node24.version} (${node24.node}), measured a
 const measure = {
   startup: async () => {
     results.startup = await measureStartup(config);
-    if (node24) results.startup24 = await measureStartup(config, { node: node24.node, label: node24.version, runs: Math.max(3, Math.ceil(config.startupRuns * 2 / 3)) });
+    if (node24)
+      results.startup24 = await measureStartup(config, {
+        node: node24.node,
+        label: node24.version,
+        runs: Math.max(3, Math.ceil((config.startupRuns * 2) / 3)),
+      });
   },
   container: async () => {
-    results.container = config.container ? await measureContainer(config) : { unavailable: 'skipped (BENCH_CONTAINER=0)' };
+    results.container = config.container
+      ? await measureContainer(config)
+      : { unavailable: 'skipped (BENCH_CONTAINER=0)' };
   },
   throughput: async () => {
     results.throughput = await measureThroughput(config);
-    if (node24) results.throughput24 = await measureThroughput(config, { node: node24.node, full: false, rounds: config.rounds24, label: node24.version });
+    if (node24)
+      results.throughput24 = await measureThroughput(config, {
+        node: node24.node,
+        full: false,
+        rounds: config.rounds24,
+        label: node24.version,
+      });
   },
   // issue 29: a partner's session, the orders list with every URL distinct, POST /v1/accounts; req/s and CPU per request
   session: async () => {
     results.session = await measurePartnerSession(config, { loads: sessionLoads() });
-    if (node24) results.session24 = await measurePartnerSession(config, { node: node24.node, label: node24.version, loads: sessionLoads() });
+    if (node24)
+      results.session24 = await measurePartnerSession(config, {
+        node: node24.node,
+        label: node24.version,
+        loads: sessionLoads(),
+      });
   },
   scale: async () => {
     results.scale = await measureScale(config);
@@ -105,7 +128,9 @@ const loadAfter = os.loadavg()[0];
 
 const rows = buildRows(results);
 const { pass, total, missed, pass24, total24, missed24 } = summarize(rows);
-const summary24 = total24 ? `Node 24: ${pass24} of ${total24} PASS${missed24.length ? `; MISS: ${missed24.join('; ')}` : ''}` : '';
+const summary24 = total24
+  ? `Node 24: ${pass24} of ${total24} PASS${missed24.length ? `; MISS: ${missed24.join('; ')}` : ''}`
+  : '';
 const header = machineHeader({ startedAt, finishedAt, quick: config.quick, loadBefore, loadAfter, git });
 const notes = noiseNotes(results, { loadBefore, loadAfter });
 const report = [
@@ -152,26 +177,26 @@ if (config.writeResults) {
     '',
     '- Startup: each run is a fresh process (`bench/servers/startup-child.mjs`): `import()` of dist/bundle/index.js, then',
     '  `startServer()` → `token()` → `GET /v1/share-classes` answering 200, twice (first instance, then a second one in',
-    '  the same process). The client\'s fetch is warmed up before the clock starts. Then 20 × `reset()` of the default',
+    "  the same process). The client's fetch is warmed up before the clock starts. Then 20 × `reset()` of the default",
     '  world on the second instance. CLI: spawn of `node dist/bundle/cli.js` until `GET /__control/health` answers 200',
     '  (polled every 5 ms); its baselines are spawned and polled the same way: a bare Express process and a plain',
-    '  node:http server (the floor: Node\'s own startup on this machine). Then, from healthy, a token and',
+    "  node:http server (the floor: Node's own startup on this machine). Then, from healthy, a token and",
     '  `GET /v1/share-classes`: spawn → first authenticated 200, since health answers before the key and validators are ready.',
-    '  The first start\'s baseline (`bench/servers/startup-bare-child.mjs`) is a fresh process importing Express, building',
+    "  The first start's baseline (`bench/servers/startup-bare-child.mjs`) is a fresh process importing Express, building",
     '  an app with a JSON body parser and one route, listening and answering its first request; ratio per pair of runs.',
     '- Throughput: the fake is the CLI with its defaults (LOG_LEVEL=info; its stdout to /dev/null). The bare Express',
     '  baseline (`bench/servers/bare-express.mjs`) answers the bytes the fake answered to the same request, with',
-    '  `express.json()` in front; Prism mocks dist/src/api/openapi.json and answers the document\'s examples (one',
+    "  `express.json()` in front; Prism mocks dist/src/api/openapi.json and answers the document's examples (one",
     '  item per list), so its bodies are smaller than ours. All get the same Authorization header (Prism only checks',
-    '  that one is there). The fake\'s world is reset before each run (POST /v1/accounts adds an account per request).',
-    '  The mixed load takes 40 distinct list queries (filters of the document\'s enums at four pages) in turn across the',
-    '  connections, bare Express answering each URL the fake\'s bytes for it.',
-    '- Issue 29\'s loads (`bench/partner-session.mjs`): a partner\'s session of 16 steps (create, read, patch and find an',
+    "  that one is there). The fake's world is reset before each run (POST /v1/accounts adds an account per request).",
+    "  The mixed load takes 40 distinct list queries (filters of the document's enums at four pages) in turn across the",
+    "  connections, bare Express answering each URL the fake's bytes for it.",
+    "- Issue 29's loads (`bench/partner-session.mjs`): a partner's session of 16 steps (create, read, patch and find an",
     '  account; register, list and mark a wallet; add payment method details on the control plane, read and mark them;',
-    '  list share classes and assets; place an order on the control plane, list the account\'s orders and a page of all',
-    '  orders, cancel the order), each step\'s status checked and every URL or body the session\'s own; the orders list',
+    "  list share classes and assets; place an order on the control plane, list the account's orders and a page of all",
+    "  orders, cancel the order), each step's status checked and every URL or body the session's own; the orders list",
     '  taking 200 URLs of the same answer (leading zeros) in turn; `POST /v1/accounts`. Bare Express answers each step',
-    '  the status, content type and bytes the fake answered it once. Beside req/s, the CPU time of the server\'s main',
+    "  the status, content type and bytes the fake answered it once. Beside req/s, the CPU time of the server's main",
     '  thread (utime + stime of /proc/<pid>/task/<pid>/stat) over a round, divided by the answers of that round.',
     '- Scale: the CLI with FIXTURE_ORDERS / FIXTURE_ACCOUNTS; filter values are drawn (seeded) from the world itself.',
     '- Memory: RSS (VmRSS of /proc) of the CLI process; the load is read-only GETs, so the world does not grow and only',

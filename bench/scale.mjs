@@ -22,7 +22,10 @@ export async function measureScale(config = benchConfig()) {
   const orders = config.scaleOrders;
   const accounts = config.scaleAccounts;
   progress(`scale: starting the CLI with ${orders} orders and ${accounts} accounts…`);
-  const fake = await startCli({ env: { FIXTURE_ORDERS: String(orders), FIXTURE_ACCOUNTS: String(accounts) }, timeoutMs: 600_000 });
+  const fake = await startCli({
+    env: { FIXTURE_ORDERS: String(orders), FIXTURE_ACCOUNTS: String(accounts) },
+    timeoutMs: 600_000,
+  });
   try {
     const rssAfterStart = rssOf(fake.pid);
     const token = await fetchToken(fake.url);
@@ -47,14 +50,39 @@ export async function measureScale(config = benchConfig()) {
     const isinList = [...isins];
     const deepSkip = Math.floor(orders * 0.9);
     const shapes = [
-      { key: 'account_id', label: 'by account_id', target: true, path: () => `/v1/orders?account_id=${ids[pick(ids.length)]}` },
+      {
+        key: 'account_id',
+        label: 'by account_id',
+        target: true,
+        path: () => `/v1/orders?account_id=${ids[pick(ids.length)]}`,
+      },
       { key: 'isin', label: 'by isin', target: true, path: () => `/v1/orders?isin=${isinList[pick(isinList.length)]}` },
-      { key: 'order_status', label: 'by order_status', target: true, path: () => `/v1/orders?order_status=${STATUSES[pick(STATUSES.length)]}` },
-      { key: 'account_type', label: 'by account_type', target: true, path: () => `/v1/orders?account_type=${ACCOUNT_TYPES[pick(2)]}` },
+      {
+        key: 'order_status',
+        label: 'by order_status',
+        target: true,
+        path: () => `/v1/orders?order_status=${STATUSES[pick(STATUSES.length)]}`,
+      },
+      {
+        key: 'account_type',
+        label: 'by account_type',
+        target: true,
+        path: () => `/v1/orders?account_type=${ACCOUNT_TYPES[pick(2)]}`,
+      },
       { key: 'skip', label: `deep skip (skip=${deepSkip})`, target: true, path: () => `/v1/orders?skip=${deepSkip}` },
       // not in the targets: the worst case of an unindexed filter that matches nothing (a full scan), for context
-      { key: 'nomatch', label: 'by currency matching nothing (full scan)', target: false, path: () => `/v1/orders?currency=XXX` },
-      { key: 'combined', label: 'account_type + order_status + skip=1000', target: false, path: () => `/v1/orders?account_type=business&order_status=COMPLETED&skip=1000` },
+      {
+        key: 'nomatch',
+        label: 'by currency matching nothing (full scan)',
+        target: false,
+        path: () => `/v1/orders?currency=XXX`,
+      },
+      {
+        key: 'combined',
+        label: 'account_type + order_status + skip=1000',
+        target: false,
+        path: () => `/v1/orders?account_type=business&order_status=COMPLETED&skip=1000`,
+      },
     ];
 
     const results = [];
@@ -68,12 +96,31 @@ export async function measureScale(config = benchConfig()) {
         times.push(r.ms);
         items += json(r).data.length;
       }
-      const result = { ...shape, path: shape.path(), n: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: Math.max(...times), avgItems: items / times.length };
+      const result = {
+        ...shape,
+        path: shape.path(),
+        n: times.length,
+        p50: percentile(times, 50),
+        p99: percentile(times, 99),
+        max: Math.max(...times),
+        avgItems: items / times.length,
+      };
       results.push(result);
-      progress(`scale ${shape.label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.avgItems.toFixed(0)} items/answer)`);
+      progress(
+        `scale ${shape.label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.avgItems.toFixed(0)} items/answer)`,
+      );
     }
     const rssAfterQueries = rssOf(fake.pid);
-    return { orders, accounts, startupMs: fake.startupMs, distinctAccounts: ids.length, distinctIsins: isinList.length, rssAfterStart, rssAfterQueries, shapes: results };
+    return {
+      orders,
+      accounts,
+      startupMs: fake.startupMs,
+      distinctAccounts: ids.length,
+      distinctIsins: isinList.length,
+      rssAfterStart,
+      rssAfterQueries,
+      shapes: results,
+    };
   } finally {
     await fake.stop();
   }

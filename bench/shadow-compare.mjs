@@ -75,7 +75,9 @@ console.log(fake.url);
 `;
 
 async function child(script, flags = []) {
-  const process_ = spawn(process.execPath, [...flags, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const process_ = spawn(process.execPath, [...flags, '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const lines = createInterface({ input: process_.stdout });
   for await (const line of lines) {
     if (!line.startsWith('http')) continue;
@@ -97,15 +99,25 @@ function request(base, method, path, headers = {}, body) {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = http.request({ hostname: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers, agent }, (res) => {
-      let size = 0;
-      const chunks = [];
-      res.on('data', (c) => {
-        size += c.length;
-        if (size < 1_000_000) chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode, size, text: Buffer.concat(chunks).toString(), ms: performance.now() - started }));
-    });
+    const req = http.request(
+      { hostname: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers, agent },
+      (res) => {
+        let size = 0;
+        const chunks = [];
+        res.on('data', (c) => {
+          size += c.length;
+          if (size < 1_000_000) chunks.push(c);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            size,
+            text: Buffer.concat(chunks).toString(),
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -120,8 +132,20 @@ const shadow = await child(SHADOW(upstreamUrl), process.env.SHADOW_NODE_FLAGS?.s
 const base = shadow.line;
 try {
   const host = new URL(base).host;
-  const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid read:accounts', client_id: 'bench-client', client_secret: 'bench-secret', audience: host }).toString();
-  const granted = await request(base, 'POST', '/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) }, form);
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'openid read:accounts',
+    client_id: 'bench-client',
+    client_secret: 'bench-secret',
+    audience: host,
+  }).toString();
+  const granted = await request(
+    base,
+    'POST',
+    '/oauth2/token',
+    { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) },
+    form,
+  );
   const token = JSON.parse(granted.text).access_token;
   const auth = { authorization: `Bearer ${token}` };
   const compared = async () => JSON.parse((await request(base, 'GET', '/__control/fidelity')).text).exchanges;
@@ -133,7 +157,9 @@ try {
   let expected = 2;
   await waitCompared(expected);
 
-  console.log(`Node ${process.version}; ${dist.root}; ${ANSWERS} answers of ${ITEMS} items (${(Number(listBytes) / 1048576).toFixed(2)} MiB each) at once, ${ROUNDS} round(s)`);
+  console.log(
+    `Node ${process.version}; ${dist.root}; ${ANSWERS} answers of ${ITEMS} items (${(Number(listBytes) / 1048576).toFixed(2)} MiB each) at once, ${ROUNDS} round(s)`,
+  );
   // the machine's own noise: the same health checks for 3 s with nothing forwarded
   {
     await ask(shadow.process, 'reset');
@@ -145,7 +171,9 @@ try {
     }
     const loop = await ask(shadow.process, 'read');
     health.sort((a, b) => a - b);
-    console.log(`idle: health (${health.length} checks) p50 ${fixed(quantile(health, 0.5))} / p99 ${fixed(quantile(health, 0.99))} / max ${fixed(health.at(-1))} ms; longest event-loop block ${fixed(loop.maxMs)} ms`);
+    console.log(
+      `idle: health (${health.length} checks) p50 ${fixed(quantile(health, 0.5))} / p99 ${fixed(quantile(health, 0.99))} / max ${fixed(health.at(-1))} ms; longest event-loop block ${fixed(loop.maxMs)} ms`,
+    );
   }
   for (let round = 1; round <= ROUNDS; round++) {
     await ask(shadow.process, 'reset');
@@ -158,7 +186,9 @@ try {
       }
     })();
     const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: ANSWERS }, () => request(base, 'GET', '/v1/accounts', auth)));
+    const answers = await Promise.all(
+      Array.from({ length: ANSWERS }, () => request(base, 'GET', '/v1/accounts', auth)),
+    );
     const answeredMs = performance.now() - started;
     // an answer the fake could not read in time (its event loop held) is a 502 upstream_unreachable, not compared
     const forwarded = answers.filter((a) => a.status === 200 && a.size === Number(listBytes)).length;
@@ -178,7 +208,13 @@ try {
   }
   // the one block that is not sliced: the forwarding step's JSON.parse of the upstream's answer (measured here, in
   // this process, on the same bytes)
-  const body = await new Promise((resolve) => http.get(`${upstreamUrl}/v1/accounts`, (res) => { const c = []; res.on('data', (d) => c.push(d)); res.on('end', () => resolve(Buffer.concat(c))); }));
+  const body = await new Promise((resolve) =>
+    http.get(`${upstreamUrl}/v1/accounts`, (res) => {
+      const c = [];
+      res.on('data', (d) => c.push(d));
+      res.on('end', () => resolve(Buffer.concat(c)));
+    }),
+  );
   const parses = [];
   for (let i = 0; i < 7; i++) {
     const t = performance.now();
@@ -186,7 +222,9 @@ try {
     parses.push(performance.now() - t);
   }
   parses.sort((a, b) => a - b);
-  console.log(`JSON.parse of one answer (toString included), median of 7: ${fixed(quantile(parses, 0.5))} ms (max ${fixed(parses.at(-1))})`);
+  console.log(
+    `JSON.parse of one answer (toString included), median of 7: ${fixed(quantile(parses, 0.5))} ms (max ${fixed(parses.at(-1))})`,
+  );
 } finally {
   shadow.process.kill('SIGTERM');
   upstream.process.kill('SIGKILL');

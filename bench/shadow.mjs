@@ -30,7 +30,9 @@ requireBuild();
 
 async function serve(options) {
   const script = `const { startServer } = await import(${JSON.stringify(dist.index)}); const fake = await startServer(${JSON.stringify(options)}); console.log(fake.url); process.on('SIGTERM', async () => { await fake.stop(); process.exit(0); });`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [line] = await once(child.stdout, 'data');
   return { url: line.toString().trim(), child };
 }
@@ -40,11 +42,20 @@ function request(base, method, path, headers = {}, body) {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = http.request({ hostname: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString(), ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-    });
+    const req = http.request(
+      { hostname: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers, agent },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            body: Buffer.concat(chunks).toString(),
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -52,8 +63,20 @@ function request(base, method, path, headers = {}, body) {
 
 async function tokenAt(base) {
   const host = new URL(base).host;
-  const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline read:accounts read:orders read:assets', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: host }).toString();
-  const answer = await request(base, 'POST', '/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) }, form);
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'openid offline read:accounts read:orders read:assets',
+    client_id: 'sandbox-client',
+    client_secret: 'sandbox-secret',
+    audience: host,
+  }).toString();
+  const answer = await request(
+    base,
+    'POST',
+    '/oauth2/token',
+    { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) },
+    form,
+  );
   return JSON.parse(answer.body).access_token;
 }
 
@@ -64,32 +87,48 @@ const shadow = await serve({ seed: 1, upstream: upstream.url });
 try {
   const direct = await tokenAt(upstream.url);
   const viaShadow = await tokenAt(shadow.url);
-  const paths = ['/v1/orders?limit=10', '/v1/assets?subscribeable=true', '/v1/share-classes?limit=5', '/v1/accounts?account_type=individual&limit=5', '/v1/orders?order_status=PLACED'];
+  const paths = [
+    '/v1/orders?limit=10',
+    '/v1/assets?subscribeable=true',
+    '/v1/share-classes?limit=5',
+    '/v1/accounts?account_type=individual&limit=5',
+    '/v1/orders?order_status=PLACED',
+  ];
   const round = async (label, warmup, requests) => {
     const times = { direct: [], shadow: [] };
     for (let i = 0; i < warmup + requests; i++) {
       const path = paths[i % paths.length];
       const a = await request(upstream.url, 'GET', path, { authorization: `Bearer ${direct}` });
       const b = await request(shadow.url, 'GET', path, { authorization: `Bearer ${viaShadow}` });
-      if (a.status !== 200 || b.status !== 200) throw new Error(`${path}: ${a.status} direct, ${b.status} through shadow mode`);
+      if (a.status !== 200 || b.status !== 200)
+        throw new Error(`${path}: ${a.status} direct, ${b.status} through shadow mode`);
       if (i >= warmup) {
         times.direct.push(a.ms);
         times.shadow.push(b.ms);
       }
     }
     for (const list of Object.values(times)) list.sort((x, y) => x - y);
-    const row = (name, list) => `  ${name.padEnd(22)} p50 ${quantile(list, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(list, 0.99).toFixed(2).padStart(6)} ms`;
+    const row = (name, list) =>
+      `  ${name.padEnd(22)} p50 ${quantile(list, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(list, 0.99).toFixed(2).padStart(6)} ms`;
     const added50 = quantile(times.shadow, 0.5) - quantile(times.direct, 0.5);
     const added99 = quantile(times.shadow, 0.99) - quantile(times.direct, 0.99);
     console.log(`${label}: ${requests} forwarded reads (after ${warmup} warm-up), one keep-alive connection each way`);
     console.log(row('upstream directly', times.direct));
     console.log(row('through shadow mode', times.shadow));
-    console.log(`  ${'added by shadow mode'.padEnd(22)} p50 ${added50.toFixed(2).padStart(6)} ms   p99 ${added99.toFixed(2).padStart(6)} ms   (target: ≤ 2 ms at p50: ${added50 <= 2 ? 'PASS' : 'MISS'})`);
+    console.log(
+      `  ${'added by shadow mode'.padEnd(22)} p50 ${added50.toFixed(2).padStart(6)} ms   p99 ${added99.toFixed(2).padStart(6)} ms   (target: ≤ 2 ms at p50: ${added50 <= 2 ? 'PASS' : 'MISS'})`,
+    );
   };
   console.log(`shadow mode's cost, Node ${process.versions.node}, ${os.cpus().length} cores`);
   await round('local upstream answering at once', WARMUP, REQUESTS);
   const fault = JSON.stringify({ latency_ms: REMOTE_MS });
-  await request(upstream.url, 'POST', '/__control/faults', { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fault) }, fault);
+  await request(
+    upstream.url,
+    'POST',
+    '/__control/faults',
+    { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fault) },
+    fault,
+  );
   await round(`upstream answering after ${REMOTE_MS} ms`, 20, REMOTE_REQUESTS);
   const report = await request(shadow.url, 'GET', '/__control/fidelity');
   const { exchanges, compared, differences } = JSON.parse(report.body);

@@ -34,7 +34,12 @@ function lcg(seed) {
   };
 }
 
-const stats = (times) => ({ n: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: Math.max(...times) });
+const stats = (times) => ({
+  n: times.length,
+  p50: percentile(times, 50),
+  p99: percentile(times, 99),
+  max: Math.max(...times),
+});
 const count = (statuses, status) => (statuses[status] = (statuses[status] ?? 0) + 1);
 
 async function usageOf(url) {
@@ -44,7 +49,13 @@ async function usageOf(url) {
 /** What a CLI process holds now: heap as it says, RSS as the system says. */
 async function memoryOf(fake) {
   const usage = await usageOf(fake.url);
-  return { heapMB: usage.heap.used_bytes / MB, heapLimitMB: usage.heap.limit_bytes / MB, rssMB: rssOf(fake.pid).rss, worldMB: usage.world.used_bytes / MB, worldLimitMB: usage.world.limit_bytes / MB };
+  return {
+    heapMB: usage.heap.used_bytes / MB,
+    heapLimitMB: usage.heap.limit_bytes / MB,
+    rssMB: rssOf(fake.pid).rss,
+    worldMB: usage.world.used_bytes / MB,
+    worldLimitMB: usage.world.limit_bytes / MB,
+  };
 }
 
 async function ordersWorld() {
@@ -84,7 +95,16 @@ async function manyAccounts() {
     const times = [];
     const start = performance.now();
     for (let i = 0; i < ACCOUNTS; i++) {
-      const response = await request(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ type: 'individual', first_name: `Investor ${i}`, last_name: 'Lovelace', city: 'London' }) });
+      const response = await request(`${fake.url}/v1/accounts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          type: 'individual',
+          first_name: `Investor ${i}`,
+          last_name: 'Lovelace',
+          city: 'London',
+        }),
+      });
       count(statuses, response.status);
       times.push(response.ms);
     }
@@ -108,15 +128,20 @@ function filler(url, headers, inFlight) {
   const send = () =>
     new Promise((resolve, reject) => {
       const payload = body(sent++);
-      const req = http.request(`${url}/v1/accounts`, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(payload) }, agent }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.once('end', () => {
-          count(statuses, res.statusCode);
-          if (res.statusCode === 409 && !firstRefusal) firstRefusal = JSON.parse(Buffer.concat(chunks).toString()).detail;
-          resolve();
-        });
-      });
+      const req = http.request(
+        `${url}/v1/accounts`,
+        { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(payload) }, agent },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.once('end', () => {
+            count(statuses, res.statusCode);
+            if (res.statusCode === 409 && !firstRefusal)
+              firstRefusal = JSON.parse(Buffer.concat(chunks).toString()).detail;
+            resolve();
+          });
+        },
+      );
       req.once('error', reject);
       req.end(payload);
     });
@@ -145,16 +170,25 @@ async function sharedSandbox() {
     { client_id: 'writer', client_secret: 'writer-secret' },
     { client_id: 'filler', client_secret: 'filler-secret' },
   ];
-  const fake = await startCli({ env: { CLIENTS: JSON.stringify(clients), WORLD_BYTES: String(64 * MB), MAX_TENANTS: '4' } });
+  const fake = await startCli({
+    env: { CLIENTS: JSON.stringify(clients), WORLD_BYTES: String(64 * MB), MAX_TENANTS: '4' },
+  });
   try {
-    const auth = async (i) => ({ authorization: `Bearer ${await fetchToken(fake.url, { clientId: clients[i].client_id, clientSecret: clients[i].client_secret })}`, 'content-type': 'application/json' });
+    const auth = async (i) => ({
+      authorization: `Bearer ${await fetchToken(fake.url, { clientId: clients[i].client_id, clientSecret: clients[i].client_secret })}`,
+      'content-type': 'application/json',
+    });
     const [writer, fill] = [await auth(0), await auth(1)];
     let n = 0;
     const writes = async (count_) => {
       const statuses = {};
       const times = [];
       for (let i = 0; i < count_; i++) {
-        const response = await request(`${fake.url}/v1/accounts`, { method: 'POST', headers: writer, body: JSON.stringify({ type: 'individual', first_name: `Writer ${n++}` }) });
+        const response = await request(`${fake.url}/v1/accounts`, {
+          method: 'POST',
+          headers: writer,
+          body: JSON.stringify({ type: 'individual', first_name: `Writer ${n++}` }),
+        });
         count(statuses, response.status);
         times.push(response.ms);
       }
@@ -169,23 +203,49 @@ async function sharedSandbox() {
     await load.stop();
     const usage = await usageOf(fake.url);
     const row = (id) => usage.tenants.find((r) => r.client_id === id);
-    return { alone, whileFilling, whileRefused, filler: load.statuses, firstRefusal: load.firstRefusal, world: usage.world, writer: row('writer'), fillerRow: row('filler'), memory: await memoryOf(fake) };
+    return {
+      alone,
+      whileFilling,
+      whileRefused,
+      filler: load.statuses,
+      firstRefusal: load.firstRefusal,
+      world: usage.world,
+      writer: row('writer'),
+      fillerRow: row('filler'),
+      memory: await memoryOf(fake),
+    };
   } finally {
     await fake.stop();
   }
 }
 
 requireBuild();
-const results = { node: process.version, quick: QUICK, orders: await ordersWorld(), accounts: await manyAccounts(), shared: await sharedSandbox() };
+const results = {
+  node: process.version,
+  quick: QUICK,
+  orders: await ordersWorld(),
+  accounts: await manyAccounts(),
+  shared: await sharedSandbox(),
+};
 if (AS_JSON) console.log(JSON.stringify(results, null, 2));
 
 const ms = (s) => `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)} ms`;
 const mb = (x) => `${x.toFixed(1)} MB`;
 const { orders, accounts, shared } = results;
 console.log(`Node ${results.node}${QUICK ? ' (quick: not for RESULTS.md)' : ''}`);
-console.log(`orders:   FIXTURE_ORDERS=100000, defaults: healthy in ${(orders.startupMs / 1000).toFixed(1)} s; world ${mb(orders.memory.worldMB)} counted of WORLD_BYTES ${mb(orders.memory.worldLimitMB)}; heap ${mb(orders.memory.heapMB)} of ${mb(orders.memory.heapLimitMB)}, RSS ${mb(orders.memory.rssMB)} (after the reads: heap ${mb(orders.after.heapMB)}, RSS ${mb(orders.after.rssMB)})`);
-console.log(`          GET /v1/orders?limit=100&skip=<drawn> p50/p99 ${ms(orders.page)}; &account_id=<drawn> ${ms(orders.byAccount)} (${orders.page.n} each)`);
-console.log(`accounts: ${ACCOUNTS} creates on a default fake: ${JSON.stringify(accounts.statuses)} in ${accounts.seconds.toFixed(1)} s (p50/p99 ${ms(accounts.create)}); world ${mb(accounts.tenant.world_bytes / MB)} (guarantee ${(accounts.tenant.guarantee_bytes / 1024).toFixed(0)} KiB, borrowed ${mb(accounts.tenant.borrowed_bytes / MB)}); heap ${mb(accounts.memory.heapMB)}, RSS ${mb(accounts.memory.rssMB)}`);
-console.log(`shared:   writer alone ${JSON.stringify(shared.alone.statuses)} ${ms(shared.alone)}; while filled ${JSON.stringify(shared.whileFilling.statuses)} ${ms(shared.whileFilling)}; while the filler is refused ${JSON.stringify(shared.whileRefused.statuses)} ${ms(shared.whileRefused)}`);
-console.log(`          filler ${JSON.stringify(shared.filler)}; world used ${mb(shared.world.used_bytes / MB)}, held ${mb(shared.world.held_bytes / MB)} of ${mb(shared.world.limit_bytes / MB)}; filler borrowed ${mb(shared.fillerRow.borrowed_bytes / MB)}, writer ${mb(shared.writer.world_bytes / MB)} of its ${mb(shared.writer.guarantee_bytes / MB)}; RSS ${mb(shared.memory.rssMB)}`);
+console.log(
+  `orders:   FIXTURE_ORDERS=100000, defaults: healthy in ${(orders.startupMs / 1000).toFixed(1)} s; world ${mb(orders.memory.worldMB)} counted of WORLD_BYTES ${mb(orders.memory.worldLimitMB)}; heap ${mb(orders.memory.heapMB)} of ${mb(orders.memory.heapLimitMB)}, RSS ${mb(orders.memory.rssMB)} (after the reads: heap ${mb(orders.after.heapMB)}, RSS ${mb(orders.after.rssMB)})`,
+);
+console.log(
+  `          GET /v1/orders?limit=100&skip=<drawn> p50/p99 ${ms(orders.page)}; &account_id=<drawn> ${ms(orders.byAccount)} (${orders.page.n} each)`,
+);
+console.log(
+  `accounts: ${ACCOUNTS} creates on a default fake: ${JSON.stringify(accounts.statuses)} in ${accounts.seconds.toFixed(1)} s (p50/p99 ${ms(accounts.create)}); world ${mb(accounts.tenant.world_bytes / MB)} (guarantee ${(accounts.tenant.guarantee_bytes / 1024).toFixed(0)} KiB, borrowed ${mb(accounts.tenant.borrowed_bytes / MB)}); heap ${mb(accounts.memory.heapMB)}, RSS ${mb(accounts.memory.rssMB)}`,
+);
+console.log(
+  `shared:   writer alone ${JSON.stringify(shared.alone.statuses)} ${ms(shared.alone)}; while filled ${JSON.stringify(shared.whileFilling.statuses)} ${ms(shared.whileFilling)}; while the filler is refused ${JSON.stringify(shared.whileRefused.statuses)} ${ms(shared.whileRefused)}`,
+);
+console.log(
+  `          filler ${JSON.stringify(shared.filler)}; world used ${mb(shared.world.used_bytes / MB)}, held ${mb(shared.world.held_bytes / MB)} of ${mb(shared.world.limit_bytes / MB)}; filler borrowed ${mb(shared.fillerRow.borrowed_bytes / MB)}, writer ${mb(shared.writer.world_bytes / MB)} of its ${mb(shared.writer.guarantee_bytes / MB)}; RSS ${mb(shared.memory.rssMB)}`,
+);
 console.log(`          the filler's first refusal: ${shared.firstRefusal}`);

@@ -37,7 +37,15 @@ function send(method, path, { headers = {}, body } = {}) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const req = http.request(
-      { host: base.hostname, port: base.port, method, path, agent, timeout: 30_000, headers: { ...headers, ...(payload !== undefined && { 'content-length': Buffer.byteLength(payload) }) } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path,
+        agent,
+        timeout: 30_000,
+        headers: { ...headers, ...(payload !== undefined && { 'content-length': Buffer.byteLength(payload) }) },
+      },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
@@ -52,13 +60,25 @@ function send(method, path, { headers = {}, body } = {}) {
 }
 
 const tokenForm = (client) =>
-  new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', audience: base.host, client_id: client.client_id, client_secret: client.client_secret }).toString();
-const basicHeader = (client) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+  new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'openid offline',
+    audience: base.host,
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+  }).toString();
+const basicHeader = (client) =>
+  `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
 async function fetchToken(client) {
   const viaBasic = client.token_endpoint_auth_method === 'client_secret_basic';
-  const body = viaBasic ? new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', audience: base.host }).toString() : tokenForm(client);
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', ...(viaBasic && { authorization: basicHeader(client) }) };
+  const body = viaBasic
+    ? new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', audience: base.host }).toString()
+    : tokenForm(client);
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...(viaBasic && { authorization: basicHeader(client) }),
+  };
   const answer = await send('POST', '/oauth2/token', { headers, body });
   return { answer, token: answer.status === 200 ? JSON.parse(answer.body).access_token : undefined };
 }
@@ -67,7 +87,13 @@ async function fetchToken(client) {
 const world = JSON.parse((await send('GET', '/__control/state')).body);
 const isins = world.assets.map((a) => a.isin);
 const funds = world.feeder_funds.map((f) => f.abbreviation);
-const tenants = await Promise.all(clients.map(async (client) => ({ client, token: (await fetchToken(client)).token, accounts: [...world.accounts.map((a) => a.id)] })));
+const tenants = await Promise.all(
+  clients.map(async (client) => ({
+    client,
+    token: (await fetchToken(client)).token,
+    accounts: [...world.accounts.map((a) => a.id)],
+  })),
+);
 
 const statuses = new Map();
 const transportErrors = new Map();
@@ -79,7 +105,10 @@ const count = (answer) => {
   if (answer.error) transportErrors.set(answer.error, (transportErrors.get(answer.error) ?? 0) + 1);
 };
 const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
-const wallet = () => `0x${(++walletCounter).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0')}${'0'.repeat(24)}`;
+const wallet = () =>
+  `0x${(++walletCounter).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 32)
+    .toString(16)
+    .padStart(8, '0')}${'0'.repeat(24)}`;
 
 async function step(tenant) {
   const auth = { authorization: `Bearer ${tenant.token}` };
@@ -105,14 +134,28 @@ async function step(tenant) {
   if (roll < 0.75) {
     const answer = await send('POST', '/v1/accounts', {
       headers: json,
-      body: { type: 'individual', first_name: 'Soak', last_name: 'Test', country: 'DE', wallets: [{ chain: 'polygon', wallet_address: wallet(), is_primary: true }], payment_methods: [{ type: 'sepa', iban: 'DE89370400440532013000', account_holder_name: 'Soak Test' }] },
+      body: {
+        type: 'individual',
+        first_name: 'Soak',
+        last_name: 'Test',
+        country: 'DE',
+        wallets: [{ chain: 'polygon', wallet_address: wallet(), is_primary: true }],
+        payment_methods: [{ type: 'sepa', iban: 'DE89370400440532013000', account_holder_name: 'Soak Test' }],
+      },
     });
     // keep a bounded sample of the tenant's own accounts to update and read
     if (answer.status === 201 && tenant.accounts.length < 5000) tenant.accounts.push(JSON.parse(answer.body).id);
     return answer;
   }
-  if (roll < 0.9) return send('PATCH', `/v1/accounts/${pick(tenant.accounts)}`, { headers: json, body: { city: `City ${Math.floor(Math.random() * 1000)}` } });
-  return send('POST', `/v1/accounts/${pick(tenant.accounts)}/wallets`, { headers: json, body: { chain: 'polygon', wallet_address: wallet() } });
+  if (roll < 0.9)
+    return send('PATCH', `/v1/accounts/${pick(tenant.accounts)}`, {
+      headers: json,
+      body: { city: `City ${Math.floor(Math.random() * 1000)}` },
+    });
+  return send('POST', `/v1/accounts/${pick(tenant.accounts)}/wallets`, {
+    headers: json,
+    body: { chain: 'polygon', wallet_address: wallet() },
+  });
 }
 
 const start = rssOf(fake.pid);
@@ -121,7 +164,10 @@ const sampler = setInterval(() => {
   const { rss } = rssOf(fake.pid);
   if (rss > peak) peak = rss;
 }, 1000);
-const reporter = setInterval(() => progress(`soak: ${total} requests, RSS ${rssOf(fake.pid).rss.toFixed(0)} MB`), 30_000);
+const reporter = setInterval(
+  () => progress(`soak: ${total} requests, RSS ${rssOf(fake.pid).rss.toFixed(0)} MB`),
+  30_000,
+);
 
 progress(`soak: ${MINUTES} min at ${CONNECTIONS} connections against ${fake.url} (${TENANTS} tenants)`);
 const started = performance.now();
@@ -141,11 +187,18 @@ const stopStarted = performance.now();
 const { code } = await fake.stop();
 const stopMs = performance.now() - stopStarted;
 
-const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status === 0 ? 'no answer' : status}: ${n}`).join(', ');
+const byStatus = [...statuses]
+  .sort(([a], [b]) => a - b)
+  .map(([status, n]) => `${status === 0 ? 'no answer' : status}: ${n}`)
+  .join(', ');
 const errors = [...statuses].filter(([status]) => status === 0 || status >= 400).reduce((sum, [, n]) => sum + n, 0);
 console.log(`soak: ${MINUTES} min at ${CONNECTIONS} connections, node ${process.version}`);
 console.log(`requests: ${total} in ${seconds.toFixed(0)} s = ${(total / seconds).toFixed(0)} req/s`);
 console.log(`answers by status: ${byStatus}`);
-console.log(`errors (4xx, 5xx, no answer): ${errors}${transportErrors.size ? ` (transport: ${[...transportErrors].map(([e, n]) => `${e} ${n}`).join(', ')})` : ''}`);
-console.log(`server RSS: start ${start.rss.toFixed(0)} MB, peak ${Math.max(peak, end.peak || 0).toFixed(0)} MB, end ${end.rss.toFixed(0)} MB`);
+console.log(
+  `errors (4xx, 5xx, no answer): ${errors}${transportErrors.size ? ` (transport: ${[...transportErrors].map(([e, n]) => `${e} ${n}`).join(', ')})` : ''}`,
+);
+console.log(
+  `server RSS: start ${start.rss.toFixed(0)} MB, peak ${Math.max(peak, end.peak || 0).toFixed(0)} MB, end ${end.rss.toFixed(0)} MB`,
+);
 console.log(`SIGTERM → exit ${code} in ${stopMs.toFixed(0)} ms`);

@@ -11,7 +11,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchConfig, dist, fetchToken, freePort, median, progress, request, requireBuild, spawnNode, startCli, summary, waitUntilUp } from './lib.mjs';
+import {
+  benchConfig,
+  dist,
+  fetchToken,
+  freePort,
+  median,
+  progress,
+  request,
+  requireBuild,
+  spawnNode,
+  startCli,
+  summary,
+  waitUntilUp,
+} from './lib.mjs';
 
 const CHILD = fileURLToPath(new URL('./servers/startup-child.mjs', import.meta.url));
 const BARE_CHILD = fileURLToPath(new URL('./servers/startup-bare-child.mjs', import.meta.url));
@@ -29,7 +42,8 @@ async function bareRun(routesFile, node) {
 }
 
 /** The floor: a Node process with a node:http server, until it answers (Node's own startup, on this machine). */
-const NODE_HTTP = "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
+const NODE_HTTP =
+  "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
 async function nodeRun(node) {
   const port = await freePort();
   const proc = spawnNode(['-e', NODE_HTTP], { env: { PORT: String(port) }, node });
@@ -69,7 +83,10 @@ async function cliRun(node) {
 }
 
 /** `node`: the Node binary to measure with (default: this one). */
-export async function measureStartup(config = benchConfig(), { node, runs = config.startupRuns, label = process.version } = {}) {
+export async function measureStartup(
+  config = benchConfig(),
+  { node, runs = config.startupRuns, label = process.version } = {},
+) {
   requireBuild();
   const lib = [];
   const bareLib = [];
@@ -87,7 +104,9 @@ export async function measureStartup(config = benchConfig(), { node, runs = conf
       cli.push(await cliRun(node));
       bare.push(await bareRun(routesFile, node));
       floor.push(await nodeRun(node));
-      progress(`startup ${label} ${i + 1}/${runs}: import + first 200 ${(lib.at(-1).importMs + lib.at(-1).firstMs).toFixed(0)} ms (bare Express ${(bareLib.at(-1).importMs + bareLib.at(-1).firstMs).toFixed(0)} ms), second startServer ${lib.at(-1).secondMs.toFixed(1)} ms, CLI ${cli.at(-1).healthyMs.toFixed(0)} ms (first 200 ${cli.at(-1).firstCallMs.toFixed(0)} ms), bare Express ${bare.at(-1).toFixed(0)} ms`);
+      progress(
+        `startup ${label} ${i + 1}/${runs}: import + first 200 ${(lib.at(-1).importMs + lib.at(-1).firstMs).toFixed(0)} ms (bare Express ${(bareLib.at(-1).importMs + bareLib.at(-1).firstMs).toFixed(0)} ms), second startServer ${lib.at(-1).secondMs.toFixed(1)} ms, CLI ${cli.at(-1).healthyMs.toFixed(0)} ms (first 200 ${cli.at(-1).firstCallMs.toFixed(0)} ms), bare Express ${bare.at(-1).toFixed(0)} ms`,
+      );
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -101,7 +120,9 @@ export async function measureStartup(config = benchConfig(), { node, runs = conf
     firstTotalMs: summary(lib.map((r) => r.importMs + r.firstMs)),
     // issue 22: the same in a fresh process importing Express, building an app and answering its first request
     bareFirstTotalMs: summary(bareLib.map((r) => r.importMs + r.firstMs)),
-    firstTotalOverBare: summary(lib.map((r, i) => (r.importMs + r.firstMs) / (bareLib[i].importMs + bareLib[i].firstMs))),
+    firstTotalOverBare: summary(
+      lib.map((r, i) => (r.importMs + r.firstMs) / (bareLib[i].importMs + bareLib[i].firstMs)),
+    ),
     firstListeningMs: summary(lib.map((r) => r.firstListeningMs)),
     secondMs: summary(lib.map((r) => r.secondMs)),
     secondListeningMs: summary(lib.map((r) => r.secondListeningMs)),
@@ -118,12 +139,15 @@ export async function measureStartup(config = benchConfig(), { node, runs = conf
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = await measureStartup();
-  const line = (name, s) => console.log(`${name.padEnd(64)} ${s.median.toFixed(2).padStart(9)} ms  (${s.min.toFixed(1)}–${s.max.toFixed(1)})`);
+  const line = (name, s) =>
+    console.log(`${name.padEnd(64)} ${s.median.toFixed(2).padStart(9)} ms  (${s.min.toFixed(1)}–${s.max.toFixed(1)})`);
   console.log(`startup, medians of ${result.runs} fresh processes (Node ${process.version})`);
   line('import of the library (fresh process)', result.importMs);
   line('first startServer() → first authenticated 200', result.firstMs);
   line('bare Express: import + app + first 200 in a fresh process (baseline)', result.bareFirstTotalMs);
-  console.log(`${'import + first startServer() → first 200 over bare Express, per run'.padEnd(64)} ${result.firstTotalOverBare.median.toFixed(2).padStart(9)} ×`);
+  console.log(
+    `${'import + first startServer() → first 200 over bare Express, per run'.padEnd(64)} ${result.firstTotalOverBare.median.toFixed(2).padStart(9)} ×`,
+  );
   line('second startServer() in the same process → first authenticated 200', result.secondMs);
   line('CLI spawn → healthy', result.cliMs);
   line('CLI spawn → first authenticated 200', result.cliFirstCallMs);

@@ -31,7 +31,12 @@ async function phase(fake, bigToken, otherToken, act) {
       await sleep(500);
     }
   })();
-  const other = await cannon({ url: `${fake.url}/v1/accounts?limit=1`, headers: { authorization: `Bearer ${otherToken}` }, duration, connections: 4 });
+  const other = await cannon({
+    url: `${fake.url}/v1/accounts?limit=1`,
+    headers: { authorization: `Bearer ${otherToken}` },
+    duration,
+    connections: 4,
+  });
   acting = false;
   await acts;
   return other;
@@ -40,7 +45,11 @@ async function phase(fake, bigToken, otherToken, act) {
 const readBig = (url, token) => request(`${url}/v1/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } });
 const writeBig = (url, token) => {
   const body = ACCOUNT_BODY.replace('bench-1', `bench-${Math.random()}`);
-  return request(`${url}/v1/accounts`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) }, body });
+  return request(`${url}/v1/accounts`, {
+    method: 'POST',
+    headers: { ...json, authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) },
+    body,
+  });
 };
 
 async function run(stateDir) {
@@ -48,13 +57,22 @@ async function run(stateDir) {
   try {
     for (const id of ['big', 'other']) {
       const body = JSON.stringify({ client_id: id, client_secret: 's' });
-      await request(`${fake.url}/__control/clients`, { method: 'POST', headers: { ...json, 'content-length': Buffer.byteLength(body) }, body });
+      await request(`${fake.url}/__control/clients`, {
+        method: 'POST',
+        headers: { ...json, 'content-length': Buffer.byteLength(body) },
+        body,
+      });
     }
     const bigToken = await fetchToken(fake.url, { clientId: 'big', clientSecret: 's' });
     const otherToken = await fetchToken(fake.url, { clientId: 'other', clientSecret: 's' });
     await writeBig(fake.url, bigToken);
     // warm-up: the worlds just made are collected before anything is measured
-    await cannon({ url: `${fake.url}/v1/accounts?limit=1`, headers: { authorization: `Bearer ${otherToken}` }, duration: 3, connections: 4 });
+    await cannon({
+      url: `${fake.url}/v1/accounts?limit=1`,
+      headers: { authorization: `Bearer ${otherToken}` },
+      duration: 3,
+      connections: 4,
+    });
     await sleep(1000);
     const file = stateDir && join(stateDir, 'tenants', 'big.json');
     const ino = file && statSync(file).ino;
@@ -76,7 +94,7 @@ process.stdout.write(
   [
     `big tenant file: ${(kept.fileBytes / 1e6).toFixed(1)} MB; rewritten by reads: ${kept.rewrittenByReads ? 'yes' : 'no'}`,
     '',
-    '| the other tenant\'s GET /v1/accounts?limit=1 while `big` acts twice a second | p50 ms | p99 ms | req/s |',
+    "| the other tenant's GET /v1/accounts?limit=1 while `big` acts twice a second | p50 ms | p99 ms | req/s |",
     '|---|---|---|---|',
     row('memory only, big reads', memory.reads),
     row('STATE_DIR, big reads', kept.reads),

@@ -12,7 +12,18 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchConfig, cannon, fetchToken, json, median, progress, request, requireBuild, sleep, startCli } from './lib.mjs';
+import {
+  benchConfig,
+  cannon,
+  fetchToken,
+  json,
+  median,
+  progress,
+  request,
+  requireBuild,
+  sleep,
+  startCli,
+} from './lib.mjs';
 import { ACCOUNT_BODY } from './throughput.mjs';
 
 const config = benchConfig();
@@ -41,10 +52,18 @@ async function throughput() {
         const authorization = `Bearer ${await fetchToken(fake.url)}`;
         await cannon({ url: `${fake.url}/v1/orders?limit=100`, headers: { authorization }, duration: 1 });
         const orders = await cannon({ url: `${fake.url}/v1/orders?limit=100`, headers: { authorization }, duration });
-        const create = await cannon({ url: `${fake.url}/v1/accounts`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: ACCOUNT_BODY, duration });
+        const create = await cannon({
+          url: `${fake.url}/v1/accounts`,
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: ACCOUNT_BODY,
+          duration,
+        });
         figures[mode].orders.push(orders);
         figures[mode].create.push(create);
-        progress(`round ${round + 1} ${mode}: orders ${orders.rps.toFixed(0)} req/s, create ${create.rps.toFixed(0)} req/s (${create.non2xx} non-2xx)`);
+        progress(
+          `round ${round + 1} ${mode}: orders ${orders.rps.toFixed(0)} req/s, create ${create.rps.toFixed(0)} req/s (${create.non2xx} non-2xx)`,
+        );
       } finally {
         await fake.stop();
       }
@@ -52,9 +71,15 @@ async function throughput() {
   }
   const row = (mode, op) => {
     const runs = figures[mode][op];
-    return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
+    return {
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+    };
   };
-  return Object.fromEntries(['orders', 'create'].map((op) => [op, { memory: row('memory', op), stateDir: row('stateDir', op) }]));
+  return Object.fromEntries(
+    ['orders', 'create'].map((op) => [op, { memory: row('memory', op), stateDir: row('stateDir', op) }]),
+  );
 }
 
 async function sigkillLoss() {
@@ -74,7 +99,11 @@ async function sigkillLoss() {
     for (let i = 0; !killedAt; i++) {
       const body = ACCOUNT_BODY.replace('"bench-1"', `"kill-${i}"`);
       try {
-        const response = await request(`${fake.url}/v1/accounts`, { method: 'POST', headers: { authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, body });
+        const response = await request(`${fake.url}/v1/accounts`, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          body,
+        });
         if (response.status === 201) acknowledged.push({ id: json(response).id, at: Date.now() });
       } catch {
         break; // the connection died with the process
@@ -86,7 +115,11 @@ async function sigkillLoss() {
     const token = await fetchToken(again.url);
     const kept = new Set();
     for (let skip = 0; ; skip += 1000) {
-      const page = json(await request(`${again.url}/v1/accounts?limit=1000&skip=${skip}`, { headers: { authorization: `Bearer ${token}` } })).data;
+      const page = json(
+        await request(`${again.url}/v1/accounts?limit=1000&skip=${skip}`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      ).data;
       page.forEach((a) => kept.add(a.id));
       if (page.length < 1000) break;
     }
@@ -94,7 +127,9 @@ async function sigkillLoss() {
     const lost = acknowledged.filter((a) => !kept.has(a.id));
     const windowMs = lost.length === 0 ? 0 : killedAt - Math.min(...lost.map((a) => a.at));
     results.push({ acknowledged: acknowledged.length, lost: lost.length, windowMs, ranMs: killedAt - started });
-    progress(`kill ${run + 1}: ${acknowledged.length} creates acknowledged, ${lost.length} lost, the oldest lost acknowledged ${windowMs} ms before the kill`);
+    progress(
+      `kill ${run + 1}: ${acknowledged.length} creates acknowledged, ${lost.length} lost, the oldest lost acknowledged ${windowMs} ms before the kill`,
+    );
   }
   return results;
 }
@@ -114,14 +149,24 @@ progress('STATE_DIR: SIGKILL at a random instant under creates');
 const loss = await sigkillLoss();
 const bytes = await tenantFileSize();
 
-const fmt = (r) => `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(3)} ms`;
+const fmt = (r) =>
+  `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(3)} ms`;
 console.log(`\nSTATE_DIR benchmark (Node ${process.version}, ${rounds} round(s) of ${duration} s, 10 connections)\n`);
-for (const [op, label] of [['orders', 'GET /v1/orders?limit=100'], ['create', 'POST /v1/accounts']]) {
+for (const [op, label] of [
+  ['orders', 'GET /v1/orders?limit=100'],
+  ['create', 'POST /v1/accounts'],
+]) {
   const { memory, stateDir } = speed[op];
   console.log(`${label.padEnd(26)} memory only: ${fmt(memory)}`);
-  console.log(`${''.padEnd(26)} STATE_DIR:   ${fmt(stateDir)}  (${((stateDir.rps / memory.rps) * 100).toFixed(0)} % of memory only)`);
+  console.log(
+    `${''.padEnd(26)} STATE_DIR:   ${fmt(stateDir)}  (${((stateDir.rps / memory.rps) * 100).toFixed(0)} % of memory only)`,
+  );
 }
 const worst = Math.max(...loss.map((l) => l.windowMs));
-console.log(`\nSIGKILL under one-at-a-time creates, ${loss.length} kills: lost ${loss.map((l) => `${l.lost}/${l.acknowledged}`).join(', ')} acknowledged creates;`);
-console.log(`the oldest lost create was acknowledged at most ${worst} ms before the kill (median ${median(loss.map((l) => l.windowMs))} ms).`);
+console.log(
+  `\nSIGKILL under one-at-a-time creates, ${loss.length} kills: lost ${loss.map((l) => `${l.lost}/${l.acknowledged}`).join(', ')} acknowledged creates;`,
+);
+console.log(
+  `the oldest lost create was acknowledged at most ${worst} ms before the kill (median ${median(loss.map((l) => l.windowMs))} ms).`,
+);
 console.log(`A tenant file of the default world: ${(bytes / 1024).toFixed(1)} KB.`);

@@ -38,7 +38,10 @@ async function fakeWith(options) {
   const { startServer } = await import(dist.index);
   const clients = Array.from({ length: TENANTS }, (_, i) => ({ client_id: `tenant-${i}`, client_secret: 'secret' }));
   const fake = await startServer({ clients, maxTenants: Math.max(TENANTS, options.maxTenants ?? 0), ...options });
-  const auth = async (clientId) => ({ authorization: `Bearer ${await fake.token(clientId)}`, 'content-type': 'application/json' });
+  const auth = async (clientId) => ({
+    authorization: `Bearer ${await fake.token(clientId)}`,
+    'content-type': 'application/json',
+  });
   return { fake, auth };
 }
 
@@ -97,22 +100,46 @@ async function world() {
   await fake.stop();
   // what the tenants grew by: each started from the default world, which the figure before the load holds already;
   // RSS also keeps what the load's garbage made the heap grow to, once: the second half of the tenants shows the margin
-  return { part: 'world', tenants: TENANTS, budget: WORLD_BYTES, counted: usage.totals.world_bytes - start, ...delta(after, before), marginalRss: (after.rss - half.rss) / (TENANTS / 2) };
+  return {
+    part: 'world',
+    tenants: TENANTS,
+    budget: WORLD_BYTES,
+    counted: usage.totals.world_bytes - start,
+    ...delta(after, before),
+    marginalRss: (after.rss - half.rss) / (TENANTS / 2),
+  };
 }
 
 async function journal() {
-  const { fake, auth } = await fakeWith({ journalBytes: JOURNAL_BYTES, journalTotalBytes: 1024 * MB, maxTenantBytes: 64 * MB });
+  const { fake, auth } = await fakeWith({
+    journalBytes: JOURNAL_BYTES,
+    journalTotalBytes: 1024 * MB,
+    maxTenantBytes: 64 * MB,
+  });
   const headers = await auth('tenant-0');
   // warm-up: compiled validators, caches, the allocator's pages; then every journal emptied
   const accountId = fake.state('tenant-0').accounts[0].id;
   const calls = (h) => [
     () => fetch(`${fake.url}/v1/orders?limit=100`, { headers: h }),
     () => fetch(`${fake.url}/v1/share-classes`, { headers: h }),
-    () => fetch(`${fake.url}/v1/accounts/${accountId}`, { method: 'PATCH', headers: h, body: JSON.stringify({ first_name: 'x'.repeat(9000) }) }),
-    () => fetch(`${fake.url}/v1/accounts/${accountId}`, { method: 'PATCH', headers: h, body: JSON.stringify({ first_name: 'Ada' }) }),
+    () =>
+      fetch(`${fake.url}/v1/accounts/${accountId}`, {
+        method: 'PATCH',
+        headers: h,
+        body: JSON.stringify({ first_name: 'x'.repeat(9000) }),
+      }),
+    () =>
+      fetch(`${fake.url}/v1/accounts/${accountId}`, {
+        method: 'PATCH',
+        headers: h,
+        body: JSON.stringify({ first_name: 'Ada' }),
+      }),
   ];
   let n = 0;
-  await drive(() => calls(headers)[n++ % 4](), () => n >= 2000);
+  await drive(
+    () => calls(headers)[n++ % 4](),
+    () => n >= 2000,
+  );
   fake.clearRequests();
   const before = settled();
   for (let t = 0; t < TENANTS; t++) {
@@ -122,18 +149,38 @@ async function journal() {
     const mix = [
       () => fetch(`${fake.url}/v1/orders?limit=100`, { headers: h }),
       () => fetch(`${fake.url}/v1/share-classes`, { headers: h }),
-      () => fetch(`${fake.url}/v1/accounts/${own}`, { method: 'PATCH', headers: h, body: JSON.stringify({ first_name: 'x'.repeat(9000) }) }),
-      () => fetch(`${fake.url}/v1/accounts/${own}`, { method: 'PATCH', headers: h, body: JSON.stringify({ first_name: 'Ada' }) }),
+      () =>
+        fetch(`${fake.url}/v1/accounts/${own}`, {
+          method: 'PATCH',
+          headers: h,
+          body: JSON.stringify({ first_name: 'x'.repeat(9000) }),
+        }),
+      () =>
+        fetch(`${fake.url}/v1/accounts/${own}`, {
+          method: 'PATCH',
+          headers: h,
+          body: JSON.stringify({ first_name: 'Ada' }),
+        }),
     ];
     let sent = 0;
     // past the budget by a third: the ring is full and has let its oldest go
-    await drive(() => mix[sent++ % 4](), () => sent >= 4 * Math.ceil(JOURNAL_BYTES / 8192 / 3));
+    await drive(
+      () => mix[sent++ % 4](),
+      () => sent >= 4 * Math.ceil(JOURNAL_BYTES / 8192 / 3),
+    );
   }
   await new Promise((resolve) => setTimeout(resolve, 200)); // the last entries are journaled on `close`
   const usage = await fake.control.usage();
   const cost = delta(settled(), before);
   await fake.stop();
-  return { part: 'journal', tenants: TENANTS, budget: JOURNAL_BYTES, counted: usage.totals.journal_bytes, entries: usage.totals.journal_entries, ...cost };
+  return {
+    part: 'journal',
+    tenants: TENANTS,
+    budget: JOURNAL_BYTES,
+    counted: usage.totals.journal_bytes,
+    entries: usage.totals.journal_entries,
+    ...cost,
+  };
 }
 
 async function bigCreates() {
@@ -147,7 +194,11 @@ async function bigCreates() {
   let peakRss = 0;
   await drive(
     () =>
-      fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ type: 'individual', first_name: 'x'.repeat(900_000) }) }).then((r) => {
+      fetch(`${fake.url}/v1/accounts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'individual', first_name: 'x'.repeat(900_000) }),
+      }).then((r) => {
         statuses[r.status] = (statuses[r.status] ?? 0) + 1;
         peakRss = Math.max(peakRss, process.memoryUsage().rss);
         return r;
@@ -175,7 +226,12 @@ async function overhead() {
   await fake.control.forClient('tenant-0').requests({ since: 'start' }); // the entry views, made on first read
   const cost = delta(settled(), before);
   await fake.stop();
-  return { part: 'entry overhead', entries: usage.totals.journal_entries, counted: usage.totals.journal_bytes, ...cost };
+  return {
+    part: 'entry overhead',
+    entries: usage.totals.journal_entries,
+    counted: usage.totals.journal_bytes,
+    ...cost,
+  };
 }
 
 /**
@@ -195,7 +251,11 @@ async function row(journalTotalBytes) {
     let sent = 0;
     await drive(
       () =>
-        fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ type: 'individual', first_name: 'x'.repeat(8000) }) }).then((r) => {
+        fetch(`${fake.url}/v1/accounts`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ type: 'individual', first_name: 'x'.repeat(8000) }),
+        }).then((r) => {
           statuses[r.status] = (statuses[r.status] ?? 0) + 1;
           return r;
         }),
@@ -206,7 +266,15 @@ async function row(journalTotalBytes) {
   const usage = await fake.control.usage();
   const cost = delta(settled(), before);
   await fake.stop();
-  return { part: 'row', tenants, creates, statuses, journalTotal: usage.budgets.journal_total_bytes, worldBytes: usage.totals.world_bytes, ...cost };
+  return {
+    part: 'row',
+    tenants,
+    creates,
+    statuses,
+    journalTotal: usage.budgets.journal_total_bytes,
+    worldBytes: usage.totals.world_bytes,
+    ...cost,
+  };
 }
 
 const PARTS = { world, journal, bigCreates, overhead, row: () => row(undefined), rowCapped: () => row(128 * MB) };
@@ -216,23 +284,40 @@ if (process.argv[2] === '--child') {
 } else {
   requireBuild();
   await onThisNodeAndNode24(async (node, version) => {
-    const { heap_size_limit: heapLimit } = JSON.parse(execFileSync(node, ['-p', 'JSON.stringify(require("v8").getHeapStatistics())'], { encoding: 'utf8' }));
+    const { heap_size_limit: heapLimit } = JSON.parse(
+      execFileSync(node, ['-p', 'JSON.stringify(require("v8").getHeapStatistics())'], { encoding: 'utf8' }),
+    );
     console.log(`\n## ${version}: heap limit ${(heapLimit / MB).toFixed(0)} MB\n`);
-    const rows = Object.keys(PARTS).map((part) => JSON.parse(execFileSync(node, ['--expose-gc', fileURLToPath(import.meta.url), '--child', part], { encoding: 'utf8', maxBuffer: 1 << 20 })));
+    const rows = Object.keys(PARTS).map((part) =>
+      JSON.parse(
+        execFileSync(node, ['--expose-gc', fileURLToPath(import.meta.url), '--child', part], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 20,
+        }),
+      ),
+    );
     const [w, j, big, o, r, rc] = rows;
-    console.log('| what | budget | counted (MB) | heap (MB) | RSS (MB) | heap per counted byte | per tenant: heap / RSS (MB) |');
+    console.log(
+      '| what | budget | counted (MB) | heap (MB) | RSS (MB) | heap per counted byte | per tenant: heap / RSS (MB) |',
+    );
     console.log('|---|---|---|---|---|---|---|');
     for (const r of [w, j]) {
-      console.log(`| ${r.part}: ${r.tenants} tenants full | ${(r.budget / MB).toFixed(0)} MiB each | ${(r.counted / MB).toFixed(1)} | ${(r.heap / MB).toFixed(1)} | ${(r.rss / MB).toFixed(1)} | ${(r.heap / r.counted).toFixed(2)} | ${(r.heap / r.tenants / MB).toFixed(2)} / ${(r.rss / r.tenants / MB).toFixed(2)} |`);
+      console.log(
+        `| ${r.part}: ${r.tenants} tenants full | ${(r.budget / MB).toFixed(0)} MiB each | ${(r.counted / MB).toFixed(1)} | ${(r.heap / MB).toFixed(1)} | ${(r.rss / MB).toFixed(1)} | ${(r.heap / r.counted).toFixed(2)} | ${(r.heap / r.tenants / MB).toFixed(2)} / ${(r.rss / r.tenants / MB).toFixed(2)} |`,
+      );
     }
     console.log(`\nworld, the second half of the tenants: RSS ${(w.marginalRss / MB).toFixed(2)} MB per full tenant`);
-    console.log(`small entries (no request body, a 404 problem answered, entry views made): ${o.entries}, ${(o.heap / o.entries).toFixed(0)} bytes of heap each, counted ${(o.counted / o.entries).toFixed(0)}`);
+    console.log(
+      `small entries (no request body, a 404 problem answered, entry views made): ${o.entries}, ${(o.heap / o.entries).toFixed(0)} bytes of heap each, counted ${(o.counted / o.entries).toFixed(0)}`,
+    );
     for (const x of [r, rc]) {
       console.log(
         `${x.tenants} tenants × ${x.creates} creates of 8 KB, JOURNAL_TOTAL_BYTES ${(x.journalTotal.limit / MB).toFixed(0)} MiB: ${JSON.stringify(x.statuses)}; ` +
           `journals hold ${(x.journalTotal.used / MB).toFixed(1)} MB, worlds ${(x.worldBytes / MB).toFixed(1)} MB; heap +${(x.heap / MB).toFixed(1)} MB, RSS +${(x.rss / MB).toFixed(1)} MB (${(x.rss / x.tenants / MB).toFixed(1)} MB a tenant)`,
       );
     }
-    console.log(`900 KB creates, one tenant, MAX_TENANTS=10 (MAX_TENANT_BYTES ${(big.budget / MB).toFixed(1)} MB by default): ${JSON.stringify(big.statuses)}; heap +${(big.heap / MB).toFixed(1)} MB, RSS +${(big.rss / MB).toFixed(1)} MB after, peak +${(big.peakRss / MB).toFixed(1)} MB`);
+    console.log(
+      `900 KB creates, one tenant, MAX_TENANTS=10 (MAX_TENANT_BYTES ${(big.budget / MB).toFixed(1)} MB by default): ${JSON.stringify(big.statuses)}; heap +${(big.heap / MB).toFixed(1)} MB, RSS +${(big.rss / MB).toFixed(1)} MB after, peak +${(big.peakRss / MB).toFixed(1)} MB`,
+    );
   });
 }

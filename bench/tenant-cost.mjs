@@ -25,7 +25,11 @@ function settled() {
 
 const fake = await startServer({ maxTenants: TENANTS + 10, maxRecordsPerTenant: ORDERS + ACCOUNTS * 3 + 1000 });
 const control = (path, body) =>
-  fetch(`${fake.url}/__control${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${fake.url}/__control${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 // Tenants: each a fresh copy of the default world (10 accounts, 30 orders…), its clock, faults and client.
 const beforeTenants = settled();
@@ -39,8 +43,16 @@ const perTenantRss = (afterTenants.rss - beforeTenants.rss) / TENANTS;
 
 // Records: orders placed through the library (the same domain function as POST /__control/orders).
 const world = fake.state('bench-0');
-const buyer = world.orders.find((o) => o.status === 'PLACED' && o.side === 'BUY' && o.market === 'PRIMARY') ?? world.orders[0];
-const placement = { account_id: buyer.account_id, isin: buyer.isin, side: buyer.side, market: buyer.market, amount_of_units: 1, value: 100_000_000 };
+const buyer =
+  world.orders.find((o) => o.status === 'PLACED' && o.side === 'BUY' && o.market === 'PRIMARY') ?? world.orders[0];
+const placement = {
+  account_id: buyer.account_id,
+  isin: buyer.isin,
+  side: buyer.side,
+  market: buyer.market,
+  amount_of_units: 1,
+  value: 100_000_000,
+};
 const beforeOrders = settled();
 for (let i = 0; i < ORDERS; i++) fake.placeOrder(placement, 'bench-0');
 const afterOrders = settled();
@@ -55,9 +67,15 @@ for (let i = 0; i < ACCOUNTS; i++) {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      type: 'individual', first_name: 'Bench', last_name: `Account ${i}`, country: 'DE', city: 'Berlin',
+      type: 'individual',
+      first_name: 'Bench',
+      last_name: `Account ${i}`,
+      country: 'DE',
+      city: 'Berlin',
       wallets: [{ chain: 'polygon', wallet_address: address, is_primary: true }],
-      payment_methods: [{ type: 'sepa', iban: 'DE89370400440532013000', account_holder_name: 'Bench', is_primary: true }],
+      payment_methods: [
+        { type: 'sepa', iban: 'DE89370400440532013000', account_holder_name: 'Bench', is_primary: true },
+      ],
     }),
   });
   if (response.status !== 201) throw new Error(`account ${i}: ${response.status} ${await response.text()}`);
@@ -67,14 +85,33 @@ const perAccountRecord = (afterAccounts.heapUsed - beforeAccounts.heapUsed) / (A
 await fake.stop();
 
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ node: process.version, tenants: TENANTS, orders: ORDERS, accounts: ACCOUNTS, perTenant, perTenantRss, perOrder, perAccountRecord, worldAccounts: world.accounts.length, worldOrders: world.orders.length }));
+  console.log(
+    JSON.stringify({
+      node: process.version,
+      tenants: TENANTS,
+      orders: ORDERS,
+      accounts: ACCOUNTS,
+      perTenant,
+      perTenantRss,
+      perOrder,
+      perAccountRecord,
+      worldAccounts: world.accounts.length,
+      worldOrders: world.orders.length,
+    }),
+  );
   process.exit(0);
 }
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const perRecord = Math.max(perOrder, perAccountRecord);
 console.log(`node ${process.version}, heap after full GC (RSS beside it)`);
-console.log(`tenant (default world: ${world.accounts.length} accounts, ${world.orders.length} orders…): ${kb(perTenant)} heap, ${kb(perTenantRss)} RSS each (${TENANTS} created)`);
+console.log(
+  `tenant (default world: ${world.accounts.length} accounts, ${world.orders.length} orders…): ${kb(perTenant)} heap, ${kb(perTenantRss)} RSS each (${TENANTS} created)`,
+);
 console.log(`order record: ${kb(perOrder)} heap each (${ORDERS} placed in one tenant)`);
-console.log(`account+wallet+payment-method record: ${kb(perAccountRecord)} heap per record (${ACCOUNTS} accounts created over HTTP)`);
+console.log(
+  `account+wallet+payment-method record: ${kb(perAccountRecord)} heap per record (${ACCOUNTS} accounts created over HTTP)`,
+);
 console.log(`MAX_TENANTS 1000 × tenant: ${((perTenant * 1000) / MB).toFixed(0)} MB`);
-console.log(`MAX_RECORDS_PER_TENANT 100000 × record: ${((perRecord * 100_000) / MB).toFixed(0)} MB for one full tenant`);
+console.log(
+  `MAX_RECORDS_PER_TENANT 100000 × record: ${((perRecord * 100_000) / MB).toFixed(0)} MB for one full tenant`,
+);

@@ -28,15 +28,26 @@ const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/js
 
 // A body just within the journal's 8 KiB: kept whole, so verify parses it (the costliest case).
 const nested = (depth) => (depth === 0 ? { leaf: 'x'.repeat(40) } : { level: depth, next: nested(depth - 1) });
-const body = JSON.stringify({ type: 'individual', external_id: 'bench', first_name: 'A'.repeat(7000), extra: nested(12), items: Array.from({ length: 40 }, (_, i) => i) });
-if (Buffer.byteLength(body) > 8192) throw new Error(`the body is ${Buffer.byteLength(body)} bytes: it must stay within the journal's cut`);
+const body = JSON.stringify({
+  type: 'individual',
+  external_id: 'bench',
+  first_name: 'A'.repeat(7000),
+  extra: nested(12),
+  items: Array.from({ length: 40 }, (_, i) => i),
+});
+if (Buffer.byteLength(body) > 8192)
+  throw new Error(`the body is ${Buffer.byteLength(body)} bytes: it must stay within the journal's cut`);
 
 async function fill() {
   let sent = 0;
   const worker = async () => {
     while (sent < JOURNAL_SIZE) {
       sent++;
-      const response = await fetch(`${fake.url}/v1/accounts?limit=5&order_status=AWAITING_TOKEN_DELIVERY`, { method: 'POST', headers: auth, body });
+      const response = await fetch(`${fake.url}/v1/accounts?limit=5&order_status=AWAITING_TOKEN_DELIVERY`, {
+        method: 'POST',
+        headers: auth,
+        body,
+      });
       await response.arrayBuffer();
     }
   };
@@ -51,14 +62,21 @@ function patternAtLimits() {
   const bodyPattern = { type: 'individual', deep, items: Array.from({ length: 1000 - 18 }, (_, i) => i) };
   return { request: { method: 'POST', path: '/v1/accounts', query, body: bodyPattern }, count: { at_least: 1 } };
 }
-const manyKeys = (n) => ({ request: { query: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v'])) } });
+const manyKeys = (n) => ({
+  request: { query: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v'])) },
+});
 
 const control = (path, init = {}) => fetch(`${fake.url}/__control${path}`, init);
-const post = (path, value) => control(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+const post = (path, value) =>
+  control(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
 
 const calls = [
   ['verify: pattern at every limit (409, 5 near misses)', () => post('/verify', patternAtLimits()), 409],
-  ['verify: operation + status only (200)', () => post('/verify', { request: { operation: 'createAccount' }, count: { at_least: 1 } }), 200],
+  [
+    'verify: operation + status only (200)',
+    () => post('/verify', { request: { operation: 'createAccount' }, count: { at_least: 1 } }),
+    200,
+  ],
   ['verify: 20,000 query keys, 243 KiB (refused)', () => post('/verify', manyKeys(20_000)), 422],
   ['verify: 78,000 query keys, ~1 MiB (refused)', () => post('/verify', manyKeys(78_000)), 422],
   ['report (whole journal)', () => control('/report'), 200],
@@ -72,9 +90,18 @@ histogram.enable();
 await fill();
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-console.log(`Node ${process.version}; journal of ${JOURNAL_SIZE} entries, request bodies of ${Buffer.byteLength(body)} bytes; ${ROUNDS} rounds`);
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores (wall figures grow with it; CPU ms less so)`);
-console.log('| call | status | wall ms (median / worst) | longest event-loop block ms (median / worst) | CPU ms of the call (median) |');
+console.log(
+  `Node ${process.version}; journal of ${JOURNAL_SIZE} entries, request bodies of ${Buffer.byteLength(body)} bytes; ${ROUNDS} rounds`,
+);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${os.availableParallelism()} cores (wall figures grow with it; CPU ms less so)`,
+);
+console.log(
+  '| call | status | wall ms (median / worst) | longest event-loop block ms (median / worst) | CPU ms of the call (median) |',
+);
 console.log('|---|---|---|---|---|');
 for (const [name, call, expected] of calls) {
   const walls = [];
@@ -99,7 +126,9 @@ for (const [name, call, expected] of calls) {
     cpus.push((used.user + used.system) / 1000);
   }
   const f = (x) => x.toFixed(1);
-  console.log(`| ${name} | ${status} | ${f(median(walls))} / ${f(Math.max(...walls))} | ${f(median(blocks))} / ${f(Math.max(...blocks))} | ${f(median(cpus))} |`);
+  console.log(
+    `| ${name} | ${status} | ${f(median(walls))} / ${f(Math.max(...walls))} | ${f(median(blocks))} / ${f(Math.max(...blocks))} | ${f(median(cpus))} |`,
+  );
 }
 histogram.disable();
 await fake.stop();

@@ -6,9 +6,23 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What the build reads: a change to any of these makes dist/ stale. */
-export const BUILD_INPUTS = ['src', 'fixtures', 'console', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+export const BUILD_INPUTS = [
+  'src',
+  'fixtures',
+  'console',
+  'scripts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 /** What each build step writes last: the oldest of them is when dist/ was last built whole. */
-export const BUILD_OUTPUTS = ['dist/src/api/openapi.json', 'dist/fixtures/default-world.json', 'dist/bundle/cli.js', 'dist/console/index.html'];
+export const BUILD_OUTPUTS = [
+  'dist/src/api/openapi.json',
+  'dist/fixtures/default-world.json',
+  'dist/bundle/cli.js',
+  'dist/console/index.html',
+];
 
 function* filesUnder(path) {
   if (!existsSync(path)) return;
@@ -43,7 +57,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.log('dist/ is up to date with the sources: starting without a build (`npm run build` builds anyway).');
   } else {
     console.log(`Building: ${why}.`);
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+    const build = spawnSync('npm', ['run', 'build'], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     process.exit(build.status ?? 1);
   }
 }

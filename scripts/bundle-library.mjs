@@ -14,7 +14,13 @@ const root = new URL('..', import.meta.url);
 const source = new URL('dist/src/', root).pathname;
 const outdir = new URL('dist/bundle/', root).pathname;
 // `library` is src/index.ts bundled; index.js (written below) loads key-pair-early first.
-const ENTRIES = { library: 'index.js', 'key-pair-early': 'auth/key-pair-early.js', vitest: 'vitest.js', testcontainers: 'testcontainers.js', cli: 'cli.js' };
+const ENTRIES = {
+  library: 'index.js',
+  'key-pair-early': 'auth/key-pair-early.js',
+  vitest: 'vitest.js',
+  testcontainers: 'testcontainers.js',
+  cli: 'cli.js',
+};
 
 /** Rewrites `import.meta.url` in each of our files to the URL of the file it was written in. */
 const originalImportMetaUrl = {

@@ -27,13 +27,18 @@ export function readDocument(file = DOCUMENT_FILE) {
 export function exampledOperations(document) {
   return Object.entries(document.paths)
     .filter(([path]) => path.startsWith('/v1/') || path === '/oauth2/token')
-    .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })));
+    .flatMap(([path, item]) =>
+      METHODS.filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })),
+    );
 }
 
 export function resolved(document, node) {
   let value = node;
   while (value && typeof value.$ref === 'string') {
-    value = value.$ref.slice(2).split('/').reduce((at, key) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+    value = value.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at, key) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document);
   }
   return value;
 }
@@ -91,7 +96,10 @@ export function documentedExamples(document) {
               contentType: bodyExample === undefined ? undefined : (given.content_type ?? bodyType),
               body: bodyExample === undefined ? undefined : padded(bodyExample, given),
               // the parameters and body that carry this name: a request example exists when any does
-              named: parameters.filter((p) => valueOf(p) !== undefined).map((p) => p.name).concat(bodyExample === undefined ? [] : ['body']),
+              named: parameters
+                .filter((p) => valueOf(p) !== undefined)
+                .map((p) => p.name)
+                .concat(bodyExample === undefined ? [] : ['body']),
             },
           });
         }

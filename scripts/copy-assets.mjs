@@ -19,7 +19,10 @@ copyFileSync(new URL('src/api/schema.d.ts', root), new URL('schema.d.ts', target
 // faker (fixtures/world-source.ts). Same seed, same bytes: test/unit/fixtures-golden.test.ts pins the generator.
 const { generateWorld } = await import(new URL('dist/fixtures/generate.js', root).href);
 const { DEFAULT_WORLD_FILE, DEFAULT_WORLD_SEED } = await import(new URL('dist/fixtures/world-source.js', root).href);
-writeFileSync(new URL(`dist/fixtures/${DEFAULT_WORLD_FILE}`, root), JSON.stringify(generateWorld({ seed: DEFAULT_WORLD_SEED })));
+writeFileSync(
+  new URL(`dist/fixtures/${DEFAULT_WORLD_FILE}`, root),
+  JSON.stringify(generateWorld({ seed: DEFAULT_WORLD_SEED })),
+);
 
 // Swagger UI for /docs, copied from the swagger-ui-dist development dependency: the package then serves its API
 // reference with no swagger-ui-dist installed, and so without @scarf/scarf's telemetry install script. Its licence,

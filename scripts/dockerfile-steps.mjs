@@ -24,7 +24,10 @@ export function parseDockerfile(text) {
     if (!buf && (line === '' || line.startsWith('#'))) return; // comments, parser directives
     if (buf && (line === '' || line.startsWith('#'))) return; // inside a continuation
     if (!buf) start = i + 1;
-    if (line.endsWith('\\')) { buf += line.slice(0, -1) + ' '; return; }
+    if (line.endsWith('\\')) {
+      buf += line.slice(0, -1) + ' ';
+      return;
+    }
     buf += line;
     const m = /^(\S+)\s*(.*)$/s.exec(buf.trim());
     if (m) out.push({ line: start, keyword: m[1].toUpperCase(), args: m[2].trim() });
@@ -36,16 +39,21 @@ export function parseDockerfile(text) {
 /** Splits on whitespace, honouring "double" and 'single' quotes. */
 function words(s) {
   return [...s.matchAll(/(?:"(?:\\.|[^"])*"|'[^']*'|[^\s"'])+/g)].map((m) =>
-    m[0].replace(/"((?:\\.|[^"])*)"|'([^']*)'/g, (_, d, q) => (d ?? q).replace(/\\(.)/g, '$1')));
+    m[0].replace(/"((?:\\.|[^"])*)"|'([^']*)'/g, (_, d, q) => (d ?? q).replace(/\\(.)/g, '$1')),
+  );
 }
 
-const substitute = (s, env) =>
-  s.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a, b) => env[a ?? b] ?? '');
+const substitute = (s, env) => s.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a, b) => env[a ?? b] ?? '');
 
 /** JSON (exec) form when the arguments are a JSON array, otherwise null. */
 function execForm(args) {
   if (!args.startsWith('[')) return null;
-  try { const v = JSON.parse(args); return Array.isArray(v) ? v.map(String) : null; } catch { return null; }
+  try {
+    const v = JSON.parse(args);
+    return Array.isArray(v) ? v.map(String) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Leading --flag=value options, e.g. COPY --from=build --chown=node:node. */
@@ -62,12 +70,23 @@ function takeFlags(list) {
 export function loadDockerignore(context) {
   const file = path.join(context, '.dockerignore');
   const rules = (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split(/\r?\n/) : [])
-    .map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
     .map((l) => {
       const negate = l.startsWith('!');
       const pat = path.posix.normalize(l.slice(negate ? 1 : 0).trim()).replace(/^\/+|\/+$/g, '');
-      const re = pat.split('/').map((seg) => seg === '**' ? '(?:.*)' : seg.replace(/[.+^${}()|\\]/g, '\\$&')
-        .replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')).join('/').replace(/\(\?:\.\*\)\//g, '(?:.*/)?');
+      const re = pat
+        .split('/')
+        .map((seg) =>
+          seg === '**'
+            ? '(?:.*)'
+            : seg
+                .replace(/[.+^${}()|\\]/g, '\\$&')
+                .replace(/\*/g, '[^/]*')
+                .replace(/\?/g, '[^/]'),
+        )
+        .join('/')
+        .replace(/\(\?:\.\*\)\//g, '(?:.*/)?');
       return { negate, re: new RegExp(`^${re}$`) };
     });
   // A path is ignored if a rule matches it or one of its parent directories.
@@ -82,9 +101,15 @@ export function loadDockerignore(context) {
 
 /** Expands `*`/`?` in the last segment of a source path (enough for `package*.json`). */
 function expand(base, src) {
-  const dir = path.dirname(src), name = path.basename(src);
+  const dir = path.dirname(src),
+    name = path.basename(src);
   if (!/[*?]/.test(name)) return [src];
-  const re = new RegExp(`^${name.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const re = new RegExp(
+    `^${name
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   const entries = fs.existsSync(path.join(base, dir)) ? fs.readdirSync(path.join(base, dir)) : [];
   return entries.filter((e) => re.test(e)).map((e) => path.posix.join(dir, e));
 }
@@ -104,7 +129,9 @@ function copy(stage, ins, { context, stages, ignored }) {
     const from = path.join(base, src);
     const rel = path.relative(base, from).split(path.sep).join('/');
     if (!fs.existsSync(from) || (!fromStage && ignored(rel))) {
-      throw new Error(`line ${ins.line}: COPY source "${src}" not found${fromStage ? ` in stage ${flags.from}` : ' in build context'}`);
+      throw new Error(
+        `line ${ins.line}: COPY source "${src}" not found${fromStage ? ` in stage ${flags.from}` : ' in build context'}`,
+      );
     }
     const isDir = fs.statSync(from).isDirectory();
     // Docker copies a directory's *contents* to dest; a file goes into dest/ or becomes dest.
@@ -113,7 +140,7 @@ function copy(stage, ins, { context, stages, ignored }) {
     fs.cpSync(from, target, {
       recursive: true,
       verbatimSymlinks: true, // keep node_modules/.bin links relative
-      filter: (p) => fromStage ? true : !ignored(path.relative(context, p).split(path.sep).join('/') || '.'),
+      filter: (p) => (fromStage ? true : !ignored(path.relative(context, p).split(path.sep).join('/') || '.')),
     });
   }
 }
@@ -124,13 +151,24 @@ function run(stage, ins, baseEnv, log) {
   fs.mkdirSync(cwd, { recursive: true });
   log(`[${stage.name}] RUN ${ins.args}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...baseEnv, ...stage.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      env: { ...baseEnv, ...stage.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     child.on('error', reject);
-    child.on('close', (code) => code === 0 ? resolve(output)
-      : reject(new Error(`line ${ins.line}: RUN ${ins.args} exited with ${code}\n${output.slice(-4000)}`)));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`line ${ins.line}: RUN ${ins.args} exited with ${code}\n${output.slice(-4000)}`)),
+    );
   });
 }
 
@@ -153,12 +191,18 @@ export async function runDockerfile({ dockerfile, context, workRoot, env, log = 
       const parent = stages.get(image);
       const idx = count++;
       stage = {
-        name: as?.toUpperCase() === 'AS' ? name : String(idx), image,
+        name: as?.toUpperCase() === 'AS' ? name : String(idx),
+        image,
         root: fs.mkdtempSync(path.join(workRoot, `stage-${idx}-`)),
-        workdir: parent?.workdir ?? '/', env: { ...parent?.env }, labels: { ...parent?.labels },
-        user: parent?.user ?? 'root', exposed: [...(parent?.exposed ?? [])],
-        cmd: parent?.cmd ?? null, entrypoint: parent?.entrypoint ?? null,
-        healthcheck: parent?.healthcheck ?? null, stopSignal: parent?.stopSignal ?? null,
+        workdir: parent?.workdir ?? '/',
+        env: { ...parent?.env },
+        labels: { ...parent?.labels },
+        user: parent?.user ?? 'root',
+        exposed: [...(parent?.exposed ?? [])],
+        cmd: parent?.cmd ?? null,
+        entrypoint: parent?.entrypoint ?? null,
+        healthcheck: parent?.healthcheck ?? null,
+        stopSignal: parent?.stopSignal ?? null,
       };
       if (parent) fs.cpSync(parent.root, stage.root, { recursive: true, verbatimSymlinks: true });
       stages.set(stage.name, stage);
@@ -168,32 +212,55 @@ export async function runDockerfile({ dockerfile, context, workRoot, env, log = 
     if (!stage) throw new Error(`line ${ins.line}: ${ins.keyword} before FROM`);
     const args = substitute(ins.args, stage.env);
     switch (ins.keyword) {
-      case 'WORKDIR': stage.workdir = path.posix.resolve(stage.workdir, args); fs.mkdirSync(path.join(stage.root, stage.workdir), { recursive: true }); break;
+      case 'WORKDIR':
+        stage.workdir = path.posix.resolve(stage.workdir, args);
+        fs.mkdirSync(path.join(stage.root, stage.workdir), { recursive: true });
+        break;
       case 'ENV': {
         const list = words(ins.args);
-        const pairs = list[0]?.includes('=') ? list.map((w) => w.split(/=(.*)/s)) : [[list[0], list.slice(1).join(' ')]];
+        const pairs = list[0]?.includes('=')
+          ? list.map((w) => w.split(/=(.*)/s))
+          : [[list[0], list.slice(1).join(' ')]];
         for (const [k, v = ''] of pairs) stage.env[k] = substitute(v, stage.env);
         break;
       }
-      case 'COPY': copy(stage, ins, { context, stages, ignored }); break;
-      case 'RUN': await run(stage, ins, baseEnv, log); break;
-      case 'USER': stage.user = args; break;
-      case 'EXPOSE': stage.exposed.push(...words(args)); break;
+      case 'COPY':
+        copy(stage, ins, { context, stages, ignored });
+        break;
+      case 'RUN':
+        await run(stage, ins, baseEnv, log);
+        break;
+      case 'USER':
+        stage.user = args;
+        break;
+      case 'EXPOSE':
+        stage.exposed.push(...words(args));
+        break;
       // Build arguments only feed the labels here; their defaults are enough to run the image's steps.
-      case 'ARG': break;
-      case 'LABEL': for (const [k, v = ''] of words(args).map((w) => w.split(/=(.*)/s))) stage.labels[k] = v; break;
-      case 'STOPSIGNAL': stage.stopSignal = args; break;
+      case 'ARG':
+        break;
+      case 'LABEL':
+        for (const [k, v = ''] of words(args).map((w) => w.split(/=(.*)/s))) stage.labels[k] = v;
+        break;
+      case 'STOPSIGNAL':
+        stage.stopSignal = args;
+        break;
       case 'HEALTHCHECK': {
         const list = words(ins.args);
         const options = takeFlags(list);
         const rest = ins.args.slice(ins.args.search(/\b(CMD|NONE)\b/i)).replace(/^\S+\s*/, '');
-        stage.healthcheck = list[0]?.toUpperCase() === 'NONE' ? null
-          : { options, cmd: execForm(rest) ?? ['/bin/sh', '-c', rest] };
+        stage.healthcheck =
+          list[0]?.toUpperCase() === 'NONE' ? null : { options, cmd: execForm(rest) ?? ['/bin/sh', '-c', rest] };
         break;
       }
-      case 'CMD': stage.cmd = execForm(ins.args) ?? ['/bin/sh', '-c', ins.args]; break;
-      case 'ENTRYPOINT': stage.entrypoint = execForm(ins.args) ?? ['/bin/sh', '-c', ins.args]; break;
-      default: throw new Error(`line ${ins.line}: unsupported instruction ${ins.keyword}`);
+      case 'CMD':
+        stage.cmd = execForm(ins.args) ?? ['/bin/sh', '-c', ins.args];
+        break;
+      case 'ENTRYPOINT':
+        stage.entrypoint = execForm(ins.args) ?? ['/bin/sh', '-c', ins.args];
+        break;
+      default:
+        throw new Error(`line ${ins.line}: unsupported instruction ${ins.keyword}`);
     }
   }
   if (!stage) throw new Error('Dockerfile has no FROM');

@@ -30,7 +30,8 @@ const DOMAIN = '.sandbox.example.test';
 const NODE_UID = 1000; // the image's `node` user
 const began = performance.now();
 
-const say = (text) => process.stdout.write(`[scale ${((performance.now() - began) / 1000).toFixed(1).padStart(5)} s] ${text}\n`);
+const say = (text) =>
+  process.stdout.write(`[scale ${((performance.now() - began) / 1000).toFixed(1).padStart(5)} s] ${text}\n`);
 const fail = (text) => {
   throw new Error(text);
 };
@@ -38,7 +39,8 @@ const check = (condition, text) => {
   if (!condition) fail(text);
   say(`ok: ${text}`);
 };
-const docker = (...args) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const docker = (...args) =>
+  execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -73,17 +75,30 @@ function checkComposeMatchesScript() {
     if (name === 'proxy') continue;
     const service = compose.services[name];
     const env = service.environment;
-    const expected = { PORT: port, HOST: '127.0.0.1', STATE_DIR: '/state', SIGNING_KEY_FILE: '/keys/signing-key.pem', ALLOWED_HOSTS: DOMAIN, TRUST_PROXY: 'true' };
-    for (const [key, value] of Object.entries(expected)) if (String(env[key]) !== value) fail(`compose.yaml: ${name} ${key} is "${env[key]}", the script runs "${value}"`);
-    if (!String(env.CONTROL_TOKEN).startsWith('${CONTROL_TOKEN')) fail(`compose.yaml: ${name} must take CONTROL_TOKEN from the operator's environment`);
-    if (service.image !== 'investment-api-fake:scale' || service.network_mode !== 'host') fail(`compose.yaml: ${name} must run investment-api-fake:scale on the host network`);
+    const expected = {
+      PORT: port,
+      HOST: '127.0.0.1',
+      STATE_DIR: '/state',
+      SIGNING_KEY_FILE: '/keys/signing-key.pem',
+      ALLOWED_HOSTS: DOMAIN,
+      TRUST_PROXY: 'true',
+    };
+    for (const [key, value] of Object.entries(expected))
+      if (String(env[key]) !== value) fail(`compose.yaml: ${name} ${key} is "${env[key]}", the script runs "${value}"`);
+    if (!String(env.CONTROL_TOKEN).startsWith('${CONTROL_TOKEN'))
+      fail(`compose.yaml: ${name} must take CONTROL_TOKEN from the operator's environment`);
+    if (service.image !== 'investment-api-fake:scale' || service.network_mode !== 'host')
+      fail(`compose.yaml: ${name} must run investment-api-fake:scale on the host network`);
     if (!nginxTemplate.includes(`server 127.0.0.1:${port} `)) fail(`nginx.conf has no upstream for ${name} on ${port}`);
   }
-  if (!nginxTemplate.includes(`listen 127.0.0.1:${DOCUMENTED_PORTS.proxy};`)) fail('nginx.conf does not listen on the documented port');
+  if (!nginxTemplate.includes(`listen 127.0.0.1:${DOCUMENTED_PORTS.proxy};`))
+    fail('nginx.conf does not listen on the documented port');
   if (!/hash \$host consistent;/.test(nginxTemplate)) fail('nginx.conf does not hash $host consistently');
-  if (!nginxTemplate.includes('proxy_set_header X-Forwarded-Proto $scheme;')) fail('nginx.conf does not forward the scheme (TRUST_PROXY)');
+  if (!nginxTemplate.includes('proxy_set_header X-Forwarded-Proto $scheme;'))
+    fail('nginx.conf does not forward the scheme (TRUST_PROXY)');
   const proxy = compose.services.proxy;
-  if (!proxy.volumes.includes('./nginx.conf:/etc/nginx/nginx.conf:ro') || proxy.network_mode !== 'host') fail('compose.yaml: proxy must run nginx.conf on the host network');
+  if (!proxy.volumes.includes('./nginx.conf:/etc/nginx/nginx.conf:ro') || proxy.network_mode !== 'host')
+    fail('compose.yaml: proxy must run nginx.conf on the host network');
   say('ok: compose.yaml and nginx.conf say what this script runs (ports aside: it takes free ones)');
 }
 
@@ -103,7 +118,14 @@ function ensureNginx() {
     execFileSync('nginx', ['-v'], { stdio: 'ignore' });
   } catch {
     say('installing Debian nginx (apt)');
-    execFileSync('bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light'], { stdio: 'inherit' });
+    execFileSync(
+      'bash',
+      [
+        '-c',
+        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light',
+      ],
+      { stdio: 'inherit' },
+    );
   }
 }
 
@@ -114,7 +136,17 @@ let work;
 function runReplica(name, spec) {
   const env = Object.entries(spec.environment).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const volumes = spec.volumes.flatMap((v) => ['-v', v]);
-  const id = docker('run', '-d', '--name', `fake-scale-${name}-${process.pid}`, '--network', spec.network, ...env, ...volumes, spec.image);
+  const id = docker(
+    'run',
+    '-d',
+    '--name',
+    `fake-scale-${name}-${process.pid}`,
+    '--network',
+    spec.network,
+    ...env,
+    ...volumes,
+    spec.image,
+  );
   containers.push(id);
   return id;
 }
@@ -122,7 +154,13 @@ function runReplica(name, spec) {
 async function healthy(url, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await fetch(`${url}/__control/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/__control/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(50);
   }
   fail(`${url} not healthy within ${timeoutMs} ms`);
@@ -138,7 +176,12 @@ function httpCall(url, { method = 'GET', headers = {}, body } = {}) {
       res.on('data', (c) => chunks.push(c));
       res.once('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode, ok: res.statusCode >= 200 && res.statusCode < 300, headers: { get: (name) => res.headers[name.toLowerCase()] ?? null }, json: async () => JSON.parse(text) });
+        resolve({
+          status: res.statusCode,
+          ok: res.statusCode >= 200 && res.statusCode < 300,
+          headers: { get: (name) => res.headers[name.toLowerCase()] ?? null },
+          json: async () => JSON.parse(text),
+        });
       });
     });
     req.once('error', reject);
@@ -158,7 +201,13 @@ function partnerAt(proxyUrl, host) {
       const response = await call('/oauth2/token', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', scope, client_id: clientId, client_secret: secret, audience: host }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope,
+          client_id: clientId,
+          client_secret: secret,
+          audience: host,
+        }),
       });
       const body = await response.json();
       if (!response.ok) fail(`no token for ${clientId} at ${host}: ${JSON.stringify(body)}`);
@@ -169,17 +218,34 @@ function partnerAt(proxyUrl, host) {
 
 const operator = { authorization: `Bearer ${CONTROL_TOKEN}`, 'content-type': 'application/json' };
 const ACCOUNT = (externalId) =>
-  JSON.stringify({ type: 'individual', external_id: externalId, first_name: 'Ada', last_name: 'Lovelace', dob_day: 10, dob_month: 12, dob_year: 1985, country: 'GB', city: 'London', line1: '1 St James Sq', postal_code: 'SW1Y 4JH' });
+  JSON.stringify({
+    type: 'individual',
+    external_id: externalId,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    dob_day: 10,
+    dob_month: 12,
+    dob_year: 1985,
+    country: 'GB',
+    city: 'London',
+    line1: '1 St James Sq',
+    postal_code: 'SW1Y 4JH',
+  });
 
 async function main() {
   checkComposeMatchesScript();
   if (!engineReady()) {
-    fail('No Docker engine answers `docker info`: run ../shared/tools/docker-engine.sh first (it also provides the node base image).');
+    fail(
+      'No Docker engine answers `docker info`: run ../shared/tools/docker-engine.sh first (it also provides the node base image).',
+    );
   }
   ensureNginx();
   if (process.env.SCALE_IMAGE === undefined) {
     say(`building ${IMAGE} (docker build --network host)`);
-    execFileSync('docker', ['build', '--network', 'host', '-q', '-t', IMAGE, '.'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('docker', ['build', '--network', 'host', '-q', '-t', IMAGE, '.'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     say('image built');
   } else {
     docker('tag', process.env.SCALE_IMAGE, IMAGE);
@@ -188,7 +254,10 @@ async function main() {
 
   work = mkdtempSync(join(tmpdir(), 'fake-scale-'));
   const keyFile = join(work, 'signing-key.pem');
-  writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  writeFileSync(
+    keyFile,
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  );
   chmodSync(keyFile, 0o644);
   const ports = { 'replica-a': await freePort(), 'replica-b': await freePort(), proxy: await freePort() };
   const replicas = {};
@@ -197,7 +266,12 @@ async function main() {
     mkdirSync(stateDir);
     chownSync(stateDir, NODE_UID, NODE_UID);
     const spec = replicaSpec(name, ports[name], stateDir, keyFile);
-    replicas[name] = { spec, id: runReplica(name, spec), url: `http://127.0.0.1:${ports[name]}`, upstream: `127.0.0.1:${ports[name]}` };
+    replicas[name] = {
+      spec,
+      id: runReplica(name, spec),
+      url: `http://127.0.0.1:${ports[name]}`,
+      upstream: `127.0.0.1:${ports[name]}`,
+    };
   }
   await Promise.all(Object.values(replicas).map((r) => healthy(r.url)));
   say('two replicas healthy');
@@ -207,7 +281,11 @@ async function main() {
     .replace(`127.0.0.1:${DOCUMENTED_PORTS['replica-b']} `, `${replicas['replica-b'].upstream} `)
     .replace(`listen 127.0.0.1:${DOCUMENTED_PORTS.proxy};`, `listen 127.0.0.1:${ports.proxy};`);
   writeFileSync(join(work, 'nginx.conf'), conf);
-  nginx = spawn('nginx', ['-p', work, '-c', join(work, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off; pid ${join(work, 'nginx.pid')};`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  nginx = spawn(
+    'nginx',
+    ['-p', work, '-c', join(work, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off; pid ${join(work, 'nginx.pid')};`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const proxyUrl = `http://127.0.0.1:${ports.proxy}`;
   await healthy(proxyUrl);
   say(`nginx (Debian) on ${proxyUrl}, hash $host consistent`);
@@ -217,13 +295,17 @@ async function main() {
   for (let i = 1; byReplica.size < 2 && i <= 50; i++) {
     const partner = partnerAt(proxyUrl, `partner-${i}${DOMAIN}`);
     const upstream = await partner.servedBy();
-    if (!byReplica.has(upstream)) byReplica.set(upstream, { ...partner, clientId: `partner-${i}`, secret: `secret-${i}`, upstream });
+    if (!byReplica.has(upstream))
+      byReplica.set(upstream, { ...partner, clientId: `partner-${i}`, secret: `secret-${i}`, upstream });
   }
   check(byReplica.size === 2, 'two partner hosts land on the two replicas');
   const [acme, globex] = [...byReplica.values()];
   for (const partner of [acme, globex]) {
     const seen = new Set(await Promise.all(Array.from({ length: 20 }, () => partner.servedBy())));
-    check(seen.size === 1 && seen.has(partner.upstream), `${partner.host}: 20 requests, every one on ${partner.upstream}`);
+    check(
+      seen.size === 1 && seen.has(partner.upstream),
+      `${partner.host}: 20 requests, every one on ${partner.upstream}`,
+    );
   }
 
   // 2. the operator registers each partner through the partner's own host, so on its replica; the partner works there
@@ -231,19 +313,33 @@ async function main() {
     const created = await partner.call('/__control/clients', {
       method: 'POST',
       headers: operator,
-      body: JSON.stringify({ client_id: partner.clientId, client_secret: partner.secret, scopes: ['read:accounts', 'write:accounts', 'read:orders', 'control'] }),
+      body: JSON.stringify({
+        client_id: partner.clientId,
+        client_secret: partner.secret,
+        scopes: ['read:accounts', 'write:accounts', 'read:orders', 'control'],
+      }),
     });
     check(created.status === 201, `the operator registers ${partner.clientId} through ${partner.host}`);
     partner.token = await partner.fetchToken(partner.clientId, partner.secret);
-    const account = await partner.call('/v1/accounts', { method: 'POST', headers: { authorization: `Bearer ${partner.token}`, 'content-type': 'application/json' }, body: ACCOUNT(`${partner.clientId}-1`) });
+    const account = await partner.call('/v1/accounts', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${partner.token}`, 'content-type': 'application/json' },
+      body: ACCOUNT(`${partner.clientId}-1`),
+    });
     check(account.status === 201, `${partner.clientId} creates an account through its host`);
     partner.accountId = (await account.json()).id;
   }
   const otherReplicaOf = (partner) => Object.values(replicas).find((r) => r.upstream !== partner.upstream);
-  const elsewhere = await httpCall(`${otherReplicaOf(acme).url}/v1/accounts/${acme.accountId}`, { headers: { host: acme.host, authorization: `Bearer ${acme.token}` } });
-  check(elsewhere.status === 401, `${acme.clientId}'s tenant lives on its replica only: the other replica knows no such client (401)`);
+  const elsewhere = await httpCall(`${otherReplicaOf(acme).url}/v1/accounts/${acme.accountId}`, {
+    headers: { host: acme.host, authorization: `Bearer ${acme.token}` },
+  });
+  check(
+    elsewhere.status === 401,
+    `${acme.clientId}'s tenant lives on its replica only: the other replica knows no such client (401)`,
+  );
 
-  const readAccount = (partner) => partner.call(`/v1/accounts/${partner.accountId}`, { headers: { authorization: `Bearer ${partner.token}` } });
+  const readAccount = (partner) =>
+    partner.call(`/v1/accounts/${partner.accountId}`, { headers: { authorization: `Bearer ${partner.token}` } });
   const replicaOf = (partner) => Object.values(replicas).find((r) => r.upstream === partner.upstream);
 
   // 3. SIGTERM restart of acme's replica: its token issued before still works, its world and client are kept
@@ -252,30 +348,57 @@ async function main() {
   docker('restart', '-t', '10', restartedA.id);
   await healthy(restartedA.url);
   say(`${acme.clientId}'s replica restarted (SIGTERM) in ${((performance.now() - restart) / 1000).toFixed(1)} s`);
-  check((await readAccount(acme)).status === 200, `${acme.clientId}'s token from before the restart still opens its account`);
+  check(
+    (await readAccount(acme)).status === 200,
+    `${acme.clientId}'s token from before the restart still opens its account`,
+  );
   check((await readAccount(globex)).status === 200, `${globex.clientId}, on the other replica, was never touched`);
 
   // 4. SIGKILL a second after the last change: nothing lost
   const killedB = replicaOf(globex);
-  const late = await globex.call('/v1/accounts', { method: 'POST', headers: { authorization: `Bearer ${globex.token}`, 'content-type': 'application/json' }, body: ACCOUNT(`${globex.clientId}-2`) });
+  const late = await globex.call('/v1/accounts', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${globex.token}`, 'content-type': 'application/json' },
+    body: ACCOUNT(`${globex.clientId}-2`),
+  });
   const lateId = (await late.json()).id;
   await sleep(1000);
   docker('kill', '-s', 'KILL', killedB.id);
   docker('start', killedB.id);
   await healthy(killedB.url);
   const kept = await globex.call(`/v1/accounts/${lateId}`, { headers: { authorization: `Bearer ${globex.token}` } });
-  check(kept.status === 200 && (await readAccount(globex)).status === 200, `${globex.clientId}'s replica killed (SIGKILL) 1 s after its last create loses neither account, and its token still works`);
-  const clients = await Promise.all(Object.values(replicas).map(async (r) => (await (await fetch(`${r.url}/__control/clients`, { headers: operator })).json()).data.map((c) => c.client_id)));
-  check(clients.every((ids) => ids.includes('sandbox-client')) && clients.flat().includes(acme.clientId) && clients.flat().includes(globex.clientId), 'after both restarts every tenant is still on its replica');
+  check(
+    kept.status === 200 && (await readAccount(globex)).status === 200,
+    `${globex.clientId}'s replica killed (SIGKILL) 1 s after its last create loses neither account, and its token still works`,
+  );
+  const clients = await Promise.all(
+    Object.values(replicas).map(async (r) =>
+      (await (await fetch(`${r.url}/__control/clients`, { headers: operator })).json()).data.map((c) => c.client_id),
+    ),
+  );
+  check(
+    clients.every((ids) => ids.includes('sandbox-client')) &&
+      clients.flat().includes(acme.clientId) &&
+      clients.flat().includes(globex.clientId),
+    'after both restarts every tenant is still on its replica',
+  );
 
   // 5. partners on the control plane: their own tenant, through their host; no other
   const control = await acme.fetchToken(acme.clientId, acme.secret, 'openid offline control');
   const own = await acme.call('/__control/state', { headers: { authorization: `Bearer ${control}` } });
   check(own.status === 200, `${acme.clientId}'s control token reads its own tenant through the proxy`);
-  const crossing = await acme.call('/__control/state', { headers: { authorization: `Bearer ${control}`, 'x-client-id': 'sandbox-client' } });
-  check(crossing.status === 403 && (await crossing.json()).code === 'forbidden_tenant', `${acme.clientId}'s control token names another tenant: 403 forbidden_tenant`);
+  const crossing = await acme.call('/__control/state', {
+    headers: { authorization: `Bearer ${control}`, 'x-client-id': 'sandbox-client' },
+  });
+  check(
+    crossing.status === 403 && (await crossing.json()).code === 'forbidden_tenant',
+    `${acme.clientId}'s control token names another tenant: 403 forbidden_tenant`,
+  );
   const list = await acme.call('/__control/clients', { headers: { authorization: `Bearer ${control}` } });
-  check((await list.json()).data.map((c) => c.client_id).join() === acme.clientId, `${acme.clientId} lists its own client only`);
+  check(
+    (await list.json()).data.map((c) => c.client_id).join() === acme.clientId,
+    `${acme.clientId} lists its own client only`,
+  );
 }
 
 function cleanUp() {
@@ -298,7 +421,9 @@ try {
   process.stderr.write(`scale example FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
   for (const id of containers) {
     try {
-      process.stderr.write(`--- logs of ${id.slice(0, 12)} ---\n${execFileSync('docker', ['logs', '--tail', '30', id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })}\n`);
+      process.stderr.write(
+        `--- logs of ${id.slice(0, 12)} ---\n${execFileSync('docker', ['logs', '--tail', '30', id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })}\n`,
+      );
     } catch {
       // gone
     }

@@ -14,7 +14,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerCode, bodyText, documentedExamples, INVALID_TOKEN, maxTenantBytesOf, readDocument, resolved } from './contract-examples.mjs';
+import {
+  answerCode,
+  bodyText,
+  documentedExamples,
+  INVALID_TOKEN,
+  maxTenantBytesOf,
+  readDocument,
+  resolved,
+} from './contract-examples.mjs';
 
 /** The Specmatic this project tests with: the npm package `specmatic`, which ships the jar. */
 export const SPECMATIC_VERSION = '2.55.1';
@@ -28,7 +36,11 @@ const TOTALS = /Tests run: (\d+), Successes: (\d+), Failures: (\d+), WIP: (\d+),
 
 /** Installs the pinned `specmatic` package under `dir` (npm's own client), answering its jar. */
 export function installJar(dir) {
-  execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `specmatic@${SPECMATIC_VERSION}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    'npm',
+    ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `specmatic@${SPECMATIC_VERSION}`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const jar = join(dir, 'node_modules', 'specmatic', 'specmatic.jar');
   if (!existsSync(jar)) throw new Error(`specmatic@${SPECMATIC_VERSION} installed no specmatic.jar under ${dir}`);
   return jar;
@@ -38,17 +50,23 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function freePort() {
   return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    const server = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address();
+        server.close(() => resolve(port));
+      });
   });
 }
 
 /** A seed-1 fake from the built CLI on a free port, called as `http://localhost:<port>` (the examples' audience). */
 async function startFake(extraArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, '--port', String(port), '--seed', '1', '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, '--port', String(port), '--seed', '1', '--log-level', 'warn', ...extraArgs],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const url = `http://localhost:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the fake exited (${child.exitCode}) before it answered`);
@@ -74,15 +92,31 @@ function stopFake(child) {
 async function call(url, path, init, expected) {
   const response = await fetch(`${url}${path}`, init);
   const text = await response.text();
-  if (response.status !== expected) throw new Error(`${init?.method ?? 'GET'} ${path} answered ${response.status}, not ${expected}: ${text}`);
+  if (response.status !== expected)
+    throw new Error(`${init?.method ?? 'GET'} ${path} answered ${response.status}, not ${expected}: ${text}`);
   return text ? JSON.parse(text) : undefined;
 }
 
 const control = (url, path, body, clientId) =>
-  call(url, `/__control${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(clientId ? { 'x-client-id': clientId } : {}) }, body: JSON.stringify(body) }, 201);
+  call(
+    url,
+    `/__control${path}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(clientId ? { 'x-client-id': clientId } : {}) },
+      body: JSON.stringify(body),
+    },
+    201,
+  );
 
 async function tokenOf(url, { client_id, client_secret }) {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id, client_secret, audience: new URL(url).host });
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'openid offline',
+    client_id,
+    client_secret,
+    audience: new URL(url).host,
+  });
   return (await call(url, '/oauth2/token', { method: 'POST', body: form }, 200)).access_token;
 }
 
@@ -102,7 +136,8 @@ export function specmaticPlan(document) {
   const fresh = [];
   const refusingWrites = [];
   for (const e of examples) {
-    if (e.given.padded && !bodySchemaHas(e, e.given.padded.member)) notRun.push({ example: e, why: 'no member of the body can hold a megabyte and meet its schema' });
+    if (e.given.padded && !bodySchemaHas(e, e.given.padded.member))
+      notRun.push({ example: e, why: 'no member of the body can hold a megabyte and meet its schema' });
     else if (e.given.state_dir) refusingWrites.push(e);
     else fresh.push(e);
   }
@@ -115,10 +150,19 @@ export function specmaticPlan(document) {
  * media type (Specmatic tests a 415 only from such a file).
  */
 function externalExample(e, authorization) {
-  const headers = { ...(authorization ? { Authorization: authorization } : {}), ...(e.request.contentType ? { 'Content-Type': e.request.contentType } : {}) };
+  const headers = {
+    ...(authorization ? { Authorization: authorization } : {}),
+    ...(e.request.contentType ? { 'Content-Type': e.request.contentType } : {}),
+  };
   const body = e.given.content_type ? bodyText(e.request) : e.request.body;
   return {
-    'http-request': { method: e.method, path: e.request.path, query: e.request.query, headers, ...(body === undefined ? {} : { body }) },
+    'http-request': {
+      method: e.method,
+      path: e.request.path,
+      query: e.request.query,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    },
     'http-response': { status: e.status, headers: { 'Content-Type': e.mediaType }, body: e.answer },
   };
 }
@@ -126,8 +170,21 @@ function externalExample(e, authorization) {
 /** One `specmatic test` against `url`; its totals. */
 function runSpecmatic(jar, { url, token, examplesDir, filter, log }) {
   // from the root, where specmatic.yaml's paths start; Specmatic writes its reports to build/reports/specmatic
-  const args = ['-jar', jar, 'test', `--config=${CONFIG}`, `--testBaseURL=${url}`, `--filter=${filter}`, ...(examplesDir ? [`--examples=${examplesDir}`] : [])];
-  const run = spawnSync('java', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, FAKE_ACCESS_TOKEN: token, SPECMATIC_DISABLE_TELEMETRY: 'true' } });
+  const args = [
+    '-jar',
+    jar,
+    'test',
+    `--config=${CONFIG}`,
+    `--testBaseURL=${url}`,
+    `--filter=${filter}`,
+    ...(examplesDir ? [`--examples=${examplesDir}`] : []),
+  ];
+  const run = spawnSync('java', args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, FAKE_ACCESS_TOKEN: token, SPECMATIC_DISABLE_TELEMETRY: 'true' },
+  });
   writeFileSync(log, `${run.stdout ?? ''}${run.stderr ?? ''}`);
   if (run.error) throw run.error;
   const totals = TOTALS.exec(run.stdout ?? '');
@@ -144,7 +201,10 @@ async function main() {
     return;
   }
   const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (java.status !== 0) throw new Error('Specmatic runs on Java 17 or later, and `java` is not on PATH (Debian: apt-get install openjdk-17-jre-headless)');
+  if (java.status !== 0)
+    throw new Error(
+      'Specmatic runs on Java 17 or later, and `java` is not on PATH (Debian: apt-get install openjdk-17-jre-headless)',
+    );
   const work = mkdtempSync(join(tmpdir(), 'specmatic-contract-'));
   const jar = process.env.SPECMATIC_JAR || installJar(join(work, 'tool'));
   if (!existsSync(jar)) throw new Error(`SPECMATIC_JAR ${jar} does not exist`);
@@ -162,7 +222,10 @@ async function main() {
     const token = await tokenOf(fresh.url, DEFAULT_CLIENT);
     await control(fresh.url, '/clients', NO_SCOPE);
     await control(fresh.url, '/clients', THROTTLED);
-    const tokens = { without_scope: await tokenOf(fresh.url, NO_SCOPE), throttled: await tokenOf(fresh.url, THROTTLED) };
+    const tokens = {
+      without_scope: await tokenOf(fresh.url, NO_SCOPE),
+      throttled: await tokenOf(fresh.url, THROTTLED),
+    };
     const examplesDir = join(work, 'examples');
     mkdirSync(examplesDir);
     for (const e of plan.fresh) {
@@ -170,14 +233,25 @@ async function main() {
       if (e.given.token === 'invalid') authorization = `Bearer ${INVALID_TOKEN}`;
       else if (e.given.token === 'without_scope') authorization = `Bearer ${tokens.without_scope}`;
       else if (e.given.fault) {
-        await control(fresh.url, '/faults', { method: e.method, path: e.path, status: e.given.fault, count: 1 }, THROTTLED.client_id);
+        await control(
+          fresh.url,
+          '/faults',
+          { method: e.method, path: e.path, status: e.given.fault, count: 1 },
+          THROTTLED.client_id,
+        );
         authorization = `Bearer ${tokens.throttled}`;
       } else if (e.given.padded || e.given.content_type) authorization = `Bearer ${token}`;
       else continue;
       writeFileSync(join(examplesDir, `${e.name}.json`), JSON.stringify(externalExample(e, authorization)));
     }
     const skipped = plan.notRun.map(({ example }) => ` && EXAMPLE-NAME!='${example.name}'`).join('');
-    const result = runSpecmatic(jar, { url: fresh.url, token, examplesDir, filter: `STATUS!='503'${skipped}`, log: join(work, 'specmatic-fresh.log') });
+    const result = runSpecmatic(jar, {
+      url: fresh.url,
+      token,
+      examplesDir,
+      filter: `STATUS!='503'${skipped}`,
+      log: join(work, 'specmatic-fresh.log'),
+    });
     results.push({ where: 'a fresh seed-1 fake', expected: plan.fresh.length, ...result });
   } finally {
     await fresh.stop();
@@ -192,31 +266,52 @@ async function main() {
     writeFileSync(join(stateDir, 'tenants'), '');
     await control(refusing.url, '/clients', { client_id: 'specmatic-state', client_secret: 'specmatic-state' });
     for (let i = 0; i < 100 && (await fetch(`${refusing.url}/__control/health`)).status !== 503; i++) await sleep(100);
-    const result = runSpecmatic(jar, { url: refusing.url, token, filter: `STATUS='503'`, log: join(work, 'specmatic-refusing-writes.log') });
-    results.push({ where: 'a seed-1 fake whose STATE_DIR cannot take writes', expected: plan.refusingWrites.length, ...result });
+    const result = runSpecmatic(jar, {
+      url: refusing.url,
+      token,
+      filter: `STATUS='503'`,
+      log: join(work, 'specmatic-refusing-writes.log'),
+    });
+    results.push({
+      where: 'a seed-1 fake whose STATE_DIR cannot take writes',
+      expected: plan.refusingWrites.length,
+      ...result,
+    });
   } finally {
     rmSync(join(stateDir, 'tenants'), { force: true });
-    if (existsSync(join(stateDir, 'tenants.away'))) renameSync(join(stateDir, 'tenants.away'), join(stateDir, 'tenants'));
+    if (existsSync(join(stateDir, 'tenants.away')))
+      renameSync(join(stateDir, 'tenants.away'), join(stateDir, 'tenants'));
     await refusing.stop();
   }
 
   const sum = (key) => results.reduce((total, r) => total + r[key], 0);
-  console.log(`Specmatic ${SPECMATIC_VERSION}: the examples of src/api/openapi.yaml (/v1 and POST /oauth2/token) against seed-1 fakes`);
+  console.log(
+    `Specmatic ${SPECMATIC_VERSION}: the examples of src/api/openapi.yaml (/v1 and POST /oauth2/token) against seed-1 fakes`,
+  );
   for (const r of results) {
     console.log(`  ${r.where}: ${r.line}${r.tests === r.expected ? '' : ` (expected ${r.expected} tests)`}`);
     for (const failed of r.failed) console.log(`    ${failed}`);
   }
-  console.log(`  in all: Tests run: ${sum('tests')}, Successes: ${sum('successes')}, Failures: ${sum('failures')}, WIP: ${sum('wip')}, Errors: ${sum('errors')}`);
+  console.log(
+    `  in all: Tests run: ${sum('tests')}, Successes: ${sum('successes')}, Failures: ${sum('failures')}, WIP: ${sum('wip')}, Errors: ${sum('errors')}`,
+  );
   const byWhy = new Map();
   for (const { example, why } of plan.notRun) byWhy.set(why, [...(byWhy.get(why) ?? []), example.name]);
   const notRun = [...byWhy].map(([why, names]) => `${names.join(', ')} (${why})`);
-  if (notRun.length) console.log(`  not run by Specmatic, replayed by test/contract/examples.test.ts: ${notRun.join('; ')}`);
+  if (notRun.length)
+    console.log(`  not run by Specmatic, replayed by test/contract/examples.test.ts: ${notRun.join('; ')}`);
   const codes = plan.examples.filter((e) => e.status >= 400).length;
-  console.log(`  ${plan.examples.length} examples in the document, ${codes} of them errors each naming its code (${new Set(plan.examples.map((e) => answerCode(e.answer)).filter(Boolean)).size} codes)`);
-  const ok = results.every((r) => r.tests === r.expected && r.successes === r.tests && r.failures === 0 && r.errors === 0);
+  console.log(
+    `  ${plan.examples.length} examples in the document, ${codes} of them errors each naming its code (${new Set(plan.examples.map((e) => answerCode(e.answer)).filter(Boolean)).size} codes)`,
+  );
+  const ok = results.every(
+    (r) => r.tests === r.expected && r.successes === r.tests && r.failures === 0 && r.errors === 0,
+  );
   console.log(`${sum('successes')} passed, ${sum('tests') - sum('successes')} failed`);
   if (!ok) {
-    console.error(`Specmatic's contract tests did not all pass; its output: ${results.map((r) => r.where).join(', ')} in ${work}`);
+    console.error(
+      `Specmatic's contract tests did not all pass; its output: ${results.map((r) => r.where).join(', ')} in ${work}`,
+    );
     process.exitCode = 1;
   } else {
     rmSync(work, { recursive: true, force: true });
@@ -229,4 +324,3 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exitCode = 1;
   });
 }
-

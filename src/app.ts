@@ -33,7 +33,13 @@ import { fidelityHandlers } from './shadow/fidelity-handlers.js';
 import { operationsOf, type AnswerMismatch } from './api/document.js';
 import { answerCheck } from './http/answer-check.js';
 import type { OperationHandlers } from './http/operation.js';
-import { metadataOnce, operationValidator, requestAsksNothing, takesNothing, type OperationValidator } from './http/validator.js';
+import {
+  metadataOnce,
+  operationValidator,
+  requestAsksNothing,
+  takesNothing,
+  type OperationValidator,
+} from './http/validator.js';
 import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './http/validator-internals.js';
 import { skipMetaSchemaUnlessChecked } from './http/meta-schema-shim.js';
 import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
@@ -73,7 +79,8 @@ function operationHandlers(ctx: FakeContext): OperationHandlers {
 /** Fails at startup when the document has an operation without a handler (the type system catches the reverse). */
 function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandlers): void {
   const missing = operationsOf(ctx.api.document).filter((op) => !(op.operationId in handlers));
-  if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
 }
 
 /**
@@ -122,7 +129,11 @@ export interface PipelineOptions {
  * the operation once (src/http/route.ts); each operation has its own chain of steps with its own validator
  * (src/http/validator.ts).
  */
-export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operationHandlers(ctx), pipeline: PipelineOptions = {}): Express {
+export function buildApp(
+  ctx: FakeContext,
+  handlers: OperationHandlers = operationHandlers(ctx),
+  pipeline: PipelineOptions = {},
+): Express {
   checkEveryOperationHandled(ctx, handlers);
   const { validateResponses } = ctx.options;
 
@@ -147,12 +158,16 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
   const nextId = requestIds();
   const front = [transferEncodingGuard, hostGuard(hosts), metaRoutes(ctx), requestObserver(ctx, nextId)];
   if (validateResponses) {
-    const report = typeof validateResponses === 'function' ? validateResponses : (mismatch: AnswerMismatch) => ctx.logger.error({ mismatch }, 'an answer does not match the document');
+    const report =
+      typeof validateResponses === 'function'
+        ? validateResponses
+        : (mismatch: AnswerMismatch) => ctx.logger.error({ mismatch }, 'an answer does not match the document');
     front.push(answerCheck(ctx.api.document, report));
   }
   app.use(chain(front));
   // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/shadow/)
-  if (ctx.options.upstream !== undefined) app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream, route)).step);
+  if (ctx.options.upstream !== undefined)
+    app.use((ctx.shadow = shadowMode(ctx, app, ctx.options.upstream, route)).step);
   app.use(CONTROL_PREFIX, controlGuard(ctx));
   app.use(`${CONTROL_PREFIX}/mcp`, mcpEndpoint(ctx, app));
   const unroutedTenant = bearerTenant(ctx);
@@ -191,7 +206,11 @@ export function buildApp(ctx: FakeContext, handlers: OperationHandlers = operati
  * handler), made on its first request and kept for the instance. Each part is made when a request first needs it:
  * the validator library loads with the first validator, not with the app.
  */
-function operationSteps(ctx: FakeContext, handlers: OperationHandlers, pipeline: PipelineOptions): (operation: RouteMatch['operation']) => RequestHandler {
+function operationSteps(
+  ctx: FakeContext,
+  handlers: OperationHandlers,
+  pipeline: PipelineOptions,
+): (operation: RouteMatch['operation']) => RequestHandler {
   const { validatorInternals = loadValidatorInternal, fastReads = true } = pipeline;
   const body = bodyParsers();
   const bounded = boundedBody(ctx.api.document);
@@ -199,18 +218,30 @@ function operationSteps(ctx: FakeContext, handlers: OperationHandlers, pipeline:
   const tokenRequest = authenticateTokenRequest(ctx);
   const handle = dispatch(ctx, handlers);
   // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
-  const shimMetaSchema = once(() => applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger));
+  const shimMetaSchema = once(() =>
+    applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger),
+  );
   const saidOnce = new Set<string>();
   const debugOnce = (shim: string, reason: string, message: string): void => {
     if (saidOnce.has(shim)) return;
     saidOnce.add(shim);
     ctx.logger.debug({ shim, reason }, message);
   };
-  const stepAside = (reason: string): void => debugOnce('fast-parameters', reason, `fast parameter check stepped aside: ${reason}; express-openapi-validator checks every read`);
+  const stepAside = (reason: string): void =>
+    debugOnce(
+      'fast-parameters',
+      reason,
+      `fast parameter check stepped aside: ${reason}; express-openapi-validator checks every read`,
+    );
   const newValidator = (operation: RouteMatch['operation']): OperationValidator => {
     shimMetaSchema();
     const validator = operationValidator(ctx.api.document, operation, Boolean(ctx.options.validateResponses));
-    if (validator.unknownSteps) debugOnce('validator-steps', validator.unknownSteps, `validator steps run as the library chains them: ${validator.unknownSteps}`);
+    if (validator.unknownSteps)
+      debugOnce(
+        'validator-steps',
+        validator.unknownSteps,
+        `validator steps run as the library chains them: ${validator.unknownSteps}`,
+      );
     return validator;
   };
 
@@ -218,7 +249,9 @@ function operationSteps(ctx: FakeContext, handlers: OperationHandlers, pipeline:
     const validator = once(() => newValidator(operation));
     const metadata = once(() => metadataOnce(validator().metadata));
     const metadataStep: RequestHandler = (req, res, next) => metadata()(req, res, next, stateOf(req).pathParams ?? {});
-    const validated = once(() => chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validator().validate, handle]));
+    const validated = once(() =>
+      chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validator().validate, handle]),
+    );
     const fast = fastReads ? fastReadOf(ctx.api.document, operation, validatorInternals, stepAside) : undefined;
     if (fast) {
       // A read with simple parameters: the validator (and the body parsers) only for what the fast check does not take.

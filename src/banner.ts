@@ -24,7 +24,14 @@ export interface BannerFacts {
 const OTHER_LOOPBACK_NAME: Record<string, string> = { localhost: '127.0.0.1', '127.0.0.1': 'localhost' };
 
 /** What a person needs to make the first call: where it listens, who to be, what audience to send, where to look and watch. */
-export function banner({ version, address, options, defaultClient, clientCount, demoPartner = false }: BannerFacts): string {
+export function banner({
+  version,
+  address,
+  options,
+  defaultClient,
+  clientCount,
+  demoPartner = false,
+}: BannerFacts): string {
   const everywhere = ALL_INTERFACES.has(address.address);
   // The URL a person on this machine types; the audience is its host part unless BASE_URL names another.
   const localName = everywhere ? 'localhost' : address.address;
@@ -32,7 +39,9 @@ export function banner({ version, address, options, defaultClient, clientCount, 
   const base = options.baseUrl ?? local;
   const where = everywhere ? `all interfaces, port ${address.port}` : hostPort(address.address, address.port);
   const world = options.fixtures !== undefined ? `fixtures ${String(options.fixtures)}` : `seed ${options.seed ?? 1}`;
-  const guard = options.controlToken ? 'guarded: send Authorization: Bearer <CONTROL_TOKEN>' : 'open: set CONTROL_TOKEN to guard it';
+  const guard = options.controlToken
+    ? 'guarded: send Authorization: Bearer <CONTROL_TOKEN>'
+    : 'open: set CONTROL_TOKEN to guard it';
   const credentials = `client_id=${defaultClient.client_id} client_secret=${defaultClient.client_secret}`;
   const others = clientCount > 1 ? ` (+${clientCount - 1} more clients)` : '';
   // The audience is the host part of the URL the client calls: on loopback a newcomer calls either name, and
@@ -53,13 +62,23 @@ export function banner({ version, address, options, defaultClient, clientCount, 
     `  console        ${base}/console/`,
     `  control plane  ${base}/__control (${guard})`,
     `  world          ${world}; logs ${options.logFormat}, level ${options.logLevel ?? 'info'}`,
-    ...(options.demo ? [`  demo           ${defaultClient.client_id}'s orders move on its clock; end investors place an order about every 30 s (its settings: /__control/clients)`] : []),
-    ...(demoPartner
-      ? [`  demo partner   demo-partner calls the API every few seconds as a partner would: its Overview, Requests and Readiness at ${base}/console/ (--demo-partner off leaves it out)`]
+    ...(options.demo
+      ? [
+          `  demo           ${defaultClient.client_id}'s orders move on its clock; end investors place an order about every 30 s (its settings: /__control/clients)`,
+        ]
       : []),
-    ...(options.stateDir !== undefined ? [`  state          ${options.stateDir} (every tenant and the signing key kept across restarts)`] : []),
+    ...(demoPartner
+      ? [
+          `  demo partner   demo-partner calls the API every few seconds as a partner would: its Overview, Requests and Readiness at ${base}/console/ (--demo-partner off leaves it out)`,
+        ]
+      : []),
+    ...(options.stateDir !== undefined
+      ? [`  state          ${options.stateDir} (every tenant and the signing key kept across restarts)`]
+      : []),
     ...(options.upstream !== undefined
-      ? [`  shadow mode    /oauth2/token and /v1 answered by ${options.upstream}, compared with this fake: ${base}/__control/fidelity, ${base}/console/fidelity`]
+      ? [
+          `  shadow mode    /oauth2/token and /v1 answered by ${options.upstream}, compared with this fake: ${base}/__control/fidelity, ${base}/console/fidelity`,
+        ]
       : []),
     '',
   ].join('\n');

@@ -42,11 +42,15 @@ function splitFlags(argv: readonly string[]): { own: OwnFlags; rest: string[] } 
 }
 
 /** A partner's own client (granted the scope `control`): the tools then act on its tenant only. */
-function partnerOf(own: OwnFlags): { clientId: string; clientSecret: string; authMethod?: TokenEndpointAuthMethod } | undefined {
+function partnerOf(
+  own: OwnFlags,
+): { clientId: string; clientSecret: string; authMethod?: TokenEndpointAuthMethod } | undefined {
   if (own['client-id'] === undefined && own['client-secret'] === undefined) return undefined;
-  if (own['client-id'] === undefined || own['client-secret'] === undefined) throw new Error('--client-id and --client-secret go together (a partner\'s own client with the scope control)');
+  if (own['client-id'] === undefined || own['client-secret'] === undefined)
+    throw new Error("--client-id and --client-secret go together (a partner's own client with the scope control)");
   const method = own['token-auth-method'];
-  if (method !== undefined && method !== 'client_secret_post' && method !== 'client_secret_basic') throw new Error('--token-auth-method is client_secret_post or client_secret_basic');
+  if (method !== undefined && method !== 'client_secret_post' && method !== 'client_secret_basic')
+    throw new Error('--token-auth-method is client_secret_post or client_secret_basic');
   return { clientId: own['client-id'], clientSecret: own['client-secret'], ...(method && { authMethod: method }) };
 }
 
@@ -55,9 +59,12 @@ function checkedUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`--url "${url.slice(0, 200)}" is not a URL; give the fake's base URL, such as http://localhost:8080`);
+    throw new Error(
+      `--url "${url.slice(0, 200)}" is not a URL; give the fake's base URL, such as http://localhost:8080`,
+    );
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`--url must be http(s), not ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`--url must be http(s), not ${parsed.protocol}`);
   return url.replace(/\/$/, '');
 }
 
@@ -83,14 +90,18 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
     throw new Error('--client-id and --client-secret name a partner of a running fake: give its --url');
   } else {
     const options = optionsFromCli(rest, env);
-    if (options === 'help' || options === 'version') return void process.stdout.write(options === 'help' ? MCP_USAGE : `${version}\n`);
+    if (options === 'help' || options === 'version')
+      return void process.stdout.write(options === 'help' ? MCP_USAGE : `${version}\n`);
     // its own logs would go to stdout: the fake started here is silent, on an ephemeral port of this machine
     fake = await startServer({ ...options, port: 0, host: '127.0.0.1', logLevel: 'silent' });
     url = fake.url;
     process.stderr.write(`investment-api-fake mcp: started a fake at ${url}\n`);
   }
   const document = loadApiDocument().document;
-  const port = clientPort(document, { url, ...(partner ? { clientCredentials: partner } : env.CONTROL_TOKEN && { controlToken: env.CONTROL_TOKEN }) });
+  const port = clientPort(document, {
+    url,
+    ...(partner ? { clientCredentials: partner } : env.CONTROL_TOKEN && { controlToken: env.CONTROL_TOKEN }),
+  });
   const server = createMcpServer(document, port, { version, url });
   const transport = new StdioServerTransport();
 

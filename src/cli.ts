@@ -22,12 +22,15 @@ const { startDemoPartner } = await import('./demo/start-partner.js');
 
 async function main(): Promise<void> {
   // `investment-api-fake mcp`: the control plane as an MCP server over stdio (src/cli-mcp.ts)
-  if (process.argv[2] === 'mcp') return (await import('./cli-mcp.js')).runMcpStdio(process.argv.slice(3), process.env, version());
+  if (process.argv[2] === 'mcp')
+    return (await import('./cli-mcp.js')).runMcpStdio(process.argv.slice(3), process.env, version());
   let options;
   try {
     options = optionsFromCli(process.argv.slice(2), process.env, process.stdout.isTTY === true);
   } catch (error) {
-    process.stderr.write(`investment-api-fake: ${(error as Error).message}\nSee investment-api-fake --help for every option.\n`);
+    process.stderr.write(
+      `investment-api-fake: ${(error as Error).message}\nSee investment-api-fake --help for every option.\n`,
+    );
     process.exit(2);
   }
   if (options === 'help') return void process.stdout.write(USAGE);
@@ -36,11 +39,14 @@ async function main(): Promise<void> {
   // Not awaited: the health check needs no key, and whoever signs or publishes with it waits for it (SigningKeys).
   // A process whose key pair cannot be made still stops, as it did before listening.
   keyPair.catch((error: unknown) => {
-    process.stderr.write(`investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
   // said whatever the log level, as a refused start is: it is why the start takes this long
-  if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
+  if (options.stateDir !== undefined)
+    await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
   let ctx;
   try {
     ctx = createContext(options);
@@ -50,7 +56,9 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     if (!(error instanceof InvalidClientError)) throw error;
-    process.stderr.write(`investment-api-fake: CLIENTS: ${error.message}\nSee investment-api-fake --help for every option.\n`);
+    process.stderr.write(
+      `investment-api-fake: CLIENTS: ${error.message}\nSee investment-api-fake --help for every option.\n`,
+    );
     process.exit(2);
   }
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
@@ -61,7 +69,16 @@ async function main(): Promise<void> {
   const defaultClient = (options.clients ?? DEFAULTS.clients)[0]!;
   // under --demo, a partner's session against this server (src/demo/), unless --demo-partner off
   const demoPartner = startDemoPartner(ctx, address);
-  process.stdout.write(banner({ version: version(), address, options, defaultClient, clientCount: (options.clients ?? DEFAULTS.clients).length, ...(demoPartner && { demoPartner: true }) }));
+  process.stdout.write(
+    banner({
+      version: version(),
+      address,
+      options,
+      defaultClient,
+      clientCount: (options.clients ?? DEFAULTS.clients).length,
+      ...(demoPartner && { demoPartner: true }),
+    }),
+  );
   const warning = exposureWarning(address, options);
   if (warning) process.stderr.write(warning);
 
@@ -75,7 +92,9 @@ async function main(): Promise<void> {
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          process.stderr.write(`could not write STATE_DIR at shutdown: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.stderr.write(
+            `could not write STATE_DIR at shutdown: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
           process.exit(1);
         },
       );
@@ -85,6 +104,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `investment-api-fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -137,7 +137,8 @@ class ConfigError extends Error {
 
 function integer(name: string, value: string, min: number): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isSafeInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${value}".`);
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < min)
+    throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${value}".`);
   return n;
 }
 
@@ -157,14 +158,18 @@ export function upstreamUrl(name: string, value: string): string {
   } catch {
     throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value}".`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be an http:// or https:// URL, got "${value}".`);
-  if (parsed.username !== '' || parsed.password !== '') throw new ConfigError(`${name} must not carry credentials (user:password@): the fake would store and show them.`);
-  if (parsed.search !== '' || parsed.hash !== '') throw new ConfigError(`${name} must be a base URL without a query or fragment, got "${value}".`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http:// or https:// URL, got "${value}".`);
+  if (parsed.username !== '' || parsed.password !== '')
+    throw new ConfigError(`${name} must not carry credentials (user:password@): the fake would store and show them.`);
+  if (parsed.search !== '' || parsed.hash !== '')
+    throw new ConfigError(`${name} must be a base URL without a query or fragment, got "${value}".`);
   return parsed.toString().replace(/\/$/, '');
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}".`);
+  if (!allowed.includes(value as T))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}".`);
   return value as T;
 }
 
@@ -194,7 +199,9 @@ function clientsJson(name: string, value: string): ClientCreate[] {
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new ConfigError(`${name} must be JSON: [{"client_id": "...", "client_secret": "...", "scopes"?: [...], "settings"?: {...}}].`);
+    throw new ConfigError(
+      `${name} must be JSON: [{"client_id": "...", "client_secret": "...", "scopes"?: [...], "settings"?: {...}}].`,
+    );
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
   for (const c of list) {
@@ -220,37 +227,228 @@ export interface CliOptions extends FakeOptions {
  * table lists every `env` here (a test checks).
  */
 const SETTINGS = [
-  { flag: 'port', env: 'PORT', arg: '<n>', help: 'port to listen on (default 8080)', read: (n: string, v: string) => ({ port: integer(n, v, 0) }) },
-  { flag: 'host', env: 'HOST', arg: '<addr>', help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 for all)', read: (_n: string, v: string) => ({ host: v }) },
-  { flag: 'base-url', env: 'BASE_URL', arg: '<url>', help: "public base URL (default: from each request's Host)", read: (n: string, v: string) => ({ baseUrl: url(n, v) }) },
-  { flag: 'docs-url', env: 'DOCS_URL', arg: '<url>', help: 'base of document links (default <base_url>/files)', read: (n: string, v: string) => ({ docsUrl: url(n, v) }) },
-  { flag: 'seed', env: 'SEED', arg: '<n>', help: 'seed of the generated world (default 1)', read: (n: string, v: string) => ({ seed: integer(n, v, 0) }) },
-  { flag: 'fixtures', env: 'FIXTURES', arg: '<file>', help: 'JSON world replacing the generated one', read: (_n: string, v: string) => ({ fixtures: v }) },
-  { flag: 'fixture-accounts', env: 'FIXTURE_ACCOUNTS', arg: '<n>', help: 'accounts of the generated world (default 10)', read: (n: string, v: string) => ({ fixtureAccounts: integer(n, v, 1) }) },
-  { flag: 'fixture-orders', env: 'FIXTURE_ORDERS', arg: '<n>', help: 'orders of the generated world (default 30)', read: (n: string, v: string) => ({ fixtureOrders: integer(n, v, 0) }) },
-  { flag: 'token-ttl', env: 'TOKEN_TTL_SECONDS', arg: '<s>', help: 'access token lifetime in seconds (default 3600)', read: (n: string, v: string) => ({ tokenTtlSeconds: integer(n, v, 1) }) },
-  { flag: 'control-token', env: 'CONTROL_TOKEN', arg: '<t>', help: 'guard /__control with this bearer token (default: open)', read: (_n: string, v: string) => ({ controlToken: v }) },
-  { flag: 'clients', env: 'CLIENTS', arg: '<json>', help: 'OAuth clients (default sandbox-client / sandbox-secret)', read: (n: string, v: string) => ({ clients: clientsJson(n, v) }) },
-  { flag: 'journal-size', env: 'JOURNAL_SIZE', arg: '<n>', help: "entries each tenant's request journal keeps (default 1000)", read: (n: string, v: string) => ({ journalSize: integer(n, v, 1) }) },
-  { flag: 'journal-bytes', env: 'JOURNAL_BYTES', arg: '<bytes>', help: "bytes each tenant's request journal keeps, the oldest entries out first (default 16 MiB)", read: (n: string, v: string) => ({ journalBytes: integer(n, v, BUDGET_MINIMUMS.journalBytes) }) },
-  { flag: 'journal-total-bytes', env: 'JOURNAL_TOTAL_BYTES', arg: '<bytes>', help: 'bytes every journal together keeps, the largest journal giving its oldest first (default: 15% of the heap limit)', read: (n: string, v: string) => ({ journalTotalBytes: integer(n, v, BUDGET_MINIMUMS.journalTotalBytes) }) },
-  { flag: 'log-level', env: 'LOG_LEVEL', arg: '<l>', help: `${LOG_LEVELS.join(', ')} (default info)`, read: (n: string, v: string) => ({ logLevel: oneOf(n, v, LOG_LEVELS) }) },
-  { flag: 'allowed-hosts', env: 'ALLOWED_HOSTS', arg: '<list>', help: 'more Host names to answer, comma-separated (".example.com": a domain and its subdomains; "*": any)', read: (_n: string, v: string) => ({ allowedHosts: v.split(',').map((h) => h.trim()).filter(Boolean) }) },
-  { flag: 'max-tenants', env: 'MAX_TENANTS', arg: '<n>', help: 'OAuth clients (tenants) at most (default 1000)', read: (n: string, v: string) => ({ maxTenants: integer(n, v, 1) }) },
-  { flag: 'max-records-per-tenant', env: 'MAX_RECORDS_PER_TENANT', arg: '<n>', help: 'accounts+wallets+payment methods+orders per tenant at most (default 100000)', read: (n: string, v: string) => ({ maxRecordsPerTenant: integer(n, v, 1) }) },
-  { flag: 'world-bytes', env: 'WORLD_BYTES', arg: '<bytes>', help: "bytes of every tenant's records together as JSON (default: a tenth of the heap limit)", read: (n: string, v: string) => ({ worldBytes: integer(n, v, BUDGET_MINIMUMS.worldBytes) }) },
-  { flag: 'tenant-guarantee-bytes', env: 'TENANT_GUARANTEE_BYTES', arg: '<bytes>', help: 'what each tenant is guaranteed of WORLD_BYTES (default WORLD_BYTES / MAX_TENANTS)', read: (n: string, v: string) => ({ tenantGuaranteeBytes: integer(n, v, BUDGET_MINIMUMS.tenantGuaranteeBytes) }) },
-  { flag: 'max-tenant-bytes', env: 'MAX_TENANT_BYTES', arg: '<bytes>', help: "bytes of one tenant's records as JSON at most, borrowing included (default: WORLD_BYTES)", read: (n: string, v: string) => ({ maxTenantBytes: integer(n, v, BUDGET_MINIMUMS.maxTenantBytes) }) },
-  { flag: 'state-dir', env: 'STATE_DIR', arg: '<dir>', help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)', read: (_n: string, v: string) => ({ stateDir: v }) },
-  { flag: 'signing-key-file', env: 'SIGNING_KEY_FILE', arg: '<pem>', help: 'RSA private key (PEM) signing tokens: one key for several replicas', read: (_n: string, v: string) => ({ signingKeyFile: v }) },
-  { flag: 'trust-proxy', env: 'TRUST_PROXY', arg: '<bool>', help: "take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)", read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }) },
-  { flag: 'keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT_MS', arg: '<ms>', help: 'how long idle keep-alive connections are kept, in ms (default 65000)', read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }) },
-  { flag: 'demo', env: 'DEMO', arg: '', help: 'a live sandbox: the default client\'s orders move on its clock, an investor order about every 30 s (DEMO=1)', read: (n: string, v: string) => ({ demo: boolean(n, v) }) },
-  { flag: 'demo-partner', env: 'DEMO_PARTNER', arg: '<on|off>', help: 'under --demo, client demo-partner calls the API every few seconds, as a partner would (default on; off leaves it out)', read: (n: string, v: string) => ({ demoPartner: onOff(n, v) }) },
-  { flag: 'upstream', env: 'UPSTREAM_URL', arg: '<url>', help: 'shadow mode: forward /oauth2/token and /v1 there and compare with the fake (GET /__control/fidelity)', read: (n: string, v: string) => ({ upstream: upstreamUrl(n, v) }) },
-  { flag: 'max-twins', env: 'MAX_TWINS', arg: '<n>', help: "shadow mode: twin tenants at most, apart from MAX_TENANTS (default 100); past it a client's exchanges are forwarded, not compared", read: (n: string, v: string) => ({ maxTwins: integer(n, v, 0) }) },
-  { flag: 'upstream-timeout', env: 'UPSTREAM_TIMEOUT_MS', arg: '<ms>', help: 'shadow mode: how long the upstream may take to answer, in ms (default 10000)', read: (n: string, v: string) => ({ upstreamTimeoutMs: integer(n, v, 1) }) },
-  { flag: 'log-format', env: 'LOG_FORMAT', arg: '<f>', help: 'pretty or json (default: pretty on a terminal, else json)', read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }) },
+  {
+    flag: 'port',
+    env: 'PORT',
+    arg: '<n>',
+    help: 'port to listen on (default 8080)',
+    read: (n: string, v: string) => ({ port: integer(n, v, 0) }),
+  },
+  {
+    flag: 'host',
+    env: 'HOST',
+    arg: '<addr>',
+    help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 for all)',
+    read: (_n: string, v: string) => ({ host: v }),
+  },
+  {
+    flag: 'base-url',
+    env: 'BASE_URL',
+    arg: '<url>',
+    help: "public base URL (default: from each request's Host)",
+    read: (n: string, v: string) => ({ baseUrl: url(n, v) }),
+  },
+  {
+    flag: 'docs-url',
+    env: 'DOCS_URL',
+    arg: '<url>',
+    help: 'base of document links (default <base_url>/files)',
+    read: (n: string, v: string) => ({ docsUrl: url(n, v) }),
+  },
+  {
+    flag: 'seed',
+    env: 'SEED',
+    arg: '<n>',
+    help: 'seed of the generated world (default 1)',
+    read: (n: string, v: string) => ({ seed: integer(n, v, 0) }),
+  },
+  {
+    flag: 'fixtures',
+    env: 'FIXTURES',
+    arg: '<file>',
+    help: 'JSON world replacing the generated one',
+    read: (_n: string, v: string) => ({ fixtures: v }),
+  },
+  {
+    flag: 'fixture-accounts',
+    env: 'FIXTURE_ACCOUNTS',
+    arg: '<n>',
+    help: 'accounts of the generated world (default 10)',
+    read: (n: string, v: string) => ({ fixtureAccounts: integer(n, v, 1) }),
+  },
+  {
+    flag: 'fixture-orders',
+    env: 'FIXTURE_ORDERS',
+    arg: '<n>',
+    help: 'orders of the generated world (default 30)',
+    read: (n: string, v: string) => ({ fixtureOrders: integer(n, v, 0) }),
+  },
+  {
+    flag: 'token-ttl',
+    env: 'TOKEN_TTL_SECONDS',
+    arg: '<s>',
+    help: 'access token lifetime in seconds (default 3600)',
+    read: (n: string, v: string) => ({ tokenTtlSeconds: integer(n, v, 1) }),
+  },
+  {
+    flag: 'control-token',
+    env: 'CONTROL_TOKEN',
+    arg: '<t>',
+    help: 'guard /__control with this bearer token (default: open)',
+    read: (_n: string, v: string) => ({ controlToken: v }),
+  },
+  {
+    flag: 'clients',
+    env: 'CLIENTS',
+    arg: '<json>',
+    help: 'OAuth clients (default sandbox-client / sandbox-secret)',
+    read: (n: string, v: string) => ({ clients: clientsJson(n, v) }),
+  },
+  {
+    flag: 'journal-size',
+    env: 'JOURNAL_SIZE',
+    arg: '<n>',
+    help: "entries each tenant's request journal keeps (default 1000)",
+    read: (n: string, v: string) => ({ journalSize: integer(n, v, 1) }),
+  },
+  {
+    flag: 'journal-bytes',
+    env: 'JOURNAL_BYTES',
+    arg: '<bytes>',
+    help: "bytes each tenant's request journal keeps, the oldest entries out first (default 16 MiB)",
+    read: (n: string, v: string) => ({ journalBytes: integer(n, v, BUDGET_MINIMUMS.journalBytes) }),
+  },
+  {
+    flag: 'journal-total-bytes',
+    env: 'JOURNAL_TOTAL_BYTES',
+    arg: '<bytes>',
+    help: 'bytes every journal together keeps, the largest journal giving its oldest first (default: 15% of the heap limit)',
+    read: (n: string, v: string) => ({ journalTotalBytes: integer(n, v, BUDGET_MINIMUMS.journalTotalBytes) }),
+  },
+  {
+    flag: 'log-level',
+    env: 'LOG_LEVEL',
+    arg: '<l>',
+    help: `${LOG_LEVELS.join(', ')} (default info)`,
+    read: (n: string, v: string) => ({ logLevel: oneOf(n, v, LOG_LEVELS) }),
+  },
+  {
+    flag: 'allowed-hosts',
+    env: 'ALLOWED_HOSTS',
+    arg: '<list>',
+    help: 'more Host names to answer, comma-separated (".example.com": a domain and its subdomains; "*": any)',
+    read: (_n: string, v: string) => ({
+      allowedHosts: v
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    }),
+  },
+  {
+    flag: 'max-tenants',
+    env: 'MAX_TENANTS',
+    arg: '<n>',
+    help: 'OAuth clients (tenants) at most (default 1000)',
+    read: (n: string, v: string) => ({ maxTenants: integer(n, v, 1) }),
+  },
+  {
+    flag: 'max-records-per-tenant',
+    env: 'MAX_RECORDS_PER_TENANT',
+    arg: '<n>',
+    help: 'accounts+wallets+payment methods+orders per tenant at most (default 100000)',
+    read: (n: string, v: string) => ({ maxRecordsPerTenant: integer(n, v, 1) }),
+  },
+  {
+    flag: 'world-bytes',
+    env: 'WORLD_BYTES',
+    arg: '<bytes>',
+    help: "bytes of every tenant's records together as JSON (default: a tenth of the heap limit)",
+    read: (n: string, v: string) => ({ worldBytes: integer(n, v, BUDGET_MINIMUMS.worldBytes) }),
+  },
+  {
+    flag: 'tenant-guarantee-bytes',
+    env: 'TENANT_GUARANTEE_BYTES',
+    arg: '<bytes>',
+    help: 'what each tenant is guaranteed of WORLD_BYTES (default WORLD_BYTES / MAX_TENANTS)',
+    read: (n: string, v: string) => ({ tenantGuaranteeBytes: integer(n, v, BUDGET_MINIMUMS.tenantGuaranteeBytes) }),
+  },
+  {
+    flag: 'max-tenant-bytes',
+    env: 'MAX_TENANT_BYTES',
+    arg: '<bytes>',
+    help: "bytes of one tenant's records as JSON at most, borrowing included (default: WORLD_BYTES)",
+    read: (n: string, v: string) => ({ maxTenantBytes: integer(n, v, BUDGET_MINIMUMS.maxTenantBytes) }),
+  },
+  {
+    flag: 'state-dir',
+    env: 'STATE_DIR',
+    arg: '<dir>',
+    help: 'keep every tenant and the signing key in this folder across restarts (default: memory only)',
+    read: (_n: string, v: string) => ({ stateDir: v }),
+  },
+  {
+    flag: 'signing-key-file',
+    env: 'SIGNING_KEY_FILE',
+    arg: '<pem>',
+    help: 'RSA private key (PEM) signing tokens: one key for several replicas',
+    read: (_n: string, v: string) => ({ signingKeyFile: v }),
+  },
+  {
+    flag: 'trust-proxy',
+    env: 'TRUST_PROXY',
+    arg: '<bool>',
+    help: 'take the scheme from X-Forwarded-Proto (behind a TLS-terminating proxy; default false)',
+    read: (n: string, v: string) => ({ trustProxy: boolean(n, v) }),
+  },
+  {
+    flag: 'keep-alive-timeout',
+    env: 'KEEP_ALIVE_TIMEOUT_MS',
+    arg: '<ms>',
+    help: 'how long idle keep-alive connections are kept, in ms (default 65000)',
+    read: (n: string, v: string) => ({ keepAliveTimeoutMs: integer(n, v, 1) }),
+  },
+  {
+    flag: 'demo',
+    env: 'DEMO',
+    arg: '',
+    help: "a live sandbox: the default client's orders move on its clock, an investor order about every 30 s (DEMO=1)",
+    read: (n: string, v: string) => ({ demo: boolean(n, v) }),
+  },
+  {
+    flag: 'demo-partner',
+    env: 'DEMO_PARTNER',
+    arg: '<on|off>',
+    help: 'under --demo, client demo-partner calls the API every few seconds, as a partner would (default on; off leaves it out)',
+    read: (n: string, v: string) => ({ demoPartner: onOff(n, v) }),
+  },
+  {
+    flag: 'upstream',
+    env: 'UPSTREAM_URL',
+    arg: '<url>',
+    help: 'shadow mode: forward /oauth2/token and /v1 there and compare with the fake (GET /__control/fidelity)',
+    read: (n: string, v: string) => ({ upstream: upstreamUrl(n, v) }),
+  },
+  {
+    flag: 'max-twins',
+    env: 'MAX_TWINS',
+    arg: '<n>',
+    help: "shadow mode: twin tenants at most, apart from MAX_TENANTS (default 100); past it a client's exchanges are forwarded, not compared",
+    read: (n: string, v: string) => ({ maxTwins: integer(n, v, 0) }),
+  },
+  {
+    flag: 'upstream-timeout',
+    env: 'UPSTREAM_TIMEOUT_MS',
+    arg: '<ms>',
+    help: 'shadow mode: how long the upstream may take to answer, in ms (default 10000)',
+    read: (n: string, v: string) => ({ upstreamTimeoutMs: integer(n, v, 1) }),
+  },
+  {
+    flag: 'log-format',
+    env: 'LOG_FORMAT',
+    arg: '<f>',
+    help: 'pretty or json (default: pretty on a terminal, else json)',
+    read: (n: string, v: string) => ({ logFormat: oneOf(n, v, LOG_FORMATS) }),
+  },
 ] as const;
 
 /** The environment variables the CLI reads. */
@@ -276,7 +474,11 @@ type Parsed = Partial<Omit<CliOptions, 'fixtureScale'>> & { fixtureAccounts?: nu
  * CLI flags win over environment variables; both fall back to the defaults of CONTRACT §1. `stdoutIsTerminal`
  * picks the default log format.
  */
-export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutIsTerminal = false): CliOptions | 'help' | 'version' {
+export function optionsFromCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdoutIsTerminal = false,
+): CliOptions | 'help' | 'version' {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -285,7 +487,9 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
       allowPositionals: false,
       options: {
         // a setting without an argument is a switch: `--demo`
-        ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.arg === '' ? ('boolean' as const) : ('string' as const) }])),
+        ...Object.fromEntries(
+          SETTINGS.map((s) => [s.flag, { type: s.arg === '' ? ('boolean' as const) : ('string' as const) }]),
+        ),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -300,7 +504,8 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
   for (const setting of SETTINGS) {
     const flag = values[setting.flag];
     const fromEnv = env[setting.env];
-    if (typeof flag === 'string' || flag === true) parsed = { ...parsed, ...setting.read(`--${setting.flag}`, String(flag)) };
+    if (typeof flag === 'string' || flag === true)
+      parsed = { ...parsed, ...setting.read(`--${setting.flag}`, String(flag)) };
     else if (fromEnv) parsed = { ...parsed, ...setting.read(setting.env, fromEnv) };
   }
   const { fixtureAccounts, fixtureOrders, ...rest } = parsed;
@@ -309,7 +514,10 @@ export function optionsFromCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
     port: rest.port ?? DEFAULTS.port,
     host: rest.host ?? DEFAULTS.host,
     ...((fixtureAccounts !== undefined || fixtureOrders !== undefined) && {
-      fixtureScale: { ...(fixtureAccounts !== undefined && { accounts: fixtureAccounts }), ...(fixtureOrders !== undefined && { orders: fixtureOrders }) },
+      fixtureScale: {
+        ...(fixtureAccounts !== undefined && { accounts: fixtureAccounts }),
+        ...(fixtureOrders !== undefined && { orders: fixtureOrders }),
+      },
     }),
     logLevel: rest.logLevel ?? 'info',
     logFormat: rest.logFormat ?? (stdoutIsTerminal ? 'pretty' : 'json'),

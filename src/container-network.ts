@@ -7,7 +7,10 @@
 import { request } from 'node:http';
 
 /** The two settings, with the values such an engine needs (docs/containers.md#an-engine-without-a-bridge-network). */
-export const NO_BRIDGE_SETTINGS = { TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1', TESTCONTAINERS_RYUK_DISABLED: 'true' } as const;
+export const NO_BRIDGE_SETTINGS = {
+  TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1',
+  TESTCONTAINERS_RYUK_DISABLED: 'true',
+} as const;
 type NoBridgeSetting = keyof typeof NO_BRIDGE_SETTINGS;
 
 /** What the module asks of the engine. */
@@ -56,7 +59,8 @@ export async function chooseNetwork(probe: EngineProbe, env: NodeJS.ProcessEnv):
   try {
     hasBridge = await probe.bridgeThroughTestcontainers();
   } catch (error) {
-    if (missing.length > 0 && (await probe.bridgeDirectly().catch(() => undefined)) === false) throw new NoBridgeNetworkError(missing, error);
+    if (missing.length > 0 && (await probe.bridgeDirectly().catch(() => undefined)) === false)
+      throw new NoBridgeNetworkError(missing, error);
     throw error;
   }
   if (hasBridge) return 'bridge';
@@ -65,7 +69,9 @@ export async function chooseNetwork(probe: EngineProbe, env: NodeJS.ProcessEnv):
 }
 
 /** Where the engine's API answers, as Docker's clients read `DOCKER_HOST`; undefined for what is not read here (TLS). */
-export function engineAddress(env: NodeJS.ProcessEnv): { socketPath: string } | { host: string; port: number } | undefined {
+export function engineAddress(
+  env: NodeJS.ProcessEnv,
+): { socketPath: string } | { host: string; port: number } | undefined {
   const given = env.DOCKER_HOST;
   if (!given) return { socketPath: '/var/run/docker.sock' };
   if (given.startsWith('unix://')) return { socketPath: given.slice('unix://'.length) };
@@ -89,7 +95,9 @@ export function bridgeOverEngineApi(env: NodeJS.ProcessEnv, timeoutMs = 2_000): 
     const req = request({ ...address, path, timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
       let body = '';
       // a list of networks is small: past 1 MiB the body is not one, and is left unread
-      res.setEncoding('utf8').on('data', (chunk: string) => (body.length + chunk.length > 1 << 20 ? res.destroy() : (body += chunk)));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (body.length + chunk.length > 1 << 20 ? res.destroy() : (body += chunk)));
       res.on('end', () => {
         try {
           const networks: unknown = JSON.parse(body);

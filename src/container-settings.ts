@@ -40,13 +40,15 @@ export const clientsOf = (settings: ContainerSettings): readonly ClientCreate[] 
 
 /** A seed the CLI takes (a non-negative integer), else a `RangeError` at once, not a container that will not start. */
 export function checkedSeed(seed: number): number {
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`withSeed takes a non-negative integer, got ${seed}.`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new RangeError(`withSeed takes a non-negative integer, got ${seed}.`);
   return seed;
 }
 
 /** A port to pin on the host (1–65535), else a `RangeError` at once. */
 export function checkedHostPort(port: number): number {
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new RangeError(`withHostPort takes a port from 1 to 65535, got ${port}.`);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new RangeError(`withHostPort takes a port from 1 to 65535, got ${port}.`);
   return port;
 }
 
@@ -54,7 +56,8 @@ export function checkedHostPort(port: number): number {
 export function checkedClients(clients: readonly ClientCreate[]): readonly ClientCreate[] {
   if (clients.length === 0) throw new TypeError('withClients takes at least one client.');
   for (const client of clients) {
-    if (!client.client_id || !client.client_secret) throw new TypeError('Every client of withClients needs a non-empty client_id and client_secret.');
+    if (!client.client_id || !client.client_secret)
+      throw new TypeError('Every client of withClients needs a non-empty client_id and client_secret.');
   }
   return [...clients];
 }

@@ -5,7 +5,12 @@ import { DomainError } from './api/errors.js';
 import { LinkSigner } from './domain/documents.js';
 import { SigningKeys, VerifiedTokens } from './auth/jwt.js';
 import { derivedSecret } from './auth/key-file.js';
-import { compileDocumentValidator, compileWorldValidator, loadApiDocument, type LoadedDocument } from './api/document.js';
+import {
+  compileDocumentValidator,
+  compileWorldValidator,
+  loadApiDocument,
+  type LoadedDocument,
+} from './api/document.js';
 import type { World } from './api/types.js';
 import { createLogger, type Logger } from './logger.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './records/journal.js';
@@ -14,7 +19,13 @@ import { Fixtures, TenantRegistry } from './domain/tenants.js';
 import { CLIENT_RECORD_SCHEMA, toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
 import { checkWorld } from './domain/world.js';
 import { budgetWarning, resolveBudgets, type Budgets } from './domain/budgets.js';
-import { clientsToStart, keptSigningKey, readSigningKeyFile, readStateDir, restoreTenants } from './persistence/state-dir.js';
+import {
+  clientsToStart,
+  keptSigningKey,
+  readSigningKeyFile,
+  readStateDir,
+  restoreTenants,
+} from './persistence/state-dir.js';
 import { lockStateDir } from './persistence/state-lock.js';
 import { StateWriter } from './persistence/state-writer.js';
 import { generatedWorld } from '../fixtures/world-source.js';
@@ -76,11 +87,18 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
   const fixtures = new Fixtures(
     loadFixtures(options, api),
     seed,
-    options.fixtures === undefined ? { kind: 'generated', seed, ...(options.fixtureScale && { scale: options.fixtureScale }) } : { kind: 'own' },
+    options.fixtures === undefined
+      ? { kind: 'generated', seed, ...(options.fixtureScale && { scale: options.fixtureScale }) }
+      : { kind: 'own' },
   );
   const { stateDir, signingKeyFile } = options;
   const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
-  const keptKey = signingKeyFile !== undefined ? readSigningKeyFile(signingKeyFile) : stateDir !== undefined ? keptSigningKey(stateDir) : undefined;
+  const keptKey =
+    signingKeyFile !== undefined
+      ? readSigningKeyFile(signingKeyFile)
+      : stateDir !== undefined
+        ? keptSigningKey(stateDir)
+        : undefined;
   const heapLimit = getHeapStatistics().heap_size_limit;
   const budgets = resolveBudgets(
     {
@@ -101,7 +119,12 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
     return new TenantRegistry(
       fixtures,
       clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
-      { maxTenants, maxRecordsPerTenant, world: { worldBytes, tenantGuaranteeBytes, maxTenantBytes }, maxTwins: options.maxTwins ?? DEFAULTS.maxTwins },
+      {
+        maxTenants,
+        maxRecordsPerTenant,
+        world: { worldBytes, tenantGuaranteeBytes, maxTenantBytes },
+        maxTwins: options.maxTwins ?? DEFAULTS.maxTwins,
+      },
       new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
     );
   });
@@ -116,8 +139,13 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
     tenants,
     keys,
     tokens: new VerifiedTokens(keys),
-    linkSigner: new LinkSigner(keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32)),
-    journal: new Journal(budgets.journalSize, answersWithSecrets(api.document), { bytesPerTenant: budgets.journalBytes, totalBytes: budgets.journalTotalBytes }),
+    linkSigner: new LinkSigner(
+      keptKey ? derivedSecret(keptKey, 'investment-api-fake document links') : randomBytes(32),
+    ),
+    journal: new Journal(budgets.journalSize, answersWithSecrets(api.document), {
+      bytesPerTenant: budgets.journalBytes,
+      totalBytes: budgets.journalTotalBytes,
+    }),
     budgets: { ...budgets, heapLimit },
     startWarnings: warning === undefined ? [] : [warning],
     logger,
@@ -128,7 +156,11 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
       kept: restored.tenants.map((t) => tenants.get(t.client.client_id)),
       ...(release && { release }),
       ...(relock && { relock }),
-      onError: (err, file) => ctx.logger.error({ err, file }, 'could not write to STATE_DIR: writes answer 503 state_not_saved until it takes them again'),
+      onError: (err, file) =>
+        ctx.logger.error(
+          { err, file },
+          'could not write to STATE_DIR: writes answer 503 state_not_saved until it takes them again',
+        ),
       onRecovered: () => ctx.logger.info('STATE_DIR takes writes again'),
     });
   }
@@ -145,7 +177,9 @@ function startingTenants(options: FakeOptions, make: () => TenantRegistry): Tena
   } catch (error) {
     if (!(error instanceof DomainError && error.code === 'limit_reached')) throw error;
     const restored = options.stateDir === undefined ? '' : `, or worlds STATE_DIR (${options.stateDir}) restores`;
-    throw new StartRefused(`The worlds it is told to build do not fit its budgets: ${fixturesNamed(options)} for each client (CLIENTS)${restored}. ${error.detail}`);
+    throw new StartRefused(
+      `The worlds it is told to build do not fit its budgets: ${fixturesNamed(options)} for each client (CLIENTS)${restored}. ${error.detail}`,
+    );
   }
 }
 
@@ -155,19 +189,30 @@ function fixturesNamed(options: FakeOptions): string {
   if (options.fixtures !== undefined) return 'the world of the library option fixtures';
   const { accounts, orders } = options.fixtureScale ?? {};
   if (accounts === undefined && orders === undefined) return 'the seeded default world';
-  const scale = [accounts !== undefined && `FIXTURE_ACCOUNTS=${accounts}`, orders !== undefined && `FIXTURE_ORDERS=${orders}`].filter(Boolean).join(', ');
+  const scale = [
+    accounts !== undefined && `FIXTURE_ACCOUNTS=${accounts}`,
+    orders !== undefined && `FIXTURE_ORDERS=${orders}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `the generated world of ${scale} (library option fixtureScale)`;
 }
 
 function loadFixtures(options: FakeOptions, api: LoadedDocument): World {
   if (options.fixtures === undefined) {
-    return generatedWorld({ seed: options.seed ?? DEFAULTS.seed, ...(options.fixtureScale && { scale: options.fixtureScale }) });
+    return generatedWorld({
+      seed: options.seed ?? DEFAULTS.seed,
+      ...(options.fixtureScale && { scale: options.fixtureScale }),
+    });
   }
   const source = typeof options.fixtures === 'string' ? readFixturesFile(options.fixtures) : options.fixtures;
   const errors = compileWorldValidator(api.document)(source);
   if (errors.length === 0) errors.push(...checkWorld(source as World));
   if (errors.length > 0) {
-    const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
+    const list = errors
+      .slice(0, 20)
+      .map((e) => `  ${e.path}: ${e.message}`)
+      .join('\n');
     throw new Error(`The fixtures are not a valid world (${errors.length} problem(s)):\n${list}`);
   }
   return source as World;
@@ -183,8 +228,13 @@ function checkClients(clients: readonly ClientCreate[], api: LoadedDocument): re
   for (const client of clients) {
     const errors = validate(client);
     if (errors.length > 0) {
-      const list = errors.slice(0, 20).map((e) => `  ${e.path}: ${e.message}`).join('\n');
-      throw new InvalidClientError(`The client "${String(client.client_id)}" is not valid (${errors.length} problem(s)):\n${list}`);
+      const list = errors
+        .slice(0, 20)
+        .map((e) => `  ${e.path}: ${e.message}`)
+        .join('\n');
+      throw new InvalidClientError(
+        `The client "${String(client.client_id)}" is not valid (${errors.length} problem(s)):\n${list}`,
+      );
     }
   }
   return clients;

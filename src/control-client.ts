@@ -5,7 +5,12 @@ import type { ExportFormat, OperationId, Schemas, TokenEndpointAuthMethod } from
 type JournalSpan = Schemas['JournalSpan'];
 import { CONTROL_SCOPE } from './domain/scopes.js';
 import { ControlError } from './api/control-error.js';
-import { describeVerificationFailure, type RequestCount, type RequestPattern as DocumentRequestPattern, type VerificationFailure } from './proof/verify.js';
+import {
+  describeVerificationFailure,
+  type RequestCount,
+  type RequestPattern as DocumentRequestPattern,
+  type VerificationFailure,
+} from './proof/verify.js';
 
 /**
  * What `verify` and the `toHaveReceived` matcher look for: the document's `RequestPattern`, its `operation` typed as
@@ -58,7 +63,9 @@ export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
  * as their return type, so the library's declarations refer to the document's types rather than spelling out what
  * openapi-fetch infers (which, inlined, a partner's `exactOptionalPropertyTypes` would not take as the same type).
  */
-export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R } ? JsonBody<R[200 & keyof R] | R[201 & keyof R]> : never;
+export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
+  ? JsonBody<R[200 & keyof R] | R[201 & keyof R]>
+  : never;
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 
 export function createControlClient(options: ControlClientOptions) {
@@ -67,7 +74,12 @@ export function createControlClient(options: ControlClientOptions) {
   let partnerToken: Promise<string> | undefined;
   const bearer = async (fresh: boolean): Promise<string | undefined> => {
     if (!partner) return options.controlToken;
-    if (fresh || !partnerToken) partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, { scope: `openid offline ${CONTROL_SCOPE}`, authMethod: partner.authMethod, fetch: options.fetch });
+    if (fresh || !partnerToken)
+      partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, {
+        scope: `openid offline ${CONTROL_SCOPE}`,
+        authMethod: partner.authMethod,
+        fetch: options.fetch,
+      });
     return partnerToken;
   };
 
@@ -83,7 +95,11 @@ export function createControlClient(options: ControlClientOptions) {
 
   /** Any control call by method and path, untyped: the MCP tools', which the document's operations name. */
   async function send(method: string, path: string, body?: unknown, retried = false): Promise<Response> {
-    const response = await fetchOf(`${base}/__control${path}`, { method, headers: await callHeaders(body !== undefined), ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const response = await fetchOf(`${base}/__control${path}`, {
+      method,
+      headers: await callHeaders(body !== undefined),
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
     if (!response.ok) {
       const problem = (await response.json().catch(() => undefined)) as Schemas['Problem'] | undefined;
       // a partner's token expired (its tenant's clock moved on): once more with a new one
@@ -102,15 +118,24 @@ export function createControlClient(options: ControlClientOptions) {
     baseUrl: base,
     // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's goes into the app)
     fetch: async (request: Request) =>
-      fetchOf(request.url, { method: request.method, headers: request.headers, ...(request.body !== null && { body: await request.text() }) }),
+      fetchOf(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== null && { body: await request.text() }),
+      }),
   });
-  typed.use({ onRequest: async ({ request }) => {
-    for (const [name, value] of Object.entries(await callHeaders(false))) request.headers.set(name, value);
-    return request;
-  } });
+  typed.use({
+    onRequest: async ({ request }) => {
+      for (const [name, value] of Object.entries(await callHeaders(false))) request.headers.set(name, value);
+      return request;
+    },
+  });
 
   /** A typed call's answer when it succeeded (undefined for 204), else a `ControlError` with its problem. */
-  async function call<T>(request: () => Promise<{ data?: T; error?: unknown; response: Response }>, retried = false): Promise<T> {
+  async function call<T>(
+    request: () => Promise<{ data?: T; error?: unknown; response: Response }>,
+    retried = false,
+  ): Promise<T> {
     const { data, error, response } = await request();
     if (!response.ok) {
       // a partner's token expired (its tenant's clock moved on): once more with a new one
@@ -118,7 +143,10 @@ export function createControlClient(options: ControlClientOptions) {
         await bearer(true);
         return call(request, true);
       }
-      throw new ControlError(response.status, typeof error === 'object' && error !== null ? (error as Schemas['Problem']) : undefined);
+      throw new ControlError(
+        response.status,
+        typeof error === 'object' && error !== null ? (error as Schemas['Problem']) : undefined,
+      );
     }
     return data as T;
   }
@@ -134,63 +162,118 @@ export function createControlClient(options: ControlClientOptions) {
     send: (method: string, path: string, body?: unknown) => send(method, path, body),
     health: (): Promise<Answer<'/__control/health', 'get'>> => call(() => typed.GET('/__control/health')),
     /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
-    reset: () => call<void>(() => typed.POST('/__control/reset', { body: options.clientId ? { client_id: options.clientId } : {} })),
+    reset: () =>
+      call<void>(() =>
+        typed.POST('/__control/reset', { body: options.clientId ? { client_id: options.clientId } : {} }),
+      ),
     snapshot: (): Promise<Answer<'/__control/state', 'get'>> => call(() => typed.GET('/__control/state')),
     restore: (world: Schemas['World']) => call<void>(() => typed.PUT('/__control/state', { body: world })),
     /** Every client with its secret, scopes and settings (as `GET /__control/clients`); a partner's own only, with `clientCredentials`. */
-    clients: async (): Promise<Answer<'/__control/clients', 'get'>['data']> => (await call(() => typed.GET('/__control/clients'))).data,
-    addClient: (client: Schemas['ClientCreate']): Promise<Answer<'/__control/clients', 'post'>> => call(() => typed.POST('/__control/clients', { body: client })),
-    updateClient: (clientId: string, changes: Schemas['ClientUpdate']): Promise<Answer<'/__control/clients/{client_id}', 'patch'>> =>
-      call(() => typed.PATCH('/__control/clients/{client_id}', { params: { path: { client_id: clientId } }, body: changes })),
+    clients: async (): Promise<Answer<'/__control/clients', 'get'>['data']> =>
+      (await call(() => typed.GET('/__control/clients'))).data,
+    addClient: (client: Schemas['ClientCreate']): Promise<Answer<'/__control/clients', 'post'>> =>
+      call(() => typed.POST('/__control/clients', { body: client })),
+    updateClient: (
+      clientId: string,
+      changes: Schemas['ClientUpdate'],
+    ): Promise<Answer<'/__control/clients/{client_id}', 'patch'>> =>
+      call(() =>
+        typed.PATCH('/__control/clients/{client_id}', { params: { path: { client_id: clientId } }, body: changes }),
+      ),
     /** Each memory budget's use and limit, and the largest tenants (`GET /__control/usage`): the operator's alone. */
     usage: (): Promise<Answer<'/__control/usage', 'get'>> => call(() => typed.GET('/__control/usage')),
     now: (): Promise<Answer<'/__control/clock', 'get'>> => call(() => typed.GET('/__control/clock')),
-    advanceClock: (seconds: number): Promise<Answer<'/__control/clock', 'post'>> => call(() => typed.POST('/__control/clock', { body: { advance_seconds: seconds } })),
+    advanceClock: (seconds: number): Promise<Answer<'/__control/clock', 'post'>> =>
+      call(() => typed.POST('/__control/clock', { body: { advance_seconds: seconds } })),
     /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
     setClock: (now: Date | string, options: { frozen?: boolean } = {}): Promise<Answer<'/__control/clock', 'post'>> =>
-      call(() => typed.POST('/__control/clock', { body: { now: typeof now === 'string' ? now : now.toISOString(), ...options } })),
+      call(() =>
+        typed.POST('/__control/clock', {
+          body: { now: typeof now === 'string' ? now : now.toISOString(), ...options },
+        }),
+      ),
     /** Stops (`true`) or restarts (`false`) the tenant's clock where it stands. */
-    freezeClock: (frozen = true): Promise<Answer<'/__control/clock', 'post'>> => call(() => typed.POST('/__control/clock', { body: { frozen } })),
-    addPaymentMethodDetails: (accountId: string, details: Schemas['PaymentMethodDetailsCreate']): Promise<Answer<'/__control/accounts/{account_id}/payment-method-details', 'post'>> =>
-      call(() => typed.POST('/__control/accounts/{account_id}/payment-method-details', { params: { path: { account_id: accountId } }, body: details })),
-    placeOrder: (order: Schemas['OrderPlacement']): Promise<Answer<'/__control/orders', 'post'>> => call(() => typed.POST('/__control/orders', { body: order })),
+    freezeClock: (frozen = true): Promise<Answer<'/__control/clock', 'post'>> =>
+      call(() => typed.POST('/__control/clock', { body: { frozen } })),
+    addPaymentMethodDetails: (
+      accountId: string,
+      details: Schemas['PaymentMethodDetailsCreate'],
+    ): Promise<Answer<'/__control/accounts/{account_id}/payment-method-details', 'post'>> =>
+      call(() =>
+        typed.POST('/__control/accounts/{account_id}/payment-method-details', {
+          params: { path: { account_id: accountId } },
+          body: details,
+        }),
+      ),
+    placeOrder: (order: Schemas['OrderPlacement']): Promise<Answer<'/__control/orders', 'post'>> =>
+      call(() => typed.POST('/__control/orders', { body: order })),
     /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
-    order: (orderId: string): Promise<Answer<'/__control/orders/{order_id}', 'get'>> => call(() => typed.GET('/__control/orders/{order_id}', { params: { path: { order_id: orderId } } })),
+    order: (orderId: string): Promise<Answer<'/__control/orders/{order_id}', 'get'>> =>
+      call(() => typed.GET('/__control/orders/{order_id}', { params: { path: { order_id: orderId } } })),
     /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
     orders: (): Promise<Answer<'/__control/orders', 'get'>> => call(() => typed.GET('/__control/orders')),
-    advanceOrder: (orderId: string): Promise<Answer<'/__control/orders/{order_id}/advance', 'post'>> => call(() => typed.POST('/__control/orders/{order_id}/advance', { params: { path: { order_id: orderId } } })),
-    setOrderStatus: (orderId: string, status: Schemas['OrderStatus']): Promise<Answer<'/__control/orders/{order_id}/status', 'post'>> =>
-      call(() => typed.POST('/__control/orders/{order_id}/status', { params: { path: { order_id: orderId } }, body: { status } })),
-    addFault: (fault: Schemas['FaultCreate']): Promise<Answer<'/__control/faults', 'post'>> => call(() => typed.POST('/__control/faults', { body: fault })),
-    faults: async (): Promise<Answer<'/__control/faults', 'get'>['data']> => (await call(() => typed.GET('/__control/faults'))).data,
-    removeFault: (faultId: string) => call<void>(() => typed.DELETE('/__control/faults/{fault_id}', { params: { path: { fault_id: faultId } } })),
+    advanceOrder: (orderId: string): Promise<Answer<'/__control/orders/{order_id}/advance', 'post'>> =>
+      call(() => typed.POST('/__control/orders/{order_id}/advance', { params: { path: { order_id: orderId } } })),
+    setOrderStatus: (
+      orderId: string,
+      status: Schemas['OrderStatus'],
+    ): Promise<Answer<'/__control/orders/{order_id}/status', 'post'>> =>
+      call(() =>
+        typed.POST('/__control/orders/{order_id}/status', {
+          params: { path: { order_id: orderId } },
+          body: { status },
+        }),
+      ),
+    addFault: (fault: Schemas['FaultCreate']): Promise<Answer<'/__control/faults', 'post'>> =>
+      call(() => typed.POST('/__control/faults', { body: fault })),
+    faults: async (): Promise<Answer<'/__control/faults', 'get'>['data']> =>
+      (await call(() => typed.GET('/__control/faults'))).data,
+    removeFault: (faultId: string) =>
+      call<void>(() => typed.DELETE('/__control/faults/{fault_id}', { params: { path: { fault_id: faultId } } })),
     clearFaults: () => call<void>(() => typed.DELETE('/__control/faults')),
     /**
      * Journal entries, oldest first; filters as `GET /__control/requests` (the bound tenant's only, when bound):
      * since the tenant's last reset, or `since: 'start'` for all the journal keeps.
      */
-    requests: async (filter: { method?: string; path?: string; since?: JournalSpan } = {}): Promise<Answer<'/__control/requests', 'get'>['data']> => (await call(() => typed.GET('/__control/requests', { params: { query: filter } }))).data,
+    requests: async (
+      filter: { method?: string; path?: string; since?: JournalSpan } = {},
+    ): Promise<Answer<'/__control/requests', 'get'>['data']> =>
+      (await call(() => typed.GET('/__control/requests', { params: { query: filter } }))).data,
     /** One journaled request (its id, the `X-Request-Id` header) with its request and answer bodies, as the journal keeps them. */
-    request: (requestId: string): Promise<Answer<'/__control/requests/{request_id}', 'get'>> => call(() => typed.GET('/__control/requests/{request_id}', { params: { path: { request_id: requestId } } })),
+    request: (requestId: string): Promise<Answer<'/__control/requests/{request_id}', 'get'>> =>
+      call(() => typed.GET('/__control/requests/{request_id}', { params: { path: { request_id: requestId } } })),
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
-    documents: async (): Promise<Answer<'/__control/documents', 'get'>['data']> => (await call(() => typed.GET('/__control/documents'))).data,
+    documents: async (): Promise<Answer<'/__control/documents', 'get'>['data']> =>
+      (await call(() => typed.GET('/__control/documents'))).data,
     /** Forgets the tenant's journal (`DELETE /__control/requests`); the operator's unbound client: every journal. */
     clearRequests: () => call<void>(() => typed.DELETE('/__control/requests')),
     /** The readiness report over the tenant's whole journal, or since its last reset with `{ since: 'reset' }`. */
     report: (options: { since?: JournalSpan } = {}) =>
       // JSON unless a format is asked for (the document gives the XML beside it)
-      call(() => typed.GET('/__control/report', { params: { query: { since: options.since } } })) as Promise<Schemas['ReadinessReport']>,
+      call(() => typed.GET('/__control/report', { params: { query: { since: options.since } } })) as Promise<
+        Schemas['ReadinessReport']
+      >,
     /** The readiness report as JUnit XML, for a CI's test tab (`GET /__control/report?format=junit`). */
     reportJunit: (options: { since?: JournalSpan } = {}) =>
-      call<string>(() => typed.GET('/__control/report', { params: { query: { format: 'junit', since: options.since } }, ...text })),
+      call<string>(() =>
+        typed.GET('/__control/report', { params: { query: { format: 'junit', since: options.since } }, ...text }),
+      ),
     /**
      * Asserts what the tenant's client sent (`POST /__control/verify`): resolves the matching requests when the
      * count holds (default: at least one), else rejects with a `VerificationError` (an `AssertionError`) whose
      * message shows the near misses.
      */
-    verify: async (pattern: RequestPattern, count?: RequestCount, options: { since?: JournalSpan } = {}): Promise<Schemas['VerificationResult']> => {
+    verify: async (
+      pattern: RequestPattern,
+      count?: RequestCount,
+      options: { since?: JournalSpan } = {},
+    ): Promise<Schemas['VerificationResult']> => {
       try {
-        return await call(() => typed.POST('/__control/verify', { body: { request: pattern, ...(count && { count }), ...(options.since && { since: options.since }) } }));
+        return await call(() =>
+          typed.POST('/__control/verify', {
+            body: { request: pattern, ...(count && { count }), ...(options.since && { since: options.since }) },
+          }),
+        );
       } catch (error) {
         if (error instanceof ControlError && error.status === 409 && error.problem?.code === 'verification_failed') {
           throw new VerificationError(error.problem as VerificationFailure);
@@ -204,15 +287,26 @@ export function createControlClient(options: ControlClientOptions) {
      * session since the last reset as a runnable vitest file.
      */
     exportRequests: (format: ExportFormat = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
-      call<string>(() => typed.GET('/__control/export', { params: { query: { format, since: options.since, consumer: options.consumer } }, ...text })),
+      call<string>(() =>
+        typed.GET('/__control/export', {
+          params: { query: { format, since: options.since, consumer: options.consumer } },
+          ...text,
+        }),
+      ),
     /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
-    providerState: (change: Schemas['ProviderStateChange']): Promise<Answer<'/__control/pact/provider-states', 'post'>> => call(() => typed.POST('/__control/pact/provider-states', { body: change })),
+    providerState: (
+      change: Schemas['ProviderStateChange'],
+    ): Promise<Answer<'/__control/pact/provider-states', 'post'>> =>
+      call(() => typed.POST('/__control/pact/provider-states', { body: change })),
     /** Shadow mode's report (`GET /__control/fidelity`): where the fake and the upstream agree and differ. */
-    fidelity: (): Promise<Schemas['FidelityReport']> => call(() => typed.GET('/__control/fidelity')) as Promise<Schemas['FidelityReport']>,
+    fidelity: (): Promise<Schemas['FidelityReport']> =>
+      call(() => typed.GET('/__control/fidelity')) as Promise<Schemas['FidelityReport']>,
     /** The same as JUnit XML, a test case per operation seen and a failure per difference. */
-    fidelityJunit: () => call<string>(() => typed.GET('/__control/fidelity', { params: { query: { format: 'junit' } }, ...text })),
+    fidelityJunit: () =>
+      call<string>(() => typed.GET('/__control/fidelity', { params: { query: { format: 'junit' } }, ...text })),
     /** The exchanges that differed as a vitest file asserting the upstream's answers (a passing one when none did). */
-    fidelityVitest: () => call<string>(() => typed.GET('/__control/fidelity', { params: { query: { format: 'vitest' } }, ...text })),
+    fidelityVitest: () =>
+      call<string>(() => typed.GET('/__control/fidelity', { params: { query: { format: 'vitest' } }, ...text })),
     /** Forgets the shadow report so far (the twins stay). */
     clearFidelity: () => call<void>(() => typed.DELETE('/__control/fidelity')),
   };
@@ -231,9 +325,18 @@ export interface FetchTokenOptions {
 }
 
 /** The token request a partner's client sends: the client-credentials grant, audience = the URL's host. */
-export function tokenRequestOf(url: string, clientId: string, clientSecret: string, options: Omit<FetchTokenOptions, 'fetch'> = {}): { url: string; init: RequestInit } {
+export function tokenRequestOf(
+  url: string,
+  clientId: string,
+  clientSecret: string,
+  options: Omit<FetchTokenOptions, 'fetch'> = {},
+): { url: string; init: RequestInit } {
   const base = url.replace(/\/$/, '');
-  const form: Record<string, string> = { grant_type: 'client_credentials', scope: options.scope ?? 'openid offline', audience: new URL(base).host };
+  const form: Record<string, string> = {
+    grant_type: 'client_credentials',
+    scope: options.scope ?? 'openid offline',
+    audience: new URL(base).host,
+  };
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (options.authMethod === 'client_secret_basic') {
     const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
@@ -245,10 +348,18 @@ export function tokenRequestOf(url: string, clientId: string, clientSecret: stri
 }
 
 /** A token the way a partner's client gets one (`tokenRequestOf`). */
-export async function fetchToken(url: string, clientId: string, clientSecret: string, options: FetchTokenOptions = {}): Promise<string> {
+export async function fetchToken(
+  url: string,
+  clientId: string,
+  clientSecret: string,
+  options: FetchTokenOptions = {},
+): Promise<string> {
   const request = tokenRequestOf(url, clientId, clientSecret, options);
   const response = await (options.fetch ?? fetch)(request.url, request.init);
   const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
-  if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ''}`.trim());
+  if (!response.ok || !body.access_token)
+    throw new Error(
+      `No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ''}`.trim(),
+    );
   return body.access_token;
 }

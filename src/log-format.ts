@@ -1,7 +1,14 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { FakeOptions, LogFormat } from './config.js';
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 
 const paint = (on: boolean, code: number, text: string) => (on ? `\x1b[${code}m${text}\x1b[0m` : text);
 const statusColour = (status: number) => (status >= 500 ? 31 : status >= 400 ? 33 : status >= 300 ? 36 : 32);
@@ -13,7 +20,8 @@ const statusColour = (status: number) => (status >= 500 ? 31 : status >= 400 ? 3
 export function prettyLine(record: Record<string, unknown>, colour: boolean): string {
   const time = new Date(typeof record.time === 'number' ? record.time : Date.now()).toISOString().slice(11, 23);
   if (record.msg === 'request' && typeof record.status === 'number') {
-    const duration = typeof record.durationMs === 'number' ? `${record.durationMs.toFixed(record.durationMs < 10 ? 1 : 0)} ms` : '';
+    const duration =
+      typeof record.durationMs === 'number' ? `${record.durationMs.toFixed(record.durationMs < 10 ? 1 : 0)} ms` : '';
     const client = typeof record.clientId === 'string' ? record.clientId : '-';
     return [
       paint(colour, 2, time),

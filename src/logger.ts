@@ -8,7 +8,8 @@ const ignore = (): void => undefined;
 /** The library's default, `silent`: nothing to write, so pino is not even loaded (its load would be part of every first start). */
 const SILENT: Logger = { error: ignore, warn: ignore, info: ignore, debug: ignore };
 
-const loadPino = (): typeof import('pino').pino => (createRequire(import.meta.url)('pino') as typeof import('pino')).pino;
+const loadPino = (): typeof import('pino').pino =>
+  (createRequire(import.meta.url)('pino') as typeof import('pino')).pino;
 
 /** A logger at `level` (pino's levels), with pino loaded only when something may be written. */
 export function createLogger(level: string, options: Omit<LoggerOptions, 'level'> = {}): Logger {

@@ -6,6 +6,10 @@ import type { Logger } from './logger.js';
  * (The library installs nothing: the process belongs to the partner's test runner.)
  */
 export function keepProcessAlive(logger: Logger): void {
-  process.on('uncaughtException', (error) => logger.error({ err: error }, 'uncaught exception; the server keeps running'));
-  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection; the server keeps running'));
+  process.on('uncaughtException', (error) =>
+    logger.error({ err: error }, 'uncaught exception; the server keeps running'),
+  );
+  process.on('unhandledRejection', (reason) =>
+    logger.error({ err: reason }, 'unhandled rejection; the server keeps running'),
+  );
 }

@@ -7,7 +7,14 @@ import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
 import { DEFAULTS, type FakeOptions } from './config.js';
 import { createContext, logStartWarnings, type FakeContext } from './context.js';
-import { createControlClient, fetchToken, VerificationError, type ControlClient, type RequestCount, type RequestPattern } from './control-client.js';
+import {
+  createControlClient,
+  fetchToken,
+  VerificationError,
+  type ControlClient,
+  type RequestCount,
+  type RequestPattern,
+} from './control-client.js';
 import { exportTenantRequests, tenantReadinessReport, verifyTenantRequests } from './control/proof.js';
 import type { JournalSpan } from './records/journal.js';
 import { resetTenants } from './domain/clients.js';
@@ -70,7 +77,11 @@ export interface FakeServer {
    * whose message shows the near misses. It looks since the tenant's last reset, or at its whole journal with
    * `{ since: 'start' }`. `fake.control.verify` does the same over HTTP (for a fake in a container).
    */
-  verify(pattern: RequestPattern, count?: RequestCount, clientIdOrOptions?: string | ProofOptions): Schemas['VerificationResult'];
+  verify(
+    pattern: RequestPattern,
+    count?: RequestCount,
+    clientIdOrOptions?: string | ProofOptions,
+  ): Schemas['VerificationResult'];
   /**
    * A client's readiness report, in this process and at once (as `GET /__control/report`): over its whole journal,
    * across resets, or since its last reset with `{ since: 'reset' }`.
@@ -105,7 +116,8 @@ export interface ProofOptions {
   since?: JournalSpan;
 }
 
-const proofOptions = (given: string | ProofOptions | undefined): ProofOptions => (typeof given === 'string' ? { clientId: given } : (given ?? {}));
+const proofOptions = (given: string | ProofOptions | undefined): ProofOptions =>
+  typeof given === 'string' ? { clientId: given } : (given ?? {});
 
 /** How long stop() and SIGTERM let requests in flight finish before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -123,9 +135,17 @@ const REQUEST_TIMEOUT_MS = 120_000;
  *   - headersTimeout: a request's headers must arrive within this, a second above the keep-alive timeout;
  *   - requestTimeout: the whole request within this (120 s; Node wants it no shorter than headersTimeout).
  */
-export function connectionTimeouts(keepAliveTimeoutMs: number = DEFAULTS.keepAliveTimeoutMs): { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number } {
+export function connectionTimeouts(keepAliveTimeoutMs: number = DEFAULTS.keepAliveTimeoutMs): {
+  keepAliveTimeout: number;
+  headersTimeout: number;
+  requestTimeout: number;
+} {
   const headersTimeout = keepAliveTimeoutMs + HEADERS_AFTER_KEEP_ALIVE_MS;
-  return { keepAliveTimeout: keepAliveTimeoutMs, headersTimeout, requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout) };
+  return {
+    keepAliveTimeout: keepAliveTimeoutMs,
+    headersTimeout,
+    requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+  };
 }
 
 export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<DrainableServer> {
@@ -147,7 +167,8 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const keyPair = prepareRsaKeyPair();
   loadValidatorLibrary();
   if (options.stateDir !== undefined && options.signingKeyFile === undefined) await keyPair;
-  if (options.stateDir !== undefined) await waitForStateDir(options.stateDir, (line) => createLogger(options.logLevel ?? 'silent').warn(line));
+  if (options.stateDir !== undefined)
+    await waitForStateDir(options.stateDir, (line) => createLogger(options.logLevel ?? 'silent').warn(line));
   const ctx = createContext(options);
   logStartWarnings(ctx);
   const host = options.host ?? '127.0.0.1';
@@ -164,11 +185,17 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     return tenant;
   };
   // the control plane's changes, journaled as its own are, for the replay of the tenant's session
-  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) => placeOrderJournaled(ctx, settled(clientId), input);
-  const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => controlOrder(settled(clientId), orderId);
-  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) => advanceOrderJournaled(ctx, settled(clientId), orderId);
-  const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (orderId, status, clientId = ctx.tenants.defaultClientId) =>
-    setOrderStatusJournaled(ctx, settled(clientId), orderId, status);
+  const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) =>
+    placeOrderJournaled(ctx, settled(clientId), input);
+  const orderSync: FakeServer['orderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) =>
+    controlOrder(settled(clientId), orderId);
+  const advanceOrderSync: FakeServer['advanceOrderSync'] = (orderId, clientId = ctx.tenants.defaultClientId) =>
+    advanceOrderJournaled(ctx, settled(clientId), orderId);
+  const setOrderStatusSync: FakeServer['setOrderStatusSync'] = (
+    orderId,
+    status,
+    clientId = ctx.tenants.defaultClientId,
+  ) => setOrderStatusJournaled(ctx, settled(clientId), orderId, status);
 
   const tokens = new TokenKeeper<Tenant>();
 
@@ -185,10 +212,14 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       }
       const { client } = tenant;
       const fingerprint = JSON.stringify([client.client_secret, client.scopes, client.token_endpoint_auth_method]);
-      const fetchNew = () => fetchToken(url, client.client_id, client.client_secret, { authMethod: client.token_endpoint_auth_method });
+      const fetchNew = () =>
+        fetchToken(url, client.client_id, client.client_secret, { authMethod: client.token_endpoint_auth_method });
       return tokens.token(tenant, fingerprint, () => tenant.now(), fetchNew, fresh);
     },
-    control: createControlClient({ url, ...(options.controlToken !== undefined && { controlToken: options.controlToken }) }),
+    control: createControlClient({
+      url,
+      ...(options.controlToken !== undefined && { controlToken: options.controlToken }),
+    }),
     reset(clientId?: string) {
       resetTenants(ctx.tenants, ctx.journal, clientId);
     },
@@ -197,7 +228,11 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     },
     verify(pattern, count, clientIdOrOptions) {
       const { clientId = ctx.tenants.defaultClientId, since = 'reset' } = proofOptions(clientIdOrOptions);
-      const outcome = verifyTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, { request: pattern, ...(count && { count }), since });
+      const outcome = verifyTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, {
+        request: pattern,
+        ...(count && { count }),
+        since,
+      });
       if (!outcome.holds) throw new VerificationError({ detail: outcome.detail, ...outcome.failure });
       return outcome.result;
     },
@@ -206,7 +241,10 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
       return tenantReadinessReport(ctx, ctx.tenants.get(clientId).client.client_id, since);
     },
     exportRequests(format = 'har', { clientId = ctx.tenants.defaultClientId, since = 'start', consumer } = {}) {
-      return exportTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, format, url, { since, ...(consumer !== undefined && { consumer }) }).body.toString('utf8');
+      return exportTenantRequests(ctx, ctx.tenants.get(clientId).client.client_id, format, url, {
+        since,
+        ...(consumer !== undefined && { consumer }),
+      }).body.toString('utf8');
     },
     clearRequests(clientId) {
       if (clientId !== undefined) ctx.tenants.get(clientId);

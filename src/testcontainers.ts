@@ -120,17 +120,27 @@ export class InvestmentApiFakeContainer extends GenericContainer {
   }
 
   override async start(): Promise<StartedInvestmentApiFakeContainer> {
-    const probe = { bridgeThroughTestcontainers: engineHasBridgeNetwork, bridgeDirectly: () => bridgeOverEngineApi(process.env) };
-    const hostNetwork = this.networkMode === undefined ? (await chooseNetwork(probe, process.env)) === 'host' : this.networkMode === 'host';
+    const probe = {
+      bridgeThroughTestcontainers: engineHasBridgeNetwork,
+      bridgeDirectly: () => bridgeOverEngineApi(process.env),
+    };
+    const hostNetwork =
+      this.networkMode === undefined
+        ? (await chooseNetwork(probe, process.env)) === 'host'
+        : this.networkMode === 'host';
     // a fake that refuses to start (a STATE_DIR it cannot write, a bad CLIENTS) fails start() at once with its logs
     const health = (port: number) => Wait.forHttp(HEALTH_PATH, port, { abortOnContainerExit: true }).forStatusCode(200);
     const { pinnedPort } = this.settings;
     if (hostNetwork) {
       // on the host's network a second fake on a port in use would exit while the first answered its health check
       this.settings.hostPort = pinnedPort === undefined ? await freePort() : await portFreeOrThrow(pinnedPort);
-      this.withNetworkMode('host').withWaitStrategy(new HostPortWait(health(this.settings.hostPort), this.settings.hostPort));
+      this.withNetworkMode('host').withWaitStrategy(
+        new HostPortWait(health(this.settings.hostPort), this.settings.hostPort),
+      );
     } else {
-      this.withExposedPorts(pinnedPort === undefined ? CONTAINER_PORT : { container: CONTAINER_PORT, host: pinnedPort }).withWaitStrategy(health(CONTAINER_PORT));
+      this.withExposedPorts(
+        pinnedPort === undefined ? CONTAINER_PORT : { container: CONTAINER_PORT, host: pinnedPort },
+      ).withWaitStrategy(health(CONTAINER_PORT));
     }
     this.withEnvironment(containerEnvironment(this.settings));
     const started = await super.start();
@@ -171,7 +181,11 @@ export class StartedInvestmentApiFakeContainer extends AbstractStartedContainer 
   /** A client's credentials (default: the default client) and the audience its token requests name. */
   getClientCredentials(clientId?: string): ClientCredentials {
     const client = this.clientOf(clientId);
-    return { clientId: client.client_id, clientSecret: client.client_secret, audience: new URL(this.getBaseUrl()).host };
+    return {
+      clientId: client.client_id,
+      clientSecret: client.client_secret,
+      audience: new URL(this.getBaseUrl()).host,
+    };
   }
 
   /**
@@ -184,9 +198,18 @@ export class StartedInvestmentApiFakeContainer extends AbstractStartedContainer 
     const url = this.getBaseUrl();
     const key = JSON.stringify([url, client.client_id]);
     const owner = this.owners.get(key) ?? this.owners.set(key, {}).get(key)!;
-    const nowMs = await this.control.forClient(client.client_id).now().then(({ now }) => Date.parse(now), () => Date.now());
+    const nowMs = await this.control
+      .forClient(client.client_id)
+      .now()
+      .then(
+        ({ now }) => Date.parse(now),
+        () => Date.now(),
+      );
     const fingerprint = JSON.stringify([client.client_secret, client.scopes, client.token_endpoint_auth_method]);
-    const fetchNew = () => fetchToken(url, client.client_id, client.client_secret, { ...(client.token_endpoint_auth_method && { authMethod: client.token_endpoint_auth_method }) });
+    const fetchNew = () =>
+      fetchToken(url, client.client_id, client.client_secret, {
+        ...(client.token_endpoint_auth_method && { authMethod: client.token_endpoint_auth_method }),
+      });
     return this.tokens.token(owner, fingerprint, () => nowMs, fetchNew, fresh);
   }
 
@@ -195,7 +218,10 @@ export class StartedInvestmentApiFakeContainer extends AbstractStartedContainer 
     const url = this.getBaseUrl();
     if (this.controlOf?.url !== url) {
       const controlToken = this.settings.controlToken;
-      this.controlOf = { url, client: createControlClient({ url, ...(controlToken !== undefined && { controlToken }) }) };
+      this.controlOf = {
+        url,
+        client: createControlClient({ url, ...(controlToken !== undefined && { controlToken }) }),
+      };
     }
     return this.controlOf.client;
   }
@@ -220,7 +246,10 @@ export class StartedInvestmentApiFakeContainer extends AbstractStartedContainer 
   private clientOf(clientId?: string): ClientCreate {
     const { clients } = this.settings;
     const client = clientId === undefined ? clients[0] : clients.find((c) => c.client_id === clientId);
-    if (!client) throw new Error(`No client "${clientId}" was given to withClients; known: ${clients.map((c) => c.client_id).join(', ')}.`);
+    if (!client)
+      throw new Error(
+        `No client "${clientId}" was given to withClients; known: ${clients.map((c) => c.client_id).join(', ')}.`,
+      );
     return client;
   }
 }
@@ -260,10 +289,12 @@ async function engineHasBridgeNetwork(): Promise<boolean> {
 /** A port free on this machine now (any when 0), for a container on the host's network. */
 const freePort = (wanted = 0, host = '127.0.0.1') =>
   new Promise<number>((resolve, reject) => {
-    const probe = createServer().once('error', reject).listen(wanted, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    const probe = createServer()
+      .once('error', reject)
+      .listen(wanted, host, () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
   });
 
 /** The pinned port when nothing listens on it (the fake listens on every interface), else an error naming it. */

@@ -17,7 +17,9 @@ interface Kept {
 /** The `exp` claim of a JWT, read without checking it (the fake signed it); undefined when it has none. */
 export function expiryOf(token: string): number | undefined {
   try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
     return typeof payload.exp === 'number' ? payload.exp : undefined;
   } catch {
     return undefined;
@@ -32,9 +34,20 @@ export function expiryOf(token: string): number | undefined {
 export class TokenKeeper<Owner extends object> {
   private readonly kept = new WeakMap<Owner, Kept>();
 
-  async token(owner: Owner, fingerprint: string, nowMs: () => number, fetchToken: () => Promise<string>, fresh = false): Promise<string> {
+  async token(
+    owner: Owner,
+    fingerprint: string,
+    nowMs: () => number,
+    fetchToken: () => Promise<string>,
+    fresh = false,
+  ): Promise<string> {
     const kept = this.kept.get(owner);
-    if (!fresh && kept && kept.fingerprint === fingerprint && (kept.exp === undefined || nowMs() < (kept.exp - RENEW_BEFORE_EXPIRY_SECONDS) * 1000)) {
+    if (
+      !fresh &&
+      kept &&
+      kept.fingerprint === fingerprint &&
+      (kept.exp === undefined || nowMs() < (kept.exp - RENEW_BEFORE_EXPIRY_SECONDS) * 1000)
+    ) {
       return kept.token;
     }
     const entry: Kept = { fingerprint, token: fetchToken() };

@@ -22,7 +22,11 @@ export interface SpanOptions {
 
 /** What the matchers accept: a `FakeServer` or a control client (both have `verify` and `report`). */
 export interface ProofSubject {
-  verify(pattern: RequestPattern, count?: RequestCount, options?: SpanOptions): Awaitable<Schemas['VerificationResult']>;
+  verify(
+    pattern: RequestPattern,
+    count?: RequestCount,
+    options?: SpanOptions,
+  ): Awaitable<Schemas['VerificationResult']>;
   report(options?: SpanOptions): Awaitable<Report>;
 }
 
@@ -37,21 +41,31 @@ interface MatcherResult {
 }
 
 const isSubject = (value: unknown): value is ProofSubject =>
-  typeof value === 'object' && value !== null && typeof (value as ProofSubject).verify === 'function' && typeof (value as ProofSubject).report === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ProofSubject).verify === 'function' &&
+  typeof (value as ProofSubject).report === 'function';
 
 function subjectOf(received: unknown, matcher: string): ProofSubject {
   if (!isSubject(received)) {
-    throw new TypeError(`${matcher} expects a FakeServer (startServer()) or a control client (fake.control, createControlClient()), got ${typeof received}`);
+    throw new TypeError(
+      `${matcher} expects a FakeServer (startServer()) or a control client (fake.control, createControlClient()), got ${typeof received}`,
+    );
   }
   return received;
 }
 
-const isThenable = <T>(value: Awaitable<T>): value is Promise<T> => typeof (value as Promise<T> | undefined)?.then === 'function';
+const isThenable = <T>(value: Awaitable<T>): value is Promise<T> =>
+  typeof (value as Promise<T> | undefined)?.then === 'function';
 
 /** Runs a check that may be sync (in process) or async (over HTTP) and judges its value or its assertion error. */
-function judged<T>(run: () => Awaitable<T>, judge: (outcome: { value: T } | { failure: Error }) => MatcherResult): Awaitable<MatcherResult> {
+function judged<T>(
+  run: () => Awaitable<T>,
+  judge: (outcome: { value: T } | { failure: Error }) => MatcherResult,
+): Awaitable<MatcherResult> {
   const onError = (error: unknown): MatcherResult => {
-    if (error instanceof Error && (error as { code?: string }).code === 'ERR_ASSERTION') return judge({ failure: error });
+    if (error instanceof Error && (error as { code?: string }).code === 'ERR_ASSERTION')
+      return judge({ failure: error });
     throw error;
   };
   let value: Awaitable<T>;
@@ -73,12 +87,20 @@ const resetsIn = (report: Report): number => report.resets ?? 0;
 function describeFindings(report: Report, findings: Report['findings'], asked: SpanOptions['since']): string {
   const resets = resetsIn(report);
   const across = resets > 0 ? `, across ${resets} reset${resets === 1 ? '' : 's'}` : '';
-  const lines = [`The readiness report of ${report.client_id} ${spanOf(report, asked)} (${report.requests_seen} request(s) seen${across}) has ${findings.length} finding(s):`];
+  const lines = [
+    `The readiness report of ${report.client_id} ${spanOf(report, asked)} (${report.requests_seen} request(s) seen${across}) has ${findings.length} finding(s):`,
+  ];
   for (const f of findings) {
-    lines.push(`  [${f.severity}] ${f.code}: ${f.message}`, `      hint: ${f.hint}`, `      requests: ${f.requests.join(', ')}`, `      docs: ${f.docs}`);
+    lines.push(
+      `  [${f.severity}] ${f.code}: ${f.message}`,
+      `      hint: ${f.hint}`,
+      `      requests: ${f.requests.join(', ')}`,
+      `      docs: ${f.docs}`,
+    );
   }
   // a suite that resets before each test reads earlier tests' findings here unless it asks for its own span
-  if (resets > 0) lines.push(`Findings before the last reset count too: { since: 'reset' } reads since the last reset only.`);
+  if (resets > 0)
+    lines.push(`Findings before the last reset count too: { since: 'reset' } reads since the last reset only.`);
   return lines.join('\n');
 }
 
@@ -87,7 +109,12 @@ export const matchers = {
    * The client sent requests matching the pattern, as many as `count` says (default: at least one), since its
    * tenant's last reset (`{ since: 'start' }`: in its whole journal).
    */
-  toHaveReceived(received: unknown, pattern: RequestPattern, count?: RequestCount, options: SpanOptions = {}): Awaitable<MatcherResult> {
+  toHaveReceived(
+    received: unknown,
+    pattern: RequestPattern,
+    count?: RequestCount,
+    options: SpanOptions = {},
+  ): Awaitable<MatcherResult> {
     const subject = subjectOf(received, 'toHaveReceived');
     return judged(
       () => (options.since ? subject.verify(pattern, count, { since: options.since }) : subject.verify(pattern, count)),
@@ -96,7 +123,8 @@ export const matchers = {
           ? { pass: false, message: () => outcome.failure.message }
           : {
               pass: true,
-              message: () => `Expected no such count of requests matching ${JSON.stringify(pattern)}, but ${outcome.value.matched} matched: ${outcome.value.requests.join(', ')}`,
+              message: () =>
+                `Expected no such count of requests matching ${JSON.stringify(pattern)}, but ${outcome.value.matched} matched: ${outcome.value.requests.join(', ')}`,
             },
     );
   },
@@ -116,11 +144,19 @@ export const matchers = {
         const findings = report.findings.filter((f) => !options.allow?.includes(f.code));
         const span = spanOf(report, options.since);
         if (report.requests_seen === 0) {
-          return { pass: false, message: () => `No requests yet: the readiness report of ${report.client_id} ${span} saw no request of its client, so it proves nothing.` };
+          return {
+            pass: false,
+            message: () =>
+              `No requests yet: the readiness report of ${report.client_id} ${span} saw no request of its client, so it proves nothing.`,
+          };
         }
         return findings.length > 0
           ? { pass: false, message: () => describeFindings(report, findings, options.since) }
-          : { pass: true, message: () => `Expected readiness findings for ${report.client_id} ${span}, but its ${report.requests_seen} request(s) raised none.` };
+          : {
+              pass: true,
+              message: () =>
+                `Expected readiness findings for ${report.client_id} ${span}, but its ${report.requests_seen} request(s) raised none.`,
+            };
       },
     );
   },

@@ -15,6 +15,8 @@ export function docker(args: readonly string[], env?: NodeJS.ProcessEnv): Promis
 export function dockerLogs(id: string, tail?: number): Promise<string> {
   return new Promise((resolve) => {
     const args = ['logs', ...(tail !== undefined ? ['--tail', String(tail)] : []), id];
-    execFile('docker', args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolve(error ? `(docker logs failed: ${error.message})` : `${stdout}${stderr}`));
+    execFile('docker', args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve(error ? `(docker logs failed: ${error.message})` : `${stdout}${stderr}`),
+    );
   });
 }

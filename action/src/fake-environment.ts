@@ -2,7 +2,10 @@
 import type { ActionInputs } from './inputs.js';
 
 /** `stateDir`: where the fake itself sees the folder (`/state` in the container, the runner's path for a process). */
-export function fakeEnvironment(inputs: ActionInputs, { port, stateDir }: { port: number; stateDir?: string }): Record<string, string> {
+export function fakeEnvironment(
+  inputs: ActionInputs,
+  { port, stateDir }: { port: number; stateDir?: string },
+): Record<string, string> {
   return {
     PORT: String(port),
     ...(inputs.seed !== undefined && { SEED: String(inputs.seed) }),

@@ -6,7 +6,11 @@ export function fileStems(clientIds: readonly string[]): Map<string, string> {
   const stems = new Map<string, string>();
   const taken = new Set<string>(['fidelity', 'summary', 'fake']);
   for (const id of clientIds) {
-    const base = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[.-]+/, '_').slice(0, 100) || '_';
+    const base =
+      id
+        .replace(/[^A-Za-z0-9._-]/g, '_')
+        .replace(/^[.-]+/, '_')
+        .slice(0, 100) || '_';
     let stem = base;
     for (let n = 2; taken.has(stem.toLowerCase()); n++) stem = `${base}-${n}`;
     taken.add(stem.toLowerCase());

@@ -18,18 +18,31 @@ export async function finish(state: FakeState): Promise<void> {
   let failure: string | undefined;
   try {
     const run = await collectReports(state);
-    const markdown = renderSummary(run, { reportsDir: state.reportsDir, failOnFindings: state.failOnFindings, docsBase: DOCS_BASE });
+    const markdown = renderSummary(run, {
+      reportsDir: state.reportsDir,
+      failOnFindings: state.failOnFindings,
+      docsBase: DOCS_BASE,
+    });
     writeFileSync(join(state.reportsDir, 'summary.md'), markdown);
-    await core.summary.addRaw(markdown).write().catch((error: Error) => core.warning(`The job summary could not be written: ${error.message}`));
+    await core.summary
+      .addRaw(markdown)
+      .write()
+      .catch((error: Error) => core.warning(`The job summary could not be written: ${error.message}`));
     const { findings, differences } = findingsOf(run);
-    const said = [findings > 0 ? `${findings} readiness finding(s)` : '', differences > 0 ? `${differences} difference(s) from the upstream` : ''].filter(Boolean).join(' and ');
+    const said = [
+      findings > 0 ? `${findings} readiness finding(s)` : '',
+      differences > 0 ? `${differences} difference(s) from the upstream` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     if (said) core.info(`${said}: see the job summary; the files are in ${state.reportsDir}.`);
     else core.info(`No findings; the reports are in ${state.reportsDir}.`);
     if (state.failOnFindings && said) failure = `${said}, and fail-on-findings is true.`;
     const problem = run.problem ?? run.fidelity?.problem ?? run.clients.find((c) => c.problem)?.problem;
     if (problem) {
       core.warning(problem);
-      if (state.failOnFindings) failure ??= `${problem} (fail-on-findings is true: a report that was not read proves nothing).`;
+      if (state.failOnFindings)
+        failure ??= `${problem} (fail-on-findings is true: a report that was not read proves nothing).`;
     }
   } finally {
     await stopFake(state.runner, state.logFile).then(

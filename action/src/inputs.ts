@@ -28,7 +28,8 @@ export interface ActionInputs {
  * An input's value, trimmed; `undefined` when empty (the runner passes `action.yml`'s defaults, tests may not). The
  * runner names it `INPUT_FAIL-ON-FINDINGS`; a runner's stand-in that writes `INPUT_FAIL_ON_FINDINGS` is heard too.
  */
-const optional = (name: string): string | undefined => core.getInput(name) || process.env[`INPUT_${name.replace(/-/g, '_').toUpperCase()}`]?.trim() || undefined;
+const optional = (name: string): string | undefined =>
+  core.getInput(name) || process.env[`INPUT_${name.replace(/-/g, '_').toUpperCase()}`]?.trim() || undefined;
 
 export function readInputs(): ActionInputs {
   const spec = optional('package');
@@ -36,9 +37,11 @@ export function readInputs(): ActionInputs {
   const clients = optional('clients');
   const stateDir = optional('state-dir');
   const upstream = optional('upstream');
-  const controlToken = core.getInput('control-token', { trimWhitespace: false }) || process.env.INPUT_CONTROL_TOKEN || undefined;
+  const controlToken =
+    core.getInput('control-token', { trimWhitespace: false }) || process.env.INPUT_CONTROL_TOKEN || undefined;
   return {
-    source: spec !== undefined ? { kind: 'package', spec } : { kind: 'container', image: optional('image') ?? DEFAULT_IMAGE },
+    source:
+      spec !== undefined ? { kind: 'package', spec } : { kind: 'container', image: optional('image') ?? DEFAULT_IMAGE },
     ...(seed !== undefined && { seed: checkedInteger('seed', seed, 0) }),
     ...(clients !== undefined && { clients: checkedClients(clients) }),
     ...(controlToken !== undefined && { controlToken }),
@@ -51,7 +54,8 @@ export function readInputs(): ActionInputs {
 
 function checkedInteger(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number < min || number > max) throw new Error(`Input ${name} must be an integer from ${min} to ${max}, got "${value}".`);
+  if (!/^\d+$/.test(value) || number < min || number > max)
+    throw new Error(`Input ${name} must be an integer from ${min} to ${max}, got "${value}".`);
   return number;
 }
 
@@ -69,9 +73,20 @@ function checkedClients(value: string): string {
   } catch (error) {
     throw new Error(`Input clients must be a JSON array of clients: ${(error as Error).message}`);
   }
-  const valid = Array.isArray(clients) && clients.length > 0 &&
-    clients.every((c: unknown) => typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>).client_id === 'string' && typeof (c as Record<string, unknown>).client_secret === 'string');
-  if (!valid) throw new Error('Input clients must be a JSON array of at least one client, each with a client_id and a client_secret (docs/configuration.md).');
+  const valid =
+    Array.isArray(clients) &&
+    clients.length > 0 &&
+    clients.every(
+      (c: unknown) =>
+        typeof c === 'object' &&
+        c !== null &&
+        typeof (c as Record<string, unknown>).client_id === 'string' &&
+        typeof (c as Record<string, unknown>).client_secret === 'string',
+    );
+  if (!valid)
+    throw new Error(
+      'Input clients must be a JSON array of at least one client, each with a client_id and a client_secret (docs/configuration.md).',
+    );
   return value;
 }
 

@@ -36,20 +36,38 @@ async function main(): Promise<void> {
   if (inputs.source.kind === 'container') {
     const { id } = await startContainer(inputs, inputs.source.image);
     runner = { kind: 'container', id };
-    wait = { timeoutMs: CONTAINER_HEALTH_MS, running: async () => (await docker(['inspect', '--format', '{{.State.Running}}', id]).catch(() => 'false')) === 'true', output: () => dockerLogs(id, 40) };
+    wait = {
+      timeoutMs: CONTAINER_HEALTH_MS,
+      running: async () =>
+        (await docker(['inspect', '--format', '{{.State.Running}}', id]).catch(() => 'false')) === 'true',
+      output: () => dockerLogs(id, 40),
+    };
   } else {
     const started = startPackage(inputs, inputs.source.spec, logFile);
     runner = { kind: 'process', pid: started.pid };
-    wait = { timeoutMs: started.installs ? NPX_HEALTH_MS : PROCESS_HEALTH_MS, running: async () => !started.exited(), output: async () => tail(logFile) };
+    wait = {
+      timeoutMs: started.installs ? NPX_HEALTH_MS : PROCESS_HEALTH_MS,
+      running: async () => !started.exited(),
+      output: async () => tail(logFile),
+    };
   }
   const state: FakeState = {
-    url, reportsDir, logFile, stateFile: join(base, 'state.json'), failOnFindings: inputs.failOnFindings, shadow: inputs.upstream !== undefined, runner,
+    url,
+    reportsDir,
+    logFile,
+    stateFile: join(base, 'state.json'),
+    failOnFindings: inputs.failOnFindings,
+    shadow: inputs.upstream !== undefined,
+    runner,
     ...(inputs.controlToken !== undefined && { controlToken: inputs.controlToken }),
   };
   saveFakeState(state);
   await waitForHealth(url, wait);
 
-  const clients = await createControlClient({ url, ...(inputs.controlToken !== undefined && { controlToken: inputs.controlToken }) }).clients();
+  const clients = await createControlClient({
+    url,
+    ...(inputs.controlToken !== undefined && { controlToken: inputs.controlToken }),
+  }).clients();
   const first = clients.find((c) => c.default) ?? clients[0];
   if (!first) throw new Error('The fake has no client.');
   core.setSecret(first.client_secret);

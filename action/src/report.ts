@@ -8,7 +8,10 @@ import { exportedState, markFinished, STATE_FILE_VARIABLE } from './state.js';
 
 async function report(): Promise<void> {
   const state = exportedState();
-  if (!state) throw new Error(`No fake to report on (${STATE_FILE_VARIABLE} is not set): use investment-platform/investment-api-fake in an earlier step of this job.`);
+  if (!state)
+    throw new Error(
+      `No fake to report on (${STATE_FILE_VARIABLE} is not set): use investment-platform/investment-api-fake in an earlier step of this job.`,
+    );
   if (state.finished) return core.info('The reports are written and the fake is stopped already.');
   try {
     await finish(state);

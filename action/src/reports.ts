@@ -25,12 +25,27 @@ export interface ClientReports {
 export interface RunReports {
   clients: ClientReports[];
   /** Shadow mode only. */
-  fidelity?: { report?: Schemas['FidelityReport']; files: string[]; unattributed: Schemas['FidelityDifference'][]; problem?: string };
+  fidelity?: {
+    report?: Schemas['FidelityReport'];
+    files: string[];
+    unattributed: Schemas['FidelityDifference'][];
+    problem?: string;
+  };
   /** What kept the reports from being read at all. */
   problem?: string;
 }
 
-export async function collectReports({ url, controlToken, reportsDir, shadow }: { url: string; controlToken?: string; reportsDir: string; shadow: boolean }): Promise<RunReports> {
+export async function collectReports({
+  url,
+  controlToken,
+  reportsDir,
+  shadow,
+}: {
+  url: string;
+  controlToken?: string;
+  reportsDir: string;
+  shadow: boolean;
+}): Promise<RunReports> {
   const control = createControlClient({ url, ...(controlToken !== undefined && { controlToken }) });
   let clientIds: string[];
   try {
@@ -41,12 +56,18 @@ export async function collectReports({ url, controlToken, reportsDir, shadow }: 
   const stems = fileStems(clientIds);
   const write = (name: string, text: string) => writeFileSync(join(reportsDir, name), text);
   const clients: ClientReports[] = [];
-  for (const clientId of clientIds) clients.push(await readinessOf(control.forClient(clientId), clientId, stems.get(clientId)!, write));
+  for (const clientId of clientIds)
+    clients.push(await readinessOf(control.forClient(clientId), clientId, stems.get(clientId)!, write));
   if (!shadow) return { clients };
   return { clients, fidelity: await fidelityOf(control, clients, stems, write) };
 }
 
-async function readinessOf(control: ControlClient, clientId: string, stem: string, write: (name: string, text: string) => void): Promise<ClientReports> {
+async function readinessOf(
+  control: ControlClient,
+  clientId: string,
+  stem: string,
+  write: (name: string, text: string) => void,
+): Promise<ClientReports> {
   const reports: ClientReports = { clientId, differences: [], files: [] };
   const keep = (name: string, text: string) => {
     write(name, text);
@@ -65,7 +86,12 @@ async function readinessOf(control: ControlClient, clientId: string, stem: strin
   return reports;
 }
 
-async function fidelityOf(control: ControlClient, clients: ClientReports[], stems: Map<string, string>, write: (name: string, text: string) => void): Promise<NonNullable<RunReports['fidelity']>> {
+async function fidelityOf(
+  control: ControlClient,
+  clients: ClientReports[],
+  stems: Map<string, string>,
+  write: (name: string, text: string) => void,
+): Promise<NonNullable<RunReports['fidelity']>> {
   const fidelity: NonNullable<RunReports['fidelity']> = { files: [], unattributed: [] };
   try {
     const report = (fidelity.report = await control.fidelity());
@@ -75,7 +101,8 @@ async function fidelityOf(control: ControlClient, clients: ClientReports[], stem
     // a difference names its exchange's journal entry; the entry is in the journal of the client that sent it
     const owner = new Map<string, ClientReports>();
     for (const client of clients) {
-      for (const entry of await control.forClient(client.clientId).requests({ since: 'start' })) owner.set(entry.id, client);
+      for (const entry of await control.forClient(client.clientId).requests({ since: 'start' }))
+        owner.set(entry.id, client);
     }
     for (const difference of report.differences) {
       const client = owner.get(difference.request_id);

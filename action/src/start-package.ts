@@ -24,15 +24,28 @@ export interface StartedProcess {
 export function startPackage(inputs: ActionInputs, spec: string, logFile: string): StartedProcess {
   const path = resolve(spec);
   const folder = existsSync(path) && statSync(path).isDirectory();
-  const [command, args] = folder ? [process.execPath, [cliOf(path)]] : ['npx', ['--yes', '--package', existsSync(path) ? path : spec, BIN]];
-  const env = { ...inheritedEnvironment(), ...fakeEnvironment(inputs, { port: inputs.port, ...(inputs.stateDir !== undefined && { stateDir: inputs.stateDir }) }) };
+  const [command, args] = folder
+    ? [process.execPath, [cliOf(path)]]
+    : ['npx', ['--yes', '--package', existsSync(path) ? path : spec, BIN]];
+  const env = {
+    ...inheritedEnvironment(),
+    ...fakeEnvironment(inputs, {
+      port: inputs.port,
+      ...(inputs.stateDir !== undefined && { stateDir: inputs.stateDir }),
+    }),
+  };
   core.info(`${folder ? 'node' : 'npx'} ${args.join(' ')} (port ${inputs.port}; its output: ${logFile})`);
   const log = openSync(logFile, 'a');
   try {
     const child = spawn(command, args, { detached: true, stdio: ['ignore', log, log], env });
     if (child.pid === undefined) throw new Error(`Could not start ${command}.`);
     child.unref();
-    return { kind: 'process', pid: child.pid, exited: () => child.exitCode !== null || child.signalCode !== null, installs: !folder };
+    return {
+      kind: 'process',
+      pid: child.pid,
+      exited: () => child.exitCode !== null || child.signalCode !== null,
+      installs: !folder,
+    };
   } finally {
     closeSync(log);
   }
@@ -42,14 +55,20 @@ export function startPackage(inputs: ActionInputs, spec: string, logFile: string
 function cliOf(folder: string): string {
   const manifestPath = join(folder, 'package.json');
   if (!existsSync(manifestPath)) throw new Error(`Input package: ${folder} has no package.json.`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { name?: string; bin?: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    name?: string;
+    bin?: string | Record<string, string>;
+  };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[BIN];
   if (manifest.name !== BIN || !bin) throw new Error(`Input package: ${folder} is not the ${BIN} package.`);
   const cli = join(folder, bin);
-  if (!existsSync(cli)) throw new Error(`Input package: ${folder} is not built (no ${bin}): run \`npm ci && npm run build\` in it first.`);
+  if (!existsSync(cli))
+    throw new Error(`Input package: ${folder} is not built (no ${bin}): run \`npm ci && npm run build\` in it first.`);
   return cli;
 }
 
 /** The step's environment without the runner's protocol (the action's inputs and state are not the fake's). */
 const inheritedEnvironment = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('INPUT_') && !name.startsWith('STATE_')));
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('INPUT_') && !name.startsWith('STATE_')),
+  );

@@ -46,7 +46,8 @@ export function exportedState(): FakeState | undefined {
   return file ? readStateFile(file) : undefined;
 }
 
-export const markFinished = (state: FakeState): void => writeFileSync(state.stateFile, JSON.stringify({ ...state, finished: true }), { mode: 0o600 });
+export const markFinished = (state: FakeState): void =>
+  writeFileSync(state.stateFile, JSON.stringify({ ...state, finished: true }), { mode: 0o600 });
 
 function readStateFile(file: string): FakeState | undefined {
   try {

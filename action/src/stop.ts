@@ -18,7 +18,8 @@ export async function stopFake(runner: Runner, logFile: string): Promise<void> {
   if (!signal(runner.pid, 'SIGTERM')) return;
   const deadline = Date.now() + GRACE_S * 1000;
   // npx and npm's shell go at once; the fake under them when it has drained and written STATE_DIR
-  while ((alive(runner.pid) || groupAlive(runner.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while ((alive(runner.pid) || groupAlive(runner.pid)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   if (alive(runner.pid) || groupAlive(runner.pid)) signal(runner.pid, 'SIGKILL');
 }
 

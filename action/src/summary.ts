@@ -33,9 +33,18 @@ export function renderSummary(run: RunReports, context: SummaryContext): string 
     if (quiet) silent.push(client);
     else lines.push(...clientSection(client, context));
   }
-  if (silent.length > 0) lines.push(`No requests from ${silent.map((c) => code(c.clientId)).join(', ')}: ${silent.length === 1 ? 'its report proves' : 'their reports prove'} nothing.`, '');
+  if (silent.length > 0)
+    lines.push(
+      `No requests from ${silent.map((c) => code(c.clientId)).join(', ')}: ${silent.length === 1 ? 'its report proves' : 'their reports prove'} nothing.`,
+      '',
+    );
   if (run.fidelity) lines.push(...fidelitySection(run.fidelity));
-  lines.push('---', '', `The files are in the folder the step's \`reports-dir\` output names (${code(context.reportsDir)}), with the fake's log (\`fake.log\`): keep them with \`actions/upload-artifact\`.`, '');
+  lines.push(
+    '---',
+    '',
+    `The files are in the folder the step's \`reports-dir\` output names (${code(context.reportsDir)}), with the fake's log (\`fake.log\`): keep them with \`actions/upload-artifact\`.`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -46,12 +55,21 @@ function verdict(run: RunReports, { failOnFindings }: SummaryContext): string {
   const requests = run.clients.reduce((n, c) => n + (c.readiness?.requests_seen ?? 0), 0);
   const fails = failOnFindings ? ' The step fails: `fail-on-findings` is `true`.' : '';
   if (findings + differences === 0) {
-    if (run.problem) return `**⚠️ The reports could not be read.**${failOnFindings ? ' The step fails: `fail-on-findings` is `true`.' : ''}`;
+    if (run.problem)
+      return `**⚠️ The reports could not be read.**${failOnFindings ? ' The step fails: `fail-on-findings` is `true`.' : ''}`;
     return `**✅ No findings** over ${count(requests, 'request')} of ${count(clients, 'client')}${run.fidelity ? ', and no difference from the upstream' : ''}.`;
   }
-  const errors = run.clients.reduce((n, c) => n + (c.readiness?.findings.filter((f) => f.severity === 'error').length ?? 0), 0);
+  const errors = run.clients.reduce(
+    (n, c) => n + (c.readiness?.findings.filter((f) => f.severity === 'error').length ?? 0),
+    0,
+  );
   const parts = [];
-  const severities = [errors > 0 ? count(errors, 'error') : '', findings > errors ? count(findings - errors, 'warning') : ''].filter(Boolean).join(', ');
+  const severities = [
+    errors > 0 ? count(errors, 'error') : '',
+    findings > errors ? count(findings - errors, 'warning') : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   if (findings > 0) parts.push(`${count(findings, 'finding')} (${severities})`);
   if (differences > 0) parts.push(`${count(differences, 'difference')} from the upstream`);
   return `**❌ ${parts.join(' and ')}** for ${failing} of ${count(clients, 'client')}.${fails}`;
@@ -64,15 +82,22 @@ function clientSection(client: ClientReports, { docsBase }: SummaryContext): str
   const what: string[] = [];
   if (findings.length > 0) what.push(count(findings.length, 'finding'));
   if (client.differences.length > 0) what.push(count(client.differences.length, 'difference'));
-  const lines = [`### ${bad ? '❌' : '✅'} ${code(client.clientId)}: ${what.length > 0 ? what.join(', ') : 'no findings'}${seen}`, ''];
+  const lines = [
+    `### ${bad ? '❌' : '✅'} ${code(client.clientId)}: ${what.length > 0 ? what.join(', ') : 'no findings'}${seen}`,
+    '',
+  ];
   if (client.problem) lines.push(`> [!WARNING]`, `> ${text(client.problem)}`, '');
   if (findings.length > 0) {
     lines.push('| rule | severity | what the client did | what to change |', '| --- | --- | --- | --- |');
-    const ordered = [...findings].sort((a, b) => Number(a.severity !== 'error') - Number(b.severity !== 'error') || a.code.localeCompare(b.code));
-    for (const f of ordered.slice(0, MAX_ROWS)) lines.push(`| [${code(f.code)}](${docsBase}${f.docs}) | ${f.severity} | ${text(f.message)} | ${text(f.hint)} |`);
+    const ordered = [...findings].sort(
+      (a, b) => Number(a.severity !== 'error') - Number(b.severity !== 'error') || a.code.localeCompare(b.code),
+    );
+    for (const f of ordered.slice(0, MAX_ROWS))
+      lines.push(`| [${code(f.code)}](${docsBase}${f.docs}) | ${f.severity} | ${text(f.message)} | ${text(f.hint)} |`);
     lines.push(...more(ordered.length, 'finding'), '');
   }
-  if (client.differences.length > 0) lines.push('Differences from the upstream, by operation:', '', ...differencesByOperation(client.differences), '');
+  if (client.differences.length > 0)
+    lines.push('Differences from the upstream, by operation:', '', ...differencesByOperation(client.differences), '');
   if (client.files.length > 0) lines.push(`Files: ${client.files.map(code).join(', ')}`, '');
   return lines;
 }
@@ -106,23 +131,41 @@ function fidelitySection(fidelity: NonNullable<RunReports['fidelity']>): string[
       '',
     );
     if (report.operations.length > 0) {
-      lines.push('| operation | exchanges | compared | agreed | not comparable | differences |', '| --- | --- | --- | --- | --- | --- |');
-      for (const o of report.operations.slice(0, MAX_ROWS)) lines.push(`| ${code(o.operation ?? '(not in the document)')} | ${o.exchanges} | ${o.compared} | ${o.agreed} | ${o.not_comparable} | ${o.differences} |`);
+      lines.push(
+        '| operation | exchanges | compared | agreed | not comparable | differences |',
+        '| --- | --- | --- | --- | --- | --- |',
+      );
+      for (const o of report.operations.slice(0, MAX_ROWS))
+        lines.push(
+          `| ${code(o.operation ?? '(not in the document)')} | ${o.exchanges} | ${o.compared} | ${o.agreed} | ${o.not_comparable} | ${o.differences} |`,
+        );
       lines.push(...more(report.operations.length, 'operation'), '');
     }
   }
-  if (fidelity.unattributed.length > 0) lines.push('Differences whose exchange no client\'s journal still holds, by operation:', '', ...differencesByOperation(fidelity.unattributed), '');
+  if (fidelity.unattributed.length > 0)
+    lines.push(
+      "Differences whose exchange no client's journal still holds, by operation:",
+      '',
+      ...differencesByOperation(fidelity.unattributed),
+      '',
+    );
   if (fidelity.files.length > 0) lines.push(`Files: ${fidelity.files.map(code).join(', ')}`, '');
   return lines;
 }
 
-const more = (total: number, noun: string): string[] => (total > MAX_ROWS ? ['', `…and ${count(total - MAX_ROWS, noun)} more in the files.`] : []);
+const more = (total: number, noun: string): string[] =>
+  total > MAX_ROWS ? ['', `…and ${count(total - MAX_ROWS, noun)} more in the files.`] : [];
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Text in a paragraph or a table cell: no HTML, no cell break, one line. */
 export const text = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/[\r\n\u2028\u2029]+/g, ' ');
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n\u2028\u2029]+/g, ' ');
 
 /** An inline code span of any text: fenced by more backticks than it holds in a row, `|` escaped for tables. */
 export function code(value: string): string {

@@ -13,10 +13,17 @@ export interface HealthWait {
 export async function waitForHealth(url: string, { timeoutMs, running, output }: HealthWait): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const healthy = await fetch(`${url}/__control/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/__control/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) return;
-    if (!(await running())) throw new Error(`The fake stopped before it answered on ${url}. Its output:\n${await output()}`);
-    if (Date.now() > deadline) throw new Error(`The fake did not answer ${url}/__control/health within ${timeoutMs / 1000} s. Its output:\n${await output()}`);
+    if (!(await running()))
+      throw new Error(`The fake stopped before it answered on ${url}. Its output:\n${await output()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `The fake did not answer ${url}/__control/health within ${timeoutMs / 1000} s. Its output:\n${await output()}`,
+      );
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }

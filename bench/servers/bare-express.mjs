@@ -22,9 +22,16 @@ const narrow = (route) => Number(Boolean(route.byUrl || route.ifQuery));
 for (const route of [...routes].sort((a, b) => narrow(b) - narrow(a))) {
   const bytes = Buffer.from(route.body, 'utf8');
   const value = JSON.parse(route.body);
-  const byUrl = new Map(Object.entries(route.byUrl ?? {}).map(([url, body]) => [url, { bytes: Buffer.from(body, 'utf8'), value: JSON.parse(body) }]));
+  const byUrl = new Map(
+    Object.entries(route.byUrl ?? {}).map(([url, body]) => [
+      url,
+      { bytes: Buffer.from(body, 'utf8'), value: JSON.parse(body) },
+    ]),
+  );
   const send =
-    mode === 'json' ? (res) => void res.status(route.status).json(value) : (res) => void res.status(route.status).type('application/json').send(bytes);
+    mode === 'json'
+      ? (res) => void res.status(route.status).json(value)
+      : (res) => void res.status(route.status).type('application/json').send(bytes);
   const inQuery = route.ifQuery && [`?${route.ifQuery}=`, `&${route.ifQuery}=`];
   const handler = inQuery
     ? (req, res, next) => (req.url.includes(inQuery[0]) || req.url.includes(inQuery[1]) ? send(res) : next())

@@ -23,7 +23,14 @@ http
     res.end('ok');
     // the fields of the fake's line (src/http/observe.ts)
     logger?.info(
-      { reqId: String(++id), method: req.method, path: req.url, status: 200, durationMs: Math.round((performance.now() - started) * 100) / 100, clientId: 'sandbox-client' },
+      {
+        reqId: String(++id),
+        method: req.method,
+        path: req.url,
+        status: 200,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        clientId: 'sandbox-client',
+      },
       'request',
     );
   })

@@ -53,8 +53,16 @@ const call = (method, path, headers = {}, body) =>
   });
 await call('GET', '/__control/health');
 mark('+ listen, first request (the validator middleware initializes on it: document, meta-schema, schemas)');
-const form = new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(url).host }).toString();
-const { access_token: token } = JSON.parse((await call('POST', '/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded' }, form)).body);
+const form = new URLSearchParams({
+  grant_type: 'client_credentials',
+  scope: 'openid offline',
+  client_id: 'sandbox-client',
+  client_secret: 'sandbox-secret',
+  audience: new URL(url).host,
+}).toString();
+const { access_token: token } = JSON.parse(
+  (await call('POST', '/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded' }, form)).body,
+);
 mark('+ first token');
 for (const path of ['/v1/orders?limit=100', '/v1/share-classes', '/v1/accounts', '/v1/assets']) {
   const r = await call('GET', path, { authorization: `Bearer ${token}` });

@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 const [cliPath, intervalArg] = process.argv.slice(2);
 const session = new Session();
 session.connect();
-const post = (method, params = {}) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+const post = (method, params = {}) =>
+  new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
 await post('Profiler.enable');
 await post('Profiler.setSamplingInterval', { interval: Number(intervalArg ?? 200) });
 

@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 const [distIndex, out, intervalArg, repeatsArg] = process.argv.slice(2);
 const session = new Session();
 session.connect();
-const post = (method, params = {}) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+const post = (method, params = {}) =>
+  new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
 
 const { startServer } = await import(distIndex);
 async function firstOk() {

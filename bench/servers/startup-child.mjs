@@ -41,14 +41,16 @@ for (let i = 0; i < RESETS; i++) {
   resets.push(performance.now() - start);
 }
 
-console.log(JSON.stringify({
-  importMs,
-  firstMs: first.ms,
-  firstListeningMs: first.listeningMs,
-  secondMs: second.ms,
-  secondListeningMs: second.listeningMs,
-  resetColdMs: resets[0],
-  resetsMs: resets.slice(1),
-}));
+console.log(
+  JSON.stringify({
+    importMs,
+    firstMs: first.ms,
+    firstListeningMs: first.listeningMs,
+    secondMs: second.ms,
+    secondListeningMs: second.listeningMs,
+    resetColdMs: resets[0],
+    resetsMs: resets.slice(1),
+  }),
+);
 await first.fake.stop();
 await second.fake.stop();

@@ -42,7 +42,10 @@ function headersOf(session: Session, { allClients }: Scope, accept = 'applicatio
 }
 
 /** A call's answer when it succeeded (undefined for 204), else a `ControlError` with its problem. */
-async function answered<T>(session: Session, call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+async function answered<T>(
+  session: Session,
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) {
     const problem = typeof error === 'object' && error !== null ? (error as Problem) : undefined;
@@ -54,8 +57,15 @@ async function answered<T>(session: Session, call: Promise<{ data?: T; error?: u
 }
 
 /** A control call answering a file (an export): its bytes and the name the fake gives it. */
-async function controlFile(session: Session, format: 'har' | 'http' | 'vitest'): Promise<{ blob: Blob; fileName: string }> {
-  const result = await client.GET('/__control/export', { params: { query: { format } }, headers: headersOf(session, {}, '*/*'), parseAs: 'blob' });
+async function controlFile(
+  session: Session,
+  format: 'har' | 'http' | 'vitest',
+): Promise<{ blob: Blob; fileName: string }> {
+  const result = await client.GET('/__control/export', {
+    params: { query: { format } },
+    headers: headersOf(session, {}, '*/*'),
+    parseAs: 'blob',
+  });
   const blob = (await answered(session, Promise.resolve(result))) as Blob;
   const fileName = /filename="([^"]+)"/.exec(result.response.headers.get('content-disposition') ?? '')?.[1] ?? 'export';
   return { blob, fileName };
@@ -67,41 +77,86 @@ export const api = (s: Session) => {
   const path = <P extends Record<string, string>>(values: P) => ({ path: values });
   return {
     state: () => answered(s, client.GET('/__control/state', { headers: h() })),
-    replaceState: (world: unknown) => answered<void>(s, client.PUT('/__control/state', { headers: h(), body: world as World })),
-    reset: (clientId?: string) => answered<void>(s, client.POST('/__control/reset', { headers: h(), body: clientId ? { client_id: clientId } : {} })),
+    replaceState: (world: unknown) =>
+      answered<void>(s, client.PUT('/__control/state', { headers: h(), body: world as World })),
+    reset: (clientId?: string) =>
+      answered<void>(
+        s,
+        client.POST('/__control/reset', { headers: h(), body: clientId ? { client_id: clientId } : {} }),
+      ),
     clock: () => answered(s, client.GET('/__control/clock', { headers: h() })),
-    setClock: (change: Schemas['ClockChange']) => answered(s, client.POST('/__control/clock', { headers: h(), body: change })),
+    setClock: (change: Schemas['ClockChange']) =>
+      answered(s, client.POST('/__control/clock', { headers: h(), body: change })),
     report: () => answered(s, client.GET('/__control/report', { headers: h() })) as Promise<Schemas['ReadinessReport']>,
     /** The tenant's journal as HAR 1.2 or as a `.http` file for REST clients; its session as a vitest file. */
     exportRequests: (format: 'har' | 'http' | 'vitest') => controlFile(s, format),
     /** Every client (tenant) with its secret, the default one first. */
-    clients: async () => (await answered(s, client.GET('/__control/clients', { headers: h({ allClients: true }) }))).data,
-    createClient: (created: Schemas['ClientCreate']) => answered(s, client.POST('/__control/clients', { headers: h(), body: created })),
+    clients: async () =>
+      (await answered(s, client.GET('/__control/clients', { headers: h({ allClients: true }) }))).data,
+    createClient: (created: Schemas['ClientCreate']) =>
+      answered(s, client.POST('/__control/clients', { headers: h(), body: created })),
     updateClient: (clientId: string, change: Schemas['ClientUpdate']) =>
-      answered(s, client.PATCH('/__control/clients/{client_id}', { headers: h(), params: path({ client_id: clientId }), body: change })),
-    placeOrder: (order: Schemas['OrderPlacement']) => answered(s, client.POST('/__control/orders', { headers: h(), body: order })),
+      answered(
+        s,
+        client.PATCH('/__control/clients/{client_id}', {
+          headers: h(),
+          params: path({ client_id: clientId }),
+          body: change,
+        }),
+      ),
+    placeOrder: (order: Schemas['OrderPlacement']) =>
+      answered(s, client.POST('/__control/orders', { headers: h(), body: order })),
     /** Every order with its status history and next step, and the tenant's clock. */
     orders: () => answered(s, client.GET('/__control/orders', { headers: h() })),
-    order: (orderId: string) => answered(s, client.GET('/__control/orders/{order_id}', { headers: h(), params: path({ order_id: orderId }) })),
-    advanceOrder: (orderId: string) => answered(s, client.POST('/__control/orders/{order_id}/advance', { headers: h(), params: path({ order_id: orderId }) })),
+    order: (orderId: string) =>
+      answered(s, client.GET('/__control/orders/{order_id}', { headers: h(), params: path({ order_id: orderId }) })),
+    advanceOrder: (orderId: string) =>
+      answered(
+        s,
+        client.POST('/__control/orders/{order_id}/advance', { headers: h(), params: path({ order_id: orderId }) }),
+      ),
     setOrderStatus: (orderId: string, status: OrderStatus) =>
-      answered(s, client.POST('/__control/orders/{order_id}/status', { headers: h(), params: path({ order_id: orderId }), body: { status } })),
+      answered(
+        s,
+        client.POST('/__control/orders/{order_id}/status', {
+          headers: h(),
+          params: path({ order_id: orderId }),
+          body: { status },
+        }),
+      ),
     faults: async () => (await answered(s, client.GET('/__control/faults', { headers: h() }))).data,
-    addFault: (fault: Schemas['FaultCreate']) => answered(s, client.POST('/__control/faults', { headers: h(), body: fault })),
-    removeFault: (faultId: string) => answered<void>(s, client.DELETE('/__control/faults/{fault_id}', { headers: h(), params: path({ fault_id: faultId }) })),
+    addFault: (fault: Schemas['FaultCreate']) =>
+      answered(s, client.POST('/__control/faults', { headers: h(), body: fault })),
+    removeFault: (faultId: string) =>
+      answered<void>(
+        s,
+        client.DELETE('/__control/faults/{fault_id}', { headers: h(), params: path({ fault_id: faultId }) }),
+      ),
     documents: async () => (await answered(s, client.GET('/__control/documents', { headers: h() }))).data,
     clearFaults: () => answered<void>(s, client.DELETE('/__control/faults', { headers: h() })),
     /** Liveness, and `shadow_mode: true` in shadow mode: whether there is a fidelity report to read. */
     health: () => answered(s, client.GET('/__control/health', { headers: h({ allClients: true }) })),
     /** Shadow mode's report (409 `shadow_mode_off` outside it), and forgetting it. */
-    fidelity: () => answered(s, client.GET('/__control/fidelity', { headers: h() })) as Promise<Schemas['FidelityReport']>,
+    fidelity: () =>
+      answered(s, client.GET('/__control/fidelity', { headers: h() })) as Promise<Schemas['FidelityReport']>,
     clearFidelity: () => answered<void>(s, client.DELETE('/__control/fidelity', { headers: h() })),
     /** The journal: the tenant's since its last reset, all of it with `since: 'start'`; every client's (the newest) with `allClients`. */
     requests: async (allClients = false, since: Schemas['JournalSpan'] = 'reset') =>
-      (await answered(s, client.GET('/__control/requests', { headers: h({ allClients }), params: { query: { since } } }))).data,
+      (
+        await answered(
+          s,
+          client.GET('/__control/requests', { headers: h({ allClients }), params: { query: { since } } }),
+        )
+      ).data,
     /** One journaled request with its request and answer bodies, as the journal keeps them (cut, redacted). */
     requestExchange: (requestId: string) =>
-      answered(s, client.GET('/__control/requests/{request_id}', { headers: h({ allClients: true }), params: path({ request_id: requestId }) })),
+      answered(
+        s,
+        client.GET('/__control/requests/{request_id}', {
+          headers: h({ allClients: true }),
+          params: path({ request_id: requestId }),
+        }),
+      ),
   };
 };
 

@@ -1,6 +1,15 @@
 import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ControlError, type Api, type Fault, type JournalEntry, type ListedClient, type Schemas, type World } from './api.js';
+import {
+  api,
+  ControlError,
+  type Api,
+  type Fault,
+  type JournalEntry,
+  type ListedClient,
+  type Schemas,
+  type World,
+} from './api.js';
 import { load, save, type Stored } from './session.js';
 
 export interface AppState {
@@ -40,7 +49,8 @@ export interface TenantClock {
 }
 
 /** The tenant's time now: a running clock ticks on locally between reads, a frozen one stays. */
-export const tenantNow = (clock: TenantClock): Date => (clock.frozen ? clock.now : new Date(clock.now.getTime() + Date.now() - clock.readAt));
+export const tenantNow = (clock: TenantClock): Date =>
+  clock.frozen ? clock.now : new Date(clock.now.getTime() + Date.now() - clock.readAt);
 
 /** A tenant whose orders move, or are placed, without anyone asking. */
 const isLiving = (client: ListedClient | undefined): boolean =>
@@ -89,8 +99,14 @@ export function useAppState(): AppState {
     },
     [controlToken],
   );
-  const client = useMemo(() => api({ controlToken, clientId, onUnauthorized }), [controlToken, clientId, onUnauthorized]);
-  const anyClient = useMemo(() => api({ controlToken, clientId: undefined, onUnauthorized }), [controlToken, onUnauthorized]);
+  const client = useMemo(
+    () => api({ controlToken, clientId, onUnauthorized }),
+    [controlToken, clientId, onUnauthorized],
+  );
+  const anyClient = useMemo(
+    () => api({ controlToken, clientId: undefined, onUnauthorized }),
+    [controlToken, onUnauthorized],
+  );
 
   const failed = useCallback((e: unknown) => {
     if (!(e instanceof ControlError && e.wrongControlToken)) setLoadError(e);
@@ -155,7 +171,9 @@ export function useAppState(): AppState {
         // and the newest of every client's since their resets
         const [own, everyone] = await Promise.all([client.requests(false, 'start'), anyClient.requests(true)]);
         if (stopped) return;
-        const entries = [...new Map([...own, ...everyone].map((e) => [e.id, e])).values()].sort((a, b) => Number(a.id) - Number(b.id));
+        const entries = [...new Map([...own, ...everyone].map((e) => [e.id, e])).values()].sort(
+          (a, b) => Number(a.id) - Number(b.id),
+        );
         const newest = entries.at(-1);
         const mark = `${entries.length}:${newest?.id ?? ''}`;
         if (mark !== lastSeen.current) {

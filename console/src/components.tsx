@@ -13,7 +13,12 @@ export function saveFile(blob: Blob, fileName: string): void {
 /** A failure as the fake said it: status, title, detail, code and every field it names. Text only. */
 export function ProblemView({ error }: { error: unknown }) {
   if (!error) return null;
-  if (!(error instanceof ControlError)) return <p role="alert" class="problem">{String((error as Error)?.message ?? error)}</p>;
+  if (!(error instanceof ControlError))
+    return (
+      <p role="alert" class="problem">
+        {String((error as Error)?.message ?? error)}
+      </p>
+    );
   const p = error.problem;
   return (
     <div role="alert" class="problem">
@@ -48,7 +53,16 @@ export function ProblemView({ error }: { error: unknown }) {
   );
 }
 
-export const Link = ({ to, children, ...rest }: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) => (
+export const Link = ({
+  to,
+  children,
+  ...rest
+}: {
+  to: string;
+  children: ComponentChildren;
+  class?: string;
+  'aria-current'?: 'page' | undefined;
+}) => (
   <a href={href(to)} {...rest}>
     {children}
   </a>
@@ -82,9 +96,14 @@ export function Copyable({ label, text }: { label: string; text: string }) {
 
 /** A value of a record, as text: absent and null shown as a dash. */
 export const show = (value: unknown): string =>
-  value === undefined || value === null || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  value === undefined || value === null || value === ''
+    ? '—'
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A record's fields, name and value. A nested record (payment method details, an address) is laid out as fields of
@@ -98,7 +117,15 @@ export function Fields({ record, keys, nested = false }: { record: object; keys?
         isRecord(v) || (Array.isArray(v) && v.some(isRecord)) ? (
           <div key={k} class="group" data-field={k}>
             <dt>{k}</dt>
-            <dd>{Array.isArray(v) ? v.map((item, i) => (isRecord(item) ? <Fields key={i} record={item} nested /> : <p key={i}>{show(item)}</p>)) : <Fields record={v as object} nested />}</dd>
+            <dd>
+              {Array.isArray(v) ? (
+                v.map((item, i) =>
+                  isRecord(item) ? <Fields key={i} record={item} nested /> : <p key={i}>{show(item)}</p>,
+                )
+              ) : (
+                <Fields record={v as object} nested />
+              )}
+            </dd>
           </div>
         ) : (
           <div key={k} data-field={k}>
@@ -122,8 +149,12 @@ export const money = (value: number, currency: string): string => {
 export const statusClass = (status: number): string =>
   status === 0 ? 'dropped' : status < 300 ? 's2xx' : status < 400 ? 's3xx' : status < 500 ? 's4xx' : 's5xx';
 
-export const accountName = (a: { first_name?: string; last_name?: string; business_name?: string; id: string }): string =>
-  a.business_name ?? ([a.first_name, a.last_name].filter(Boolean).join(' ') || a.id);
+export const accountName = (a: {
+  first_name?: string;
+  last_name?: string;
+  business_name?: string;
+  id: string;
+}): string => a.business_name ?? ([a.first_name, a.last_name].filter(Boolean).join(' ') || a.id);
 
 export function Badge({ on, children }: { on: boolean; children: ComponentChildren }) {
   return <span class={on ? 'badge on' : 'badge off'}>{on ? children : <>not {children}</>}</span>;

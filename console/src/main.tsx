@@ -39,7 +39,13 @@ function View({ route }: { route: Route }) {
     case 'accounts':
       return id ? <AccountDetail accountId={id} /> : <Accounts />;
     case 'orders':
-      return id === 'new' ? <NewOrder accountId={route.query.get('account') ?? undefined} /> : id ? <OrderDetail orderId={id} /> : <Orders route={route} />;
+      return id === 'new' ? (
+        <NewOrder accountId={route.query.get('account') ?? undefined} />
+      ) : id ? (
+        <OrderDetail orderId={id} />
+      ) : (
+        <Orders route={route} />
+      );
     case 'catalog':
       return <Catalog />;
     case 'requests':
@@ -91,7 +97,11 @@ function Console() {
           {app.notice}
         </p>
         {app.loadError !== undefined && <ProblemView error={app.loadError} />}
-        {app.defaultClientId === undefined && app.loadError === undefined ? <p>Connecting to the fake…</p> : <View route={route} />}
+        {app.defaultClientId === undefined && app.loadError === undefined ? (
+          <p>Connecting to the fake…</p>
+        ) : (
+          <View route={route} />
+        )}
       </main>
     </div>
   );

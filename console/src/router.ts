@@ -44,8 +44,23 @@ export function useRoute(): Route {
 export function interceptLinks(root: HTMLElement): void {
   root.addEventListener('click', (event) => {
     const link = (event.target as Element | null)?.closest?.('a');
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    if (link.target || link.hasAttribute('download') || link.origin !== location.origin || !link.pathname.startsWith(BASE)) return;
+    if (
+      !link ||
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
+    if (
+      link.target ||
+      link.hasAttribute('download') ||
+      link.origin !== location.origin ||
+      !link.pathname.startsWith(BASE)
+    )
+      return;
     event.preventDefault();
     navigate(link.pathname.slice(BASE.length) + link.search);
     scrollTo(0, 0);

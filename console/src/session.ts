@@ -10,7 +10,10 @@ export interface Stored {
 export function load(): Stored {
   try {
     const { controlToken, clientId } = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Stored;
-    return { ...(typeof controlToken === 'string' && { controlToken }), ...(typeof clientId === 'string' && { clientId }) };
+    return {
+      ...(typeof controlToken === 'string' && { controlToken }),
+      ...(typeof clientId === 'string' && { clientId }),
+    };
   } catch {
     return {};
   }

@@ -101,7 +101,10 @@ export function ClockControls() {
   return (
     <section class="clock" aria-label="Clock">
       <p>
-        Clock: <time dateTime={now?.toISOString()}>{now ? now.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '…'}</time>
+        Clock:{' '}
+        <time dateTime={now?.toISOString()}>
+          {now ? now.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '…'}
+        </time>
         {app.clock?.frozen && ' (frozen)'}
       </p>
       <div class="row">
@@ -117,7 +120,8 @@ export function ClockControls() {
             if (!date) return;
             const instant = utcInstantOf(date);
             if (instant) void change({ now: instant });
-            else setError(new Error(`"${date}" is not an instant in UTC: write it as ISO 8601, such as ${ISO_EXAMPLE}.`));
+            else
+              setError(new Error(`"${date}" is not an instant in UTC: write it as ISO 8601, such as ${ISO_EXAMPLE}.`));
           }}
         >
           <label>
@@ -164,7 +168,10 @@ export function WorldControls() {
   const download = () =>
     act(async () => {
       const world = await app.api.state();
-      saveFile(new Blob([JSON.stringify(world, null, 2)], { type: 'application/json' }), `${app.clientId ?? 'world'}-snapshot.json`);
+      saveFile(
+        new Blob([JSON.stringify(world, null, 2)], { type: 'application/json' }),
+        `${app.clientId ?? 'world'}-snapshot.json`,
+      );
     }, 'Snapshot downloaded.');
   const upload = (file: File | undefined) =>
     file &&
@@ -180,7 +187,11 @@ export function WorldControls() {
   return (
     <section class="world-controls" aria-label="World">
       <div class="row">
-        <button type="button" class="danger" onClick={() => act(() => app.api.reset(app.clientId), `${app.clientId} is back to its fixtures.`)}>
+        <button
+          type="button"
+          class="danger"
+          onClick={() => act(() => app.api.reset(app.clientId), `${app.clientId} is back to its fixtures.`)}
+        >
           Reset
         </button>
         <button type="button" onClick={download}>
@@ -219,13 +230,25 @@ const basicAuthorization = (clientId: string, clientSecret: string): string => {
  * its client is registered (the other way is refused, as in production).
  */
 async function partnerToken(clientId: string, clientSecret: string, method: AuthMethod): Promise<string> {
-  const form: Record<string, string> = { grant_type: 'client_credentials', scope: 'openid offline control', audience: location.host };
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const form: Record<string, string> = {
+    grant_type: 'client_credentials',
+    scope: 'openid offline control',
+    audience: location.host,
+  };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   if (method === 'client_secret_basic') headers.authorization = basicAuthorization(clientId, clientSecret);
   else Object.assign(form, { client_id: clientId, client_secret: clientSecret });
   const response = await fetch('/oauth2/token', { method: 'POST', headers, body: new URLSearchParams(form) });
-  const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
-  if (!response.ok || !body.access_token) throw new Error(`${body.error ?? response.status}: ${body.error_description ?? 'no token'}`);
+  const body = (await response.json().catch(() => ({}))) as {
+    access_token?: string;
+    error?: string;
+    error_description?: string;
+  };
+  if (!response.ok || !body.access_token)
+    throw new Error(`${body.error ?? response.status}: ${body.error_description ?? 'no token'}`);
   return body.access_token;
 }
 
@@ -246,9 +269,9 @@ function PartnerSignIn() {
     >
       <h2 id="partner-h">Or sign in as a partner</h2>
       <p>
-        With your client's credentials, if the operator granted it the scope <code>control</code>: the console then shows your
-        own tenant only. Pick the token endpoint auth method your client is registered for (<code>client_secret_post</code> unless
-        the operator said otherwise).
+        With your client's credentials, if the operator granted it the scope <code>control</code>: the console then
+        shows your own tenant only. Pick the token endpoint auth method your client is registered for (
+        <code>client_secret_post</code> unless the operator said otherwise).
       </p>
       {error && (
         <p role="alert" class="problem">
@@ -256,14 +279,31 @@ function PartnerSignIn() {
         </p>
       )}
       <label>
-        client_id <input autoComplete="username" value={clientId} onInput={(e) => setClientId((e.target as HTMLInputElement).value)} required />
+        client_id{' '}
+        <input
+          autoComplete="username"
+          value={clientId}
+          onInput={(e) => setClientId((e.target as HTMLInputElement).value)}
+          required
+        />
       </label>{' '}
       <label>
-        client_secret <input type="password" autoComplete="current-password" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} required />
+        client_secret{' '}
+        <input
+          type="password"
+          autoComplete="current-password"
+          value={secret}
+          onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
+          required
+        />
       </label>{' '}
       {/* labelled by id, so that its name is not its options' text too */}
       <label for="partner-auth-method">token_endpoint_auth_method</label>{' '}
-      <select id="partner-auth-method" value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value as AuthMethod)}>
+      <select
+        id="partner-auth-method"
+        value={method}
+        onChange={(e) => setMethod((e.target as HTMLSelectElement).value as AuthMethod)}
+      >
         <option value="client_secret_post">client_secret_post (form body)</option>
         <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
       </select>{' '}
@@ -278,11 +318,15 @@ export function TokenPrompt() {
   return (
     <main id="main" class="token-prompt">
       <h1>Control token</h1>
-      <p>This fake guards its control plane with a <code>CONTROL_TOKEN</code>. Enter it once; the console keeps it for this browser tab only.</p>
+      <p>
+        This fake guards its control plane with a <code>CONTROL_TOKEN</code>. Enter it once; the console keeps it for
+        this browser tab only.
+      </p>
       {app.tokenRejected && (
         <p role="alert" class="problem">
-          {app.tokenRejected === 'token_expired' ? 'That token has expired' : 'That token is wrong'}: the fake answered 401 <code>{app.tokenRejected}</code>. Check the{' '}
-          <code>CONTROL_TOKEN</code> the fake runs with, or sign in again.
+          {app.tokenRejected === 'token_expired' ? 'That token has expired' : 'That token is wrong'}: the fake answered
+          401 <code>{app.tokenRejected}</code>. Check the <code>CONTROL_TOKEN</code> the fake runs with, or sign in
+          again.
         </p>
       )}
       <form
@@ -292,7 +336,14 @@ export function TokenPrompt() {
         }}
       >
         <label>
-          CONTROL_TOKEN <input type="password" autoComplete="off" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} required />
+          CONTROL_TOKEN{' '}
+          <input
+            type="password"
+            autoComplete="off"
+            value={token}
+            onInput={(e) => setToken((e.target as HTMLInputElement).value)}
+            required
+          />
         </label>{' '}
         <button type="submit">Use this token</button>
       </form>

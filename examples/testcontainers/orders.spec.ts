@@ -8,12 +8,16 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 let fake: StartedInvestmentApiFakeContainer;
 
 beforeAll(async () => {
-  fake = await new InvestmentApiFakeContainer(process.env.FAKE_IMAGE).withSeed(1).withControlToken('ci-control-token').start();
+  fake = await new InvestmentApiFakeContainer(process.env.FAKE_IMAGE)
+    .withSeed(1)
+    .withControlToken('ci-control-token')
+    .start();
 }, 120_000);
 afterAll(() => fake?.stop());
 beforeEach(() => fake.control.reset());
 
-const get = async (path: string) => fetch(`${fake.getBaseUrl()}${path}`, { headers: { authorization: `Bearer ${await fake.token()}` } });
+const get = async (path: string) =>
+  fetch(`${fake.getBaseUrl()}${path}`, { headers: { authorization: `Bearer ${await fake.token()}` } });
 
 it('reads the seeded catalog with a client-credentials token', async () => {
   const response = await get('/v1/share-classes?limit=2');

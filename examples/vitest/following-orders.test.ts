@@ -19,7 +19,8 @@ function syncJob(url: string, token: (options?: { fresh?: boolean }) => Promise<
     seen,
     completed,
     async runOnce() {
-      const list = async (bearer: string) => fetch(`${url}/v1/orders?limit=1000`, { headers: { authorization: `Bearer ${bearer}` } });
+      const list = async (bearer: string) =>
+        fetch(`${url}/v1/orders?limit=1000`, { headers: { authorization: `Bearer ${bearer}` } });
       let answer = await list(await token());
       // a token the platform no longer takes (expired, revoked): one fresh token, one more try
       if (answer.status === 401) answer = await list(await token({ fresh: true }));
@@ -36,17 +37,28 @@ function syncJob(url: string, token: (options?: { fresh?: boolean }) => Promise<
 async function investorPlacesAnOrder() {
   const world = await tenant.control.snapshot();
   const asset = world.assets.find((a) => a.subscribeable)!;
-  const account = world.accounts.find((a) =>
-    world.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
-    world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary))!;
+  const account = world.accounts.find(
+    (a) =>
+      world.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
+      world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+  )!;
   const minimum = world.share_classes.find((s) => s.id === asset.share_class_id)!.min_investment ?? 1;
-  return tenant.control.placeOrder({ account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 10, value: minimum });
+  return tenant.control.placeOrder({
+    account_id: account.id,
+    isin: asset.isin,
+    side: 'BUY',
+    market: 'PRIMARY',
+    amount_of_units: 10,
+    value: minimum,
+  });
 }
 
 describe('a sync job that follows orders', () => {
   it('polls: every status shows up, with zero waiting', async () => {
     // an order takes its next step once one list answer has shown it
-    await tenant.control.updateClient(tenant.clientId, { settings: { order_progression: 'polls', order_polls_per_step: 1 } });
+    await tenant.control.updateClient(tenant.clientId, {
+      settings: { order_progression: 'polls', order_polls_per_step: 1 },
+    });
     const order = await investorPlacesAnOrder();
     const job = syncJob(tenant.url, tenant.token);
     for (let pass = 0; pass < 10 && !job.completed.has(order.id); pass++) await job.runOnce();
@@ -55,7 +67,10 @@ describe('a sync job that follows orders', () => {
 
   it('clock: three minutes of the tenant clock, the job run every 5 s of it, sees each step and marks it completed', async () => {
     await tenant.control.updateClient(tenant.clientId, {
-      settings: { order_progression: 'clock', order_step_seconds: { PLACED: 10, AWAITING_PAYMENT: 60, AWAITING_TOKEN_DELIVERY: 60 } },
+      settings: {
+        order_progression: 'clock',
+        order_step_seconds: { PLACED: 10, AWAITING_PAYMENT: 60, AWAITING_TOKEN_DELIVERY: 60 },
+      },
     });
     await tenant.control.freezeClock(); // the clock moves only when the test says: the same answers every run
     const order = await investorPlacesAnOrder();
@@ -71,7 +86,13 @@ describe('a sync job that follows orders', () => {
   });
 
   it('clock: an order not paid by the deadline is cancelled by the platform', async () => {
-    await tenant.control.updateClient(tenant.clientId, { settings: { order_progression: 'clock', payment_deadline_seconds: 600, order_step_seconds: { AWAITING_PAYMENT: 3600 } } });
+    await tenant.control.updateClient(tenant.clientId, {
+      settings: {
+        order_progression: 'clock',
+        payment_deadline_seconds: 600,
+        order_step_seconds: { AWAITING_PAYMENT: 3600 },
+      },
+    });
     await tenant.control.freezeClock();
     const order = await investorPlacesAnOrder();
     await tenant.control.advanceClock(15 * 60); // one jump: each step still happens at its own instant

@@ -5,7 +5,10 @@ import { workerTenant } from './tenant.js';
 let tenant: Awaited<ReturnType<typeof workerTenant>>;
 let token: string;
 const api = async (path: string, init: RequestInit = {}) => {
-  const response = await fetch(`${tenant.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+  const response = await fetch(`${tenant.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, ...init.headers },
+  });
   return { status: response.status, body: (await response.json()) as any };
 };
 
@@ -19,13 +22,20 @@ describe('my integration with the investment platform', () => {
   it('sees a BUY move through its lifecycle', async () => {
     const world = await tenant.control.snapshot();
     const asset = world.assets.find((a) => a.subscribeable)!;
-    const account = world.accounts.find((a) =>
-      world.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
-      world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary))!;
+    const account = world.accounts.find(
+      (a) =>
+        world.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
+        world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+    )!;
     const minimum = world.share_classes.find((s) => s.id === asset.share_class_id)!.min_investment ?? 1;
 
     const order = await tenant.control.placeOrder({
-      account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 10, value: minimum,
+      account_id: account.id,
+      isin: asset.isin,
+      side: 'BUY',
+      market: 'PRIMARY',
+      amount_of_units: 10,
+      value: minimum,
     });
     const seen = [order.status];
     while (seen.at(-1) !== 'COMPLETED') seen.push((await tenant.control.advanceOrder(order.id)).status);
@@ -55,7 +65,10 @@ describe('my integration with the investment platform', () => {
     const world = await tenant.control.snapshot();
     const order = world.orders.find((o) => o.status === 'PLACED')!;
     expect((await api(`/v1/orders/${order.id}/`, { method: 'DELETE' })).status).toBe(200);
-    await expect(tenant.control).toHaveReceived({ operation: 'cancelOrder', path: `/v1/orders/${order.id}/`, status: 200 }, { exactly: 1 });
+    await expect(tenant.control).toHaveReceived(
+      { operation: 'cancelOrder', path: `/v1/orders/${order.id}/`, status: 200 },
+      { exactly: 1 },
+    );
     await expect(tenant.control).not.toHaveReceived({ operation: 'listOrders' });
     await expect(tenant.control).toHaveNoReadinessFindings();
   });

@@ -19,7 +19,8 @@ export async function workerTenant() {
     control,
     /** The worker's token, fetched again well before its hour is up, or at once with `{ fresh: true }` (after a 401). */
     token: async ({ fresh = false }: { fresh?: boolean } = {}) => {
-      if (fresh || kept === undefined || Date.now() - kept.fetchedAt > 50 * 60_000) kept = { token: await fetchToken(url, clientId, clientSecret), fetchedAt: Date.now() };
+      if (fresh || kept === undefined || Date.now() - kept.fetchedAt > 50 * 60_000)
+        kept = { token: await fetchToken(url, clientId, clientSecret), fetchedAt: Date.now() };
       return kept.token;
     },
   };

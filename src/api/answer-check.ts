@@ -1,4 +1,10 @@
-import { componentPointer, documentedResponse, operationAt, type ApiDocument, type DocumentOperation } from './document.js';
+import {
+  componentPointer,
+  documentedResponse,
+  operationAt,
+  type ApiDocument,
+  type DocumentOperation,
+} from './document.js';
 import { SchemaCheck, type Pieces, type Violation } from './schema-check.js';
 
 const PROBLEM = { $ref: componentPointer('Problem') };
@@ -51,16 +57,33 @@ export class AnswerCheck {
     const response = documentedResponse(this.document, path, method, status);
     if (!response) {
       if (this.rule.undocumentedErrors === 'problem' && status >= 400) {
-        return mediaType === PROBLEM_TYPE && body !== undefined ? yield* this.schemas.checking('Problem', PROBLEM, body, '') : [];
+        return mediaType === PROBLEM_TYPE && body !== undefined
+          ? yield* this.schemas.checking('Problem', PROBLEM, body, '')
+          : [];
       }
-      return [{ pointer: '', message: `status ${status} is not documented for this operation (${Object.keys(documented.responses ?? {}).join(', ')})`, isEnum: false }];
+      return [
+        {
+          pointer: '',
+          message: `status ${status} is not documented for this operation (${Object.keys(documented.responses ?? {}).join(', ')})`,
+          isEnum: false,
+        },
+      ];
     }
     const { content } = response;
     let type: string | undefined;
     if (this.rule.mediaType === 'firstJson') type = Object.keys(content).find((t) => t.includes('json'));
     else {
-      type = [mediaType, ...(mediaType === PROBLEM_TYPE ? ['application/json'] : [])].find((t) => t !== undefined && content[t]?.schema !== undefined);
-      if (type === undefined) return [{ pointer: '', message: `${mediaType ?? 'an answer without a media type'} is not a media type the document gives for status ${status}`, isEnum: false }];
+      type = [mediaType, ...(mediaType === PROBLEM_TYPE ? ['application/json'] : [])].find(
+        (t) => t !== undefined && content[t]?.schema !== undefined,
+      );
+      if (type === undefined)
+        return [
+          {
+            pointer: '',
+            message: `${mediaType ?? 'an answer without a media type'} is not a media type the document gives for status ${status}`,
+            isEnum: false,
+          },
+        ];
     }
     const schema = type === undefined ? undefined : content[type]!.schema;
     if (schema === undefined || body === undefined) return [];

@@ -35,7 +35,11 @@ export function loadApiDocument(): LoadedDocument {
   const yaml = readFileSync(OPENAPI_YAML_PATH, 'utf8');
   // yaml is loaded only without the built JSON (tests running from source): it is slow to load at startup.
   const fromYaml = (): string => {
-    if (parsedYaml?.yaml !== yaml) parsedYaml = { yaml, json: JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml)) };
+    if (parsedYaml?.yaml !== yaml)
+      parsedYaml = {
+        yaml,
+        json: JSON.stringify((createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(yaml)),
+      };
     return parsedYaml.json;
   };
   const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : fromYaml();
@@ -43,7 +47,16 @@ export function loadApiDocument(): LoadedDocument {
 }
 
 /** The methods a path item may hold an operation under (its other members are not operations). */
-export const HTTP_METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+export const HTTP_METHODS: ReadonlySet<string> = new Set([
+  'get',
+  'put',
+  'post',
+  'delete',
+  'patch',
+  'head',
+  'options',
+  'trace',
+]);
 
 /** One operation of the document: its id, its method (lower case, as the document writes it) and its OpenAPI path. */
 export interface DocumentOperation {
@@ -65,7 +78,8 @@ export function operationsOf(document: ApiDocument): DocumentOperation[] {
 }
 
 /** The document's operations by their id: the one way an operation is found by its id. */
-export const operationsById = (document: ApiDocument): Map<string, DocumentOperation> => new Map(operationsOf(document).map((operation) => [operation.operationId, operation]));
+export const operationsById = (document: ApiDocument): Map<string, DocumentOperation> =>
+  new Map(operationsOf(document).map((operation) => [operation.operationId, operation]));
 
 /** What the document says of an operation, as the fake reads it. */
 export interface OperationObject {
@@ -78,8 +92,13 @@ export interface OperationObject {
 }
 
 /** The operation at a path and method (any case) of the document, or undefined. */
-export function operationAt(document: ApiDocument, { method, path }: { method: string; path: string }): OperationObject | undefined {
-  const item = Object.hasOwn(document.paths, path) ? (document.paths[path] as Record<string, OperationObject>) : undefined;
+export function operationAt(
+  document: ApiDocument,
+  { method, path }: { method: string; path: string },
+): OperationObject | undefined {
+  const item = Object.hasOwn(document.paths, path)
+    ? (document.paths[path] as Record<string, OperationObject>)
+    : undefined;
   const key = method.toLowerCase();
   return item && HTTP_METHODS.has(key) && Object.hasOwn(item, key) ? item[key] : undefined;
 }
@@ -128,17 +147,28 @@ export interface DocumentParameter {
 }
 
 /** An operation's parameters: its path item's, then its own, their references followed. */
-export function parametersOf(document: ApiDocument, { method, path }: { method: string; path: string }): DocumentParameter[] {
+export function parametersOf(
+  document: ApiDocument,
+  { method, path }: { method: string; path: string },
+): DocumentParameter[] {
   const item = document.paths[path] as { parameters?: DocumentParameter[] } | undefined;
   const own = operationAt(document, { method, path })?.parameters as DocumentParameter[] | undefined;
   return [...(item?.parameters ?? []), ...(own ?? [])].map((p) => resolveRef(document, p));
 }
 
 /** Where and by what name an operation takes an integer parameter (`type: integer`): query, path or header. */
-export function integerParametersOf(document: ApiDocument, operation: { method: string; path: string }): { in: 'query' | 'path' | 'header'; name: string }[] {
+export function integerParametersOf(
+  document: ApiDocument,
+  operation: { method: string; path: string },
+): { in: 'query' | 'path' | 'header'; name: string }[] {
   return parametersOf(document, operation).flatMap((parameter) => {
     const where = parameter.in;
-    if ((where !== 'query' && where !== 'path' && where !== 'header') || typeof parameter.name !== 'string' || !parameter.schema) return [];
+    if (
+      (where !== 'query' && where !== 'path' && where !== 'header') ||
+      typeof parameter.name !== 'string' ||
+      !parameter.schema
+    )
+      return [];
     return resolveRef(document, parameter.schema).type === 'integer' ? [{ in: where, name: parameter.name }] : [];
   });
 }
@@ -149,14 +179,22 @@ type SecurityRequirements = Record<string, string[]>[];
  * The OAuth scopes an operation needs: its `oauth2` security requirement, or the document's; undefined when it is not
  * secured by OAuth. The one reading of an operation's scopes (the bearer check, the validator's steps, the report).
  */
-export function operationScopes(document: ApiDocument, operation: { security?: SecurityRequirements }): string[] | undefined {
+export function operationScopes(
+  document: ApiDocument,
+  operation: { security?: SecurityRequirements },
+): string[] | undefined {
   const { security = (document as { security?: SecurityRequirements }).security ?? [] } = operation;
   return security.find((requirement) => 'oauth2' in requirement)?.oauth2;
 }
 
 /** The OAuth scopes each operation needs, by operationId (none for one not secured by OAuth). */
 export function operationScopesOf(document: ApiDocument): Map<string, string[]> {
-  return new Map(operationsOf(document).map(({ operationId, method, path }) => [operationId, operationScopes(document, operationAt(document, { method, path })!) ?? []]));
+  return new Map(
+    operationsOf(document).map(({ operationId, method, path }) => [
+      operationId,
+      operationScopes(document, operationAt(document, { method, path })!) ?? [],
+    ]),
+  );
 }
 
 /** The document's paged lists (a `skip` parameter), those of documents (tag `documents`: their links expire) apart. */
@@ -170,7 +208,8 @@ export function pagedListsOf(document: ApiDocument): PagedLists {
   const records = new Set<string>();
   const documents = new Set<string>();
   for (const operation of operationsOf(document)) {
-    if (!parametersOf(document, operation).some((parameter) => parameter.name === 'skip' && parameter.in === 'query')) continue;
+    if (!parametersOf(document, operation).some((parameter) => parameter.name === 'skip' && parameter.in === 'query'))
+      continue;
     const { tags = [] } = operationAt(document, operation) as { tags?: string[] };
     (tags.includes('documents') ? documents : records).add(operation.operationId);
   }
@@ -179,8 +218,14 @@ export function pagedListsOf(document: ApiDocument): PagedLists {
 
 /** Where an Ajv error points (at the unknown member itself, for one too many) and what it says (an enum's values too). */
 export function ajvErrorAt(e: ErrorObject): { pointer: string; message: string } {
-  const extra = e.keyword === 'additionalProperties' ? pointerOf('', (e.params as { additionalProperty: string }).additionalProperty) : '';
-  const allowed = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? pointerOf('', (e.params as { additionalProperty: string }).additionalProperty)
+      : '';
+  const allowed =
+    e.keyword === 'enum'
+      ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+      : '';
   return { pointer: `${e.instancePath}${extra}`, message: `${e.message ?? 'is not valid'}${allowed}` };
 }
 
@@ -202,7 +247,10 @@ export function compileDocumentValidator(document: ApiDocument, schema: object):
  * components (and with `paths`, its operations) addressable as `openapi#/…`; `coerceTypes` for parameters, which
  * arrive as strings.
  */
-export function documentAjv(document: ApiDocument, { paths = false, coerceTypes }: { paths?: boolean; coerceTypes?: 'array' } = {}): AjvClass {
+export function documentAjv(
+  document: ApiDocument,
+  { paths = false, coerceTypes }: { paths?: boolean; coerceTypes?: 'array' } = {},
+): AjvClass {
   // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
   // request validator): not to start a process.
   const require = createRequire(import.meta.url);
@@ -230,7 +278,12 @@ export function documentValidators(document: ApiDocument): (schema: object) => (
 export function rootedRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rootedRefs);
   if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : rootedRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : rootedRefs(v),
+    ]),
+  );
 }
 
 /** An answer that is not what the document says the operation answers. */
@@ -251,7 +304,12 @@ type ResponseObject = { $ref?: string; content?: Record<string, { schema?: objec
  * `#/components/responses/…` reference followed. Undefined for an operation or a status the document does not give.
  * One rule for both checks of answers (`api/answer-check.ts`): the fake's own in tests and an upstream's (shadow mode).
  */
-export function documentedResponse(document: ApiDocument, path: string, method: string, status: number): { key: string; content: Record<string, { schema?: object }> } | undefined {
+export function documentedResponse(
+  document: ApiDocument,
+  path: string,
+  method: string,
+  status: number,
+): { key: string; content: Record<string, { schema?: object }> } | undefined {
   const operation = operationAt(document, { method, path });
   if (!operation) return undefined;
   const responses = (operation.responses ?? {}) as Record<string, ResponseObject>;
@@ -270,12 +328,23 @@ export function successComponentOf(document: ApiDocument, operationId: string): 
   const found = operationsById(document).get(operationId);
   const responses = (found && operationAt(document, found)?.responses) ?? {};
   const status = Object.keys(responses).find((key) => /^2\d\d$/.test(key));
-  const ref = status === undefined ? undefined : (responseContentOf(document, operationId, Number(status))?.['application/json']?.schema as { $ref?: unknown } | undefined)?.$ref;
+  const ref =
+    status === undefined
+      ? undefined
+      : (
+          responseContentOf(document, operationId, Number(status))?.['application/json']?.schema as
+            | { $ref?: unknown }
+            | undefined
+        )?.$ref;
   return typeof ref === 'string' && ref.startsWith(COMPONENT_SCHEMAS) ? ref : undefined;
 }
 
 /** The content, by media type, of an operation's answer with this status (`documentedResponse`), by operationId. */
-export function responseContentOf(document: ApiDocument, operationId: string, status: number): Record<string, { schema?: object }> | undefined {
+export function responseContentOf(
+  document: ApiDocument,
+  operationId: string,
+  status: number,
+): Record<string, { schema?: object }> | undefined {
   const found = operationsById(document).get(operationId);
   return found && documentedResponse(document, found.path, found.method, status)?.content;
 }

@@ -16,7 +16,8 @@ export function jsonDepth(text: Uint8Array): number {
   for (let i = 0; i < text.length; i++) {
     const byte = text[i]!;
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: skip the escaped character
+      if (byte === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
     else if (OPEN.has(byte)) deepest = Math.max(deepest, ++depth);

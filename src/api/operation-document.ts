@@ -14,8 +14,13 @@ const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
  * scheme: the validator's preprocessor walks every component it is given (the whole document per instance), so
  * each operation's instance is given only its own.
  */
-function reachableComponents(components: Record<string, Record<string, unknown> | undefined>, roots: unknown[]): Record<string, Record<string, unknown>> {
-  const reached: Record<string, Record<string, unknown>> = { ...(components.securitySchemes && { securitySchemes: components.securitySchemes }) };
+function reachableComponents(
+  components: Record<string, Record<string, unknown> | undefined>,
+  roots: unknown[],
+): Record<string, Record<string, unknown>> {
+  const reached: Record<string, Record<string, unknown>> = {
+    ...(components.securitySchemes && { securitySchemes: components.securitySchemes }),
+  };
   const queue = [...roots];
   const visit = (value: unknown): void => {
     if (typeof value === 'string') {
@@ -44,14 +49,19 @@ const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
  * merges each call's errors by copying all those gathered so far: 10,000 wrong items of an array of such a
  * component took ~10 s (bench/invalid-bodies.mjs --shape=at-bound); written in place, they are one loop.
  */
-export function inlineSchemaRefs(value: unknown, schemas: Readonly<Record<string, unknown>>, open: ReadonlySet<string> = new Set()): unknown {
+export function inlineSchemaRefs(
+  value: unknown,
+  schemas: Readonly<Record<string, unknown>>,
+  open: ReadonlySet<string> = new Set(),
+): unknown {
   if (Array.isArray(value)) return value.map((item) => inlineSchemaRefs(item, schemas, open));
   if (typeof value !== 'object' || value === null) return value;
   const ref = (value as { $ref?: unknown }).$ref;
   if (typeof ref === 'string') {
     const name = SCHEMA_REF.exec(ref)?.[1];
     // a reference with siblings is left as it is (OpenAPI 3.0 ignores them; Ajv would not)
-    if (name === undefined || open.has(name) || schemas[name] === undefined || Object.keys(value).length > 1) return value;
+    if (name === undefined || open.has(name) || schemas[name] === undefined || Object.keys(value).length > 1)
+      return value;
     return inlineSchemaRefs(schemas[name], schemas, new Set([...open, name]));
   }
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineSchemaRefs(item, schemas, open)]));
@@ -66,11 +76,19 @@ export function oneOperationDocument(document: ApiDocument, { method, path }: Do
   const item = document.paths[path] as { parameters?: unknown };
   const operation = operationAt(document, { method, path }) as { responses?: Responses; requestBody?: unknown };
   const schemas = (document.components as { schemas?: Record<string, unknown> }).schemas ?? {};
-  const inlined = operation.requestBody === undefined ? operation : { ...operation, requestBody: inlineSchemaRefs(operation.requestBody, schemas) };
+  const inlined =
+    operation.requestBody === undefined
+      ? operation
+      : { ...operation, requestBody: inlineSchemaRefs(operation.requestBody, schemas) };
   const kept = { ...inlined, responses: withoutContent(operation.responses) };
   const pathItem = { ...(item.parameters !== undefined && { parameters: item.parameters }), [method]: kept };
   const components = document.components as Record<string, Record<string, unknown> | undefined>;
-  const all = !components.responses ? components : { ...components, responses: withoutContent(components.responses as Responses) };
-  return { ...document, paths: { [path]: pathItem }, components: reachableComponents(all, [pathItem, document.security]) as ApiDocument['components'] };
+  const all = !components.responses
+    ? components
+    : { ...components, responses: withoutContent(components.responses as Responses) };
+  return {
+    ...document,
+    paths: { [path]: pathItem },
+    components: reachableComponents(all, [pathItem, document.security]) as ApiDocument['components'],
+  };
 }
-

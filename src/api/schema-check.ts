@@ -56,7 +56,11 @@ export class SchemaCheck {
   *checking(key: string, schema: object, value: unknown, prefix: string): Pieces<Violation[]> {
     const resolved = resolveRef(this.document, schema as SchemaNode);
     const isList = (node: SchemaNode | undefined): node is SchemaNode & { items: object } =>
-      node !== undefined && node !== null && node.type === 'array' && typeof node.items === 'object' && node.items !== null;
+      node !== undefined &&
+      node !== null &&
+      node.type === 'array' &&
+      typeof node.items === 'object' &&
+      node.items !== null;
     const lists: { name: string | undefined; list: SchemaNode & { items: object }; at: unknown[] }[] = [];
     if (Array.isArray(value) && isList(resolved)) lists.push({ name: undefined, list: resolved, at: value });
     else if (resolved?.properties && value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -67,10 +71,14 @@ export class SchemaCheck {
       }
     }
     const whole = lists.length === 0 ? schema : withoutItems(resolved, lists);
-    const validate = this.validator(`${key} ${lists.map((l) => l.name ?? '[]').join(',')}`, (ajv) => ajv.compile(rootedRefs(whole) as object));
+    const validate = this.validator(`${key} ${lists.map((l) => l.name ?? '[]').join(',')}`, (ajv) =>
+      ajv.compile(rootedRefs(whole) as object),
+    );
     const violations = validate && !validate(value) ? (validate.errors ?? []).map(violationOf(prefix)) : [];
     for (const list of lists) {
-      const item = this.validator(`${key} ${list.name ?? '[]'} items`, (ajv) => ajv.compile(rootedRefs(list.list.items) as object));
+      const item = this.validator(`${key} ${list.name ?? '[]'} items`, (ajv) =>
+        ajv.compile(rootedRefs(list.list.items) as object),
+      );
       if (!item) continue;
       const listPrefix = list.name === undefined ? prefix : pointerOf(prefix, list.name);
       for (let i = 0; i < list.at.length; i++) {
@@ -84,7 +92,8 @@ export class SchemaCheck {
 
 /** A schema whose lists (the schema itself: name `undefined`, or its named fields) no longer check their items. */
 function withoutItems(schema: SchemaNode, lists: readonly { name: string | undefined; list: SchemaNode }[]): object {
-  const listOnly = (list: SchemaNode): object => Object.fromEntries(Object.entries(list).filter(([k]) => k !== 'items'));
+  const listOnly = (list: SchemaNode): object =>
+    Object.fromEntries(Object.entries(list).filter(([k]) => k !== 'items'));
   const properties = { ...schema.properties };
   for (const { name, list } of lists) {
     if (name === undefined) return listOnly(list);

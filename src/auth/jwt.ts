@@ -76,16 +76,23 @@ const invalidToken = (detail: string, code = 'invalid_token'): DomainError =>
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 7235), or undefined: the one parse of it. */
-export const bearerTokenOf = (authorization: string | undefined): string | undefined => BEARER.exec(authorization ?? '')?.[1];
+export const bearerTokenOf = (authorization: string | undefined): string | undefined =>
+  BEARER.exec(authorization ?? '')?.[1];
 
 /** Bearer credentials that are not one token (spaces inside it, nothing after the scheme): refused, not missing. */
 export const malformedBearer = (): DomainError =>
   invalidToken('The Authorization header is not "Bearer <token>" with one token of base64url segments and dots.');
 
 export const missingToken = (): DomainError =>
-  new DomainError(401, 'invalid_token', 'An access token is required: send "Authorization: Bearer <token>".', undefined, {
-    'WWW-Authenticate': 'Bearer',
-  });
+  new DomainError(
+    401,
+    'invalid_token',
+    'An access token is required: send "Authorization: Bearer <token>".',
+    undefined,
+    {
+      'WWW-Authenticate': 'Bearer',
+    },
+  );
 
 export interface VerifyExpectations {
   issuer: string;
@@ -132,27 +139,51 @@ export class VerifiedTokens {
  * Only RS256 under this instance's kid, with a valid signature over claims shaped as ours: then the token is ours and
  * names its client. Whatever the token holds, the answer is a verdict, never a throw (CONTRACT 15).
  */
-function verifySignature(keys: SigningKeys, token: string): { claims: AccessTokenClaims } | { error: DomainError; namesThisServer: boolean } {
+function verifySignature(
+  keys: SigningKeys,
+  token: string,
+): { claims: AccessTokenClaims } | { error: DomainError; namesThisServer: boolean } {
   const namesThisServer = headerOf(token)?.kid === keys.kid;
   const decoded = decodeCompactJws(token);
-  if (!decoded) return { error: invalidToken('The access token is not a well-formed JWT: three base64url segments, the first two JSON objects.'), namesThisServer };
-  if (decoded.header.alg !== 'RS256') return { error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`), namesThisServer };
-  if (!namesThisServer) return { error: invalidToken('The access token was not signed by this server.'), namesThisServer };
+  if (!decoded)
+    return {
+      error: invalidToken(
+        'The access token is not a well-formed JWT: three base64url segments, the first two JSON objects.',
+      ),
+      namesThisServer,
+    };
+  if (decoded.header.alg !== 'RS256')
+    return {
+      error: invalidToken(`The access token's algorithm "${String(decoded.header.alg).slice(0, 20)}" is not accepted.`),
+      namesThisServer,
+    };
+  if (!namesThisServer)
+    return { error: invalidToken('The access token was not signed by this server.'), namesThisServer };
   let verified: unknown;
   try {
     // Time, issuer and audience are checked against each request (checkClaims), not here.
-    verified = jwtLibrary().verify(token, keys.publicKey, { algorithms: ['RS256'], ignoreExpiration: true, ignoreNotBefore: true });
+    verified = jwtLibrary().verify(token, keys.publicKey, {
+      algorithms: ['RS256'],
+      ignoreExpiration: true,
+      ignoreNotBefore: true,
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'verification failed';
     return { error: invalidToken(`The access token is not valid: ${reason.slice(0, 100)}.`), namesThisServer };
   }
   const claims = accessTokenClaims(verified);
-  return claims ? { claims } : { error: invalidToken('The access token\'s claims are not those this server issues.'), namesThisServer };
+  return claims
+    ? { claims }
+    : { error: invalidToken("The access token's claims are not those this server issues."), namesThisServer };
 }
 
 function checkClaims(claims: AccessTokenClaims, expect: VerifyExpectations): DomainError | undefined {
-  if (claims.iss !== expect.issuer) return invalidToken(`The access token is not valid: jwt issuer invalid. expected: ${expect.issuer}.`);
-  if (!expect.audiences.includes(claims.aud)) return invalidToken(`The access token is not valid: jwt audience invalid. expected: ${expect.audiences.join(' or ')}.`);
+  if (claims.iss !== expect.issuer)
+    return invalidToken(`The access token is not valid: jwt issuer invalid. expected: ${expect.issuer}.`);
+  if (!expect.audiences.includes(claims.aud))
+    return invalidToken(
+      `The access token is not valid: jwt audience invalid. expected: ${expect.audiences.join(' or ')}.`,
+    );
   const now = expect.nowOf(claims.sub);
   if (now === undefined) return invalidToken('The access token names an unknown client.');
   if (now >= claims.exp) return invalidToken('The access token has expired.', 'token_expired');

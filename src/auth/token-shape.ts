@@ -29,9 +29,11 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * Base64url as RFC 7515 writes it: its alphabet, no padding, and canonical (the decoder ignores a last character's
  * spare bits, so without this check a signature's last character could change and the token still verify).
  */
-const isBase64url = (segment: string): boolean => BASE64URL.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment;
+const isBase64url = (segment: string): boolean =>
+  BASE64URL.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment;
 
-const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function jsonObjectIn(segment: string): JsonObject | undefined {
   if (!isBase64url(segment)) return undefined;
@@ -69,8 +71,16 @@ export function accessTokenClaims(payload: unknown): AccessTokenClaims | undefin
   if (!isJsonObject(payload)) return undefined;
   const { iss, aud, sub, client_id, scope, iat, exp, jti, control_until, nbf } = payload;
   const shaped =
-    isText(iss) && isText(aud) && isText(sub) && client_id === sub && typeof scope === 'string' && isText(jti) &&
-    isInstant(iat) && isInstant(exp) && iat <= exp &&
-    (control_until === undefined || isInstant(control_until)) && nbf === undefined;
+    isText(iss) &&
+    isText(aud) &&
+    isText(sub) &&
+    client_id === sub &&
+    typeof scope === 'string' &&
+    isText(jti) &&
+    isInstant(iat) &&
+    isInstant(exp) &&
+    iat <= exp &&
+    (control_until === undefined || isInstant(control_until)) &&
+    nbf === undefined;
   return shaped ? (payload as unknown as AccessTokenClaims) : undefined;
 }

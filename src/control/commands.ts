@@ -7,7 +7,11 @@ import { journalControl } from './control-journal.js';
 
 // The control plane's order changes, kept in the tenant's journal: its handlers (control/orders.ts) and the library's sync calls (server.ts): one place for both.
 
-export function placeOrderJournaled(ctx: FakeContext, tenant: Tenant, input: Schemas['OrderPlacement']): Schemas['OrderDetails'] {
+export function placeOrderJournaled(
+  ctx: FakeContext,
+  tenant: Tenant,
+  input: Schemas['OrderPlacement'],
+): Schemas['OrderDetails'] {
   const order = placeOrder(tenant, input);
   journalControl(ctx, tenant, { kind: 'place_order', input, order_id: order.id, answer: order });
   return order;
@@ -19,7 +23,12 @@ export function advanceOrderJournaled(ctx: FakeContext, tenant: Tenant, orderId:
   return order;
 }
 
-export function setOrderStatusJournaled(ctx: FakeContext, tenant: Tenant, orderId: string, status: Schemas['OrderStatus']): Schemas['OrderDetails'] {
+export function setOrderStatusJournaled(
+  ctx: FakeContext,
+  tenant: Tenant,
+  orderId: string,
+  status: Schemas['OrderStatus'],
+): Schemas['OrderDetails'] {
   const order = setOrderStatus(tenant, orderId, status);
   journalControl(ctx, tenant, { kind: 'set_order_status', order_id: orderId, status, answer: order });
   return order;

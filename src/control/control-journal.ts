@@ -7,7 +7,12 @@ import type { ControlStep } from '../records/control-steps.js';
  * journal, in order with its requests, for the replay of its session (`GET /__control/export?format=vitest`). Called
  * once the change succeeded: a refused call changed nothing. `tenantAt`: the tenant's clock when the change was made.
  */
-export function journalControl(ctx: FakeContext, tenant: Tenant, step: ControlStep, tenantAt: number = tenant.now()): void {
+export function journalControl(
+  ctx: FakeContext,
+  tenant: Tenant,
+  step: ControlStep,
+  tenantAt: number = tenant.now(),
+): void {
   // the caller's objects may change after the call (a library caller's input); a snapshot's text cannot
   const kept = step.kind === 'restore_state' ? step : structuredClone(step);
   ctx.journal.recordControl(tenant.client.client_id, kept, tenantAt);

@@ -66,7 +66,8 @@ function tenantsNamedIn(req: Request): string[] {
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /** Bearer credentials with a dot are a token, whatever they hold (cut, padded, spaced): never a mistyped CONTROL_TOKEN. */
-const looksLikeToken = (authorization: string): boolean => /^bearer\s/i.test(authorization) && authorization.includes('.');
+const looksLikeToken = (authorization: string): boolean =>
+  /^bearer\s/i.test(authorization) && authorization.includes('.');
 
 const controlTokenRequired = (): DomainError =>
   new DomainError(
@@ -84,14 +85,26 @@ const controlTokenRequired = (): DomainError =>
  */
 function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
   if (!tenant.client.scopes.includes(CONTROL_SCOPE)) {
-    throw new DomainError(403, 'insufficient_scope', `The client "${tenant.client.client_id}" no longer holds the scope "${CONTROL_SCOPE}": the operator removed it, so its tokens no longer reach the control plane.`, undefined, {
-      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,
-    });
+    throw new DomainError(
+      403,
+      'insufficient_scope',
+      `The client "${tenant.client.client_id}" no longer holds the scope "${CONTROL_SCOPE}": the operator removed it, so its tokens no longer reach the control plane.`,
+      undefined,
+      {
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,
+      },
+    );
   }
   if (claims.control_until === undefined || Date.now() / 1000 >= claims.control_until) {
-    throw new DomainError(401, 'token_expired', 'The access token has expired for the control plane (its lifetime counts in real time there, whatever the tenant\'s clock shows): request a new one.', undefined, {
-      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The access token has expired."',
-    });
+    throw new DomainError(
+      401,
+      'token_expired',
+      "The access token has expired for the control plane (its lifetime counts in real time there, whatever the tenant's clock shows): request a new one.",
+      undefined,
+      {
+        'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The access token has expired."',
+      },
+    );
   }
   return tenant;
 }
@@ -105,7 +118,11 @@ function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
  * are the upstream's, which a partner's suite sends along, and are ignored. On an open plane a valid token of ours
  * without the scope is ignored too (a suite sending its API token along keeps working).
  */
-async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req: Request): Promise<Tenant | 'operator'> {
+async function controlCaller(
+  ctx: FakeContext,
+  expected: Buffer | undefined,
+  req: Request,
+): Promise<Tenant | 'operator'> {
   const authorization = req.get('authorization') ?? '';
   const bearer = bearerTokenOf(authorization);
   // Compares digests, so neither the token's content nor its length shows in the time taken.
@@ -123,9 +140,15 @@ async function controlCaller(ctx: FakeContext, expected: Buffer | undefined, req
     if (tenant && verdict.claims) {
       if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return partnerAuthority(tenant, verdict.claims);
       if (expected) {
-        throw new DomainError(403, 'insufficient_scope', `The control plane takes a client's own token only with the scope "${CONTROL_SCOPE}", which this token does not carry: ask the operator to grant it, then request "scope=openid offline ${CONTROL_SCOPE}".`, undefined, {
-          'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,
-        });
+        throw new DomainError(
+          403,
+          'insufficient_scope',
+          `The control plane takes a client's own token only with the scope "${CONTROL_SCOPE}", which this token does not carry: ask the operator to grant it, then request "scope=openid offline ${CONTROL_SCOPE}".`,
+          undefined,
+          {
+            'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${CONTROL_SCOPE}"`,
+          },
+        );
       }
     }
   }

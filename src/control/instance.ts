@@ -26,7 +26,9 @@ export function instanceHandlers(ctx: FakeContext) {
       checkedClientId(call, namedClientId(call));
       ensureOperator(call, 'read the usage of every budget');
       const heap = getHeapStatistics();
-      return ok(usageOf(ctx.tenants, ctx.journal, ctx.budgets, { limit: heap.heap_size_limit, used: heap.used_heap_size }));
+      return ok(
+        usageOf(ctx.tenants, ctx.journal, ctx.budgets, { limit: heap.heap_size_limit, used: heap.used_heap_size }),
+      );
     },
   } satisfies Partial<OperationHandlers>;
 }

@@ -29,22 +29,32 @@ export function journalHandlers(ctx: FakeContext) {
       const tenant = controlTenant(ctx, call);
       const report = tenantReadinessReport(ctx, tenant.client.client_id, call.query.since ?? 'start');
       if (call.query.format !== 'junit') return ok(report);
-      return { status: 200, body: Buffer.from(readinessJunit(report, tenant.clock.now())), contentType: 'application/xml; charset=utf-8' };
+      return {
+        status: 200,
+        body: Buffer.from(readinessJunit(report, tenant.clock.now())),
+        contentType: 'application/xml; charset=utf-8',
+      };
     },
     exportRequests: async (call) => {
       const clientId = controlTenant(ctx, call).client.client_id;
       const { format = 'har', since = 'start', consumer } = call.query;
-      const exported = await exportTenantRequestsSliced(ctx, clientId, format, call.baseUrl, { since, ...(consumer !== undefined && { consumer }) });
+      const exported = await exportTenantRequestsSliced(ctx, clientId, format, call.baseUrl, {
+        since,
+        ...(consumer !== undefined && { consumer }),
+      });
       return {
         status: 200,
         body: exported.body,
         contentType: exported.contentType,
-        headers: { 'Content-Disposition': `attachment; filename="${clientId.replace(/[^\w.-]/g, '_')}-requests.${exported.extension}"` },
+        headers: {
+          'Content-Disposition': `attachment; filename="${clientId.replace(/[^\w.-]/g, '_')}-requests.${exported.extension}"`,
+        },
       };
     },
     verifyRequests: async (call) => {
       const outcome = await verifyTenantRequestsSliced(ctx, controlTenant(ctx, call).client.client_id, call.body);
-      if (!outcome.holds) throw new DomainError(409, 'verification_failed', outcome.detail, undefined, undefined, outcome.failure);
+      if (!outcome.holds)
+        throw new DomainError(409, 'verification_failed', outcome.detail, undefined, undefined, outcome.failure);
       return ok(outcome.result);
     },
   } satisfies Partial<OperationHandlers>;

@@ -13,11 +13,18 @@ export function orderControlHandlers(ctx: FakeContext) {
     listControlOrders: (call) => ok(listControlOrders(controlTenant(ctx, call), call.query)),
     placeOrder: (call) => created(placeOrderJournaled(ctx, controlTenant(ctx, call), call.body)),
     advanceOrder: (call) => ok(advanceOrderJournaled(ctx, controlTenant(ctx, call), call.path.order_id)),
-    setOrderStatus: (call) => ok(setOrderStatusJournaled(ctx, controlTenant(ctx, call), call.path.order_id, call.body.status)),
+    setOrderStatus: (call) =>
+      ok(setOrderStatusJournaled(ctx, controlTenant(ctx, call), call.path.order_id, call.body.status)),
     createPaymentMethodDetails: (call) => {
       const tenant = controlTenant(ctx, call);
       const details = createPaymentMethodDetails(tenant.store, call.path.account_id, call.body);
-      journalControl(ctx, tenant, { kind: 'add_payment_method', account_id: call.path.account_id, input: call.body, id: details.id, answer: details });
+      journalControl(ctx, tenant, {
+        kind: 'add_payment_method',
+        account_id: call.path.account_id,
+        input: call.body,
+        id: details.id,
+        answer: details,
+      });
       return created(details);
     },
   } satisfies Partial<OperationHandlers>;

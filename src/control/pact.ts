@@ -51,7 +51,11 @@ export function pactHandlers(ctx: FakeContext) {
       if (!made) return ok({});
       // a state set up changes the world a replay of the session must start its next steps from: the journal keeps
       // what the state used (the rest of the params, however large, made nothing), counted in its budgets
-      journalControl(ctx, tenant, { kind: 'provider_state', change: { state: call.body.state, params: made.used, action: 'setup' }, answer: made.values });
+      journalControl(ctx, tenant, {
+        kind: 'provider_state',
+        change: { state: call.body.state, params: made.used, action: 'setup' },
+        answer: made.values,
+      });
       return ok(made.values);
     },
   } satisfies Partial<OperationHandlers>;

@@ -19,27 +19,48 @@ import { verifySteps, type VerificationOutcome } from '../proof/verify.js';
  * `fake.report`, the exports): the tenant's verified requests only, as a control call never names another's.
  * Verify looks since the tenant's last reset by default, the report and the exports at the whole journal.
  */
-export const tenantRecords = (ctx: FakeContext, clientId: string, since: JournalSpan): JournalRecord[] => ctx.journal.records(clientId, since);
+export const tenantRecords = (ctx: FakeContext, clientId: string, since: JournalSpan): JournalRecord[] =>
+  ctx.journal.records(clientId, since);
 
 /** How many resets the journal marks among the records read. */
 const resetsWithin = (ctx: FakeContext, clientId: string, records: readonly JournalRecord[]): number => {
   const first = records[0]?.seq;
   if (first === undefined) return 0;
-  return ctx.journal.resets(clientId).filter((mark) => mark.afterSeq >= first && mark.afterSeq < records[records.length - 1]!.seq).length;
+  return ctx.journal
+    .resets(clientId)
+    .filter((mark) => mark.afterSeq >= first && mark.afterSeq < records[records.length - 1]!.seq).length;
 };
 
-const verifySlices = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): Slices<VerificationOutcome> =>
-  verifySteps(tenantRecords(ctx, clientId, verification.since ?? 'reset'), verification, new Set(operationsOf(ctx.api.document).map((op) => op.operationId)));
+const verifySlices = (
+  ctx: FakeContext,
+  clientId: string,
+  verification: Schemas['Verification'],
+): Slices<VerificationOutcome> =>
+  verifySteps(
+    tenantRecords(ctx, clientId, verification.since ?? 'reset'),
+    verification,
+    new Set(operationsOf(ctx.api.document).map((op) => op.operationId)),
+  );
 
 /** Verify at once (the library: its caller's own time). */
-export const verifyTenantRequests = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): VerificationOutcome =>
-  runNow(verifySlices(ctx, clientId, verification));
+export const verifyTenantRequests = (
+  ctx: FakeContext,
+  clientId: string,
+  verification: Schemas['Verification'],
+): VerificationOutcome => runNow(verifySlices(ctx, clientId, verification));
 
 /** Verify for the control plane: the event loop gets a turn between slices of the journal. */
-export const verifyTenantRequestsSliced = (ctx: FakeContext, clientId: string, verification: Schemas['Verification']): Promise<VerificationOutcome> =>
-  runSliced(verifySlices(ctx, clientId, verification));
+export const verifyTenantRequestsSliced = (
+  ctx: FakeContext,
+  clientId: string,
+  verification: Schemas['Verification'],
+): Promise<VerificationOutcome> => runSliced(verifySlices(ctx, clientId, verification));
 
-export function tenantReadinessReport(ctx: FakeContext, clientId: string, since: JournalSpan = 'start'): ReadinessReport {
+export function tenantReadinessReport(
+  ctx: FakeContext,
+  clientId: string,
+  since: JournalSpan = 'start',
+): ReadinessReport {
   const records = tenantRecords(ctx, clientId, since);
   const marks = ctx.journal.resets(clientId);
   const report = readinessReport(clientId, records, {
@@ -66,23 +87,34 @@ export interface ExportOptions {
 }
 
 /** A record of the tenant's world now, by id, as a contract's provider state names it. */
-const worldRecord = (tenant: Tenant) => (id: string): { kind: RecordKind; fields: RecordFields } | undefined => {
-  const { accountById, walletById, paymentMethodById, orderById } = tenant.store;
-  const account = accountById.get(id);
-  if (account) return { kind: 'account', fields: account };
-  const wallet = walletById.get(id);
-  if (wallet) return { kind: 'wallet', fields: wallet };
-  const method = paymentMethodById.get(id);
-  if (method) return { kind: 'paymentMethod', fields: method };
-  const order = orderById.get(id);
-  return order ? { kind: 'order', fields: order } : undefined;
-};
+const worldRecord =
+  (tenant: Tenant) =>
+  (id: string): { kind: RecordKind; fields: RecordFields } | undefined => {
+    const { accountById, walletById, paymentMethodById, orderById } = tenant.store;
+    const account = accountById.get(id);
+    if (account) return { kind: 'account', fields: account };
+    const wallet = walletById.get(id);
+    if (wallet) return { kind: 'wallet', fields: wallet };
+    const method = paymentMethodById.get(id);
+    if (method) return { kind: 'paymentMethod', fields: method };
+    const order = orderById.get(id);
+    return order ? { kind: 'order', fields: order } : undefined;
+  };
 
 /** The tenant's session since its last reset as a vitest file: its span, where it began, and the client's secret kept out. */
-export const tenantVitestFile = (ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): string =>
-  runNow(tenantVitestFileSteps(ctx, clientId, baseUrl, fidelity));
+export const tenantVitestFile = (
+  ctx: FakeContext,
+  clientId: string,
+  baseUrl: string,
+  fidelity?: FidelityFindings,
+): string => runNow(tenantVitestFileSteps(ctx, clientId, baseUrl, fidelity));
 
-function tenantVitestFileSteps(ctx: FakeContext, clientId: string, baseUrl: string, fidelity?: FidelityFindings): Slices<string> {
+function tenantVitestFileSteps(
+  ctx: FakeContext,
+  clientId: string,
+  baseUrl: string,
+  fidelity?: FidelityFindings,
+): Slices<string> {
   const tenant = ctx.tenants.get(clientId);
   return vitestFileSteps({
     clientId,
@@ -98,16 +130,37 @@ function tenantVitestFileSteps(ctx: FakeContext, clientId: string, baseUrl: stri
   });
 }
 
-function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, { since = 'start', consumer }: ExportOptions): Slices<ExportedRequests> {
+function* exportSlices(
+  ctx: FakeContext,
+  clientId: string,
+  format: ExportFormat,
+  baseUrl: string,
+  { since = 'start', consumer }: ExportOptions,
+): Slices<ExportedRequests> {
   // a replay covers the span since the last reset, whatever `since` says: it starts from a known world
-  if (format === 'vitest') return { body: Buffer.from(yield* tenantVitestFileSteps(ctx, clientId, baseUrl)), contentType: 'text/plain; charset=utf-8', extension: 'test.ts' };
+  if (format === 'vitest')
+    return {
+      body: Buffer.from(yield* tenantVitestFileSteps(ctx, clientId, baseUrl)),
+      contentType: 'text/plain; charset=utf-8',
+      extension: 'test.ts',
+    };
   // the fake names itself by the package's version (the document's info.version is the API's)
   const creator = { name: PACKAGE_NAME, version: packageVersion() };
   if (format === 'pact') {
     // a contract is of a span that starts from a known world: since the last reset, whatever `since` says
     const tenant = ctx.tenants.get(clientId);
-    const context = { document: ctx.api.document, consumer: consumer ?? clientId, creator, worldRecord: worldRecord(tenant), credentials: [tenant.client.client_secret] };
-    return { body: yield* contractSteps(tenantRecords(ctx, clientId, 'reset'), context), contentType: 'application/json; charset=utf-8', extension: 'pact.json' };
+    const context = {
+      document: ctx.api.document,
+      consumer: consumer ?? clientId,
+      creator,
+      worldRecord: worldRecord(tenant),
+      credentials: [tenant.client.client_secret],
+    };
+    return {
+      body: yield* contractSteps(tenantRecords(ctx, clientId, 'reset'), context),
+      contentType: 'application/json; charset=utf-8',
+      extension: 'pact.json',
+    };
   }
   const records = tenantRecords(ctx, clientId, since);
   const context = { baseUrl, creator, resets: ctx.journal.resets(clientId) };
@@ -117,12 +170,22 @@ function* exportSlices(ctx: FakeContext, clientId: string, format: ExportFormat,
 }
 
 /** The tenant's journal as HAR 1.2, a `.http` file or a Pact contract, or its session as a vitest file: at once (the library). */
-export const exportTenantRequests = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, options: ExportOptions = {}): ExportedRequests =>
-  runNow(exportSlices(ctx, clientId, format, baseUrl, options));
+export const exportTenantRequests = (
+  ctx: FakeContext,
+  clientId: string,
+  format: ExportFormat,
+  baseUrl: string,
+  options: ExportOptions = {},
+): ExportedRequests => runNow(exportSlices(ctx, clientId, format, baseUrl, options));
 
 /** The same for the control plane, the event loop free between slices. */
-export const exportTenantRequestsSliced = (ctx: FakeContext, clientId: string, format: ExportFormat, baseUrl: string, options: ExportOptions = {}): Promise<ExportedRequests> =>
-  runSliced(exportSlices(ctx, clientId, format, baseUrl, options));
+export const exportTenantRequestsSliced = (
+  ctx: FakeContext,
+  clientId: string,
+  format: ExportFormat,
+  baseUrl: string,
+  options: ExportOptions = {},
+): Promise<ExportedRequests> => runSliced(exportSlices(ctx, clientId, format, baseUrl, options));
 
 /** The last reset the tenant's journal marks, if any. */
 export const lastReset = (ctx: FakeContext, clientId: string): string | null => {

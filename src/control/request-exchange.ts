@@ -11,8 +11,21 @@ const exchangeBody = (body: JournalBody | null): Schemas['ExchangeBody'] =>
  * One journaled request with its bodies (`GET /__control/requests/{request_id}`): the console's Requests view opens
  * one at a time, so the list stays small. `clientId`: a partner's own client, whose requests alone it may see.
  */
-export function requestExchange(ctx: FakeContext, requestId: string, clientId: string | undefined): Schemas['RequestExchange'] {
+export function requestExchange(
+  ctx: FakeContext,
+  requestId: string,
+  clientId: string | undefined,
+): Schemas['RequestExchange'] {
   const record = ctx.journal.find(requestId, clientId);
-  if (!record) throw new DomainError(404, 'request_not_found', `The journal holds no request "${requestId}" (it keeps the last JOURNAL_SIZE requests).`);
-  return { entry: record.entry, request: exchangeBody(record.exchange.request), response: exchangeBody(record.exchange.response) };
+  if (!record)
+    throw new DomainError(
+      404,
+      'request_not_found',
+      `The journal holds no request "${requestId}" (it keeps the last JOURNAL_SIZE requests).`,
+    );
+  return {
+    entry: record.entry,
+    request: exchangeBody(record.exchange.request),
+    response: exchangeBody(record.exchange.response),
+  };
 }

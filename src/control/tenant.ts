@@ -10,7 +10,8 @@ export interface TenantNaming {
   readonly controlPartner: Tenant | undefined;
 }
 
-export const namedClientId = (call: TenantNaming): string | undefined => call.header('x-client-id') ?? call.query.client_id;
+export const namedClientId = (call: TenantNaming): string | undefined =>
+  call.header('x-client-id') ?? call.query.client_id;
 
 const forbiddenTenant = (partner: Tenant, named: string): DomainError =>
   new DomainError(
@@ -20,7 +21,10 @@ const forbiddenTenant = (partner: Tenant, named: string): DomainError =>
   );
 
 /** A partner's call may name its own tenant only; the operator's may name any. Answers the client id to act on, if named. */
-export function checkedClientId(call: Pick<TenantNaming, 'controlPartner'>, named: string | undefined): string | undefined {
+export function checkedClientId(
+  call: Pick<TenantNaming, 'controlPartner'>,
+  named: string | undefined,
+): string | undefined {
   const partner = call.controlPartner;
   if (partner && named !== undefined && named !== partner.client.client_id) throw forbiddenTenant(partner, named);
   return partner ? partner.client.client_id : named;
@@ -48,6 +52,10 @@ export function controlTenant(ctx: FakeContext, call: TenantNaming): Tenant {
 /** Calls that reach beyond one tenant (new clients, scopes, every tenant at once) are the operator's alone. */
 export function ensureOperator(call: Pick<TenantNaming, 'controlPartner'>, what: string): void {
   if (call.controlPartner) {
-    throw new DomainError(403, 'operator_only', `Only the operator (CONTROL_TOKEN) may ${what}; a partner's token acts on its own tenant.`);
+    throw new DomainError(
+      403,
+      'operator_only',
+      `Only the operator (CONTROL_TOKEN) may ${what}; a partner's token acts on its own tenant.`,
+    );
   }
 }

@@ -61,12 +61,23 @@ export class PartnerHttp {
     const kept = this.kept.get(purpose);
     if (kept && this.options.now() < kept.renewAt) return kept.token;
     const { clientId, clientSecret, authMethod } = this.options.credentials();
-    const request = tokenRequestOf(this.options.baseUrl, clientId, clientSecret, { scope: SCOPES[purpose], authMethod });
+    const request = tokenRequestOf(this.options.baseUrl, clientId, clientSecret, {
+      scope: SCOPES[purpose],
+      authMethod,
+    });
     (request.init.body as URLSearchParams).set('audience', this.options.audience);
     const response = await fetch(request.url, { ...request.init, signal: this.options.signal });
-    const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number; error?: string };
-    if (!response.ok || !body.access_token) throw new PartnerCallError(response.status, body.error, 'POST /oauth2/token');
-    this.kept.set(purpose, { token: body.access_token, renewAt: this.options.now() + (body.expires_in ?? 3600) * 1000 - RENEW_EARLY_MS });
+    const body = (await response.json().catch(() => ({}))) as {
+      access_token?: string;
+      expires_in?: number;
+      error?: string;
+    };
+    if (!response.ok || !body.access_token)
+      throw new PartnerCallError(response.status, body.error, 'POST /oauth2/token');
+    this.kept.set(purpose, {
+      token: body.access_token,
+      renewAt: this.options.now() + (body.expires_in ?? 3600) * 1000 - RENEW_EARLY_MS,
+    });
     return body.access_token;
   }
 
@@ -77,7 +88,10 @@ export class PartnerHttp {
   async send(purpose: TokenPurpose, method: string, path: string, body?: unknown): Promise<Answer> {
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
-      const headers: Record<string, string> = { authorization: `Bearer ${await this.token(purpose)}`, accept: 'application/json' };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${await this.token(purpose)}`,
+        accept: 'application/json',
+      };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(`${this.options.baseUrl}${path}`, {
         method,
@@ -93,7 +107,9 @@ export class PartnerHttp {
       }
       if ((response.status === 429 || response.status === 503) && attempt < ATTEMPTS) {
         const seconds = Number(response.headers.get('retry-after'));
-        await this.wait(Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, LONGEST_WAIT_MS) : 1000 * attempt);
+        await this.wait(
+          Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, LONGEST_WAIT_MS) : 1000 * attempt,
+        );
         continue;
       }
       return answer;
@@ -103,7 +119,12 @@ export class PartnerHttp {
   /** A request whose answer must be `expected`, else a PartnerCallError naming what came. */
   async expect<T>(expected: number, purpose: TokenPurpose, method: string, path: string, body?: unknown): Promise<T> {
     const answer = await this.send(purpose, method, path, body);
-    if (answer.status !== expected) throw new PartnerCallError(answer.status, (answer.body as { code?: string } | undefined)?.code, `${method} ${path}`);
+    if (answer.status !== expected)
+      throw new PartnerCallError(
+        answer.status,
+        (answer.body as { code?: string } | undefined)?.code,
+        `${method} ${path}`,
+      );
     return answer.body as T;
   }
 

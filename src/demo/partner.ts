@@ -24,7 +24,14 @@ type Mistake = keyof typeof MISTAKES;
 const FIRST_MISTAKE_ROUND = 2;
 const CANCELLABLE = new Set<Order['status']>(['PLACED', 'AWAITING_PAYMENT']);
 const FINAL = new Set<Order['status']>(['COMPLETED', 'CANCELLED']);
-const NAMES = [['Ada', 'Lovelace'], ['Grace', 'Hopper'], ['Alan', 'Turing'], ['Edsger', 'Dijkstra'], ['Barbara', 'Liskov'], ['Donald', 'Knuth']] as const;
+const NAMES = [
+  ['Ada', 'Lovelace'],
+  ['Grace', 'Hopper'],
+  ['Alan', 'Turing'],
+  ['Edsger', 'Dijkstra'],
+  ['Barbara', 'Liskov'],
+  ['Donald', 'Knuth'],
+] as const;
 
 export interface DemoPartnerOptions {
   /** Where the fake listens, as this process reaches it. */
@@ -74,7 +81,13 @@ export class DemoPartner {
 
   constructor(private readonly options: DemoPartnerOptions) {
     this.intervalMs = options.intervalMs ?? 4_000;
-    this.http = new PartnerHttp({ baseUrl: options.baseUrl, audience: options.audience, credentials: options.credentials, signal: this.abort.signal, now: Date.now });
+    this.http = new PartnerHttp({
+      baseUrl: options.baseUrl,
+      audience: options.audience,
+      credentials: options.credentials,
+      signal: this.abort.signal,
+      now: Date.now,
+    });
   }
 
   /** Runs a round now and one `intervalMs` after each; no timer of it keeps the process alive. */
@@ -113,7 +126,8 @@ export class DemoPartner {
     } catch (error) {
       if (this.closed) return;
       // the tenant is full: a new day starts from the fixtures
-      if (error instanceof PartnerCallError && error.code === 'limit_reached') await this.nextDay().catch((e: unknown) => this.options.onError?.(e));
+      if (error instanceof PartnerCallError && error.code === 'limit_reached')
+        await this.nextDay().catch((e: unknown) => this.options.onError?.(e));
       else this.options.onError?.(error);
     }
   }
@@ -131,9 +145,14 @@ export class DemoPartner {
 
   /** What it buys with: the subscribeable assets and their minimum investment, every page of both lists. */
   private async startDay(day: Day): Promise<void> {
-    const [assets, classes] = [await this.http.readAll<Schemas['Asset']>('/v1/assets'), await this.http.readAll<Schemas['ShareClass']>('/v1/share-classes')];
+    const [assets, classes] = [
+      await this.http.readAll<Schemas['Asset']>('/v1/assets'),
+      await this.http.readAll<Schemas['ShareClass']>('/v1/share-classes'),
+    ];
     const minimum = new Map(classes.map((c) => [c.id, c.min_investment ?? 100_000]));
-    day.catalog = assets.filter((a) => a.subscribeable).map((a) => ({ isin: a.isin, minimum: minimum.get(a.share_class_id) ?? 100_000 }));
+    day.catalog = assets
+      .filter((a) => a.subscribeable)
+      .map((a) => ({ isin: a.isin, minimum: minimum.get(a.share_class_id) ?? 100_000 }));
     // the orders its end investors place: followed from the start of the day
     this.watch(day, { order_status: 'PLACED' });
   }
@@ -166,14 +185,34 @@ export class DemoPartner {
       first_name,
       last_name,
       country: 'DE',
-      payment_methods: [{ type: 'sepa', iban: ibanOf(this.options.seed, n), account_holder_name: `${first_name} ${last_name}`, is_primary: true }],
+      payment_methods: [
+        {
+          type: 'sepa',
+          iban: ibanOf(this.options.seed, n),
+          account_holder_name: `${first_name} ${last_name}`,
+          is_primary: true,
+        },
+      ],
     });
     day.accounts.push(account.id);
-    await this.http.expect(201, 'api', 'POST', `/v1/accounts/${account.id}/wallets`, { wallet_address: walletAddressOf(this.options.seed, n), is_primary: true });
-    const asset = day.catalog && day.catalog.length > 0 ? pick(day.catalog, this.options.seed, day.accounts.length, `asset-${day.number}`) : undefined;
+    await this.http.expect(201, 'api', 'POST', `/v1/accounts/${account.id}/wallets`, {
+      wallet_address: walletAddressOf(this.options.seed, n),
+      is_primary: true,
+    });
+    const asset =
+      day.catalog && day.catalog.length > 0
+        ? pick(day.catalog, this.options.seed, day.accounts.length, `asset-${day.number}`)
+        : undefined;
     if (asset) {
       const units = 1 + Math.floor(draw(this.options.seed, day.accounts.length, `units-${day.number}`) * 20);
-      await this.http.expect(201, 'control', 'POST', '/__control/orders', { account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: units, value: asset.minimum * units });
+      await this.http.expect(201, 'control', 'POST', '/__control/orders', {
+        account_id: account.id,
+        isin: asset.isin,
+        side: 'BUY',
+        market: 'PRIMARY',
+        amount_of_units: units,
+        value: asset.minimum * units,
+      });
     }
     this.watch(day, { account_id: account.id });
   }
@@ -198,7 +237,8 @@ export class DemoPartner {
       watch.waitMs = seen === watch.seen ? Math.min(watch.waitMs * 2, POLL_LONGEST_MS) : POLL_FIRST_MS;
       watch.seen = seen;
       watch.dueAt = Date.now() + watch.waitMs;
-      if (watch.query.account_id !== undefined && orders.length > 0 && orders.every((o) => FINAL.has(o.status))) day.watches.delete(key);
+      if (watch.query.account_id !== undefined && orders.length > 0 && orders.every((o) => FINAL.has(o.status)))
+        day.watches.delete(key);
     }
   }
 
@@ -207,7 +247,9 @@ export class DemoPartner {
     const open = [...day.orders.values()].filter((o) => CANCELLABLE.has(o.status));
     if (open.length === 0) return;
     const chosen = pick(open, this.options.seed, index, 'cancel-which');
-    const fresh = (await this.http.readAll<Order>('/v1/orders', { account_id: chosen.account_id })).find((o) => o.id === chosen.id);
+    const fresh = (await this.http.readAll<Order>('/v1/orders', { account_id: chosen.account_id })).find(
+      (o) => o.id === chosen.id,
+    );
     if (fresh) day.orders.set(fresh.id, fresh);
     if (!fresh || !CANCELLABLE.has(fresh.status)) return;
     const answer = await this.http.send('api', 'DELETE', `/v1/orders/${fresh.id}/`);
@@ -220,7 +262,9 @@ export class DemoPartner {
   /** The first run's third round, then about one round in twelve. */
   private mistakeOf(day: Day, index: number): Mistake | undefined {
     if (index !== FIRST_MISTAKE_ROUND && draw(this.options.seed, index, 'mistake') >= 1 / 12) return undefined;
-    return day.cancelled.length > 0 && draw(this.options.seed, index, 'mistake-which') < 0.5 ? 'cancel_again' : 'first_page_only';
+    return day.cancelled.length > 0 && draw(this.options.seed, index, 'mistake-which') < 0.5
+      ? 'cancel_again'
+      : 'first_page_only';
   }
 
   /**
@@ -245,4 +289,12 @@ export class DemoPartner {
   }
 }
 
-const newDay = (number: number): Day => ({ number, round: 0, catalog: undefined, accounts: [], watches: new Map(), orders: new Map(), cancelled: [] });
+const newDay = (number: number): Day => ({
+  number,
+  round: 0,
+  catalog: undefined,
+  accounts: [],
+  watches: new Map(),
+  orders: new Map(),
+  cancelled: [],
+});

@@ -13,7 +13,8 @@ import { DemoPartner } from './partner.js';
 export const DEMO_PARTNER_ID = 'demo-partner';
 
 /** Whether these options run a demo partner: under `demo`, unless `demoPartner: false` or in shadow mode (the API is the upstream's there). */
-export const runsDemoPartner = (options: FakeContext['options']): boolean => options.demo === true && options.demoPartner !== false && options.upstream === undefined;
+export const runsDemoPartner = (options: FakeContext['options']): boolean =>
+  options.demo === true && options.demoPartner !== false && options.upstream === undefined;
 
 const ALL_INTERFACES: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1', '::0': '::1' };
 
@@ -32,7 +33,12 @@ export function localUrlOf(address: AddressInfo): string {
 export function startDemoPartner(ctx: FakeContext, address: AddressInfo): DemoPartner | undefined {
   if (!runsDemoPartner(ctx.options)) return undefined;
   if (!ctx.tenants.find(DEMO_PARTNER_ID)) {
-    const client: ClientCreate = { client_id: DEMO_PARTNER_ID, client_secret: randomBytes(18).toString('base64url'), scopes: [...API_SCOPES, CONTROL_SCOPE], settings: DEMO_SETTINGS };
+    const client: ClientCreate = {
+      client_id: DEMO_PARTNER_ID,
+      client_secret: randomBytes(18).toString('base64url'),
+      scopes: [...API_SCOPES, CONTROL_SCOPE],
+      settings: DEMO_SETTINGS,
+    };
     try {
       ctx.tenants.add(toClientRecord(client));
     } catch (error) {
@@ -49,7 +55,11 @@ export function startDemoPartner(ctx: FakeContext, address: AddressInfo): DemoPa
     audience: new URL(ctx.options.baseUrl ?? local).host,
     credentials: () => {
       const { client } = ctx.tenants.get(DEMO_PARTNER_ID);
-      return { clientId: client.client_id, clientSecret: client.client_secret, authMethod: client.token_endpoint_auth_method };
+      return {
+        clientId: client.client_id,
+        clientSecret: client.client_secret,
+        authMethod: client.token_endpoint_auth_method,
+      };
     },
     seed: `${ctx.options.seed ?? DEFAULTS.seed}:${DEMO_PARTNER_ID}`,
     ...(ctx.options.demoPartnerIntervalMs !== undefined && { intervalMs: ctx.options.demoPartnerIntervalMs }),

@@ -8,7 +8,15 @@ import { isValidLei } from './identifiers/lei.js';
 import { ensureRoomFor } from './limits.js';
 import { paginate } from './paginate.js';
 import { checkPaymentMethod, newPaymentMethod, storePaymentMethod } from './payment-methods.js';
-import type { Account, AccountType, ClientSettings, PaymentMethodDetails, QueryOf, Schemas, Wallet } from '../api/types.js';
+import type {
+  Account,
+  AccountType,
+  ClientSettings,
+  PaymentMethodDetails,
+  QueryOf,
+  Schemas,
+  Wallet,
+} from '../api/types.js';
 import { checkWalletAddress, checkWalletsAreNew, newWallet, storeWallet } from './wallets.js';
 
 export type AccountCreate = Schemas['AccountCreate'];
@@ -16,14 +24,34 @@ export type AccountUpdate = Schemas['AccountUpdate'];
 
 /** Every field of an account, in the order responses show them (the compiler checks none is missing). */
 const ACCOUNT_FIELD_ORDER: Record<keyof Account, true> = {
-  id: true, external_id: true, type: true, country: true, city: true, line1: true, line2: true, postal_code: true,
-  state: true, first_name: true, last_name: true, dob_day: true, dob_month: true, dob_year: true, place_of_birth: true,
-  business_name: true, lei: true, tax_id: true, tin: true, tax_residencies: true, created: true,
+  id: true,
+  external_id: true,
+  type: true,
+  country: true,
+  city: true,
+  line1: true,
+  line2: true,
+  postal_code: true,
+  state: true,
+  first_name: true,
+  last_name: true,
+  dob_day: true,
+  dob_month: true,
+  dob_year: true,
+  place_of_birth: true,
+  business_name: true,
+  lei: true,
+  tax_id: true,
+  tin: true,
+  tax_residencies: true,
+  created: true,
 };
 const ACCOUNT_FIELDS = Object.keys(ACCOUNT_FIELD_ORDER) as (keyof Account)[];
 
 /** The fields of an account a client gives (all but those the platform sets: `id`, `created`). */
-export const GIVEN_ACCOUNT_FIELDS: readonly string[] = ACCOUNT_FIELDS.filter((field) => field !== 'id' && field !== 'created');
+export const GIVEN_ACCOUNT_FIELDS: readonly string[] = ACCOUNT_FIELDS.filter(
+  (field) => field !== 'id' && field !== 'created',
+);
 
 /** Fields that apply to one account type only; `birthdate` is the update body's form of the `dob_*` fields. */
 const ONLY_FOR: Record<AccountType, readonly string[]> = {
@@ -42,7 +70,12 @@ export function requiredFields(type: AccountType, settings: ClientSettings): str
 
 function checkApplicable(type: AccountType, body: object, errors: FieldErrors): void {
   for (const field of ONLY_FOR[OTHER[type]]) {
-    if (field in body) errors.add('field_not_applicable', `/${field}`, `${field} applies to ${OTHER[type]} accounts only, not to a ${type} account`);
+    if (field in body)
+      errors.add(
+        'field_not_applicable',
+        `/${field}`,
+        `${field} applies to ${OTHER[type]} accounts only, not to a ${type} account`,
+      );
   }
 }
 
@@ -55,7 +88,8 @@ function checkLei(lei: string | null | undefined, errors: FieldErrors): void {
 /** The account with its fields in the documented order and unset ones absent. */
 function canonical(fields: Partial<Record<keyof Account, unknown>>): Account {
   const account: Record<string, unknown> = {};
-  for (const field of ACCOUNT_FIELDS) if (fields[field] !== undefined && fields[field] !== null) account[field] = fields[field];
+  for (const field of ACCOUNT_FIELDS)
+    if (fields[field] !== undefined && fields[field] !== null) account[field] = fields[field];
   return account as unknown as Account;
 }
 
@@ -85,10 +119,12 @@ export function prepareAccount(tenant: Tenant, input: AccountCreate): PreparedAc
   const errors = new FieldErrors();
 
   checkApplicable(input.type, fields, errors);
-  if (input.type === 'individual' && checkDobComplete(fields, errors)) checkDateOfBirth(fields as DateOfBirth, clock.now(), errors, dobPath);
+  if (input.type === 'individual' && checkDobComplete(fields, errors))
+    checkDateOfBirth(fields as DateOfBirth, clock.now(), errors, dobPath);
   if (input.type === 'business') checkLei(fields.lei, errors);
   for (const field of requiredFields(input.type, client.settings)) {
-    if (isBlank(fields[field as keyof typeof fields])) errors.add('field_required', `/${field}`, `${field} is required by this client's settings`);
+    if (isBlank(fields[field as keyof typeof fields]))
+      errors.add('field_required', `/${field}`, `${field} is required by this client's settings`);
   }
   wallets.forEach((wallet, i) => checkWalletAddress(wallet, `/wallets/${i}`, errors));
   checkOnePrimary(wallets, '/wallets', errors);
@@ -99,18 +135,26 @@ export function prepareAccount(tenant: Tenant, input: AccountCreate): PreparedAc
   const created = clock.now().toISOString();
   // measured before an id is drawn: a refused create leaves the tenant's sequence of ids as it was
   const walletDrafts = wallets.map((input) => newWallet(tenant, UNDRAWN_ID, input, UNDRAWN_ID));
-  const methodDrafts = paymentMethods.map((input, i) => newPaymentMethod(store, UNDRAWN_ID, input, ibans[i]!, UNDRAWN_ID));
-  const primary = <T>(drafts: T[], inputs: readonly { is_primary?: boolean }[]): T | undefined => drafts[inputs.findIndex((item) => item.is_primary === true)];
+  const methodDrafts = paymentMethods.map((input, i) =>
+    newPaymentMethod(store, UNDRAWN_ID, input, ibans[i]!, UNDRAWN_ID),
+  );
+  const primary = <T>(drafts: T[], inputs: readonly { is_primary?: boolean }[]): T | undefined =>
+    drafts[inputs.findIndex((item) => item.is_primary === true)];
   return {
     records: 1 + wallets.length + paymentMethods.length,
-    bytes: recordBytes(canonical({ ...fields, id: UNDRAWN_ID, created })) + sum(walletDrafts.map(recordBytes)) + sum(methodDrafts.map(recordBytes)),
+    bytes:
+      recordBytes(canonical({ ...fields, id: UNDRAWN_ID, created })) +
+      sum(walletDrafts.map(recordBytes)) +
+      sum(methodDrafts.map(recordBytes)),
     primaries: { wallet: primary(walletDrafts, wallets), paymentMethod: primary(methodDrafts, paymentMethods) },
     commit: () => {
       // Everything is valid: from here on nothing can fail, so the account and all its parts land together.
       const account = canonical({ ...fields, id: store.newId(), created });
       store.addAccount(account);
       for (const input of wallets) storeWallet(store, newWallet(tenant, account.id, input), input.is_primary);
-      paymentMethods.forEach((input, i) => storePaymentMethod(store, newPaymentMethod(store, account.id, input, ibans[i]!), input.is_primary));
+      paymentMethods.forEach((input, i) =>
+        storePaymentMethod(store, newPaymentMethod(store, account.id, input, ibans[i]!), input.is_primary),
+      );
       return account;
     },
   };
@@ -124,7 +168,8 @@ export function createAccount(tenant: Tenant, input: AccountCreate): Account {
 
 function checkOnePrimary(items: readonly { is_primary?: boolean }[], at: string, errors: FieldErrors): void {
   const primaries = items.flatMap((item, i) => (item.is_primary ? [i] : []));
-  for (const i of primaries.slice(1)) errors.add('multiple_primary', `${at}/${i}/is_primary`, `only one of ${at.slice(1)} can be primary`);
+  for (const i of primaries.slice(1))
+    errors.add('multiple_primary', `${at}/${i}/is_primary`, `only one of ${at.slice(1)} can be primary`);
 }
 
 export function updateAccount(tenant: Tenant, accountId: string, changes: AccountUpdate): Account {
@@ -157,5 +202,9 @@ export function getAccount(store: WorldStore, accountId: string): Account {
 
 export function listAccounts(store: WorldStore, query: QueryOf<'listAccounts'>): Account[] {
   const { external_id: externalId, account_type: type } = query;
-  return paginate(externalId === undefined ? store.accounts : store.accountsWithExternalId(externalId), query, type === undefined ? undefined : (a) => a.type === type);
+  return paginate(
+    externalId === undefined ? store.accounts : store.accountsWithExternalId(externalId),
+    query,
+    type === undefined ? undefined : (a) => a.type === type,
+  );
 }

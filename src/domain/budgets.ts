@@ -22,7 +22,13 @@ const JOURNALS_SHARE = 0.15;
 export const DEFAULT_JOURNAL_BYTES = 16 * MiB;
 
 /** Bounds of each setting: a journal budget holds at least its largest entry, a world at least a few records. */
-export const BUDGET_MINIMUMS = { journalBytes: 64 * KiB, journalTotalBytes: 64 * KiB, maxTenantBytes: 4 * KiB, worldBytes: 64 * KiB, tenantGuaranteeBytes: 0 } as const;
+export const BUDGET_MINIMUMS = {
+  journalBytes: 64 * KiB,
+  journalTotalBytes: 64 * KiB,
+  maxTenantBytes: 4 * KiB,
+  worldBytes: 64 * KiB,
+  tenantGuaranteeBytes: 0,
+} as const;
 
 /** What the settings give, every one filled in. */
 export interface Budgets {
@@ -68,18 +74,22 @@ export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Bud
   for (const key of Object.keys(NAMES) as (keyof typeof NAMES)[]) {
     const value = settings[key];
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= BUDGET_MINIMUMS[key])) {
-      throw new Error(`${NAMES[key][1]} (${NAMES[key][0]}) must be an integer ≥ ${BUDGET_MINIMUMS[key]} (bytes), got ${String(value)}.`);
+      throw new Error(
+        `${NAMES[key][1]} (${NAMES[key][0]}) must be an integer ≥ ${BUDGET_MINIMUMS[key]} (bytes), got ${String(value)}.`,
+      );
     }
   }
   const { maxTenants, maxRecordsPerTenant, journalSize } = settings;
   const journalTotalBytes = settings.journalTotalBytes ?? Math.floor(heapLimit * JOURNALS_SHARE);
-  const worldBytes = settings.worldBytes ?? Math.floor((heapLimit * WORLDS_SHARE) / WORLD_HEAP_PER_JSON_BYTE / KiB) * KiB;
+  const worldBytes =
+    settings.worldBytes ?? Math.floor((heapLimit * WORLDS_SHARE) / WORLD_HEAP_PER_JSON_BYTE / KiB) * KiB;
   return {
     maxTenants,
     maxRecordsPerTenant,
     journalSize,
     worldBytes,
-    tenantGuaranteeBytes: settings.tenantGuaranteeBytes ?? Math.floor(worldBytes / (maxTenants + (settings.twinSlots ?? 0))),
+    tenantGuaranteeBytes:
+      settings.tenantGuaranteeBytes ?? Math.floor(worldBytes / (maxTenants + (settings.twinSlots ?? 0))),
     maxTenantBytes: settings.maxTenantBytes ?? worldBytes,
     journalBytes: settings.journalBytes ?? Math.min(DEFAULT_JOURNAL_BYTES, journalTotalBytes),
     journalTotalBytes,
@@ -103,7 +113,10 @@ const mb = (bytes: number): string => `${Math.round(bytes / MiB).toLocaleString(
 export function budgetWarning(budgets: Budgets, fixturesBytes: number, heapLimit: number): string | undefined {
   const sum = budgetedBytes(budgets, fixturesBytes);
   if (sum <= heapLimit / 2) return undefined;
-  const fixtures = fixturesBytes * WORLD_HEAP_PER_JSON_BYTE >= MiB ? ` beside the fixtures every tenant is copied from (${fixturesBytes} bytes)` : '';
+  const fixtures =
+    fixturesBytes * WORLD_HEAP_PER_JSON_BYTE >= MiB
+      ? ` beside the fixtures every tenant is copied from (${fixturesBytes} bytes)`
+      : '';
   return (
     `memory budgets pass half of the heap limit: every tenant's world together at WORLD_BYTES=${budgets.worldBytes}${fixtures}, ` +
     `and journals at JOURNAL_BYTES=${budgets.journalBytes} each, JOURNAL_TOTAL_BYTES=${budgets.journalTotalBytes} in all, may take ~${mb(sum)} of a ${mb(heapLimit)} heap ` +

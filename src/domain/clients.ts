@@ -24,17 +24,29 @@ export const CLIENT_RECORD_SCHEMA = {
 export type ClientCreate = Schemas['ClientCreate'];
 export type ClientUpdate = Schemas['ClientUpdate'];
 
-const DEFAULT_SETTINGS: ClientSettings = { tax_reporting: false, lei_required: false, investor_activity_per_hour: 0, ...DEFAULT_PROGRESSION_SETTINGS };
+const DEFAULT_SETTINGS: ClientSettings = {
+  tax_reporting: false,
+  lei_required: false,
+  investor_activity_per_hour: 0,
+  ...DEFAULT_PROGRESSION_SETTINGS,
+};
 
 /** Settings with changes applied: a change names only what it changes, down to one status's step seconds. */
 function withSettings(settings: ClientSettings, changes: Schemas['ClientSettings'] = {}): ClientSettings {
-  return { ...settings, ...changes, order_step_seconds: { ...settings.order_step_seconds, ...changes.order_step_seconds } };
+  return {
+    ...settings,
+    ...changes,
+    order_step_seconds: { ...settings.order_step_seconds, ...changes.order_step_seconds },
+  };
 }
 
 export const DEFAULT_CLIENT: ClientCreate = { client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
 
 /** What `demo` gives the default client, unless its own settings say otherwise: a world that moves by itself. */
-export const DEMO_SETTINGS = { order_progression: 'clock', investor_activity_per_hour: 120 } as const satisfies Schemas['ClientSettings'];
+export const DEMO_SETTINGS = {
+  order_progression: 'clock',
+  investor_activity_per_hour: 120,
+} as const satisfies Schemas['ClientSettings'];
 
 /** The clients a demo sandbox starts with: the first (the default) with DEMO_SETTINGS under its own. */
 export function withDemoSettings([first, ...rest]: readonly ClientCreate[]): ClientCreate[] {
@@ -69,7 +81,11 @@ export function listClients(registry: TenantRegistry, only?: string): Schemas['C
 }
 
 /** `twin`: shadow mode's twin of an upstream's client (MAX_TWINS, none of the operator's slots). */
-export function createClient(registry: TenantRegistry, input: ClientCreate, { twin = false }: { twin?: boolean } = {}): ClientView {
+export function createClient(
+  registry: TenantRegistry,
+  input: ClientCreate,
+  { twin = false }: { twin?: boolean } = {},
+): ClientView {
   return toClientView(registry.add(toClientRecord(input), undefined, { twin }).client);
 }
 

@@ -9,7 +9,12 @@ export interface DateOfBirth {
 const DOB_FIELDS = ['dob_day', 'dob_month', 'dob_year'] as const;
 
 /** A real calendar date (no 30 February), strictly before `today` (the tenant's clock), with a four-digit year. */
-export function checkDateOfBirth(dob: DateOfBirth, today: Date, errors: FieldErrors, path: (field: keyof DateOfBirth) => string): void {
+export function checkDateOfBirth(
+  dob: DateOfBirth,
+  today: Date,
+  errors: FieldErrors,
+  path: (field: keyof DateOfBirth) => string,
+): void {
   const { dob_day: day, dob_month: month, dob_year: year } = dob;
   const wholeNumbers = DOB_FIELDS.filter((f) => !Number.isInteger(dob[f]));
   for (const field of wholeNumbers) errors.add('invalid_date_of_birth', path(field), `${field} must be a whole number`);
@@ -25,7 +30,8 @@ export function checkDateOfBirth(dob: DateOfBirth, today: Date, errors: FieldErr
     return;
   }
   const startOfToday = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  if (date.getTime() >= startOfToday) errors.add('invalid_date_of_birth', path('dob_year'), 'the date of birth must be in the past');
+  if (date.getTime() >= startOfToday)
+    errors.add('invalid_date_of_birth', path('dob_year'), 'the date of birth must be in the past');
 }
 
 /** `dob_day`, `dob_month` and `dob_year` come together or not at all. */
@@ -33,7 +39,11 @@ export function checkDobComplete(fields: Partial<Record<keyof DateOfBirth, unkno
   const present = DOB_FIELDS.filter((f) => fields[f] !== undefined);
   if (present.length === 0 || present.length === 3) return present.length === 3;
   for (const missing of DOB_FIELDS.filter((f) => fields[f] === undefined)) {
-    errors.add('invalid_date_of_birth', `/${missing}`, 'dob_day, dob_month and dob_year come together: this one is missing');
+    errors.add(
+      'invalid_date_of_birth',
+      `/${missing}`,
+      'dob_day, dob_month and dob_year come together: this one is missing',
+    );
   }
   return false;
 }

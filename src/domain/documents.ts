@@ -38,7 +38,11 @@ function toDocument(record: DocumentRecord, links: LinkContext): Document {
   const path = filePath(links.clientId, record.id);
   const expires = links.clock.nowSeconds() + LINK_LIFETIME_SECONDS;
   const signature = links.signer.sign(path, expires);
-  return { id: record.id, url: `${links.docsUrl}/${path}?expires=${expires}&signature=${signature}`, type: record.type };
+  return {
+    id: record.id,
+    url: `${links.docsUrl}/${path}?expires=${expires}&signature=${signature}`,
+    type: record.type,
+  };
 }
 
 /** Every document of the tenant's world with its signed link (the control plane's view: every owner at once). */
@@ -49,7 +53,12 @@ export function listDocumentLinks(store: WorldStore, links: LinkContext): Docume
   });
 }
 
-export function listFundDocuments(store: WorldStore, abbreviation: string, links: LinkContext, page: Page = {}): Document[] {
+export function listFundDocuments(
+  store: WorldStore,
+  abbreviation: string,
+  links: LinkContext,
+  page: Page = {},
+): Document[] {
   const fund = store.feederFundByAbbreviation.get(abbreviation);
   if (!fund) throw notFound(`A feeder fund with abbreviation "${abbreviation}"`);
   return paginate(store.documentsByOwner.get(fund.id) ?? [], page).map((d) => toDocument(d, links));
@@ -87,12 +96,21 @@ export function downloadDocument(store: WorldStore, links: LinkContext, request:
   }
   request.proven?.();
   if (Number(request.expires) < links.clock.nowSeconds()) {
-    throw new DomainError(403, 'link_expired', 'The document link has expired; list the documents again for a fresh one.');
+    throw new DomainError(
+      403,
+      'link_expired',
+      'The document link has expired; list the documents again for a fresh one.',
+    );
   }
   const document = store.documentById.get(documentId);
   if (!document) throw notFound(`Document "${documentId}"`);
   const owner = document.feeder_fund_id
     ? store.feederFunds.find((f) => f.id === document.feeder_fund_id)?.name
     : store.customOfferingById.get(document.custom_offering_id ?? '')?.name;
-  return renderPdf([document.title, owner ?? '', `Document ${document.id} (${document.type})`, 'Issued by investment-api-fake: sample content, not a real document.']);
+  return renderPdf([
+    document.title,
+    owner ?? '',
+    `Document ${document.id} (${document.type})`,
+    'Issued by investment-api-fake: sample content, not a real document.',
+  ]);
 }

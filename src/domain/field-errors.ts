@@ -16,9 +16,15 @@ export class FieldErrors {
     const codes = new Set(this.errors.map((e) => e.code));
     const code = codes.size === 1 ? this.errors[0]!.code : 'validation_error';
     const summary = this.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-    throw new DomainError(422, code, `The request breaks ${this.errors.length === 1 ? 'a rule' : `${this.errors.length} rules`}: ${summary}.`, this.errors);
+    throw new DomainError(
+      422,
+      code,
+      `The request breaks ${this.errors.length === 1 ? 'a rule' : `${this.errors.length} rules`}: ${summary}.`,
+      this.errors,
+    );
   }
 }
 
 /** A value a rule can require: present and not just blanks. */
-export const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+export const isBlank = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

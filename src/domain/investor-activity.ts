@@ -10,7 +10,10 @@ import type { OrderPlacement } from './order-placement.js';
 export const MOST_ORDERS_PER_READ = 1_000;
 
 /** What the activity reads of a world. */
-type ActivityWorld = Pick<WorldStore, 'accounts' | 'assets' | 'shareClassById' | 'walletsByAccount' | 'paymentMethodsByAccount'>;
+type ActivityWorld = Pick<
+  WorldStore,
+  'accounts' | 'assets' | 'shareClassById' | 'walletsByAccount' | 'paymentMethodsByAccount'
+>;
 
 /** What a tenant file keeps of it (STATE_DIR). */
 export interface ActivityState {
@@ -95,7 +98,12 @@ export class InvestorActivity {
 
   /** The next instant: a gap about the mean after the last one (the first after a start: about half of it). */
   private peek(perHour: number): number {
-    this.nextAt ??= this.since + Math.max(1, Math.round((gapShare(uniform(this.seed, this.drawn, 'gap'), this.drawn === 0) * 3_600_000) / perHour));
+    this.nextAt ??=
+      this.since +
+      Math.max(
+        1,
+        Math.round((gapShare(uniform(this.seed, this.drawn, 'gap'), this.drawn === 0) * 3_600_000) / perHour),
+      );
     return this.nextAt;
   }
 
@@ -110,13 +118,22 @@ export class InvestorActivity {
     const pick = <T>(items: readonly T[], purpose: string): T => items[draw(items.length, purpose)]!;
     const { accounts } = world;
     const canBuy = (id: string): boolean =>
-      (world.walletsByAccount.get(id)?.some((w) => w.is_primary) ?? false) && (world.paymentMethodsByAccount.get(id)?.some((p) => p.is_primary) ?? false);
+      (world.walletsByAccount.get(id)?.some((w) => w.is_primary) ?? false) &&
+      (world.paymentMethodsByAccount.get(id)?.some((p) => p.is_primary) ?? false);
     const from = draw(accounts.length, 'account');
     let account = accounts[from]!;
-    for (let i = 0; i < accounts.length && !canBuy(account.id); i++) account = accounts[(from + i + 1) % accounts.length]!;
+    for (let i = 0; i < accounts.length && !canBuy(account.id); i++)
+      account = accounts[(from + i + 1) % accounts.length]!;
     const asset = pick(assets, 'asset');
     const minimum = world.shareClassById.get(asset.share_class_id)?.min_investment ?? 100_000;
     const units = 1 + Math.floor(uniform(this.seed, index, 'units') * 50);
-    return { account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: units, value: minimum * (1 + Math.floor(uniform(this.seed, index, 'value') * 4)) };
+    return {
+      account_id: account.id,
+      isin: asset.isin,
+      side: 'BUY',
+      market: 'PRIMARY',
+      amount_of_units: units,
+      value: minimum * (1 + Math.floor(uniform(this.seed, index, 'value') * 4)),
+    };
   }
 }

@@ -100,10 +100,22 @@ export interface Holder {
 }
 
 /** A new tenant (a client, a twin, a CLIENTS entry at start) whose guarantee WORLD_BYTES cannot hold. */
-export function guaranteeRefused(refusal: { needed: number; free: number; worldBytes: number; guarantee: number; tenants: number; holders: Holder[] }): DomainError {
-  const named = refusal.holders.map((h) => `"${h.clientId.slice(0, 100)}" ${n(h.holds)}${h.borrowed > 0 ? ` (${n(h.borrowed)} borrowed)` : ''}`).join(', ');
+export function guaranteeRefused(refusal: {
+  needed: number;
+  free: number;
+  worldBytes: number;
+  guarantee: number;
+  tenants: number;
+  holders: Holder[];
+}): DomainError {
+  const named = refusal.holders
+    .map((h) => `"${h.clientId.slice(0, 100)}" ${n(h.holds)}${h.borrowed > 0 ? ` (${n(h.borrowed)} borrowed)` : ''}`)
+    .join(', ');
   const others = refusal.tenants - refusal.holders.length;
-  const holders = refusal.tenants === 0 ? '' : `: the ${refusal.tenants} tenant(s) there hold the rest (${named}${others > 0 ? `, and ${others} more` : ''})`;
+  const holders =
+    refusal.tenants === 0
+      ? ''
+      : `: the ${refusal.tenants} tenant(s) there hold the rest (${named}${others > 0 ? `, and ${others} more` : ''})`;
   return new DomainError(
     409,
     'limit_reached',

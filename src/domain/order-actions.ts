@@ -2,7 +2,13 @@
 // in the order's status history (order-progression.ts).
 import { notFound } from '../api/errors.js';
 import { clockView } from './clock.js';
-import { advancedFields, cancelledFields, forcedFields, type LifecycleFields, toOrderDetails } from './order-lifecycle.js';
+import {
+  advancedFields,
+  cancelledFields,
+  forcedFields,
+  type LifecycleFields,
+  toOrderDetails,
+} from './order-lifecycle.js';
 import type { StatusChangeBy } from './order-progression.js';
 import type { OrderRecord, OrderStatus, QueryOf, Schemas } from '../api/types.js';
 import type { Tenant } from './tenants.js';
@@ -15,7 +21,12 @@ export function findOrder(store: WorldStore, orderId: string): OrderRecord {
   return order;
 }
 
-function changeStatus(tenant: Tenant, orderId: string, by: StatusChangeBy, change: (order: OrderRecord) => LifecycleFields): OrderRecord {
+function changeStatus(
+  tenant: Tenant,
+  orderId: string,
+  by: StatusChangeBy,
+  change: (order: OrderRecord) => LifecycleFields,
+): OrderRecord {
   // the store as the tenant's clock has it: a change acts on the status that clock implies
   const order = findOrder(tenant.store, orderId);
   // The change is computed (and refused) before anything is written, so a refused change leaves the order as it was.
@@ -66,7 +77,10 @@ export function controlOrder(tenant: Tenant, orderId: string): Schemas['ControlO
  * The orders' control views, oldest first, with the clock they were read at (`GET /__control/orders`): those the
  * filters match (`GET /v1/orders`'s), from `skip`, at most `limit` (all when absent), and how many match in all.
  */
-export function listControlOrders(tenant: Tenant, query: QueryOf<'listControlOrders'> = {}): Schemas['ControlOrderList'] {
+export function listControlOrders(
+  tenant: Tenant,
+  query: QueryOf<'listControlOrders'> = {},
+): Schemas['ControlOrderList'] {
   const { side, market, order_status: status, account_id: accountId, isin, skip = 0, limit } = query;
   const matching = tenant.store.orders.filter(
     (o) =>
@@ -77,5 +91,9 @@ export function listControlOrders(tenant: Tenant, query: QueryOf<'listControlOrd
       (isin === undefined || o.isin === isin),
   );
   const page = matching.slice(skip, limit === undefined ? undefined : skip + limit);
-  return { data: page.map((order) => controlView(tenant, order)), total: matching.length, clock: clockView(tenant.clock) };
+  return {
+    data: page.map((order) => controlView(tenant, order)),
+    total: matching.length,
+    clock: clockView(tenant.clock),
+  };
 }

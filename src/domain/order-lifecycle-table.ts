@@ -8,13 +8,27 @@ type OrderStatus = components['schemas']['OrderStatus'];
 
 /** The next status of one lifecycle step, per side; a status without an entry is the end of the road. */
 export const LIFECYCLE: Readonly<Record<OrderSide, Readonly<Partial<Record<OrderStatus, OrderStatus>>>>> = {
-  BUY: { PLACED: 'AWAITING_PAYMENT', AWAITING_PAYMENT: 'AWAITING_TOKEN_DELIVERY', AWAITING_TOKEN_DELIVERY: 'COMPLETED' },
-  SELL: { PLACED: 'AWAITING_TOKEN_DELIVERY', AWAITING_TOKEN_DELIVERY: 'AWAITING_PAYMENT', AWAITING_PAYMENT: 'COMPLETED' },
+  BUY: {
+    PLACED: 'AWAITING_PAYMENT',
+    AWAITING_PAYMENT: 'AWAITING_TOKEN_DELIVERY',
+    AWAITING_TOKEN_DELIVERY: 'COMPLETED',
+  },
+  SELL: {
+    PLACED: 'AWAITING_TOKEN_DELIVERY',
+    AWAITING_TOKEN_DELIVERY: 'AWAITING_PAYMENT',
+    AWAITING_PAYMENT: 'COMPLETED',
+  },
 };
 
 export const CANCELLABLE_STATUSES: readonly OrderStatus[] = ['PLACED', 'AWAITING_PAYMENT'];
 
-export const ORDER_STATUSES: readonly OrderStatus[] = ['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'];
+export const ORDER_STATUSES: readonly OrderStatus[] = [
+  'PLACED',
+  'AWAITING_PAYMENT',
+  'AWAITING_TOKEN_DELIVERY',
+  'COMPLETED',
+  'CANCELLED',
+];
 
 /** The statuses a `side` order walks through, in order, from PLACED to the end of its road. */
 export function road(side: OrderSide): OrderStatus[] {
@@ -26,4 +40,5 @@ export function road(side: OrderSide): OrderStatus[] {
 export const isCancellable = (status: OrderStatus): boolean => CANCELLABLE_STATUSES.includes(status);
 
 /** Whether an order has a lifecycle step left (it is not COMPLETED or CANCELLED). */
-export const canAdvance = (order: { side: OrderSide; status: OrderStatus }): boolean => LIFECYCLE[order.side][order.status] !== undefined;
+export const canAdvance = (order: { side: OrderSide; status: OrderStatus }): boolean =>
+  LIFECYCLE[order.side][order.status] !== undefined;

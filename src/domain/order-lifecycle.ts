@@ -13,7 +13,8 @@ export type LifecycleFields = Pick<OrderRecord, 'status' | SideEffectField>;
 const ALPHANUMERIC_UPPER = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 // Side-effect values are drawn from the order's id: the same calls and clock moves give the same answers.
-const digestOf = (orderId: string, field: SideEffectField): Buffer => createHash('sha256').update(`${field}:${orderId}`).digest();
+const digestOf = (orderId: string, field: SideEffectField): Buffer =>
+  createHash('sha256').update(`${field}:${orderId}`).digest();
 
 /** A payment reference in the format the fixtures use: `PAY-` and 12 of A–Z, 0–9; the order's own. */
 export function makePaymentReference(orderId: string): string {
@@ -118,5 +119,7 @@ export function forcedFields(order: OrderRecord, status: OrderStatus): Lifecycle
 export const toOrderDetails = (order: OrderRecord): OrderRecord => ({
   ...order,
   sender_payment_method_details: order.sender_payment_method_details && { ...order.sender_payment_method_details },
-  recipient_payment_method_details: order.recipient_payment_method_details && { ...order.recipient_payment_method_details },
+  recipient_payment_method_details: order.recipient_payment_method_details && {
+    ...order.recipient_payment_method_details,
+  },
 });

@@ -5,7 +5,17 @@ import { findAccount } from './account-lookup.js';
 import { DomainError } from '../api/errors.js';
 import { toOrderDetails } from './order-lifecycle.js';
 import { PLATFORM_PAYMENT_DETAILS, toPaymentSide } from './platform.js';
-import type { Account, AssetRecord, ClientSettings, OrderMarket, OrderRecord, OrderSide, PaymentMethodDetails, Schemas, Wallet } from '../api/types.js';
+import type {
+  Account,
+  AssetRecord,
+  ClientSettings,
+  OrderMarket,
+  OrderRecord,
+  OrderSide,
+  PaymentMethodDetails,
+  Schemas,
+  Wallet,
+} from '../api/types.js';
 import type { OrderProgression, PlacedBy } from './order-progression.js';
 import { ORDER_GROWTH_BYTES, recordBytes, type WorldStore } from '../store/world-store.js';
 import { UNDRAWN_ID } from '../store/ids.js';
@@ -45,7 +55,11 @@ function checkPositiveIntegers(input: OrderPlacement): void {
 function checkMarketRule(asset: AssetRecord, side: OrderSide, market: OrderMarket): void {
   const flag = flagNeeded(side, market);
   if (!asset[flag]) {
-    throw rejected(`asset_not_${flag}`, '/isin', `A ${market} ${side} needs a ${flag} asset; ${asset.isin} is not ${flag}.`);
+    throw rejected(
+      `asset_not_${flag}`,
+      '/isin',
+      `A ${market} ${side} needs a ${flag} asset; ${asset.isin} is not ${flag}.`,
+    );
   }
 }
 
@@ -59,7 +73,11 @@ function currencyOf(asset: AssetRecord, requested: string | undefined): string {
 function customOfferingOf(store: WorldStore, asset: AssetRecord, offeringId: string | null | undefined): string | null {
   if (offeringId == null) return null;
   if (store.customOfferingById.get(offeringId)?.asset_id !== asset.id) {
-    throw rejected('custom_offering_mismatch', '/custom_offering_id', `${asset.isin} has no custom offering with id "${offeringId}".`);
+    throw rejected(
+      'custom_offering_mismatch',
+      '/custom_offering_id',
+      `${asset.isin} has no custom offering with id "${offeringId}".`,
+    );
   }
   return offeringId;
 }
@@ -76,7 +94,10 @@ function checkMinInvestment(store: WorldStore, asset: AssetRecord, input: OrderP
   }
 }
 
-type PaymentParties = Pick<OrderRecord, 'sender_payment_method_details' | 'recipient_payment_method_details' | 'recipient_wallet_address'>;
+type PaymentParties = Pick<
+  OrderRecord,
+  'sender_payment_method_details' | 'recipient_payment_method_details' | 'recipient_wallet_address'
+>;
 
 /** The account an order is placed for: its id, and the primaries its payment sides are drawn from. */
 export interface Buyer {
@@ -105,10 +126,18 @@ function paymentParties(buyer: Buyer, side: OrderSide): PaymentParties {
     };
   }
   if (!wallet) {
-    throw rejected('no_primary_wallet', '/account_id', `A BUY delivers to the account's primary wallet; account ${buyer.id} has none.`);
+    throw rejected(
+      'no_primary_wallet',
+      '/account_id',
+      `A BUY delivers to the account's primary wallet; account ${buyer.id} has none.`,
+    );
   }
   if (!paymentMethod) {
-    throw rejected('no_primary_payment_method', '/account_id', `A BUY is paid from the account's primary payment method; account ${buyer.id} has none.`);
+    throw rejected(
+      'no_primary_payment_method',
+      '/account_id',
+      `A BUY is paid from the account's primary payment method; account ${buyer.id} has none.`,
+    );
   }
   return {
     sender_payment_method_details: toPaymentSide(paymentMethod),
@@ -170,7 +199,12 @@ export function storeOrder(tenant: PlacementTarget, order: OrderRecord, by: Plac
  * written unless every rule holds. `at`: when it was placed (ms, tenant clock); an investor's order is placed at
  * its own instant, which a clock jump may have passed. `by`: who placed it, the first entry of its status history.
  */
-export function placeOrder(tenant: PlacementTarget, input: OrderPlacement, at: number = tenant.now(), by: PlacedBy = 'control'): OrderRecord {
+export function placeOrder(
+  tenant: PlacementTarget,
+  input: OrderPlacement,
+  at: number = tenant.now(),
+  by: PlacedBy = 'control',
+): OrderRecord {
   const { store } = tenant;
   checkPositiveIntegers(input);
   const account = findAccount(store, input.account_id);

@@ -44,7 +44,12 @@ export interface TimedEvent {
  * progression was switched on (time counts from the later of the two): its next lifecycle step, or the platform's
  * cancel at the payment deadline when that comes first. None for a final status or another mode.
  */
-export function nextTimedEvent(order: Pick<OrderRecord, 'side' | 'status'>, enteredAt: number, since: number, settings: ProgressionSettings): TimedEvent | undefined {
+export function nextTimedEvent(
+  order: Pick<OrderRecord, 'side' | 'status'>,
+  enteredAt: number,
+  since: number,
+  settings: ProgressionSettings,
+): TimedEvent | undefined {
   if (settings.order_progression !== 'clock' || LIFECYCLE[order.side][order.status] === undefined) return undefined;
   const start = Math.max(enteredAt, since);
   const stepAt = start + settings.order_step_seconds[order.status as StepStatus] * 1000;
@@ -56,7 +61,8 @@ export function nextTimedEvent(order: Pick<OrderRecord, 'side' | 'status'>, ente
   return { at: stepAt, by: 'progression' };
 }
 
-const fieldsOf = (event: TimedEvent, order: OrderRecord): LifecycleFields => (event.by === 'platform' ? cancelledFields(order) : advancedFields(order));
+const fieldsOf = (event: TimedEvent, order: OrderRecord): LifecycleFields =>
+  event.by === 'platform' ? cancelledFields(order) : advancedFields(order);
 
 /** What a tenant file keeps of progression (STATE_DIR): histories as `[status, at, by]` triples. */
 export interface ProgressionState {
@@ -97,7 +103,11 @@ export class OrderProgression {
   }
 
   historyOf(order: OrderRecord): StatusChange[] {
-    return [...(this.history.get(order.id) ?? [{ status: order.status, at: Date.parse(order.created), by: 'fixtures' as const }])];
+    return [
+      ...(this.history.get(order.id) ?? [
+        { status: order.status, at: Date.parse(order.created), by: 'fixtures' as const },
+      ]),
+    ];
   }
 
   /** What the clock will do to the order next (`clock` mode), with the status it enters; none otherwise. */
@@ -201,14 +211,19 @@ export class OrderProgression {
   restoreState(state: ProgressionState): void {
     this.history.clear();
     this.polls.clear();
-    for (const [id, entries] of Object.entries(state.history)) this.history.set(id, entries.map(([status, at, by]) => ({ status, at, by })));
+    for (const [id, entries] of Object.entries(state.history))
+      this.history.set(
+        id,
+        entries.map(([status, at, by]) => ({ status, at, by })),
+      );
     for (const [id, count] of Object.entries(state.polls)) this.polls.set(id, count);
     this.restart(state.since);
   }
 
   private recordOnly(order: OrderRecord, from: OrderStatus, at: number, by: StatusChangeBy): void {
     let entries = this.history.get(order.id);
-    if (!entries) this.history.set(order.id, (entries = [{ status: from, at: Date.parse(order.created), by: 'fixtures' }]));
+    if (!entries)
+      this.history.set(order.id, (entries = [{ status: from, at: Date.parse(order.created), by: 'fixtures' }]));
     entries.push({ status: order.status, at, by });
     this.polls.delete(order.id);
   }

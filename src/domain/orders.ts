@@ -33,7 +33,15 @@ function candidates(store: WorldStore, query: QueryOf<'listOrders'>): readonly O
 /** The page of orders a query asks for, as records of the store. */
 function findOrders(store: WorldStore, query: QueryOf<'listOrders'>): OrderRecord[] {
   // Read once: the request's query object is slow to read, and the filter runs over every candidate.
-  const { side, market, order_status: status, account_id: accountId, currency, isin, account_type: accountType } = query;
+  const {
+    side,
+    market,
+    order_status: status,
+    account_id: accountId,
+    currency,
+    isin,
+    account_type: accountType,
+  } = query;
   const filtered = [side, market, status, accountId, currency, isin, accountType].some((f) => f !== undefined);
   const keep = (o: OrderRecord): boolean =>
     (side === undefined || o.side === side) &&

@@ -14,8 +14,13 @@ export type PaymentMethodDetailsCreate = Schemas['PaymentMethodDetailsCreate'];
  * The rules of one payment method in a request body (`at` is its JSON pointer): a valid IBAN and a holder name.
  * Answers the IBAN in its stored form (no spaces, upper case) when valid.
  */
-export function checkPaymentMethod(input: PaymentMethodDetailsCreate, at: string, errors: FieldErrors): string | undefined {
-  if (isBlank(input.account_holder_name)) errors.add('field_required', `${at}/account_holder_name`, 'account_holder_name must not be blank');
+export function checkPaymentMethod(
+  input: PaymentMethodDetailsCreate,
+  at: string,
+  errors: FieldErrors,
+): string | undefined {
+  if (isBlank(input.account_holder_name))
+    errors.add('field_required', `${at}/account_holder_name`, 'account_holder_name must not be blank');
   const verdict = validateIban(input.iban);
   if (!verdict.ok) {
     errors.add('invalid_iban', `${at}/iban`, verdict.reason);
@@ -25,7 +30,13 @@ export function checkPaymentMethod(input: PaymentMethodDetailsCreate, at: string
 }
 
 /** `id`: drawn from the tenant's sequence, unless given (UNDRAWN_ID to measure the details before drawing it). */
-export function newPaymentMethod(store: WorldStore, accountId: string, input: PaymentMethodDetailsCreate, iban: string, id = store.newId()): PaymentMethodDetails {
+export function newPaymentMethod(
+  store: WorldStore,
+  accountId: string,
+  input: PaymentMethodDetailsCreate,
+  iban: string,
+  id = store.newId(),
+): PaymentMethodDetails {
   return {
     id,
     account_id: accountId,
@@ -37,12 +48,20 @@ export function newPaymentMethod(store: WorldStore, accountId: string, input: Pa
 }
 
 /** Appends the details, then applies their primary flag among the account's payment methods. */
-export function storePaymentMethod(store: WorldStore, details: PaymentMethodDetails, isPrimary: boolean | undefined): void {
+export function storePaymentMethod(
+  store: WorldStore,
+  details: PaymentMethodDetails,
+  isPrimary: boolean | undefined,
+): void {
   store.addPaymentMethod(details);
   applyPrimaryFlag(store.paymentMethodsByAccount.get(details.account_id) ?? [], details, isPrimary);
 }
 
-export function createPaymentMethodDetails(store: WorldStore, accountId: string, input: PaymentMethodDetailsCreate): PaymentMethodDetails {
+export function createPaymentMethodDetails(
+  store: WorldStore,
+  accountId: string,
+  input: PaymentMethodDetailsCreate,
+): PaymentMethodDetails {
   findAccount(store, accountId);
   const errors = new FieldErrors();
   const iban = checkPaymentMethod(input, '', errors);
@@ -57,7 +76,8 @@ export function createPaymentMethodDetails(store: WorldStore, accountId: string,
 export function getPaymentMethodDetails(store: WorldStore, accountId: string, id: string): PaymentMethodDetails {
   findAccount(store, accountId);
   const details = store.paymentMethodById.get(id);
-  if (!details || details.account_id !== accountId) throw notFound(`Payment method details "${id}" of account "${accountId}"`);
+  if (!details || details.account_id !== accountId)
+    throw notFound(`Payment method details "${id}" of account "${accountId}"`);
   return details;
 }
 

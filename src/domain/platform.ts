@@ -11,4 +11,8 @@ export const PLATFORM_PAYMENT_DETAILS: Readonly<PaymentSide> = Object.freeze({
 });
 
 /** An account's payment method as one side of an order's payment: only the bank details, not its id or flags. */
-export const toPaymentSide = ({ type, iban, account_holder_name }: PaymentMethodDetails): PaymentSide => ({ type, iban, account_holder_name });
+export const toPaymentSide = ({ type, iban, account_holder_name }: PaymentMethodDetails): PaymentSide => ({
+  type,
+  iban,
+  account_holder_name,
+});

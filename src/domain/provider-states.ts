@@ -2,7 +2,13 @@
 // and the control plane use: creating an account with its wallets or payment methods, placing and forcing an order.
 import { DomainError, type FieldError } from '../api/errors.js';
 import type { OrderMarket, OrderSide, Schemas } from '../api/types.js';
-import { KNOWN_STATE_NAMES, orderStateName, orderStatusOf, STATE_NAMES, type InjectedValues } from '../records/provider-state-names.js';
+import {
+  KNOWN_STATE_NAMES,
+  orderStateName,
+  orderStatusOf,
+  STATE_NAMES,
+  type InjectedValues,
+} from '../records/provider-state-names.js';
 import { createAccount, GIVEN_ACCOUNT_FIELDS, prepareAccount, type AccountCreate } from './accounts.js';
 import { draftOrder, flagNeeded, placedOrderBytes, storeOrder } from './order-placement.js';
 import { setOrderStatus } from './order-actions.js';
@@ -13,11 +19,15 @@ import type { Tenant } from './tenants.js';
 export type ProviderStateChange = Schemas['ProviderStateChange'];
 
 /** The document's check of a part of `params` (`AccountCreate`, `WalletRegister`…): its field errors, at `at`. */
-export type ParamsCheck = (schema: 'AccountCreate' | 'WalletRegister' | 'PaymentMethodDetailsCreate' | 'OrderPlacement', value: unknown) => FieldError[];
+export type ParamsCheck = (
+  schema: 'AccountCreate' | 'WalletRegister' | 'PaymentMethodDetailsCreate' | 'OrderPlacement',
+  value: unknown,
+) => FieldError[];
 
 type Params = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Params => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Params =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A valid IBAN for the payment method an order's account needs when the state names none (ISO 13616's example). */
 const EXAMPLE_IBAN = 'DE89370400440532013000';
@@ -25,12 +35,18 @@ const EXAMPLE_IBAN = 'DE89370400440532013000';
 function checked<T>(check: ParamsCheck, schema: Parameters<ParamsCheck>[0], value: unknown, at: string): T {
   const errors = check(schema, value).map((e) => ({ ...e, path: `/params${at}${e.path === '/' ? '' : e.path}` }));
   if (errors.length > 0) {
-    throw new DomainError(422, 'validation_error', `The state's params are not ${schema === 'AccountCreate' ? 'an account' : `a ${schema}`}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, errors);
+    throw new DomainError(
+      422,
+      'validation_error',
+      `The state's params are not ${schema === 'AccountCreate' ? 'an account' : `a ${schema}`}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
+      errors,
+    );
   }
   return value as T;
 }
 
-const pick = (params: Params, keys: readonly string[]): Params => Object.fromEntries(keys.filter((key) => params[key] !== undefined).map((key) => [key, params[key]]));
+const pick = (params: Params, keys: readonly string[]): Params =>
+  Object.fromEntries(keys.filter((key) => params[key] !== undefined).map((key) => [key, params[key]]));
 
 /** The account a state asks for: its fields from `params` (or `params.account`), an individual when none are given. */
 function accountInput(params: unknown, check: ParamsCheck, at: string): AccountCreate {
@@ -46,7 +62,12 @@ export interface StateMade {
 }
 
 function setUpWallet(tenant: Tenant, params: Params, check: ParamsCheck): StateMade {
-  const wallet = checked<Schemas['WalletRegister']>(check, 'WalletRegister', pick(params, ['wallet_address', 'chain', 'is_primary']), '');
+  const wallet = checked<Schemas['WalletRegister']>(
+    check,
+    'WalletRegister',
+    pick(params, ['wallet_address', 'chain', 'is_primary']),
+    '',
+  );
   // the verifier sets states up for each interaction: a wallet already there is the one asked for
   const existing = tenant.store.walletByAddress.get(wallet.wallet_address.toLowerCase());
   if (existing) return { values: { accountId: existing.account_id, walletId: existing.id }, used: { ...wallet } };
@@ -57,10 +78,18 @@ function setUpWallet(tenant: Tenant, params: Params, check: ParamsCheck): StateM
 }
 
 function setUpPaymentMethod(tenant: Tenant, params: Params, check: ParamsCheck): StateMade {
-  const method = checked<Schemas['PaymentMethodDetailsCreate']>(check, 'PaymentMethodDetailsCreate', { type: 'sepa', ...pick(params, ['type', 'iban', 'account_holder_name', 'is_primary']) }, '');
+  const method = checked<Schemas['PaymentMethodDetailsCreate']>(
+    check,
+    'PaymentMethodDetailsCreate',
+    { type: 'sepa', ...pick(params, ['type', 'iban', 'account_holder_name', 'is_primary']) },
+    '',
+  );
   const account = accountInput(params.account, check, '/account');
   const made = createAccount(tenant, { ...account, payment_methods: [method] });
-  return { values: { accountId: made.id, paymentMethodDetailsId: tenant.store.paymentMethodsByAccount.get(made.id)![0]!.id }, used: { ...method, account } };
+  return {
+    values: { accountId: made.id, paymentMethodDetailsId: tenant.store.paymentMethodsByAccount.get(made.id)![0]!.id },
+    used: { ...method, account },
+  };
 }
 
 /** An address no wallet of the tenant has: lower case, so no checksum applies. */
@@ -77,18 +106,34 @@ function freshWalletAddress(tenant: Tenant): string {
  * Every rule of the account and of the placement, and the room for its four records, are checked before any is made:
  * a refused state leaves nothing behind.
  */
-function setUpOrder(tenant: Tenant, params: Params, status: NonNullable<ReturnType<typeof orderStatusOf>>, check: ParamsCheck): StateMade {
+function setUpOrder(
+  tenant: Tenant,
+  params: Params,
+  status: NonNullable<ReturnType<typeof orderStatusOf>>,
+  check: ParamsCheck,
+): StateMade {
   const side: OrderSide = params.side === 'SELL' ? 'SELL' : 'BUY';
   const market: OrderMarket = params.market === 'SECONDARY' ? 'SECONDARY' : 'PRIMARY';
   const flag = flagNeeded(side, market);
   const { store } = tenant;
   const named = typeof params.isin === 'string' ? store.assetByIsin.get(params.isin) : undefined;
   const asset = named?.[flag] ? named : store.assets.find((a) => a[flag]);
-  if (!asset) throw new DomainError(422, 'provider_state_unavailable', `This world has no ${flag} asset for a ${market} ${side}: the state "${orderStateName(status)}" cannot be made here.`);
-  const minimum = side === 'BUY' && market === 'PRIMARY' ? (store.shareClassById.get(asset.share_class_id)?.min_investment ?? 1) : 1;
+  if (!asset)
+    throw new DomainError(
+      422,
+      'provider_state_unavailable',
+      `This world has no ${flag} asset for a ${market} ${side}: the state "${orderStateName(status)}" cannot be made here.`,
+    );
+  const minimum =
+    side === 'BUY' && market === 'PRIMARY' ? (store.shareClassById.get(asset.share_class_id)?.min_investment ?? 1) : 1;
   const value = Math.max(typeof params.value === 'number' ? params.value : 1, minimum);
   const amount = typeof params.amount_of_units === 'number' ? params.amount_of_units : 1;
-  const placement = checked<Schemas['OrderPlacement']>(check, 'OrderPlacement', { account_id: UNDRAWN_ID, isin: asset.isin, side, market, amount_of_units: amount, value }, '');
+  const placement = checked<Schemas['OrderPlacement']>(
+    check,
+    'OrderPlacement',
+    { account_id: UNDRAWN_ID, isin: asset.isin, side, market, amount_of_units: amount, value },
+    '',
+  );
   const accountFields = accountInput(params.account, check, '/account');
   const account = prepareAccount(tenant, {
     ...accountFields,
@@ -101,24 +146,36 @@ function setUpOrder(tenant: Tenant, params: Params, status: NonNullable<ReturnTy
   const made = account.commit();
   const placed = storeOrder(tenant, { ...order, account_id: made.id }, 'control');
   if (status !== 'PLACED') setOrderStatus(tenant, placed.id, status);
-  return { values: { orderId: placed.id, accountId: made.id }, used: { side, market, isin: asset.isin, amount_of_units: amount, value, account: accountFields } };
+  return {
+    values: { orderId: placed.id, accountId: made.id },
+    used: { side, market, isin: asset.isin, amount_of_units: amount, value, account: accountFields },
+  };
 }
 
 /** The catalog is the world's own: a state names what it has, the one asked for when it is there. */
 function catalogState(tenant: Tenant, name: string, params: Params): StateMade {
-  const { assetByIsin, assets, feederFundByAbbreviation, feederFunds, customOfferingById, customOfferings } = tenant.store;
-  const unavailable = (what: string) => new DomainError(422, 'provider_state_unavailable', `This world has no ${what}: the state "${name}" cannot be made here.`);
+  const { assetByIsin, assets, feederFundByAbbreviation, feederFunds, customOfferingById, customOfferings } =
+    tenant.store;
+  const unavailable = (what: string) =>
+    new DomainError(
+      422,
+      'provider_state_unavailable',
+      `This world has no ${what}: the state "${name}" cannot be made here.`,
+    );
   if (name === STATE_NAMES.asset) {
     const asset = (typeof params.isin === 'string' && assetByIsin.get(params.isin)) || assets[0];
     if (!asset) throw unavailable('asset');
     return { values: { isin: asset.isin }, used: { isin: asset.isin } };
   }
   if (name === STATE_NAMES.feederFund) {
-    const fund = (typeof params.abbreviation === 'string' && feederFundByAbbreviation.get(params.abbreviation)) || feederFunds[0];
+    const fund =
+      (typeof params.abbreviation === 'string' && feederFundByAbbreviation.get(params.abbreviation)) || feederFunds[0];
     if (!fund) throw unavailable('feeder fund');
     return { values: { abbreviation: fund.abbreviation }, used: { abbreviation: fund.abbreviation } };
   }
-  const offering = (typeof params.custom_offering_id === 'string' && customOfferingById.get(params.custom_offering_id)) || customOfferings.find((o) => assets.some((a) => a.id === o.asset_id));
+  const offering =
+    (typeof params.custom_offering_id === 'string' && customOfferingById.get(params.custom_offering_id)) ||
+    customOfferings.find((o) => assets.some((a) => a.id === o.asset_id));
   const asset = offering && assets.find((a) => a.id === offering.asset_id);
   if (!offering || !asset) throw unavailable('custom offering');
   return { values: { isin: asset.isin, customOfferingId: offering.id }, used: { custom_offering_id: offering.id } };
@@ -129,7 +186,11 @@ function catalogState(tenant: Tenant, name: string, params: Params): StateMade {
  * keeps of it); `teardown`, and a call naming no state, change nothing (undefined). A state this fake does not know
  * answers 422 naming those it knows. A refused setup changes nothing.
  */
-export function changeProviderState(tenant: Tenant, change: ProviderStateChange, check: ParamsCheck): StateMade | undefined {
+export function changeProviderState(
+  tenant: Tenant,
+  change: ProviderStateChange,
+  check: ParamsCheck,
+): StateMade | undefined {
   const name = change.state ?? '';
   if (name === '' || change.action === 'teardown') return undefined;
   const params: Params = change.params ?? {};
@@ -141,6 +202,11 @@ export function changeProviderState(tenant: Tenant, change: ProviderStateChange,
   if (name === STATE_NAMES.paymentMethod) return setUpPaymentMethod(tenant, params, check);
   const status = orderStatusOf(name);
   if (status) return setUpOrder(tenant, params, status, check);
-  if (name === STATE_NAMES.asset || name === STATE_NAMES.feederFund || name === STATE_NAMES.customOffering) return catalogState(tenant, name, params);
-  throw new DomainError(422, 'unknown_provider_state', `No provider state is named "${name.slice(0, 200)}". Known states: ${KNOWN_STATE_NAMES.map((known) => `"${known}"`).join(', ')}.`);
+  if (name === STATE_NAMES.asset || name === STATE_NAMES.feederFund || name === STATE_NAMES.customOffering)
+    return catalogState(tenant, name, params);
+  throw new DomainError(
+    422,
+    'unknown_provider_state',
+    `No provider state is named "${name.slice(0, 200)}". Known states: ${KNOWN_STATE_NAMES.map((known) => `"${known}"`).join(', ')}.`,
+  );
 }

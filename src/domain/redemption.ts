@@ -22,7 +22,9 @@ const CADENCES: Record<string, Cadence | 'none'> = {
  * we know: so both representations describe one schedule. `none` (closed) and unknown words have no date.
  */
 function cadenceOf(record: Pick<ShareClassRecord, 'redemption_window' | 'redemption_cycle'>): Cadence | undefined {
-  const cadence = CADENCES[record.redemption_window.trim().toLowerCase()] ?? (record.redemption_cycle ? CADENCES[record.redemption_cycle] : undefined);
+  const cadence =
+    CADENCES[record.redemption_window.trim().toLowerCase()] ??
+    (record.redemption_cycle ? CADENCES[record.redemption_cycle] : undefined);
   return cadence === 'none' ? undefined : cadence;
 }
 
@@ -32,11 +34,15 @@ const DAY_MS = 86_400_000;
  * The first redemption date strictly after `now` (the tenant's clock), at 00:00 UTC: tomorrow, next Monday, the
  * first day of the next month, quarter, half-year or year. Never in the past of that clock, and it moves with it.
  */
-export function nextRedemptionDate(record: Pick<ShareClassRecord, 'redemption_window' | 'redemption_cycle'>, now: Date): string | null {
+export function nextRedemptionDate(
+  record: Pick<ShareClassRecord, 'redemption_window' | 'redemption_cycle'>,
+  now: Date,
+): string | null {
   const cadence = cadenceOf(record);
   if (!cadence) return null;
   const [year, month, day] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
-  const firstOfMonth = (monthsPerPeriod: number) => Date.UTC(year, month - (month % monthsPerPeriod) + monthsPerPeriod, 1);
+  const firstOfMonth = (monthsPerPeriod: number) =>
+    Date.UTC(year, month - (month % monthsPerPeriod) + monthsPerPeriod, 1);
   const next = {
     daily: () => Date.UTC(year, month, day) + DAY_MS,
     weekly: () => Date.UTC(year, month, day) + ((8 - now.getUTCDay()) % 7 || 7) * DAY_MS,

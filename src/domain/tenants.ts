@@ -82,7 +82,13 @@ export class Tenant {
 
   private originNow(world: SpanOrigin['world']): SpanOrigin {
     const { settings, scopes, token_endpoint_auth_method } = this.client;
-    return { world, clockMs: this.now(), settings: structuredClone(settings), scopes: [...scopes], token_endpoint_auth_method };
+    return {
+      world,
+      clockMs: this.now(),
+      settings: structuredClone(settings),
+      scopes: [...scopes],
+      token_endpoint_auth_method,
+    };
   }
 
   /** The fixtures the tenant's world begins from at a reset: how they were made, and (own fixtures) a copy. */
@@ -108,7 +114,11 @@ export class Tenant {
 
   /** Each at its own instant, under the market rules; one the account cannot take (or a full tenant) is skipped. */
   private placeInvestorOrders(now: number): void {
-    for (const { at, order } of this.activity.due(this.store, this.client.settings.investor_activity_per_hour ?? 0, now)) {
+    for (const { at, order } of this.activity.due(
+      this.store,
+      this.client.settings.investor_activity_per_hour ?? 0,
+      now,
+    )) {
       try {
         placeOrder(this, order, at, 'investor');
       } catch (error) {
@@ -154,16 +164,22 @@ export class Tenant {
     this.settle();
     this.client.settings = settings;
     this.changed();
-    const progressionChanged = (['order_progression', 'order_step_seconds', 'order_polls_per_step', 'payment_deadline_seconds'] as const).some(
-      (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
-    );
+    const progressionChanged = (
+      ['order_progression', 'order_step_seconds', 'order_polls_per_step', 'payment_deadline_seconds'] as const
+    ).some((key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]));
     if (progressionChanged) this.progression.restart(this.now());
     if (before.investor_activity_per_hour !== settings.investor_activity_per_hour) this.activity.restart(this.now());
   }
 
   private storeOf(world: World, firstVersion = 0, bytes?: number): WorldStore {
     const { maxRecords, share } = this.bounds;
-    return new WorldStore(world, { maxRecords, ...(share && { account: share }), idSeed: this.client.client_id, firstVersion, ...(bytes !== undefined && { bytes }) });
+    return new WorldStore(world, {
+      maxRecords,
+      ...(share && { account: share }),
+      idSeed: this.client.client_id,
+      firstVersion,
+      ...(bytes !== undefined && { bytes }),
+    });
   }
 
   /** Its share of WORLD_BYTES (none when unbounded): what `GET /__control/usage` shows of it. */
@@ -227,12 +243,16 @@ export class TenantRegistry {
   constructor(
     private readonly fixtures: Fixtures,
     clients: readonly ClientRecord[],
-    private readonly limits: Limits = { maxTenants: Number.POSITIVE_INFINITY, maxRecordsPerTenant: Number.POSITIVE_INFINITY },
+    private readonly limits: Limits = {
+      maxTenants: Number.POSITIVE_INFINITY,
+      maxRecordsPerTenant: Number.POSITIVE_INFINITY,
+    },
     restoredWorlds: ReadonlyMap<string, World> = new Map(),
   ) {
     this.worldBudget = limits.world && new WorldBudget(limits.world, fixtures.bytes);
     if (clients.length === 0) throw new Error('At least one client is needed.');
-    if (clients.length > limits.maxTenants) throw new Error(`${clients.length} clients are configured, more than MAX_TENANTS (${limits.maxTenants}) allows.`);
+    if (clients.length > limits.maxTenants)
+      throw new Error(`${clients.length} clients are configured, more than MAX_TENANTS (${limits.maxTenants}) allows.`);
     for (const client of clients) this.add(client, restoredWorlds.get(client.client_id));
     this.defaultClientId = clients[0]!.client_id;
   }
@@ -248,9 +268,15 @@ export class TenantRegistry {
     }
     const maxTwins = this.limits.maxTwins ?? Number.POSITIVE_INFINITY;
     if (twin && this.twins.size >= maxTwins) throw twinLimitReached(maxTwins);
-    if (!twin && this.tenants.size - this.twins.size >= this.limits.maxTenants) throw tenantLimitReached(this.limits.maxTenants);
+    if (!twin && this.tenants.size - this.twins.size >= this.limits.maxTenants)
+      throw tenantLimitReached(this.limits.maxTenants);
     const share = this.worldBudget?.open(client.client_id, world ? worldBytes(world) : this.fixtures.bytes);
-    const tenant = new Tenant(client, this.fixtures, { maxRecords: this.limits.maxRecordsPerTenant, ...(share && { share }) }, world);
+    const tenant = new Tenant(
+      client,
+      this.fixtures,
+      { maxRecords: this.limits.maxRecordsPerTenant, ...(share && { share }) },
+      world,
+    );
     this.tenants.set(client.client_id, tenant);
     if (twin) this.twins.add(client.client_id);
     this.touch(tenant);

@@ -36,15 +36,27 @@ export const WHERE_CREDENTIALS_GO =
  * beside Basic may name the same client (§3.2.1 allows it); naming another is a second, conflicting authentication:
  * `invalid_request`. (A `client_secret` in the form beside Basic is refused before: `withBasicCredentials`.)
  */
-function authenticationMethodOf(request: Partial<TokenRequest>, basic: BasicCredentials | undefined): TokenEndpointAuthMethod {
+function authenticationMethodOf(
+  request: Partial<TokenRequest>,
+  basic: BasicCredentials | undefined,
+): TokenEndpointAuthMethod {
   if (basic) {
     if (request.client_id !== undefined && request.client_id !== basic.clientId) {
-      throw new OAuthError(400, 'invalid_request', 'client_id in the body differs from the client of the Authorization header; authenticate one way.');
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        'client_id in the body differs from the client of the Authorization header; authenticate one way.',
+      );
     }
     return 'client_secret_basic';
   }
   for (const field of ['client_id', 'client_secret'] as const) {
-    if (request[field] === undefined) throw new OAuthError(400, 'invalid_request', `Invalid token request: ${field} is required. ${WHERE_CREDENTIALS_GO}`);
+    if (request[field] === undefined)
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        `Invalid token request: ${field} is required. ${WHERE_CREDENTIALS_GO}`,
+      );
   }
   return 'client_secret_post';
 }
@@ -55,8 +67,13 @@ const HOW: Record<TokenEndpointAuthMethod, string> = {
 };
 
 /** A client that proved its secret the other way than it is registered for, as production refuses it. */
-function authMethodMismatch(clientId: string, registered: TokenEndpointAuthMethod, used: TokenEndpointAuthMethod): OAuthError {
-  const headers = used === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
+function authMethodMismatch(
+  clientId: string,
+  registered: TokenEndpointAuthMethod,
+  used: TokenEndpointAuthMethod,
+): OAuthError {
+  const headers =
+    used === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
   return new OAuthError(
     401,
     'invalid_client',
@@ -112,29 +129,51 @@ export function grantClientCredentials(
   basic?: BasicCredentials,
 ): GrantedToken {
   if (request.grant_type !== 'client_credentials') {
-    throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${request.grant_type}" is not supported; use "client_credentials".`);
+    throw new OAuthError(
+      400,
+      'unsupported_grant_type',
+      `grant_type "${request.grant_type}" is not supported; use "client_credentials".`,
+    );
   }
   const method = authenticationMethodOf(request, basic);
   const tenant = clientProvenBy(registry, request, basic);
   if (!tenant) {
     // RFC 6749 §5.2: a client that tried Basic is answered with the Basic challenge.
-    const headers = method === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
-    throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.', headers);
+    const headers =
+      method === 'client_secret_basic' ? { 'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"' } : undefined;
+    throw new OAuthError(
+      401,
+      'invalid_client',
+      'Client authentication failed: unknown client_id or wrong client_secret.',
+      headers,
+    );
   }
   const registered = tenant.client.token_endpoint_auth_method;
   if (method !== registered) throw authMethodMismatch(tenant.client.client_id, registered, method);
   if (!acceptedAudiences.includes(request.audience)) {
-    throw new OAuthError(400, 'invalid_request', `audience "${request.audience}" is not this API; use "${acceptedAudiences[0]}".`);
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      `audience "${request.audience}" is not this API; use "${acceptedAudiences[0]}".`,
+    );
   }
   const requested = request.scope.split(' ').filter(Boolean);
   if (requested.length === 0) {
-    throw new OAuthError(400, 'invalid_request', 'Invalid token request: scope is required and must name at least one scope, such as "openid offline".');
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      'Invalid token request: scope is required and must name at least one scope, such as "openid offline".',
+    );
   }
   const allowed = new Set<string>([...BASE_SCOPES, ...tenant.client.scopes]);
   const refused = requested.filter((s) => !allowed.has(s));
   if (refused.length > 0) {
     throw new OAuthError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}.`);
   }
-  const granted = [...BASE_SCOPES, ...API_SCOPES.filter((s) => tenant.client.scopes.includes(s)), ...(requested.includes(CONTROL_SCOPE) ? [CONTROL_SCOPE] : [])];
+  const granted = [
+    ...BASE_SCOPES,
+    ...API_SCOPES.filter((s) => tenant.client.scopes.includes(s)),
+    ...(requested.includes(CONTROL_SCOPE) ? [CONTROL_SCOPE] : []),
+  ];
   return { tenant, audience: request.audience, scope: granted.join(' ') };
 }

@@ -26,7 +26,12 @@ function largest(items: Iterable<TenantUsage>, key: (item: TenantUsage) => numbe
  * the tenants share it; every tenant's use, guarantee and borrowing; the tenants that use most; the heap as the caller
  * measured it. O(tenants), no world or journal read.
  */
-export function usageOf(tenants: TenantRegistry, journal: Journal, budgets: Budgets, heap: { limit: number; used: number }): Schemas['Usage'] {
+export function usageOf(
+  tenants: TenantRegistry,
+  journal: Journal,
+  budgets: Budgets,
+  heap: { limit: number; used: number },
+): Schemas['Usage'] {
   const journals = journal.usage();
   const rows = new Map<string | null, TenantUsage>();
   let tenantCount = 0;
@@ -48,7 +53,15 @@ export function usageOf(tenants: TenantRegistry, journal: Journal, budgets: Budg
     });
   }
   for (const ring of journals.rings) {
-    const row = rows.get(ring.clientId) ?? { client_id: ring.clientId, records: 0, world_bytes: 0, guarantee_bytes: 0, borrowed_bytes: 0, journal_entries: 0, journal_bytes: 0 };
+    const row = rows.get(ring.clientId) ?? {
+      client_id: ring.clientId,
+      records: 0,
+      world_bytes: 0,
+      guarantee_bytes: 0,
+      borrowed_bytes: 0,
+      journal_entries: 0,
+      journal_bytes: 0,
+    };
     rows.set(ring.clientId, { ...row, journal_entries: ring.entries, journal_bytes: ring.bytes });
   }
   const all = [...rows.values()];
@@ -61,11 +74,27 @@ export function usageOf(tenants: TenantRegistry, journal: Journal, budgets: Budg
   return {
     budgets: {
       tenants: { setting: 'MAX_TENANTS', used: tenantCount, limit: budgets.maxTenants },
-      tenant_records: { setting: 'MAX_RECORDS_PER_TENANT', used: most((row) => row.records), limit: budgets.maxRecordsPerTenant },
+      tenant_records: {
+        setting: 'MAX_RECORDS_PER_TENANT',
+        used: most((row) => row.records),
+        limit: budgets.maxRecordsPerTenant,
+      },
       world_bytes: { setting: 'WORLD_BYTES', used: totals.used, limit: budgets.worldBytes },
-      tenant_guarantee_bytes: { setting: 'TENANT_GUARANTEE_BYTES', used: most((row) => Math.min(row.world_bytes, row.guarantee_bytes)), limit: guarantee },
-      tenant_bytes: { setting: 'MAX_TENANT_BYTES', used: most((row) => row.world_bytes), limit: budgets.maxTenantBytes },
-      journal_entries: { setting: 'JOURNAL_SIZE', used: most((row) => row.journal_entries), limit: budgets.journalSize },
+      tenant_guarantee_bytes: {
+        setting: 'TENANT_GUARANTEE_BYTES',
+        used: most((row) => Math.min(row.world_bytes, row.guarantee_bytes)),
+        limit: guarantee,
+      },
+      tenant_bytes: {
+        setting: 'MAX_TENANT_BYTES',
+        used: most((row) => row.world_bytes),
+        limit: budgets.maxTenantBytes,
+      },
+      journal_entries: {
+        setting: 'JOURNAL_SIZE',
+        used: most((row) => row.journal_entries),
+        limit: budgets.journalSize,
+      },
       journal_bytes: { setting: 'JOURNAL_BYTES', used: most((row) => row.journal_bytes), limit: budgets.journalBytes },
       journal_total_bytes: { setting: 'JOURNAL_TOTAL_BYTES', used: journals.bytes, limit: budgets.journalTotalBytes },
     },
@@ -78,8 +107,17 @@ export function usageOf(tenants: TenantRegistry, journal: Journal, budgets: Budg
       borrowed_bytes: sum((row) => row.borrowed_bytes),
     },
     tenants: worlds,
-    totals: { records: sum((row) => row.records), world_bytes: sum((row) => row.world_bytes), journal_entries: journals.entries, journal_bytes: journals.bytes },
-    heap: { limit_bytes: heap.limit, used_bytes: heap.used, budgeted_bytes: budgetedBytes(budgets, tenants.fixturesBytes) },
+    totals: {
+      records: sum((row) => row.records),
+      world_bytes: sum((row) => row.world_bytes),
+      journal_entries: journals.entries,
+      journal_bytes: journals.bytes,
+    },
+    heap: {
+      limit_bytes: heap.limit,
+      used_bytes: heap.used,
+      budgeted_bytes: budgetedBytes(budgets, tenants.fixturesBytes),
+    },
     largest: {
       // the requests no tenant owns have a journal, never a world
       by_world_bytes: largest(worlds, (row) => row.world_bytes, LARGEST_TENANTS),

@@ -25,7 +25,11 @@ export function checkWalletsAreNew(store: WorldStore, inputs: readonly WalletReg
   for (const { wallet_address } of inputs) {
     const key = wallet_address.toLowerCase();
     if (store.walletByAddress.has(key) || seen.has(key)) {
-      throw new DomainError(409, 'wallet_already_registered', `Wallet address ${wallet_address} is already registered.`);
+      throw new DomainError(
+        409,
+        'wallet_already_registered',
+        `Wallet address ${wallet_address} is already registered.`,
+      );
     }
     seen.add(key);
   }
@@ -82,7 +86,12 @@ function findWallet(store: WorldStore, accountId: string, walletId: string): Wal
   return wallet;
 }
 
-export function updateWallet(store: WorldStore, accountId: string, walletId: string, changes: PrimaryFlagUpdate): Wallet {
+export function updateWallet(
+  store: WorldStore,
+  accountId: string,
+  walletId: string,
+  changes: PrimaryFlagUpdate,
+): Wallet {
   const wallet = findWallet(store, accountId, walletId);
   applyPrimaryFlag(store.walletsByAccount.get(accountId) ?? [], wallet, changes.is_primary);
   store.changed();

@@ -3,7 +3,14 @@
 // its share and may borrow room no other tenant's guarantee holds, up to MAX_TENANT_BYTES; a tenant whose guarantee
 // cannot be held is refused when it would be made. Running totals: a write's check is O(1), whatever the tenants.
 import type { ByteAccount } from '../store/world-store.js';
-import { guaranteeRefused, tenantBytesRefused, worldBytesRefused, type Holder, type RoomRefusal, type WorldBudgetSettings } from './limits.js';
+import {
+  guaranteeRefused,
+  tenantBytesRefused,
+  worldBytesRefused,
+  type Holder,
+  type RoomRefusal,
+  type WorldBudgetSettings,
+} from './limits.js';
 
 /** The tenants a refused creation names, those that hold the most. */
 const NAMED_HOLDERS = 5;
@@ -84,10 +91,18 @@ export class WorldBudget {
    * `limit_reached`, naming WORLD_BYTES and the tenants that hold the room) when its guarantee cannot be held.
    */
   open(clientId: string, bytes: number): TenantShare {
-    if (this.capped(bytes)) throw tenantBytesRefused({ held: 0, adding: bytes, limit: this.settings.maxTenantBytes, kind: 'world' });
+    if (this.capped(bytes))
+      throw tenantBytesRefused({ held: 0, adding: bytes, limit: this.settings.maxTenantBytes, kind: 'world' });
     const holds = this.holds(bytes);
     if (this.heldBytes + holds > this.settings.worldBytes) {
-      throw guaranteeRefused({ needed: holds, free: this.totals.free, worldBytes: this.settings.worldBytes, guarantee: this.floor, tenants: this.shares.size, holders: this.largestHolders(NAMED_HOLDERS) });
+      throw guaranteeRefused({
+        needed: holds,
+        free: this.totals.free,
+        worldBytes: this.settings.worldBytes,
+        guarantee: this.floor,
+        tenants: this.shares.size,
+        holders: this.largestHolders(NAMED_HOLDERS),
+      });
     }
     const share = new TenantShare(this, clientId, bytes);
     this.shares.add(share);
@@ -104,7 +119,14 @@ export class WorldBudget {
     if (this.capped(to)) throw tenantBytesRefused({ held: share.bytes, adding: bytes, limit: maxTenantBytes, kind });
     const held = this.heldBytes - this.holds(share.bytes) + this.holds(to);
     if (held > worldBytes) {
-      throw worldBytesRefused({ held: share.bytes, adding: bytes, limit: worldBytes, kind, guarantee: this.floor, free: this.totals.free });
+      throw worldBytesRefused({
+        held: share.bytes,
+        adding: bytes,
+        limit: worldBytes,
+        kind,
+        guarantee: this.floor,
+        free: this.totals.free,
+      });
     }
   }
 
@@ -122,7 +144,11 @@ export class WorldBudget {
 
   /** The tenants that hold the most, most first: named when a new tenant is refused (O(tenants), on refusal only). */
   private largestHolders(count: number): Holder[] {
-    const all = [...this.shares].map((share) => ({ clientId: share.clientId, holds: this.holds(share.bytes), borrowed: share.use.borrowed }));
+    const all = [...this.shares].map((share) => ({
+      clientId: share.clientId,
+      holds: this.holds(share.bytes),
+      borrowed: share.use.borrowed,
+    }));
     return all.sort((a, b) => b.holds - a.holds).slice(0, count);
   }
 }

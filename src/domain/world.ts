@@ -33,7 +33,13 @@ export function checkWorld(world: World): FieldError[] {
       seen.add(k);
     });
   };
-  const link = <T>(collection: Collection, field: string, items: readonly T[], target: Collection, value: (item: T) => string | null | undefined): void => {
+  const link = <T>(
+    collection: Collection,
+    field: string,
+    items: readonly T[],
+    target: Collection,
+    value: (item: T) => string | null | undefined,
+  ): void => {
     items.forEach((item, i) => {
       const v = value(item);
       if (v != null && !ids[target].has(v)) fail(collection, i, field, `no item of ${target} has id "${v}"`);
@@ -65,8 +71,17 @@ export function checkWorld(world: World): FieldError[] {
   world.orders.forEach((o, i) => {
     const assetId = assetIdByIsin.get(o.isin);
     if (assetId === undefined) fail('orders', i, 'isin', `no asset has ISIN "${o.isin}"`);
-    else if (o.custom_offering_id != null && offeringAsset.has(o.custom_offering_id) && offeringAsset.get(o.custom_offering_id) !== assetId) {
-      fail('orders', i, 'custom_offering_id', `custom offering "${o.custom_offering_id}" is not an offering of ISIN "${o.isin}"`);
+    else if (
+      o.custom_offering_id != null &&
+      offeringAsset.has(o.custom_offering_id) &&
+      offeringAsset.get(o.custom_offering_id) !== assetId
+    ) {
+      fail(
+        'orders',
+        i,
+        'custom_offering_id',
+        `custom offering "${o.custom_offering_id}" is not an offering of ISIN "${o.isin}"`,
+      );
     }
   });
 
@@ -74,7 +89,8 @@ export function checkWorld(world: World): FieldError[] {
     const primaries = new Set<string>();
     world[collection].forEach((item, i) => {
       if (!item.is_primary) return;
-      if (primaries.has(item.account_id)) fail(collection, i, 'is_primary', `account "${item.account_id}" has another primary`);
+      if (primaries.has(item.account_id))
+        fail(collection, i, 'is_primary', `account "${item.account_id}" has another primary`);
       primaries.add(item.account_id);
     });
   };
@@ -88,7 +104,12 @@ export function checkWorld(world: World): FieldError[] {
 export function replaceWorld(tenant: Tenant, world: World): void {
   const errors = checkWorld(world);
   if (errors.length > 0) {
-    throw new DomainError(422, 'invalid_world', `The snapshot breaks ${errors.length} rule(s) of a world; nothing was changed.`, errors);
+    throw new DomainError(
+      422,
+      'invalid_world',
+      `The snapshot breaks ${errors.length} rule(s) of a world; nothing was changed.`,
+      errors,
+    );
   }
   tenant.replaceWorld(world);
 }

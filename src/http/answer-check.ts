@@ -30,12 +30,17 @@ export function answerCheck(document: ApiDocument, report: (mismatch: AnswerMism
       if (!operation) return;
       let problems: string[];
       try {
-        const answer = { status: res.statusCode, body: JSON.parse(sentBody.toString()) as unknown, mediaType: type.split(';')[0]!.trim().toLowerCase() };
+        const answer = {
+          status: res.statusCode,
+          body: JSON.parse(sentBody.toString()) as unknown,
+          mediaType: type.split(';')[0]!.trim().toLowerCase(),
+        };
         problems = runNow(check.checking(operation, answer)).map((v) => `${v.pointer || '/'}: ${v.message}`);
       } catch (error) {
         problems = [`/: not JSON (${(error as Error).message})`];
       }
-      if (problems.length > 0) report({ operationId, method: req.method, path: req.path, status: res.statusCode, problems });
+      if (problems.length > 0)
+        report({ operationId, method: req.method, path: req.path, status: res.statusCode, problems });
     });
     next();
   };

@@ -24,9 +24,15 @@ export interface Identified {
 type TokenExpectations = Omit<VerifyExpectations, 'nowOf'>;
 
 const insufficientScope = (missing: string[]): DomainError =>
-  new DomainError(403, 'insufficient_scope', `This operation needs the scope ${missing.join(' ')}, which the token does not carry.`, undefined, {
-    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`,
-  });
+  new DomainError(
+    403,
+    'insufficient_scope',
+    `This operation needs the scope ${missing.join(' ')}, which the token does not carry.`,
+    undefined,
+    {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`,
+    },
+  );
 
 /**
  * Who is calling, proven by a bearer token we signed (even an expired one, or one short of a scope: it still proves
@@ -47,7 +53,8 @@ export function bearerIdentity(
   scopes: readonly string[],
 ): Identified {
   const token = bearerTokenOf(authorization);
-  if (token === undefined) return { refusal: /^bearer\s/i.test(authorization ?? '') ? malformedBearer() : missingToken() };
+  if (token === undefined)
+    return { refusal: /^bearer\s/i.test(authorization ?? '') ? malformedBearer() : missingToken() };
   const { issuer, audiences } = expectations();
   const verdict = verifyOnTenantClock(ctx, token, issuer, audiences);
   const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
@@ -57,7 +64,8 @@ export function bearerIdentity(
   return { tenant, ...(missing.length > 0 && { refusal: insufficientScope(missing) }) };
 }
 
-const isForm = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
+const isForm = (body: unknown): body is Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body);
 
 /** A token request proves its client by its credentials, Basic or in the form (the grant's rules are the handler's). */
 function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
@@ -89,29 +97,36 @@ const alreadyReceived: ReceiveBody = () => Promise.resolve(undefined);
  * operation runs after the delay whether or not the client is still waiting (a slow platform still applies what it
  * received). What was wrong with the body is answered after the fault and the refusal, as without a delay.
  */
-async function strikeBefore(fault: Fault, req: Request, res: Response, receive: ReceiveBody): Promise<{ dropped: boolean; bodyError?: unknown }> {
+async function strikeBefore(
+  fault: Fault,
+  req: Request,
+  res: Response,
+  receive: ReceiveBody,
+): Promise<{ dropped: boolean; bodyError?: unknown }> {
   const bodyError = fault.latency_ms === null ? undefined : await receive(req, res);
   return { dropped: (await strike(fault, req, res)) === 'dropped', bodyError };
 }
 
 /** Attributes the request to the client it proved to be, applies that tenant's injected faults, then refuses or goes on. */
-const admit = (identify: (req: Request) => Identified, receive: ReceiveBody): RequestHandler => (req, res, next) => {
-  const { tenant, refusal } = identify(req);
-  if (tenant) {
-    stateOf(req).tenant = tenant;
-    // Only a request with a fault waits for it: the others go on in this tick (no promise per request).
-    const fault = takeFault(tenant, req, 'before');
-    if (fault) {
-      return strikeBefore(fault, req, res, receive).then(({ dropped, bodyError }) => {
-        if (dropped) return;
-        if (refusal) throw refusal;
-        next(bodyError);
-      });
+const admit =
+  (identify: (req: Request) => Identified, receive: ReceiveBody): RequestHandler =>
+  (req, res, next) => {
+    const { tenant, refusal } = identify(req);
+    if (tenant) {
+      stateOf(req).tenant = tenant;
+      // Only a request with a fault waits for it: the others go on in this tick (no promise per request).
+      const fault = takeFault(tenant, req, 'before');
+      if (fault) {
+        return strikeBefore(fault, req, res, receive).then(({ dropped, bodyError }) => {
+          if (dropped) return;
+          if (refusal) throw refusal;
+          next(bodyError);
+        });
+      }
     }
-  }
-  if (refusal) throw refusal;
-  next();
-};
+    if (refusal) throw refusal;
+    next();
+  };
 
 /**
  * The client a bearer token we signed names, whatever the request asks (an unknown path too): attribution for the
@@ -144,4 +159,5 @@ export function authenticateBearer(ctx: FakeContext, receive: ReceiveBody): Requ
 }
 
 /** After the body is read: the token endpoint's client, by the credentials of its form. */
-export const authenticateTokenRequest = (ctx: FakeContext): RequestHandler => admit((req) => identifyTokenRequest(ctx, req), alreadyReceived);
+export const authenticateTokenRequest = (ctx: FakeContext): RequestHandler =>
+  admit((req) => identifyTokenRequest(ctx, req), alreadyReceived);

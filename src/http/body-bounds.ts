@@ -15,7 +15,8 @@ export const MAX_BODY_COST = 10_000;
 export const MAX_CONTROL_BODY_COST = 150_000;
 
 /** A body costing `max` needs at least this many bytes of JSON (one digit and a comma a value): smaller ones are not walked. */
-const smallestOver = (max: number, objectCost: number): number => Math.min(2 * max, Math.floor((3 * max) / (1 + objectCost)));
+const smallestOver = (max: number, objectCost: number): number =>
+  Math.min(2 * max, Math.floor((3 * max) / (1 + objectCost)));
 
 export interface OverBudget {
   /** JSON pointer of the array or object whose members passed the budget. */
@@ -53,7 +54,9 @@ export function overBudget(value: unknown, max: number, objectCost = 0): OverBud
 
 /** The most required fields a schema of the document asks of one object (an order's 13). */
 export function mostRequired(document: ApiDocument): number {
-  const schemas = Object.values((document.components as { schemas?: Record<string, { required?: unknown[] }> }).schemas ?? {});
+  const schemas = Object.values(
+    (document.components as { schemas?: Record<string, { required?: unknown[] }> }).schemas ?? {},
+  );
   return Math.max(0, ...schemas.map((schema) => schema.required?.length ?? 0));
 }
 

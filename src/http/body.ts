@@ -35,8 +35,16 @@ export const hasBody = (req: { headers: IncomingHttpHeaders }): boolean =>
  * request without a body skips both, as they would skip it themselves after their own checks.
  */
 export const bodyParsers = (): RequestHandler[] => {
-  const json = express.json({ limit: BODY_LIMIT_BYTES, strict: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, true) });
-  const form = express.urlencoded({ limit: BODY_LIMIT_BYTES, extended: false, verify: (req, _res, buffer) => keepRawBody(req as never, buffer, false) });
+  const json = express.json({
+    limit: BODY_LIMIT_BYTES,
+    strict: false,
+    verify: (req, _res, buffer) => keepRawBody(req as never, buffer, true),
+  });
+  const form = express.urlencoded({
+    limit: BODY_LIMIT_BYTES,
+    extended: false,
+    verify: (req, _res, buffer) => keepRawBody(req as never, buffer, false),
+  });
   return [
     (req, res, next) => {
       if (hasBody(req)) return json(req, res, next);

@@ -14,7 +14,8 @@ export function chain(steps: readonly RequestHandler[]): (req: Request, res: Res
       if (step === undefined) return done();
       try {
         const result = step(req, res, next) as unknown;
-        if (result instanceof Promise) result.then(undefined, (rejection: unknown) => done(rejection ?? new Error('Rejected promise')));
+        if (result instanceof Promise)
+          result.then(undefined, (rejection: unknown) => done(rejection ?? new Error('Rejected promise')));
       } catch (thrown) {
         done(thrown);
       }

@@ -2,13 +2,29 @@ import type { Duplex } from 'node:stream';
 import { problem } from './problem.js';
 
 const ANSWERS: Record<string, { status: number; reason: string; code: string; detail: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', detail: 'The request headers are larger than this server accepts (16 KiB).' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', detail: 'The request did not arrive in time.' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    code: 'headers_too_large',
+    detail: 'The request headers are larger than this server accepts (16 KiB).',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    code: 'request_timeout',
+    detail: 'The request did not arrive in time.',
+  },
 };
-const MALFORMED = { status: 400, reason: 'Bad Request', code: 'malformed_request', detail: 'The request is not valid HTTP/1.1.' };
+const MALFORMED = {
+  status: 400,
+  reason: 'Bad Request',
+  code: 'malformed_request',
+  detail: 'The request is not valid HTTP/1.1.',
+};
 
 /** The response Node's server is writing on a socket, if any. */
-const inFlight = (socket: Duplex): { headersSent: boolean } | undefined => (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage ?? undefined;
+const inFlight = (socket: Duplex): { headersSent: boolean } | undefined =>
+  (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage ?? undefined;
 
 /**
  * Node's own HTTP parser refuses some requests before Express sees them (oversized headers, broken syntax); by

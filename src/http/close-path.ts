@@ -59,9 +59,21 @@ interface Alignment {
 const clipped = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
 /** The request's segments against the template's, with one of either left out (or none), if they are close. */
-function align(request: readonly string[], template: Template, words: ReadonlySet<string>, skipRequest?: number, skipTemplate?: number): Alignment | undefined {
+function align(
+  request: readonly string[],
+  template: Template,
+  words: ReadonlySet<string>,
+  skipRequest?: number,
+  skipTemplate?: number,
+): Alignment | undefined {
   const segmentOff = skipRequest !== undefined || skipTemplate !== undefined;
-  const result: Alignment = { cost: segmentOff ? SEGMENT_OFF_COST : 0, statics: 0, misfits: 0, spelling: [], notes: [] };
+  const result: Alignment = {
+    cost: segmentOff ? SEGMENT_OFF_COST : 0,
+    statics: 0,
+    misfits: 0,
+    spelling: [],
+    notes: [],
+  };
   let r = 0;
   for (let t = 0; t < template.segments.length; t++) {
     if (r === skipRequest) result.notes.push(`a segment too many: ${clipped(request[r++]!)}`);
@@ -90,12 +102,17 @@ function align(request: readonly string[], template: Template, words: ReadonlySe
 }
 
 /** The template's closest alignment with the request: every way of leaving one segment out when the counts differ by one. */
-function closestAlignment(request: readonly string[], template: Template, words: ReadonlySet<string>): Alignment | undefined {
+function closestAlignment(
+  request: readonly string[],
+  template: Template,
+  words: ReadonlySet<string>,
+): Alignment | undefined {
   const difference = request.length - template.segments.length;
   const tries: (Alignment | undefined)[] = [];
   if (difference === 0) tries.push(align(request, template, words));
   if (difference === 1) for (let i = 0; i < request.length; i++) tries.push(align(request, template, words, i));
-  if (difference === -1) for (let i = 0; i < template.segments.length; i++) tries.push(align(request, template, words, undefined, i));
+  if (difference === -1)
+    for (let i = 0; i < template.segments.length; i++) tries.push(align(request, template, words, undefined, i));
   return tries.reduce<Alignment | undefined>((best, a) => (a && (!best || closer(a, best)) ? a : best), undefined);
 }
 
@@ -106,14 +123,18 @@ const closer = (a: Alignment, b: Alignment): boolean =>
  * A finder over the document's paths (each with its methods): for a method and a path, the one document path with
  * that method closest to it, or undefined when none is close or two are equally close (a guess would mislead).
  */
-export function closePathFinder(paths: readonly { openApiRoute: string; methods: Iterable<string> }[]): (method: string, path: string) => ClosePath | undefined {
+export function closePathFinder(
+  paths: readonly { openApiRoute: string; methods: Iterable<string> }[],
+): (method: string, path: string) => ClosePath | undefined {
   const templates: Template[] = paths.map(({ openApiRoute, methods }) => ({
     openApiRoute,
     methods: new Set(methods),
     segments: segmentsOf(openApiRoute).map((text) => ({ text, parameter: /^\{[^}]+\}$/.test(text) })),
     trailingSlash: openApiRoute.length > 1 && openApiRoute.endsWith('/'),
   }));
-  const words = new Set(templates.flatMap((t) => t.segments.filter((s) => !s.parameter).map((s) => s.text.toLowerCase())));
+  const words = new Set(
+    templates.flatMap((t) => t.segments.filter((s) => !s.parameter).map((s) => s.text.toLowerCase())),
+  );
   return (method, path) => {
     if (path.length > MAX_PATH_LENGTH) return undefined;
     const request = segmentsOf(path);
@@ -132,7 +153,8 @@ export function closePathFinder(paths: readonly { openApiRoute: string; methods:
     const notes = [...alignment.notes];
     if (path.includes('//')) notes.push('no doubled slashes');
     const slash = path.length > 1 && path.endsWith('/');
-    if (slash !== template.trailingSlash) notes.push(template.trailingSlash ? 'with the trailing slash' : 'without the trailing slash');
+    if (slash !== template.trailingSlash)
+      notes.push(template.trailingSlash ? 'with the trailing slash' : 'without the trailing slash');
     return {
       openApiRoute: template.openApiRoute,
       spelling: `/${alignment.spelling.join('/')}${template.trailingSlash ? '/' : ''}`,

@@ -42,14 +42,24 @@ export function consoleRoutes(dir: string = defaultConsoleDir()): Router {
   router.get('/console', (_req, res) => res.redirect(301, '/console/'));
   router.use(
     '/console/assets',
-    express.static(`${dir}/assets`, { index: false, immutable: true, maxAge: '1y', fallthrough: true, redirect: false }),
+    express.static(`${dir}/assets`, {
+      index: false,
+      immutable: true,
+      maxAge: '1y',
+      fallthrough: true,
+      redirect: false,
+    }),
     (req) => {
       throw new DomainError(404, 'not_found', `No console asset at ${clip(req.originalUrl.split('?')[0]!, 200)}.`);
     },
   );
   router.get(/^\/console\/.*/, (_req, res) => {
     const html = page();
-    res.set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' });
+    res.set({
+      'Cache-Control': 'no-cache',
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+    });
     // Not built (running from source): a page saying how to build it; the fake itself is fine, so no 5xx.
     if (html === undefined) return void res.status(404).type('html').send(NOT_BUILT_PAGE);
     res.type('html').send(html);

@@ -21,23 +21,35 @@ class ParameterError extends Error {
 
 // An empty value is the validator's to refuse, in its own words ("Empty value found for query parameter").
 const notDecimal = (value: unknown): boolean =>
-  Array.isArray(value) ? value.some(notDecimal) : typeof value === 'string' && value !== '' && !DECIMAL_INTEGER.test(value);
+  Array.isArray(value)
+    ? value.some(notDecimal)
+    : typeof value === 'string' && value !== '' && !DECIMAL_INTEGER.test(value);
 
 const valuesAt = (req: Request, where: 'query' | 'path' | 'header', name: string): unknown =>
-  where === 'query' ? (req.query as Record<string, unknown>)[name] : where === 'path' ? stateOf(req).pathParams?.[name] : req.get(name);
+  where === 'query'
+    ? (req.query as Record<string, unknown>)[name]
+    : where === 'path'
+      ? stateOf(req).pathParams?.[name]
+      : req.get(name);
 
 /**
  * The step before the validator's checks that refuses an integer parameter (query, path or header) written other
  * than in decimal digits, naming each: none for an operation without integer parameters. The fast parameter check
  * leaves such a value to this path (src/http/fast-parameters.ts), so both answer alike.
  */
-export function decimalIntegers(document: ApiDocument, operation: { method: string; path: string }): RequestHandler | undefined {
+export function decimalIntegers(
+  document: ApiDocument,
+  operation: { method: string; path: string },
+): RequestHandler | undefined {
   const integers = integerParametersOf(document, operation);
   if (integers.length === 0) return undefined;
   return (req, _res, next) => {
     const errors = integers
       .filter(({ in: where, name }) => notDecimal(valuesAt(req, where, name)))
-      .map(({ in: where, name }) => ({ path: `/${where === 'header' ? 'headers' : where}/${name}`, message: NOT_DECIMAL }));
+      .map(({ in: where, name }) => ({
+        path: `/${where === 'header' ? 'headers' : where}/${name}`,
+        message: NOT_DECIMAL,
+      }));
     if (errors.length > 0) throw new ParameterError(errors);
     next();
   };

@@ -27,7 +27,10 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
       return baseUrlOf(req, ctx);
     },
     get tenant(): Tenant {
-      if (!tenant) throw new Error(`${stateOf(req).operationId} has no authenticated tenant: is it secured by oauth2 in the document?`);
+      if (!tenant)
+        throw new Error(
+          `${stateOf(req).operationId} has no authenticated tenant: is it secured by oauth2 in the document?`,
+        );
       return tenant;
     },
     controlPartner: stateOf(req).controlPartner,
@@ -51,7 +54,9 @@ export function dispatch(ctx: FakeContext, handlers: OperationHandlers): Request
     state.tenant?.settle();
     const answer = handler(callOf(req, ctx, state.tenant));
     // most handlers answer at once: only an answer still to come is awaited (Express handles the promise's rejection)
-    return answer instanceof Promise ? answer.then((value) => answered(req, res, state, value)) : answered(req, res, state, answer);
+    return answer instanceof Promise
+      ? answer.then((value) => answered(req, res, state, value))
+      : answered(req, res, state, answer);
   };
 
   function answered(req: Request, res: Response, state: RequestState, answer: Answer): Promise<void> | void {

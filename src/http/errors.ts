@@ -23,10 +23,16 @@ interface BodyParserError {
 }
 
 const isValidatorError = (e: unknown): e is ValidatorError =>
-  typeof e === 'object' && e !== null && typeof (e as ValidatorError).status === 'number' && Array.isArray((e as ValidatorError).errors);
+  typeof e === 'object' &&
+  e !== null &&
+  typeof (e as ValidatorError).status === 'number' &&
+  Array.isArray((e as ValidatorError).errors);
 
 const isBodyParserError = (e: unknown): e is BodyParserError =>
-  typeof e === 'object' && e !== null && (e as BodyParserError).expose === true && typeof (e as BodyParserError).status === 'number';
+  typeof e === 'object' &&
+  e !== null &&
+  (e as BodyParserError).expose === true &&
+  typeof (e as BodyParserError).status === 'number';
 
 const LOCATIONS: Record<string, FieldError['location']> = {
   body: 'body',
@@ -52,11 +58,21 @@ function toFieldError(item: { path?: string; message?: string }): FieldError {
 }
 
 /** A detail names the first few fields; `errors` lists up to 50 and counts the rest. */
-function validationProblem(items: readonly { path?: string; message?: string }[], status = 422, code = 'validation_error'): Problem {
+function validationProblem(
+  items: readonly { path?: string; message?: string }[],
+  status = 422,
+  code = 'validation_error',
+): Problem {
   const errors = items.slice(0, MAX_FIELD_ERRORS).map(toFieldError);
-  const named = errors.slice(0, 3).map((e) => `${e.location} ${e.path}: ${e.message}`).join('; ');
+  const named = errors
+    .slice(0, 3)
+    .map((e) => `${e.location} ${e.path}: ${e.message}`)
+    .join('; ');
   const more = items.length > 3 ? ` (and ${items.length - 3} more)` : '';
-  const detail = status === 500 ? `The response does not match the OpenAPI document: ${named}${more}.` : `The request is not valid: ${named}${more}.`;
+  const detail =
+    status === 500
+      ? `The response does not match the OpenAPI document: ${named}${more}.`
+      : `The request is not valid: ${named}${more}.`;
   return problem(status, code, detail, errors, items.length);
 }
 
@@ -69,7 +85,13 @@ function fromValidator(error: ValidatorError, req: Request): Rendered {
   switch (error.status) {
     case 400: {
       if (error.errors!.some((e) => /malformed uri/i.test(e.message ?? ''))) {
-        return { body: problem(400, 'malformed_uri', `The path ${clip(req.originalUrl.split('?')[0]!)} is not valid percent-encoding.`) };
+        return {
+          body: problem(
+            400,
+            'malformed_uri',
+            `The path ${clip(req.originalUrl.split('?')[0]!)} is not valid percent-encoding.`,
+          ),
+        };
       }
       return { body: validationProblem(error.errors!) };
     }
@@ -77,15 +99,26 @@ function fromValidator(error: ValidatorError, req: Request): Rendered {
       return { body: fromDomain(routeNotFound(req)) };
     case 405:
       return {
-        body: problem(405, 'method_not_allowed', `${req.method} is not allowed on ${clip(req.path)}; allowed: ${error.headers?.Allow ?? 'none'}.`),
+        body: problem(
+          405,
+          'method_not_allowed',
+          `${req.method} is not allowed on ${clip(req.path)}; allowed: ${error.headers?.Allow ?? 'none'}.`,
+        ),
         headers: { Allow: error.headers?.Allow ?? '' },
       };
     case 413:
       return { body: problem(413, 'payload_too_large', 'The request body is larger than 1 MiB.') };
     case 415: {
-      const content = (req as Request & { openapi?: { schema?: { requestBody?: { content?: object } } } }).openapi?.schema?.requestBody?.content;
+      const content = (req as Request & { openapi?: { schema?: { requestBody?: { content?: object } } } }).openapi
+        ?.schema?.requestBody?.content;
       const expected = Object.keys(content ?? { 'application/json': {} }).join(' or ');
-      return { body: problem(415, 'unsupported_media_type', `Content-Type "${clip(req.get('content-type') ?? 'none', 100)}" is not accepted here; send ${expected}.`) };
+      return {
+        body: problem(
+          415,
+          'unsupported_media_type',
+          `Content-Type "${clip(req.get('content-type') ?? 'none', 100)}" is not accepted here; send ${expected}.`,
+        ),
+      };
     }
     default:
       return { body: problem(error.status, 'request_rejected', error.message ?? 'The request was rejected.') };
@@ -96,7 +129,9 @@ function fromBodyParser(error: BodyParserError): Rendered {
   switch (error.type) {
     case 'entity.parse.failed':
     case 'entity.too.deep':
-      return { body: problem(400, 'malformed_body', `The request body cannot be parsed: ${clip(error.message ?? '', 200)}.`) };
+      return {
+        body: problem(400, 'malformed_body', `The request body cannot be parsed: ${clip(error.message ?? '', 200)}.`),
+      };
     case 'entity.too.large':
     case 'parameters.too.many':
       return { body: problem(413, 'payload_too_large', 'The request body is larger than 1 MiB.') };
@@ -105,7 +140,9 @@ function fromBodyParser(error: BodyParserError): Rendered {
       return { body: problem(415, 'unsupported_media_type', `${clip(error.message ?? '', 200)}.`) };
     default:
       // e.g. a Content-Encoding whose data does not inflate
-      return { body: problem(400, 'malformed_body', `The request body cannot be read: ${clip(error.message ?? '', 200)}.`) };
+      return {
+        body: problem(400, 'malformed_body', `The request body cannot be read: ${clip(error.message ?? '', 200)}.`),
+      };
   }
 }
 
@@ -144,15 +181,21 @@ export interface NearMiss {
  * wrong_path reads them).
  */
 export function routeNotFound(req: Pick<Request, 'method' | 'path'>, nearMiss?: NearMiss): DomainError {
-  const documented = nearMiss && { path: nearMiss.openApiRoute, difference: nearMiss.difference ?? differenceOf(req.path, nearMiss.spelling) };
-  const hint = nearMiss ? ` The document has ${nearMiss.openApiRoute}: ${documented!.difference} (did you mean ${clip(nearMiss.spelling, 200)}?).` : '';
+  const documented = nearMiss && {
+    path: nearMiss.openApiRoute,
+    difference: nearMiss.difference ?? differenceOf(req.path, nearMiss.spelling),
+  };
+  const hint = nearMiss
+    ? ` The document has ${nearMiss.openApiRoute}: ${documented!.difference} (did you mean ${clip(nearMiss.spelling, 200)}?).`
+    : '';
   return new RouteNotFound(`No operation at ${req.method} ${clip(req.path, 200)}.${hint}`, documented);
 }
 
 const fromDomain = (e: DomainError): Problem => ({ ...problem(e.status, e.code, e.detail, e.errors), ...e.extensions });
 
 function render(error: unknown, req: Request, logger: Logger): Rendered {
-  if (error instanceof DomainError) return { body: fromDomain(error), ...(error.headers && { headers: error.headers }) };
+  if (error instanceof DomainError)
+    return { body: fromDomain(error), ...(error.headers && { headers: error.headers }) };
   if (isBodyParserError(error)) return fromBodyParser(error);
   if (isValidatorError(error)) return fromValidator(error, req);
   logger.error({ err: error, path: req.path }, 'unexpected error');
@@ -169,11 +212,22 @@ function asOAuthError(rendered: Rendered, audience: string | undefined): OAuthEr
   const errors = rendered.body.errors ?? [];
   if (status !== 422 || errors.length === 0) return new OAuthError(400, 'invalid_request', rendered.body.detail);
   // a missing audience is told the value this server takes, as a wrong one is
-  const missing = (e: { path: string }): string => (e.path === '/audience' && audience !== undefined ? `is required: "${audience}" here (the host of this server's base URL)` : 'is required');
-  const fields = errors.map((e) => `${e.path.slice(1)} ${REQUIRED.test(e.message) ? missing(e) : e.message}`).join('; ');
+  const missing = (e: { path: string }): string =>
+    e.path === '/audience' && audience !== undefined
+      ? `is required: "${audience}" here (the host of this server's base URL)`
+      : 'is required';
+  const fields = errors
+    .map((e) => `${e.path.slice(1)} ${REQUIRED.test(e.message) ? missing(e) : e.message}`)
+    .join('; ');
   // a client that sent no credentials in the form is told where its kind of client sends them
-  const credentialsMissing = errors.some((e) => REQUIRED.test(e.message) && (e.path === '/client_id' || e.path === '/client_secret'));
-  return new OAuthError(400, 'invalid_request', `Invalid token request: ${fields}.${credentialsMissing ? ` ${WHERE_CREDENTIALS_GO}` : ''}`);
+  const credentialsMissing = errors.some(
+    (e) => REQUIRED.test(e.message) && (e.path === '/client_id' || e.path === '/client_secret'),
+  );
+  return new OAuthError(
+    400,
+    'invalid_request',
+    `Invalid token request: ${fields}.${credentialsMissing ? ` ${WHERE_CREDENTIALS_GO}` : ''}`,
+  );
 }
 
 /**
@@ -185,7 +239,10 @@ const clientLeft = (error: unknown, res: Response): boolean =>
 
 /** The one place that writes an error answer: a problem, or an RFC 6749 error at the token endpoint. */
 /** `audienceOf`: the audience a token request to this server names (its base URL's host), for the token endpoint's errors. */
-export function errorMiddleware(logger: Logger, audienceOf: (req: Request) => string | undefined = () => undefined): ErrorRequestHandler {
+export function errorMiddleware(
+  logger: Logger,
+  audienceOf: (req: Request) => string | undefined = () => undefined,
+): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const state = stateOf(req);
     try {
@@ -197,13 +254,27 @@ export function errorMiddleware(logger: Logger, audienceOf: (req: Request) => st
   };
 }
 
-function writeError(error: unknown, req: Request, res: Response, logger: Logger, audienceOf: (req: Request) => string | undefined): void {
+function writeError(
+  error: unknown,
+  req: Request,
+  res: Response,
+  logger: Logger,
+  audienceOf: (req: Request) => string | undefined,
+): void {
   const state = stateOf(req);
   const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
-  const oauth = error instanceof OAuthError ? error : req.path === '/oauth2/token' ? asOAuthError(rendered!, audienceOf(req)) : undefined;
+  const oauth =
+    error instanceof OAuthError
+      ? error
+      : req.path === '/oauth2/token'
+        ? asOAuthError(rendered!, audienceOf(req))
+        : undefined;
   if (oauth) {
     state.code = oauth.error;
-    res.status(oauth.status).set({ ...oauth.headers, 'Cache-Control': 'no-store' }).json({ error: oauth.error, error_description: oauth.description });
+    res
+      .status(oauth.status)
+      .set({ ...oauth.headers, 'Cache-Control': 'no-store' })
+      .json({ error: oauth.error, error_description: oauth.description });
     return;
   }
   const { body, headers = {} } = rendered!;

@@ -7,7 +7,10 @@ import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInter
  * A request's query, checked and coerced as express-openapi-validator would, or `undefined`: "not sure, ask the
  * validator" (which then accepts or refuses it with its own wording). Never a refusal of its own.
  */
-export type FastParameters = (rawQuery: string, pathParams: Record<string, string>) => Record<string, unknown> | undefined;
+export type FastParameters = (
+  rawQuery: string,
+  pathParams: Record<string, string>,
+) => Record<string, unknown> | undefined;
 
 type Schema = Record<string, unknown>;
 interface Parameter {
@@ -21,10 +24,33 @@ interface Parameter {
 
 // What a parameter may say for the fast path to take it: anything else (style, content, allowEmptyValue, nullable,
 // arrays, objects…) goes to the validator, whose handling of it the fast path would have to copy.
-const PARAMETER_KEYS = new Set(['in', 'name', 'required', 'schema', 'description', 'example', 'examples', 'deprecated']);
+const PARAMETER_KEYS = new Set([
+  'in',
+  'name',
+  'required',
+  'schema',
+  'description',
+  'example',
+  'examples',
+  'deprecated',
+]);
 const SCHEMA_KEYS = new Set([
-  'type', 'enum', 'format', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'description', 'example', 'examples', 'title',
+  'type',
+  'enum',
+  'format',
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'description',
+  'example',
+  'examples',
+  'title',
 ]);
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
 // Formats as the validator checks them: ajv-formats' "fast" mode, its "full" date-time (calendarFormats), its own int32/int64.
@@ -55,13 +81,22 @@ interface Simple {
 /** The operation's parameters as two object schemas (query, path), or undefined when one is not simple. */
 function simpleParameters(document: ApiDocument, operation: DocumentOperation): Simple | undefined {
   const all = parametersOf(document, operation) as Parameter[];
-  const query: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
-  const params: Schema & { properties: Record<string, Schema>; required: string[] } = { type: 'object', properties: {}, required: [] };
+  const query: Schema & { properties: Record<string, Schema>; required: string[] } = {
+    type: 'object',
+    properties: {},
+    required: [],
+  };
+  const params: Schema & { properties: Record<string, Schema>; required: string[] } = {
+    type: 'object',
+    properties: {},
+    required: [],
+  };
   for (const parameter of all) {
     if (!Object.keys(parameter).every((key) => PARAMETER_KEYS.has(key))) return undefined;
     const target = parameter.in === 'query' ? query : parameter.in === 'path' ? params : undefined;
     const schema = simpleSchema(document, parameter.schema);
-    if (!target || !schema || typeof parameter.name !== 'string' || parameter.name in target.properties) return undefined;
+    if (!target || !schema || typeof parameter.name !== 'string' || parameter.name in target.properties)
+      return undefined;
     target.properties[parameter.name] = schema;
     if (parameter.required) target.required.push(parameter.name);
   }
@@ -97,8 +132,12 @@ function validatorAjv(document: ApiDocument, load: LoadValidatorInternal): Ajv |
   const { createRequestAjv } = loaded.module as { createRequestAjv?: unknown };
   if (typeof createRequestAjv !== 'function') return './framework/ajv exports no createRequestAjv function';
   try {
-    const ajv = (createRequestAjv as CreateRequestAjv)({ openapi: versionOf(document), components: {} }, { ...PARAMETER_OPTIONS, formats: calendarFormats() });
-    if (typeof ajv?.compile !== 'function') return 'createRequestAjv(document, options) does not answer an Ajv instance';
+    const ajv = (createRequestAjv as CreateRequestAjv)(
+      { openapi: versionOf(document), components: {} },
+      { ...PARAMETER_OPTIONS, formats: calendarFormats() },
+    );
+    if (typeof ajv?.compile !== 'function')
+      return 'createRequestAjv(document, options) does not answer an Ajv instance';
     const probe = ajv.compile({ type: 'object', properties: { n: { type: 'integer', default: 1 } } });
     const coerced: Record<string, unknown> = {};
     if (!probe(coerced) || coerced.n !== 1) return 'createRequestAjv(document, options) does not fill in defaults';
@@ -143,12 +182,17 @@ export function compileFastParameters(
     stepAside?.(ajv);
     return undefined;
   }
-  const schema = { type: 'object', required: ['query', 'params'], properties: { query: simple.query.schema, params: simple.params } };
+  const schema = {
+    type: 'object',
+    required: ['query', 'params'],
+    properties: { query: simple.query.schema, params: simple.params },
+  };
   // shared by the process's instances, as the validators are: keyed by what is compiled
   const key = `${versionOf(document)} ${JSON.stringify(schema)}`;
   let compiled = compiledChecks.get(key);
   if (!compiled) {
-    const integers = (properties: Record<string, Schema>): Set<string> => new Set(Object.keys(properties).filter((name) => properties[name]!.type === 'integer'));
+    const integers = (properties: Record<string, Schema>): Set<string> =>
+      new Set(Object.keys(properties).filter((name) => properties[name]!.type === 'integer'));
     compiled = fastCheck(ajv.compile(schema), simple.query.names, {
       query: integers(simple.query.schema.properties as Record<string, Schema>),
       path: integers(simple.params.properties as Record<string, Schema>),
@@ -159,16 +203,26 @@ export function compileFastParameters(
 }
 
 /** Reads (GET) take the fast path when their parameters are simple. */
-export const fastReadOf = (document: ApiDocument, operation: DocumentOperation, load?: LoadValidatorInternal, stepAside?: (reason: string) => void): FastParameters | undefined =>
+export const fastReadOf = (
+  document: ApiDocument,
+  operation: DocumentOperation,
+  load?: LoadValidatorInternal,
+  stepAside?: (reason: string) => void,
+): FastParameters | undefined =>
   operation.method === 'get' ? compileFastParameters(document, operation, load, stepAside) : undefined;
 
 /**
  * `integers`: the names of the integer parameters, whose values the validator's Ajv would read with `Number()`
  * (`0x10`, `1e3`, `+5`…): one not in decimal digits is the validator path's to refuse (src/http/decimal-integers.ts).
  */
-function fastCheck(validate: (data: unknown) => boolean, names: ReadonlySet<string>, integers: { query: ReadonlySet<string>; path: ReadonlySet<string> }): FastParameters {
+function fastCheck(
+  validate: (data: unknown) => boolean,
+  names: ReadonlySet<string>,
+  integers: { query: ReadonlySet<string>; path: ReadonlySet<string> },
+): FastParameters {
   return (rawQuery, pathParams) => {
-    for (const name of integers.path) if (pathParams[name] !== undefined && !DECIMAL_INTEGER.test(pathParams[name])) return undefined;
+    for (const name of integers.path)
+      if (pathParams[name] !== undefined && !DECIMAL_INTEGER.test(pathParams[name])) return undefined;
     // no prototype: the validator's path gets the names the document does not have, and the query is data either way
     const query = Object.create(null) as Record<string, unknown>;
     if (rawQuery !== '') {

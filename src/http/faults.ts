@@ -28,5 +28,11 @@ export async function strike(fault: Fault, req: Request, res: Response): Promise
   }
   if (fault.status === null) return 'none';
   const headers = fault.retry_after_seconds === null ? undefined : { 'Retry-After': String(fault.retry_after_seconds) };
-  throw new DomainError(fault.status, CODES[fault.status] ?? 'injected_fault', `Injected through the control plane (${fault.id}).`, undefined, headers);
+  throw new DomainError(
+    fault.status,
+    CODES[fault.status] ?? 'injected_fault',
+    `Injected through the control plane (${fault.id}).`,
+    undefined,
+    headers,
+  );
 }

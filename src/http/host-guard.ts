@@ -22,7 +22,10 @@ const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const normalize = (name: string): string => name.trim().toLowerCase().replace(/\.$/, '');
 
 /** The policy of an instance: `ALLOWED_HOSTS` entries plus the hosts of `BASE_URL` and `DOCS_URL`. */
-export function hostPolicy(allowedHosts: readonly string[] = [], configuredUrls: readonly (string | undefined)[] = []): HostPolicy {
+export function hostPolicy(
+  allowedHosts: readonly string[] = [],
+  configuredUrls: readonly (string | undefined)[] = [],
+): HostPolicy {
   const exact = new Set<string>();
   const domains: string[] = [];
   let any = false;
@@ -73,7 +76,11 @@ export function hostGuard(policy: HostPolicy): RequestHandler {
     const { verdict } = last;
     if (verdict === 'allowed') return next();
     if (verdict === 'malformed') {
-      throw new DomainError(400, 'malformed_host', 'The Host header is not a host name, an IP literal or either with a port.');
+      throw new DomainError(
+        400,
+        'malformed_host',
+        'The Host header is not a host name, an IP literal or either with a port.',
+      );
     }
     throw new DomainError(
       403,

@@ -1,4 +1,10 @@
-import { loadInternal, loadValidatorInternal, replaceExport, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
+import {
+  loadInternal,
+  loadValidatorInternal,
+  replaceExport,
+  type LoadValidatorInternal,
+  type ShimOutcome,
+} from './validator-internals.js';
 
 interface SchemaValidatorOptions {
   version: string;
@@ -7,7 +13,9 @@ interface SchemaValidatorOptions {
 interface SchemaValidator {
   validate(document: unknown): { errors: unknown[] };
 }
-type SchemaValidatorClass = (new (options: SchemaValidatorOptions) => SchemaValidator) & { shimmed?: true; original?: SchemaValidatorClass };
+type SchemaValidatorClass = (new (
+  options: SchemaValidatorOptions,
+) => SchemaValidator) & { shimmed?: true; original?: SchemaValidatorClass };
 
 const MODULE = './framework/openapi.schema.validator';
 
@@ -50,7 +58,8 @@ export function skipMetaSchemaUnlessChecked(load: LoadValidatorInternal = loadVa
     /** Options not of the known shape: the validator's own class, as is. */
     private readonly unknownOptions?: SchemaValidator;
     constructor(private readonly options: SchemaValidatorOptions) {
-      if (typeof options?.version !== 'string' || typeof options.validateApiSpec !== 'boolean') this.unknownOptions = new Original(options);
+      if (typeof options?.version !== 'string' || typeof options.validateApiSpec !== 'boolean')
+        this.unknownOptions = new Original(options);
     }
     validate(document: unknown): { errors: unknown[] } {
       if (this.unknownOptions) return this.unknownOptions.validate(document);

@@ -43,7 +43,13 @@ export function requestObserver(ctx: FakeContext, nextId: () => string): Request
 type ObservedRequest = IncomingMessage & { originalUrl?: string };
 
 /** Journals and logs a request when its response closes and its work is over (`path`: its URL's path). */
-export function journalWhenClosed(ctx: FakeContext, state: RequestState, req: ObservedRequest, res: ServerResponse, path: string): void {
+export function journalWhenClosed(
+  ctx: FakeContext,
+  state: RequestState,
+  req: ObservedRequest,
+  res: ServerResponse,
+  path: string,
+): void {
   const at = Date.now();
   const started = performance.now();
   const journal = (answered: boolean): void => {
@@ -75,7 +81,8 @@ export function keepSentBodies(app: Express): void {
   const end = app.response.end as (this: Response, ...args: unknown[]) => Response;
   app.response.end = function endAndKeep(this: Response, ...args: unknown[]) {
     const [chunk] = args;
-    if (this.req && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) && chunk.length > 0) stateOf(this.req).sentBody = chunk;
+    if (this.req && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) && chunk.length > 0)
+      stateOf(this.req).sentBody = chunk;
     return end.apply(this, args);
   } as Response['end'];
 }
@@ -104,12 +111,23 @@ function credentialsCarried(
     // form-encoded or not: the secret as it is, and decoded
     candidates.push(secret, decodeFormAsSent(secret));
   }
-  const carried = candidates.filter((c) => c.length >= 8 && (carriesSecret(path, c) || carriesSecret(rawQuery, c) || rawBody?.includes(c) || sentBody?.includes(c)));
+  const carried = candidates.filter(
+    (c) =>
+      c.length >= 8 &&
+      (carriesSecret(path, c) || carriesSecret(rawQuery, c) || rawBody?.includes(c) || sentBody?.includes(c)),
+  );
   return carried.length > 0 ? [...new Set(carried)] : undefined;
 }
 
 /** What the journal keeps of the bodies: references to what the pipeline was handed, cut (`keptBody`), nothing more. */
-function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse, state: RequestState, answered: boolean, url: { path: string; rawQuery: string }): KeptExchange {
+function exchangeOf(
+  ctx: FakeContext,
+  req: ObservedRequest,
+  res: ServerResponse,
+  state: RequestState,
+  answered: boolean,
+  url: { path: string; rawQuery: string },
+): KeptExchange {
   const authorization = AUTHORIZATION.exec(req.headers.authorization ?? '');
   const scheme = authorization?.[1]?.toLowerCase();
   const responseType = res.getHeader('content-type');
@@ -119,18 +137,34 @@ function exchangeOf(ctx: FakeContext, req: ObservedRequest, res: ServerResponse,
   return {
     request: keptBody(state.rawBody, req.headers['content-type'] ?? null),
     // an answer written after the client left never reached it
-    response: !answered ? null : keptBody(state.sentBody, typeof responseType === 'string' ? responseType : null, length === undefined ? undefined : Number(length)),
+    response: !answered
+      ? null
+      : keptBody(
+          state.sentBody,
+          typeof responseType === 'string' ? responseType : null,
+          length === undefined ? undefined : Number(length),
+        ),
     authorization: scheme === 'bearer' || scheme === 'basic' ? scheme : null,
     ...(credentials && { credentials }),
     // an upstream's answer is not bound by the document: redacted by name too, whatever its operation
-    secretAnswer: state.credentials !== undefined || state.operationId === undefined || ctx.journal.answersSecrets(state.operationId),
+    secretAnswer:
+      state.credentials !== undefined ||
+      state.operationId === undefined ||
+      ctx.journal.answersSecrets(state.operationId),
   };
 }
 
 function record(
   ctx: FakeContext,
   state: RequestState,
-  { req, res, path, at, started, answered }: { req: ObservedRequest; res: ServerResponse; path: string; at: number; started: number; answered: boolean },
+  {
+    req,
+    res,
+    path,
+    at,
+    started,
+    answered,
+  }: { req: ObservedRequest; res: ServerResponse; path: string; at: number; started: number; answered: boolean },
 ): void {
   const status = answered ? res.statusCode : 0;
   const durationMs = Math.round((performance.now() - started) * 100) / 100;
@@ -168,5 +202,8 @@ function record(
     ),
   );
   // the log line shows the path as the journal does: a credential pasted into it, in any spelling, never
-  ctx.logger.info({ reqId: state.id, method: req.method, path: shownPath(path, exchange.credentials), status, durationMs, clientId }, 'request');
+  ctx.logger.info(
+    { reqId: state.id, method: req.method, path: shownPath(path, exchange.credentials), status, durationMs, clientId },
+    'request',
+  );
 }

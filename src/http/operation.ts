@@ -17,7 +17,9 @@ export interface OperationCall<Op extends OperationId> {
   attribute(tenant: Tenant): void;
 }
 
-export type OperationHandler<Op extends OperationId> = (call: OperationCall<Op>) => AnswerOf<Op> | Promise<AnswerOf<Op>>;
+export type OperationHandler<Op extends OperationId> = (
+  call: OperationCall<Op>,
+) => AnswerOf<Op> | Promise<AnswerOf<Op>>;
 
 /** One handler per operationId of the document: a missing one is a compile error (and a startup error). */
 export type OperationHandlers = { [Op in OperationId]: OperationHandler<Op> };

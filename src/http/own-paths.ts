@@ -9,7 +9,12 @@ export const CONTROL_PREFIX = '/__control';
 
 /** A path the fake's pages may answer: the document, `/docs…`, the console, `/`. */
 export const isPagePath = (path: string): boolean =>
-  path === '/' || path === '/openapi.json' || path === '/openapi.yaml' || path.startsWith('/docs') || path === '/console' || path.startsWith('/console/');
+  path === '/' ||
+  path === '/openapi.json' ||
+  path === '/openapi.yaml' ||
+  path.startsWith('/docs') ||
+  path === '/console' ||
+  path.startsWith('/console/');
 
 /** The control plane and the pages: the fake's own, never the API's. */
 export const isOwnPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || isPagePath(path);

@@ -28,7 +28,13 @@ const MAX_TEXT = 500;
 export const clip = (text: string, max = MAX_TEXT): string => (text.length <= max ? text : `${text.slice(0, max)}…`);
 
 /** `total` counts field errors beyond those handed over, when the caller did not build them all. */
-export function problem(status: number, code: string, detail: string, errors: readonly FieldError[] = [], total = errors.length): Problem {
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+  errors: readonly FieldError[] = [],
+  total = errors.length,
+): Problem {
   const listed = errors.slice(0, MAX_FIELD_ERRORS).map((e) => ({ ...e, path: clip(e.path), message: clip(e.message) }));
   return {
     type: `urn:problem:investment-api-fake:${code}`,

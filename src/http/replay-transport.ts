@@ -4,7 +4,8 @@ import { Socket } from 'node:net';
 const REPLAY = Symbol('investment-api-fake.twin-replay');
 
 /** A request the twin replays: it goes the fake's whole way, but is neither forwarded again nor journaled. */
-export const isTwinReplay = (req: IncomingMessage): boolean => (req as IncomingMessage & { [REPLAY]?: true })[REPLAY] === true;
+export const isTwinReplay = (req: IncomingMessage): boolean =>
+  (req as IncomingMessage & { [REPLAY]?: true })[REPLAY] === true;
 
 export interface ReplayAnswer {
   status: number;
@@ -29,7 +30,10 @@ export function replayTransport(app: RequestListener): ReplayTransport {
   return {
     send: ({ method, url, headers, body }) =>
       new Promise<ReplayAnswer>((resolveOnce, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the twin did not answer within ${REPLAY_TIMEOUT_MS / 1000} s`)), REPLAY_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => reject(new Error(`the twin did not answer within ${REPLAY_TIMEOUT_MS / 1000} s`)),
+          REPLAY_TIMEOUT_MS,
+        );
         timer.unref();
         const resolve = (answer: ReplayAnswer): void => {
           clearTimeout(timer);
@@ -54,7 +58,11 @@ export function replayTransport(app: RequestListener): ReplayTransport {
         const chunks: Buffer[] = [];
         const keep = (chunk: unknown, encoding: unknown): void => {
           if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-          chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+          chunks.push(
+            Buffer.isBuffer(chunk)
+              ? chunk
+              : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+          );
         };
         // own properties: Express sets its own prototype on the response, and these stay
         res.write = ((chunk: unknown, encoding?: unknown, done?: unknown) => {
@@ -67,7 +75,11 @@ export function replayTransport(app: RequestListener): ReplayTransport {
           keep(chunk, encoding);
           if (!res.headersSent) res.writeHead(res.statusCode);
           const type = res.getHeader('content-type');
-          resolve({ status: res.statusCode, body: Buffer.concat(chunks), contentType: typeof type === 'string' ? type : undefined });
+          resolve({
+            status: res.statusCode,
+            body: Buffer.concat(chunks),
+            contentType: typeof type === 'string' ? type : undefined,
+          });
           const callback = [chunk, encoding, done].find((a) => typeof a === 'function') as (() => void) | undefined;
           callback?.();
           // what waits for the answer to go out (the pipeline's settle steps) hears it did

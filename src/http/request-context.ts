@@ -20,7 +20,8 @@ export const baseUrlOf = (req: Request, ctx: FakeContext): string =>
 export function baseUrlFor(protocol: string, hostHeader: string | undefined): string {
   const host = hostHeader ?? 'localhost';
   // The host guard refuses these first; a path it exempts must not turn one into a broken URL either.
-  if (hostNameOf(host) === undefined) throw new DomainError(400, 'malformed_host', `The Host header "${host.slice(0, 100)}" is not a valid host[:port].`);
+  if (hostNameOf(host) === undefined)
+    throw new DomainError(400, 'malformed_host', `The Host header "${host.slice(0, 100)}" is not a valid host[:port].`);
   return `${protocol}://${host}`;
 }
 
@@ -34,8 +35,17 @@ export function audiencesOf(baseUrl: string): string[] {
  * A token checked as this instance signs them for a base URL, its times read on the clock of the tenant it names:
  * the one token check of the API, the control plane and the provider states.
  */
-export function verifyOnTenantClock(ctx: FakeContext, token: string, issuer: string, audiences: readonly string[] = audiencesOf(issuer)): TokenVerdict {
-  return ctx.tokens.verify(token, { issuer, audiences, nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds() });
+export function verifyOnTenantClock(
+  ctx: FakeContext,
+  token: string,
+  issuer: string,
+  audiences: readonly string[] = audiencesOf(issuer),
+): TokenVerdict {
+  return ctx.tokens.verify(token, {
+    issuer,
+    audiences,
+    nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds(),
+  });
 }
 
 export function linkContextOf(call: { baseUrl: string }, ctx: FakeContext, tenant: Tenant): LinkContext {

@@ -4,16 +4,29 @@ import type { OperationId } from '../api/types.js';
 import { closePathFinder } from './close-path.js';
 import { routeNotFound, type NearMiss } from './errors.js';
 import { urlParts } from './request-context.js';
-import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal, type ShimOutcome } from './validator-internals.js';
+import {
+  loadInternal,
+  loadValidatorInternal,
+  messageOf,
+  type LoadValidatorInternal,
+  type ShimOutcome,
+} from './validator-internals.js';
 
 interface RoutedRequest extends Request {
-  openapi?: { openApiRoute?: string; pathParams?: Record<string, string>; schema?: { operationId?: OperationId; security?: Record<string, string[]>[] } };
+  openapi?: {
+    openApiRoute?: string;
+    pathParams?: Record<string, string>;
+    schema?: { operationId?: OperationId; security?: Record<string, string[]>[] };
+  };
 }
 
 /** The operation the validator's router found, or none (the fake's own paths). */
 export const routeOf = (req: Request): RoutedRequest['openapi'] => (req as RoutedRequest).openapi;
 
-type PathToRegexp = (path: string, options?: { sensitive?: boolean; strict?: boolean }) => { regexp: RegExp; keys: { name: string }[] };
+type PathToRegexp = (
+  path: string,
+  options?: { sensitive?: boolean; strict?: boolean },
+) => { regexp: RegExp; keys: { name: string }[] };
 
 /**
  * Why the validator's path-to-regexp is not the one the route step knows, if it is not: `pathToRegexp(path, options)`
@@ -28,8 +41,10 @@ export function pathToRegexpProblem(compile: unknown): ShimOutcome {
   } catch (error) {
     return `pathToRegexp('/probe/:id', options) throws (${messageOf(error)})`;
   }
-  if (!(probe?.regexp instanceof RegExp) || !Array.isArray(probe.keys)) return 'pathToRegexp(path, options) does not answer { regexp, keys }';
-  if (probe.regexp.global || probe.regexp.sticky) return 'pathToRegexp answers expressions that keep state between matches';
+  if (!(probe?.regexp instanceof RegExp) || !Array.isArray(probe.keys))
+    return 'pathToRegexp(path, options) does not answer { regexp, keys }';
+  if (probe.regexp.global || probe.regexp.sticky)
+    return 'pathToRegexp answers expressions that keep state between matches';
   if (probe.regexp.exec('/probe/x')?.[1] !== 'x' || (probe.keys[0] as { name?: unknown } | undefined)?.name !== 'id') {
     return "pathToRegexp('/probe/:id') does not match /probe/x as { id: 'x' }";
   }
@@ -44,7 +59,11 @@ export function ownPathToRegexp(path: string, options?: { sensitive?: boolean })
   const keys: { name: string }[] = [];
   const source = path
     .split(/(:[A-Za-z_$][\w$]*)/)
-    .map((part) => (part.startsWith(':') ? (keys.push({ name: part.slice(1) }), '([^\\/]+)') : part.replace(/\\:/g, ':').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))
+    .map((part) =>
+      part.startsWith(':')
+        ? (keys.push({ name: part.slice(1) }), '([^\\/]+)')
+        : part.replace(/\\:/g, ':').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'),
+    )
     .join('');
   return { regexp: new RegExp(`^(?:${source})(?:\\/$)?$`, options?.sensitive ? '' : 'i'), keys };
 }
@@ -98,7 +117,11 @@ export interface RouteMatch {
 
 // As express-openapi-validator (framework/openapi.spec.loader.js): `{id}` → `:id`, and its order of routes, static
 // before parameterized (`/~` sorts after letters), the longer of two where one is a prefix of the other first.
-const toExpressRoute = (path: string): string => path.split(':').map((part) => part.replace(/\{([^}]+)}/g, ':$1')).join('\\:');
+const toExpressRoute = (path: string): string =>
+  path
+    .split(':')
+    .map((part) => part.replace(/\{([^}]+)}/g, ':$1'))
+    .join('\\:');
 const sortRoutes = (r1: { expressRoute: string }, r2: { expressRoute: string }): number => {
   const e1 = r1.expressRoute.replace(/\/:/g, '/~');
   const e2 = r2.expressRoute.replace(/\/:/g, '/~');
@@ -141,7 +164,10 @@ export function compileRoutes(
   const pathToRegexp = validatorPathToRegexp(load);
 
   // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.
-  const routes = operationsOf(document).map((operation) => ({ expressRoute: toExpressRoute(operation.path), operation: operation as RouteMatch['operation'] }));
+  const routes = operationsOf(document).map((operation) => ({
+    expressRoute: toExpressRoute(operation.path),
+    operation: operation as RouteMatch['operation'],
+  }));
   routes.sort(sortRoutes);
   const byPath = new Map<string, PathRoute>();
   for (const { expressRoute, operation } of routes) {
@@ -149,7 +175,15 @@ export function compileRoutes(
     if (!entry) {
       const { regexp, keys } = pathToRegexp(expressRoute, { sensitive: false, strict: true });
       const { literals, expression } = letterOf(operation.path);
-      entry = { openApiRoute: operation.path, regexp, keys: keys.map((k) => k.name), literals, letter: expression, operations: new Map(), allow: '' };
+      entry = {
+        openApiRoute: operation.path,
+        regexp,
+        keys: keys.map((k) => k.name),
+        literals,
+        letter: expression,
+        operations: new Map(),
+        allow: '',
+      };
       byPath.set(expressRoute, entry);
     }
     entry.operations.set(operation.method.toUpperCase(), operation);
@@ -168,7 +202,12 @@ export function compileRoutes(
   const exact = new Map<string, PathRoute>();
   ordered.forEach((entry, i) => {
     const text = entry.openApiRoute;
-    if (entry.keys.length > 0 || !exactValues(entry, text) || ordered.slice(0, i).some((earlier) => exactValues(earlier, text))) return;
+    if (
+      entry.keys.length > 0 ||
+      !exactValues(entry, text) ||
+      ordered.slice(0, i).some((earlier) => exactValues(earlier, text))
+    )
+      return;
     exact.set(text, entry);
   });
 
@@ -183,7 +222,9 @@ export function compileRoutes(
   };
 
   // Only for a 404, when the near miss below finds none: the path a segment away (misspelt, missing, one too many).
-  const closePath = closePathFinder([...byPath.values()].map((entry) => ({ openApiRoute: entry.openApiRoute, methods: entry.operations.keys() })));
+  const closePath = closePathFinder(
+    [...byPath.values()].map((entry) => ({ openApiRoute: entry.openApiRoute, methods: entry.operations.keys() })),
+  );
 
   // Only for a 404: the route a path nearly spells (another case, slashes doubled, a trailing slash added or left
   // out) that has the request's method, and the path it should have been.

@@ -25,7 +25,10 @@ export const transferEncodingGuard: RequestHandler = (req, _res, next) => {
   const header = req.headers['transfer-encoding'];
   if (header === undefined || CHUNKED_ALONE.test(header)) return next();
   (req.socket as MarkedSocket)[FRAMING_REFUSED] = true;
-  const codings = header.split(',').map((coding) => coding.trim()).filter(Boolean);
+  const codings = header
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter(Boolean);
   const unknown = codings.filter((coding) => coding.toLowerCase() !== 'chunked');
   const named = unknown.length > 0 ? unknown : codings;
   throw new DomainError(

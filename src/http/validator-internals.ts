@@ -18,13 +18,19 @@ export const loadValidatorInternal: LoadValidatorInternal = (request) =>
 export type ShimOutcome = string | undefined;
 
 /** An error's first line, for a reason. */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message.split('\n')[0]! : String(error));
+export const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message.split('\n')[0]! : String(error);
 
 /** Loads one internal module, or says why it cannot be loaded. */
-export function loadInternal(load: LoadValidatorInternal, request: string): { module: Record<string, unknown> } | { missing: string } {
+export function loadInternal(
+  load: LoadValidatorInternal,
+  request: string,
+): { module: Record<string, unknown> } | { missing: string } {
   try {
     const module = load(request);
-    return typeof module === 'object' && module !== null ? { module: module as Record<string, unknown> } : { missing: `${request} is not a module object` };
+    return typeof module === 'object' && module !== null
+      ? { module: module as Record<string, unknown> }
+      : { missing: `${request} is not a module object` };
   } catch (error) {
     return { missing: `${request} cannot be loaded (${messageOf(error)})` };
   }
@@ -49,6 +55,9 @@ export function applyShim(name: string, shim: () => ShimOutcome, logger: Logger)
     reason = `it failed (${messageOf(error)})`;
   }
   if (reason !== undefined) {
-    logger.debug({ shim: name, reason }, `validator shim ${name} stepped aside: ${reason}; express-openapi-validator runs as it is (slower, same answers)`);
+    logger.debug(
+      { shim: name, reason },
+      `validator shim ${name} stepped aside: ${reason}; express-openapi-validator runs as it is (slower, same answers)`,
+    );
   }
 }

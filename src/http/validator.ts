@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type * as OpenApiValidatorLibrary from 'express-openapi-validator';
-import { operationAt, operationScopes, parametersOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
+import {
+  operationAt,
+  operationScopes,
+  parametersOf,
+  type ApiDocument,
+  type DocumentOperation,
+} from '../api/document.js';
 import { oneOperationDocument } from '../api/operation-document.js';
 import { hasBody } from './body.js';
 import { decimalIntegers } from './decimal-integers.js';
@@ -12,7 +18,8 @@ import { decimalIntegers } from './decimal-integers.js';
  * needed it yet.
  */
 const require = createRequire(import.meta.url);
-export const loadValidatorLibrary = (): typeof OpenApiValidatorLibrary => require('express-openapi-validator') as typeof OpenApiValidatorLibrary;
+export const loadValidatorLibrary = (): typeof OpenApiValidatorLibrary =>
+  require('express-openapi-validator') as typeof OpenApiValidatorLibrary;
 
 /**
  * The formats the validator checks beyond ajv-formats' "fast" mode (its default): a `date-time` must name an instant
@@ -21,7 +28,9 @@ export const loadValidatorLibrary = (): typeof OpenApiValidatorLibrary => requir
  * (`birthdate`: 422 `invalid_date_of_birth`). Given to the fast read path's Ajv too (http/fast-parameters.ts).
  */
 export const calendarFormats = (): Record<string, { validate: (value: string) => boolean }> => {
-  const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: Record<string, { validate: (value: string) => boolean }> };
+  const { fullFormats } = require('ajv-formats/dist/formats') as {
+    fullFormats: Record<string, { validate: (value: string) => boolean }>;
+  };
   return { 'date-time': fullFormats['date-time']! };
 };
 
@@ -69,7 +78,10 @@ const runFrom =
   };
 
 /** The library's chain split where its router has set `req.openapi`, found by running it (names unknown). */
-function splitAtRouter(middleware: readonly RequestHandler[], before?: RequestHandler): Pick<OperationValidator, 'metadata' | 'validate'> {
+function splitAtRouter(
+  middleware: readonly RequestHandler[],
+  before?: RequestHandler,
+): Pick<OperationValidator, 'metadata' | 'validate'> {
   let afterRouter = middleware.length;
   const metadata: RequestHandler = (req, res, next) => {
     let i = 0;
@@ -88,7 +100,11 @@ function splitAtRouter(middleware: readonly RequestHandler[], before?: RequestHa
 }
 
 /** `checkDocument`: the validator checks its document against the OpenAPI meta-schema first (tests). */
-export function operationValidator(document: ApiDocument, operation: DocumentOperation, checkDocument: boolean): OperationValidator {
+export function operationValidator(
+  document: ApiDocument,
+  operation: DocumentOperation,
+  checkDocument: boolean,
+): OperationValidator {
   const apiSpec = oneOperationDocument(document, operation);
   // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
   // its own, whose operations may share names with this API's (a few KB to write per operation and instance).
@@ -111,7 +127,9 @@ export function operationValidator(document: ApiDocument, operation: DocumentOpe
     const integers = decimalIntegers(document, operation);
     const validate = [...(integers ? [integers] : []), ...middleware.filter((step) => VALIDATE_STEPS.has(step.name))];
     // Anything new would be skipped by the split: then the library's own chain runs whole, where validation runs.
-    const unknown = middleware.filter((step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name));
+    const unknown = middleware.filter(
+      (step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name),
+    );
     steps =
       metadata && unknown.length === 0
         ? { metadata, validate }
@@ -132,7 +150,11 @@ export function operationValidator(document: ApiDocument, operation: DocumentOpe
  */
 export function takesNothing(document: ApiDocument, operation: DocumentOperation): boolean {
   const object = operationAt(document, operation)!;
-  return parametersOf(document, operation).length === 0 && object.requestBody === undefined && operationScopes(document, object) === undefined;
+  return (
+    parametersOf(document, operation).length === 0 &&
+    object.requestBody === undefined &&
+    operationScopes(document, object) === undefined
+  );
 }
 
 /** No query string (not even `?`) and no body, as the body parsers tell one (src/http/body.ts). */
@@ -154,7 +176,9 @@ interface OpenApiMetadata {
  * the same `req.openapi` and `req.params` without its lookup and promise. One per
  * instance and operation (src/app.ts).
  */
-export function metadataOnce(metadata: RequestHandler): (req: Request, res: Response, next: NextFunction, pathParams: Record<string, string>) => void {
+export function metadataOnce(
+  metadata: RequestHandler,
+): (req: Request, res: Response, next: NextFunction, pathParams: Record<string, string>) => void {
   let make: ((pathParams: Record<string, string>) => OpenApiMetadata) | undefined;
   return (req, res, next, pathParams) => {
     if (make) {
@@ -179,7 +203,8 @@ const KNOWN_METADATA = ['expressRoute', 'openApiRoute', 'pathParams', 'schema', 
 function metadataMaker(openapi: OpenApiMetadata): (pathParams: Record<string, string>) => OpenApiMetadata {
   const { pathParams: _, ...rest } = openapi;
   const keys = Object.keys(openapi);
-  if (keys.length !== KNOWN_METADATA.length || !KNOWN_METADATA.every((key) => keys.includes(key))) return (pathParams) => ({ ...rest, pathParams });
+  if (keys.length !== KNOWN_METADATA.length || !KNOWN_METADATA.every((key) => keys.includes(key)))
+    return (pathParams) => ({ ...rest, pathParams });
   const { expressRoute, openApiRoute, schema, serial } = rest;
   return (pathParams) => ({ expressRoute, openApiRoute, pathParams, schema, serial });
 }

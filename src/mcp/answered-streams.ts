@@ -6,8 +6,10 @@ interface JsonStreams {
 }
 
 const isJsonStreams = (value: unknown): value is JsonStreams =>
-  typeof value === 'object' && value !== null &&
-  (value as JsonStreams)._streamMapping instanceof Map && (value as JsonStreams)._requestToStreamMapping instanceof Map;
+  typeof value === 'object' &&
+  value !== null &&
+  (value as JsonStreams)._streamMapping instanceof Map &&
+  (value as JsonStreams)._requestToStreamMapping instanceof Map;
 
 /**
  * The SDK's Streamable HTTP transport (1.x, 1.32 included) keeps an entry for every POST it answered in JSON

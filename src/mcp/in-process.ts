@@ -29,13 +29,20 @@ export function appFetch(app: RequestListener, base: string, caller: () => Calle
     const { authorization, ...address } = caller().headers;
     const headers: Record<string, string> = { ...Object.fromEntries(new Headers(init.headers)), ...address };
     if (authorization !== undefined && target.startsWith('/__control/')) headers.authorization = authorization;
-    const body = init.body === undefined || init.body === null ? Buffer.alloc(0) : Buffer.from(String(init.body as string | URLSearchParams));
+    const body =
+      init.body === undefined || init.body === null
+        ? Buffer.alloc(0)
+        : Buffer.from(String(init.body as string | URLSearchParams));
     const method = init.method ?? 'GET';
     const answer = await transport.send({ method, url: target, headers, body });
     // as fetch says of a connection that closed without an answer (an injected fault on the token endpoint)
-    if (answer.status === 0) throw new TypeError('fetch failed', { cause: new Error('the fake closed the connection without an answer') });
+    if (answer.status === 0)
+      throw new TypeError('fetch failed', { cause: new Error('the fake closed the connection without an answer') });
     const empty = answer.status === 204 || answer.status === 304 || method === 'HEAD';
-    return new Response(empty ? null : new Uint8Array(answer.body), { status: answer.status, headers: answer.contentType === undefined ? {} : { 'content-type': answer.contentType } });
+    return new Response(empty ? null : new Uint8Array(answer.body), {
+      status: answer.status,
+      headers: answer.contentType === undefined ? {} : { 'content-type': answer.contentType },
+    });
   };
 }
 
@@ -47,7 +54,8 @@ export function inProcessPort(document: ApiDocument, app: RequestListener, calle
   let current: { baseUrl: string; port: ControlPort } | undefined;
   const port = (): ControlPort => {
     const base = caller.baseUrl.replace(/\/$/, '');
-    if (current?.baseUrl !== base) current = { baseUrl: base, port: clientPort(document, { url: base, fetch: appFetch(app, base, () => caller) }) };
+    if (current?.baseUrl !== base)
+      current = { baseUrl: base, port: clientPort(document, { url: base, fetch: appFetch(app, base, () => caller) }) };
     return current.port;
   };
   return {

@@ -1,4 +1,12 @@
-import { operationAt, operationsById, parametersOf, resolveRef, successComponentOf, type ApiDocument, type DocumentParameter } from '../api/document.js';
+import {
+  operationAt,
+  operationsById,
+  parametersOf,
+  resolveRef,
+  successComponentOf,
+  type ApiDocument,
+  type DocumentParameter,
+} from '../api/document.js';
 import type { FieldError } from '../api/errors.js';
 import { pointerOf, tokensOf } from '../api/json-pointer.js';
 import type { OperationId } from '../api/types.js';
@@ -38,12 +46,25 @@ export interface ToolDefinition {
 }
 
 export const READ = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, openWorldHint: false });
-export const WRITE = (title: string, idempotent = false): ToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: false, idempotentHint: idempotent, openWorldHint: false });
-export const DESTROY = (title: string): ToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+export const WRITE = (title: string, idempotent = false): ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
+export const DESTROY = (title: string): ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+});
 
 const TENANT: JsonSchema = {
   type: 'string',
-  description: "The tenant to act on (a client's client_id); the default client when absent. A partner's token acts on its own tenant only.",
+  description:
+    "The tenant to act on (a client's client_id); the default client when absent. A partner's token acts on its own tenant only.",
 };
 
 type Parameter = DocumentParameter & { name: string; in: 'path' | 'query'; schema: JsonSchema; description?: string };
@@ -61,11 +82,13 @@ function operationShape(document: ApiDocument, operationId: OperationId): Operat
     // the tenant's naming (`X-Client-Id`, `?client_id=`) is the tool's own `client_id`
     .filter((p): p is Parameter => p.in === 'path' || (p.in === 'query' && p.name !== 'client_id'));
   const requestBody = operationAt(document, operation)?.requestBody;
-  const schema = requestBody && (resolveRef(document, requestBody).content?.['application/json']?.schema as JsonSchema | undefined);
+  const schema =
+    requestBody && (resolveRef(document, requestBody).content?.['application/json']?.schema as JsonSchema | undefined);
   return { params, ...(schema && { body: { schema, resolved: resolveRef(document, schema) } }) };
 }
 
-const propertiesOf = (schema: JsonSchema | undefined): Record<string, JsonSchema> => (schema?.properties ?? {}) as Record<string, JsonSchema>;
+const propertiesOf = (schema: JsonSchema | undefined): Record<string, JsonSchema> =>
+  (schema?.properties ?? {}) as Record<string, JsonSchema>;
 
 /** How a tool's arguments become the operation's call: where `client_id` goes, what is renamed or left out. */
 export interface InputOptions {
@@ -92,7 +115,12 @@ function operationInput(document: ApiDocument, operationId: OperationId, options
   const body = shape.body;
   const bodyProps = propertiesOf(body?.resolved);
   // where the tenant goes: a member of the body (reset, a new client), the path (a client), else `X-Client-Id`
-  const tenantIn = 'client_id' in bodyProps ? 'body' : params.some((p) => p.in === 'path' && p.name === 'client_id') ? 'path' : 'header';
+  const tenantIn =
+    'client_id' in bodyProps
+      ? 'body'
+      : params.some((p) => p.in === 'path' && p.name === 'client_id')
+        ? 'path'
+        : 'header';
 
   const properties: Record<string, JsonSchema> = { client_id: TENANT };
   const required: string[] = [];
@@ -146,7 +174,8 @@ function operationInput(document: ApiDocument, operationId: OperationId, options
     if (checkBody) {
       errors.push(...checkBody(parts.body).map(asTool));
     } else {
-      for (const name of Object.keys(parts.body)) errors.push({ location: 'body', path: pointerOf('', name), message: 'is not an argument of this tool' });
+      for (const name of Object.keys(parts.body))
+        errors.push({ location: 'body', path: pointerOf('', name), message: 'is not an argument of this tool' });
     }
     return errors;
   };
@@ -175,7 +204,8 @@ function operationInput(document: ApiDocument, operationId: OperationId, options
 }
 
 /** A part of the document (an operation's answer, a component), as a tool's self-contained output schema. */
-export const outputOf = (document: ApiDocument, pointer: string): JsonSchema => jsonSchemaOf(document, schemaAt(document, pointer));
+export const outputOf = (document: ApiDocument, pointer: string): JsonSchema =>
+  jsonSchemaOf(document, schemaAt(document, pointer));
 
 type Render<T> = (answer: T) => string;
 
@@ -214,7 +244,11 @@ export function operationTool<T>(document: ApiDocument, spec: OperationToolSpec<
 
 /** A tool's own input of a few members, each a schema of the document (or the tenant). */
 export function ownInput(document: ApiDocument, properties: Record<string, JsonSchema>): ToolDefinition['input'] {
-  const schema: JsonSchema = { type: 'object', properties: { client_id: TENANT, ...properties }, additionalProperties: false };
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: { client_id: TENANT, ...properties },
+    additionalProperties: false,
+  };
   const check = documentCheck(document, schema);
   return { schema: jsonSchemaOf(document, schema), check: (args) => check(args) };
 }

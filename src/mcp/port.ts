@@ -48,14 +48,21 @@ type ClientRow = Schemas['ClientList']['data'][number];
 async function credentialsOf(port: ControlPort, clientId: string): Promise<ClientRow> {
   const { json } = await port.call({ operationId: 'listClients', clientId });
   const row = (json as Schemas['ClientList']).data.find((client) => client.client_id === clientId);
-  if (!row) throw new ControlRefusal(problem(404, 'client_not_found', `No client has client_id "${clientId.slice(0, 200)}".`));
+  if (!row)
+    throw new ControlRefusal(problem(404, 'client_not_found', `No client has client_id "${clientId.slice(0, 200)}".`));
   return row;
 }
 
 /** The fake did not answer at all (not running, a wrong --url): said so, as a refusal the agent can act on. */
 const unreachable = (base: string, error: unknown): ControlRefusal => {
   const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-  return new ControlRefusal(problem(502, 'fake_unreachable', `The fake at ${base} did not answer (${cause}): is it running, and is --url (FAKE_URL) its base URL?`));
+  return new ControlRefusal(
+    problem(
+      502,
+      'fake_unreachable',
+      `The fake at ${base} did not answer (${cause}): is it running, and is --url (FAKE_URL) its base URL?`,
+    ),
+  );
 };
 
 /**
@@ -75,17 +82,29 @@ export function clientPort(document: ApiDocument, options: Omit<ControlClientOpt
       const route = routes.get(operationId)!;
       const target = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ''));
       const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+      for (const [name, value] of Object.entries(query))
+        if (value !== undefined) search.set(name, typeof value === 'string' ? value : JSON.stringify(value));
       const relative = `${target.replace(/^\/__control/, '')}${search.size > 0 ? `?${search}` : ''}`;
       try {
-        const response = await (clientId === undefined ? client : client.forClient(clientId)).send(route.method.toUpperCase(), relative, body);
+        const response = await (clientId === undefined ? client : client.forClient(clientId)).send(
+          route.method.toUpperCase(),
+          relative,
+          body,
+        );
         if (response.status === 204) return { status: 204 };
         const type = response.headers.get('content-type') ?? '';
-        return type.includes('json') ? { status: response.status, json: await response.json() } : { status: response.status, text: await response.text() };
+        return type.includes('json')
+          ? { status: response.status, json: await response.json() }
+          : { status: response.status, text: await response.text() };
       } catch (error) {
         if (error instanceof ControlError) {
           throw new ControlRefusal(
-            (error.problem as (Schemas['Problem'] & Record<string, unknown>) | undefined) ?? problem(error.status, 'unexpected_answer', `The control plane answered ${error.status} without a problem.`),
+            (error.problem as (Schemas['Problem'] & Record<string, unknown>) | undefined) ??
+              problem(
+                error.status,
+                'unexpected_answer',
+                `The control plane answered ${error.status} without a problem.`,
+              ),
           );
         }
         throw unreachable(base, error);
@@ -101,12 +120,25 @@ export function clientPort(document: ApiDocument, options: Omit<ControlClientOpt
     },
     async token(clientId, scope) {
       const client = await credentialsOf(port, clientId);
-      const request = tokenRequestOf(base, client.client_id, client.client_secret, { scope, authMethod: client.token_endpoint_auth_method });
+      const request = tokenRequestOf(base, client.client_id, client.client_secret, {
+        scope,
+        authMethod: client.token_endpoint_auth_method,
+      });
       const response = await send(request.url, request.init).catch((error: unknown) => {
         throw unreachable(base, error);
       });
-      const answer = (await response.json()) as Schemas['TokenResponse'] & { error?: string; error_description?: string };
-      if (!response.ok) throw new ControlRefusal(problem(response.status, answer.error ?? 'token_refused', answer.error_description ?? `The token endpoint answered ${response.status}.`));
+      const answer = (await response.json()) as Schemas['TokenResponse'] & {
+        error?: string;
+        error_description?: string;
+      };
+      if (!response.ok)
+        throw new ControlRefusal(
+          problem(
+            response.status,
+            answer.error ?? 'token_refused',
+            answer.error_description ?? `The token endpoint answered ${response.status}.`,
+          ),
+        );
       return answer;
     },
   };

@@ -1,5 +1,12 @@
 import * as z from 'zod/v4';
-import { COMPONENT_SCHEMAS, componentPointer, documentValidators, resolveRef, rootedRefs, type ApiDocument } from '../api/document.js';
+import {
+  COMPONENT_SCHEMAS,
+  componentPointer,
+  documentValidators,
+  resolveRef,
+  rootedRefs,
+  type ApiDocument,
+} from '../api/document.js';
 import type { FieldError } from '../api/errors.js';
 import { tokensOf } from '../api/json-pointer.js';
 
@@ -16,7 +23,8 @@ import { tokensOf } from '../api/json-pointer.js';
 export type JsonSchema = Record<string, unknown>;
 
 /** The part of the document a pointer names (`#/components/schemas/Clock`, `…/properties/data/items`). */
-export const schemaAt = (document: ApiDocument, pointer: string): JsonSchema => resolveRef(document, { $ref: pointer }) as JsonSchema;
+export const schemaAt = (document: ApiDocument, pointer: string): JsonSchema =>
+  resolveRef(document, { $ref: pointer }) as JsonSchema;
 
 /** OpenAPI 3.0 schema → JSON Schema 2020-12, collecting the components it reaches. */
 function convert(node: unknown, reached: Set<string>): unknown {
@@ -25,13 +33,16 @@ function convert(node: unknown, reached: Set<string>): unknown {
   const source = node as JsonSchema;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(source)) {
-    if (key === 'nullable' || key === 'example' || key === 'discriminator' || key === 'xml' || key === 'externalDocs') continue;
+    if (key === 'nullable' || key === 'example' || key === 'discriminator' || key === 'xml' || key === 'externalDocs')
+      continue;
     if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT_SCHEMAS)) {
       const name = value.slice(COMPONENT_SCHEMAS.length);
       reached.add(name);
       out.$ref = `#/$defs/${name}`;
     } else if (key === 'properties' || key === 'patternProperties') {
-      out[key] = Object.fromEntries(Object.entries(value as JsonSchema).map(([name, schema]) => [name, convert(schema, reached)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value as JsonSchema).map(([name, schema]) => [name, convert(schema, reached)]),
+      );
     } else {
       out[key] = convert(value, reached);
     }
@@ -90,7 +101,10 @@ export function documentCheck(document: ApiDocument, schema: JsonSchema): (value
  * The zod object McpServer registers: `tools/list` shows `jsonSchema` (zod emits an object's metadata over its own
  * keywords); a call's arguments are checked by `check` (an empty list: valid) and reach the tool as they were sent.
  */
-export function carrier(jsonSchema: JsonSchema, check?: (value: Record<string, unknown>) => readonly FieldError[]): z.ZodType<Record<string, unknown>> {
+export function carrier(
+  jsonSchema: JsonSchema,
+  check?: (value: Record<string, unknown>) => readonly FieldError[],
+): z.ZodType<Record<string, unknown>> {
   const base = z.looseObject({});
   const checked = check
     ? base.check((payload) => {
@@ -98,7 +112,12 @@ export function carrier(jsonSchema: JsonSchema, check?: (value: Record<string, u
         for (const error of errors.slice(0, 20)) {
           // the whole value is written `/`: no token
           const path = tokensOf(error.path).filter((token) => token !== '');
-          payload.issues.push({ code: 'custom', message: `${error.path} ${error.message}`, input: payload.value, path });
+          payload.issues.push({
+            code: 'custom',
+            message: `${error.path} ${error.message}`,
+            input: payload.value,
+            path,
+          });
         }
       })
     : base;

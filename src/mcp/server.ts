@@ -18,7 +18,9 @@ const INSTRUCTIONS = [
 
 /** The server's instructions, naming the fake it drives when it knows where it is. */
 export const instructionsFor = (url: string | undefined): string =>
-  url === undefined ? INSTRUCTIONS : `${INSTRUCTIONS} The fake this server drives answers at ${url} (its API, /docs and the console at /console/).`;
+  url === undefined
+    ? INSTRUCTIONS
+    : `${INSTRUCTIONS} The fake this server drives answers at ${url} (its API, /docs and the console at /console/).`;
 
 type Carriers = { inputSchema: ReturnType<typeof carrier>; outputSchema?: ReturnType<typeof carrier> };
 const carriers = new WeakMap<ToolDefinition, Carriers>();
@@ -29,18 +31,35 @@ const carriers = new WeakMap<ToolDefinition, Carriers>();
  */
 function carriersOf(tool: ToolDefinition): Carriers {
   let made = carriers.get(tool);
-  if (!made) carriers.set(tool, (made = { inputSchema: carrier(tool.input.schema, tool.input.check), ...(tool.output && { outputSchema: carrier(tool.output) }) }));
+  if (!made)
+    carriers.set(
+      tool,
+      (made = {
+        inputSchema: carrier(tool.input.schema, tool.input.check),
+        ...(tool.output && { outputSchema: carrier(tool.output) }),
+      }),
+    );
   return made;
 }
 
-const refused = (error: ControlRefusal): CallToolResult => ({ isError: true, content: [{ type: 'text', text: refusalText(error.problem) }] });
+const refused = (error: ControlRefusal): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: refusalText(error.problem) }],
+});
 
 /**
  * An MCP server (the SDK's McpServer) with the 22 tools over one control port. Unknown tools and arguments that break
  * a tool's schema are answered by the SDK as it answers them; a control-plane refusal is a tool error naming its code.
  */
-export function createMcpServer(document: ApiDocument, port: ControlPort, options: { version: string; url?: string }): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, title: 'investment-api-fake sandbox', version: options.version }, { instructions: instructionsFor(options.url) });
+export function createMcpServer(
+  document: ApiDocument,
+  port: ControlPort,
+  options: { version: string; url?: string },
+): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'investment-api-fake sandbox', version: options.version },
+    { instructions: instructionsFor(options.url) },
+  );
   for (const tool of toolsOf(document)) {
     server.registerTool(
       tool.name,
@@ -53,7 +72,10 @@ export function createMcpServer(document: ApiDocument, port: ControlPort, option
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
           const result = await tool.run(args, port);
-          return { content: [{ type: 'text', text: result.text }], ...(result.structured && { structuredContent: result.structured }) };
+          return {
+            content: [{ type: 'text', text: result.text }],
+            ...(result.structured && { structuredContent: result.structured }),
+          };
         } catch (error) {
           if (error instanceof ControlRefusal) return refused(error);
           throw error;

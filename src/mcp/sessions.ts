@@ -54,13 +54,23 @@ function rpcError(res: Response, status: number, message: string): void {
  * own tenant only, through the control plane, which confines it (in-process.ts).
  */
 export function mcpSessions(ctx: FakeContext, app: RequestListener): RequestHandler {
-  const sessions = new SessionBook<Session>({ perOwner: MAX_MCP_SESSIONS_PER_OWNER, total: MAX_MCP_SESSIONS }, (session) => void session.transport.close());
+  const sessions = new SessionBook<Session>(
+    { perOwner: MAX_MCP_SESSIONS_PER_OWNER, total: MAX_MCP_SESSIONS },
+    (session) => void session.transport.close(),
+  );
   const [json] = bodyParsers();
   // the server is the package (as the stdio server is); the document's info.version is the API's
   const version = packageVersion();
 
-  const open = async (caller: Caller, owner: string, place: { release(): void }): Promise<StreamableHTTPServerTransport> => {
-    const server = createMcpServer(ctx.api.document, inProcessPort(ctx.api.document, app, caller), { version, url: caller.baseUrl });
+  const open = async (
+    caller: Caller,
+    owner: string,
+    place: { release(): void },
+  ): Promise<StreamableHTTPServerTransport> => {
+    const server = createMcpServer(ctx.api.document, inProcessPort(ctx.api.document, app, caller), {
+      version,
+      url: caller.baseUrl,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
@@ -75,7 +85,9 @@ export function mcpSessions(ctx: FakeContext, app: RequestListener): RequestHand
   };
 
   const readBody = (req: Request, res: Response): Promise<void> =>
-    new Promise((resolve, reject) => json!(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error))));
+    new Promise((resolve, reject) =>
+      json!(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error))),
+    );
 
   return async (req, res) => {
     const caller = callerOf(req, ctx);
@@ -92,7 +104,12 @@ export function mcpSessions(ctx: FakeContext, app: RequestListener): RequestHand
       transport = session.transport;
     } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
       const place = sessions.reserve(owner);
-      if (!place) return rpcError(res, 409, `limit_reached: this instance keeps ${MAX_MCP_SESSIONS} MCP sessions, every owner's together, and holds that many, none of them yours: try again once others have closed theirs (DELETE with their Mcp-Session-Id).`);
+      if (!place)
+        return rpcError(
+          res,
+          409,
+          `limit_reached: this instance keeps ${MAX_MCP_SESSIONS} MCP sessions, every owner's together, and holds that many, none of them yours: try again once others have closed theirs (DELETE with their Mcp-Session-Id).`,
+        );
       try {
         transport = await open(caller, owner, place);
         await transport.handleRequest(req, res, req.body);

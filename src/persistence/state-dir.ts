@@ -25,7 +25,10 @@ const KEY_FILE_BYTES = 64 * 1024;
 export const readSigningKeyFile = (file: string): RsaKeyPair => {
   try {
     // the operator's file: a link is followed (a mounted secret is one), but it must lead to a regular file
-    return keyPairFromPem(readStateFile(file, 'SIGNING_KEY_FILE', { maxBytes: KEY_FILE_BYTES, json: false, followLinks: true, own: false }), `SIGNING_KEY_FILE "${file}"`);
+    return keyPairFromPem(
+      readStateFile(file, 'SIGNING_KEY_FILE', { maxBytes: KEY_FILE_BYTES, json: false, followLinks: true, own: false }),
+      `SIGNING_KEY_FILE "${file}"`,
+    );
   } catch (error) {
     throw new StateDirError((error as Error).message);
   }
@@ -47,9 +50,14 @@ export function keptSigningKey(stateDir: string): RsaKeyPair {
   const file = join(stateDir, SIGNING_KEY_FILE_NAME);
   if (existsSync(file) || isLink(file)) {
     try {
-      return keyPairFromPem(readStateFile(file, 'The signing key', { maxBytes: KEY_FILE_BYTES, json: false }), `The signing key "${file}"`);
+      return keyPairFromPem(
+        readStateFile(file, 'The signing key', { maxBytes: KEY_FILE_BYTES, json: false }),
+        `The signing key "${file}"`,
+      );
     } catch (error) {
-      throw new StateDirError(`${(error as Error).message} Restore it from a backup, or delete it to start with a new key (tokens issued before are then refused).`);
+      throw new StateDirError(
+        `${(error as Error).message} Restore it from a backup, or delete it to start with a new key (tokens issued before are then refused).`,
+      );
     }
   }
   const pair = rsaKeyPair();
@@ -91,8 +99,16 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
   // anything but a regular file (a link, a FIFO, a device, a folder) is refused by name, never opened
   for (const entry of entries) {
     if (!entry.isFile()) {
-      const kind = entry.isSymbolicLink() ? 'a symbolic link' : entry.isFIFO() ? 'a FIFO' : entry.isDirectory() ? 'a directory' : 'not a regular file';
-      throw new StateDirError(`"${join(folder, entry.name)}" is ${kind}: STATE_DIR's tenants folder holds regular files only. Move it away.`);
+      const kind = entry.isSymbolicLink()
+        ? 'a symbolic link'
+        : entry.isFIFO()
+          ? 'a FIFO'
+          : entry.isDirectory()
+            ? 'a directory'
+            : 'not a regular file';
+      throw new StateDirError(
+        `"${join(folder, entry.name)}" is ${kind}: STATE_DIR's tenants folder holds regular files only. Move it away.`,
+      );
     }
   }
   const names = entries.map((e) => e.name);
@@ -113,9 +129,13 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
       throw new StateDirError(`The state file "${file}" is not JSON: ${(error as Error).message}`);
     }
     const errors = validate(parsed);
-    if (errors.length === 0) errors.push(...checkWorld((parsed as TenantFile).world).map((e) => ({ ...e, path: `/world${e.path}` })));
+    if (errors.length === 0)
+      errors.push(...checkWorld((parsed as TenantFile).world).map((e) => ({ ...e, path: `/world${e.path}` })));
     if (errors.length > 0) {
-      const list = errors.slice(0, 10).map((e) => `  ${e.path}: ${e.message}`).join('\n');
+      const list = errors
+        .slice(0, 10)
+        .map((e) => `  ${e.path}: ${e.message}`)
+        .join('\n');
       throw new StateDirError(`The state file "${file}" is not a valid tenant (${errors.length} problem(s)):\n${list}`);
     }
     const tenant = parsed as TenantFile;
@@ -127,7 +147,9 @@ export function readStateDir(stateDir: string, document: ApiDocument): RestoredS
       throw new StateDirError(`The state file "${file}" is not a valid tenant: ${(error as Error).message}`);
     }
     if (tenantFileName(tenant.client.client_id) !== name) {
-      throw new StateDirError(`The state file "${file}" holds client "${tenant.client.client_id}", whose file is "${tenantFileName(tenant.client.client_id)}".`);
+      throw new StateDirError(
+        `The state file "${file}" holds client "${tenant.client.client_id}", whose file is "${tenantFileName(tenant.client.client_id)}".`,
+      );
     }
     tenants.push(tenant);
   }

@@ -1,4 +1,15 @@
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { jsonDepth, MAX_JSON_DEPTH } from '../api/json-depth.js';
@@ -16,7 +27,8 @@ export const FOLDER_MODE = 0o700;
 export const MAX_STATE_FILE_BYTES = 400 * 1024 * 1024;
 
 let temporaries = 0;
-const temporaryOf = (file: string): string => join(dirname(file), `.${basename(file)}.${process.pid}.${++temporaries}.tmp`);
+const temporaryOf = (file: string): string =>
+  join(dirname(file), `.${basename(file)}.${process.pid}.${++temporaries}.tmp`);
 
 /** A write that took nothing and said nothing: an error, or the loop below would never end. */
 const nothingWritten = (asked: number): NodeJS.ErrnoException =>
@@ -52,7 +64,8 @@ export async function writeFileAtomic(file: string, text: string | readonly stri
     const handle = await open(temporary, 'w', FILE_MODE);
     try {
       let position = 0;
-      for (const part of typeof text === 'string' ? [text] : text) position = await writeWhole(handle, Buffer.from(part, 'utf8'), position);
+      for (const part of typeof text === 'string' ? [text] : text)
+        position = await writeWhole(handle, Buffer.from(part, 'utf8'), position);
       await handle.sync();
     } finally {
       await handle.close();
@@ -113,7 +126,17 @@ function makePrivate(fd: number): void {
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 const kindOf = (stat: ReturnType<typeof fstatSync>): string =>
-  stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isCharacterDevice() ? 'a character device' : stat.isBlockDevice() ? 'a block device' : stat.isSocket() ? 'a socket' : 'not a regular file';
+  stat.isDirectory()
+    ? 'a directory'
+    : stat.isFIFO()
+      ? 'a FIFO'
+      : stat.isCharacterDevice()
+        ? 'a character device'
+        : stat.isBlockDevice()
+          ? 'a block device'
+          : stat.isSocket()
+            ? 'a socket'
+            : 'not a regular file';
 
 /**
  * A file STATE_DIR keeps, read as a request body is: a regular file only (a symbolic link, a FIFO or a device is
@@ -121,19 +144,28 @@ const kindOf = (stat: ReturnType<typeof fstatSync>): string =>
  * STATE_DIR's own (`own`) is made private (0600) if an earlier release left it readable by others, where the
  * directory lets it; the operator's SIGNING_KEY_FILE is theirs (often mounted read-only), and is left as it is.
  */
-export function readStateFile(file: string, what: string, { maxBytes = MAX_STATE_FILE_BYTES, json = true, followLinks = false, own = true } = {}): string {
+export function readStateFile(
+  file: string,
+  what: string,
+  { maxBytes = MAX_STATE_FILE_BYTES, json = true, followLinks = false, own = true } = {},
+): string {
   let fd: number;
   try {
     fd = openSync(file, followLinks ? READ_FLAGS & ~(constants.O_NOFOLLOW ?? 0) : READ_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') throw new StateDirError(`${what} "${file}" is a symbolic link: STATE_DIR takes regular files only.`);
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new StateDirError(`${what} "${file}" is a symbolic link: STATE_DIR takes regular files only.`);
     throw new StateDirError(`${what} "${file}" cannot be read: ${(error as Error).message}`);
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new StateDirError(`${what} "${file}" is ${kindOf(stat)}: STATE_DIR takes regular files only.`);
-    if (stat.size > maxBytes) throw new StateDirError(`${what} "${file}" holds ${stat.size} bytes, more than the ${maxBytes} a state file may hold.`);
+    if (!stat.isFile())
+      throw new StateDirError(`${what} "${file}" is ${kindOf(stat)}: STATE_DIR takes regular files only.`);
+    if (stat.size > maxBytes)
+      throw new StateDirError(
+        `${what} "${file}" holds ${stat.size} bytes, more than the ${maxBytes} a state file may hold.`,
+      );
     if (own && (stat.mode & 0o077) !== 0) makePrivate(fd);
     const buffer = Buffer.allocUnsafe(stat.size);
     let read = 0;
@@ -145,7 +177,10 @@ export function readStateFile(file: string, what: string, { maxBytes = MAX_STATE
     const bytes = buffer.subarray(0, read);
     if (json) {
       const depth = jsonDepth(bytes);
-      if (depth > MAX_JSON_DEPTH) throw new StateDirError(`${what} "${file}" nests ${depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted, as in a request body.`);
+      if (depth > MAX_JSON_DEPTH)
+        throw new StateDirError(
+          `${what} "${file}" nests ${depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted, as in a request body.`,
+        );
     }
     return bytes.toString('utf8');
   } catch (error) {

@@ -42,7 +42,8 @@ const describe = (holder: Holder | undefined): string =>
 function readHolder(lockDir: string): Holder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(lockDir, HOLDER), 'utf8').slice(0, 4096)) as Partial<Holder>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string' || typeof parsed.started !== 'string') return undefined;
+    if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string' || typeof parsed.started !== 'string')
+      return undefined;
     const holder: Holder = { pid: parsed.pid, hostname: parsed.hostname, started: parsed.started };
     if (typeof parsed.process_start === 'string') holder.process_start = parsed.process_start;
     return holder;
@@ -153,7 +154,12 @@ export function lockStateDir(stateDir: string, onLost: (error: Error) => void): 
     chmodSync(lockDir, FOLDER_MODE);
     const { mtime } = statSync(lockDir);
     const start = processOf(process.pid)?.start;
-    const holder: Holder = { pid: process.pid, hostname: hostname(), started: new Date().toISOString(), ...(start !== undefined && { process_start: start }) };
+    const holder: Holder = {
+      pid: process.pid,
+      hostname: hostname(),
+      started: new Date().toISOString(),
+      ...(start !== undefined && { process_start: start }),
+    };
     writeFileAtomicSync(join(lockDir, HOLDER), JSON.stringify(holder));
     utimesSync(lockDir, mtime, mtime);
   } catch (error) {

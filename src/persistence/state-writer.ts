@@ -176,7 +176,9 @@ export class StateWriter {
     }
     const health = this.health;
     if (health.status === 'degraded') {
-      throw new StateNotSavedError(`${health.tenants_not_saved} tenant(s) could not be written to STATE_DIR "${this.stateDir}" (${health.reason}, since ${health.since}): their last changes are lost.`);
+      throw new StateNotSavedError(
+        `${health.tenants_not_saved} tenant(s) could not be written to STATE_DIR "${this.stateDir}" (${health.reason}, since ${health.since}): their last changes are lost.`,
+      );
     }
   }
 
@@ -201,7 +203,12 @@ export class StateWriter {
         let state = before;
         for (let tries = 0; parts === undefined; tries++) {
           if (tries > 0) state = fingerprint(tenant);
-          parts = await this.serialize(tenant, sequence.get(tenant) ?? sequence.size, state, tries >= INCREMENTAL_TRIES);
+          parts = await this.serialize(
+            tenant,
+            sequence.get(tenant) ?? sequence.size,
+            state,
+            tries >= INCREMENTAL_TRIES,
+          );
         }
         await writeFileAtomic(file, parts);
         this.written.set(tenant, state);
@@ -218,7 +225,12 @@ export class StateWriter {
    * The tenant's file in pieces, the event loop given back every SLICE_MS; undefined when the tenant changed in
    * between (the pieces would mix two states). One that keeps changing is serialized in one step.
    */
-  private async serialize(tenant: Tenant, sequence: number, before: string, inOneStep: boolean): Promise<string[] | undefined> {
+  private async serialize(
+    tenant: Tenant,
+    sequence: number,
+    before: string,
+    inOneStep: boolean,
+  ): Promise<string[] | undefined> {
     if (inOneStep || this.closed) return [tenantFileText(tenant, sequence)];
     const parts: string[] = [];
     let sliceStart = performance.now();

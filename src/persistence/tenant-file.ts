@@ -100,7 +100,8 @@ export function upgradeTenantFile(parsed: unknown): unknown {
   if (Array.isArray(faults)) {
     for (const kept of faults) {
       const fault = (kept as { fault?: unknown } | null)?.fault;
-      if (typeof fault === 'object' && fault !== null && !('phase' in fault)) (fault as { phase: string }).phase = 'before';
+      if (typeof fault === 'object' && fault !== null && !('phase' in fault))
+        (fault as { phase: string }).phase = 'before';
     }
   }
   // status histories kept before they named who placed an order: their first entry said `placement`; which of the

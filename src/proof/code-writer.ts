@@ -19,7 +19,14 @@ export class Code {
 }
 
 /** A value to write: JSON, with the generator's code where it stood (an identifier read from an earlier answer). */
-export type Written = Code | string | number | boolean | null | readonly Written[] | { readonly [key: string]: Written };
+export type Written =
+  | Code
+  | string
+  | number
+  | boolean
+  | null
+  | readonly Written[]
+  | { readonly [key: string]: Written };
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -39,7 +46,8 @@ const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(
 const UNSEEN = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** What a template literal's text escapes: its delimiters, `${`, lone surrogates, and every control or line break. */
-const TEMPLATE_SPECIAL = /[\\`]|\$(?=\{)|[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const TEMPLATE_SPECIAL =
+  /[\\`]|\$(?=\{)|[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** What a comment cannot hold as it is: a line break of any kind, another control, a bidirectional override. */
 const COMMENT_SPECIAL = /\r\n?|[\n\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -63,7 +71,9 @@ export class TypeScriptWriter {
 
   /** A template literal's text (between its backquotes, outside `${…}`) that reads as `text`. */
   templateText(text: string): string {
-    return this.redact(text).replace(TEMPLATE_SPECIAL, (c) => (c === '\\' || c === '`' || c === '$' ? `\\${c}` : c === '\n' ? '\\n' : c === '\r' ? '\\r' : hex4(c)));
+    return this.redact(text).replace(TEMPLATE_SPECIAL, (c) =>
+      c === '\\' || c === '`' || c === '$' ? `\\${c}` : c === '\n' ? '\\n' : c === '\r' ? '\\r' : hex4(c),
+    );
   }
 
   /**
@@ -124,9 +134,12 @@ export class TypeScriptWriter {
   private write(value: Written, indent: number, out: string[]): void {
     if (value instanceof Code) out.push(this.code(value));
     else if (typeof value === 'string') out.push(this.string(value));
-    else if (value === null || typeof value !== 'object') out.push(Number.isFinite(value) || typeof value === 'boolean' ? String(value) : 'null');
+    else if (value === null || typeof value !== 'object')
+      out.push(Number.isFinite(value) || typeof value === 'boolean' ? String(value) : 'null');
     else {
-      const entries: [string | undefined, Written][] = isList(value) ? value.map((item) => [undefined, item]) : Object.entries(value);
+      const entries: [string | undefined, Written][] = isList(value)
+        ? value.map((item) => [undefined, item])
+        : Object.entries(value);
       if (entries.length === 0) return void out.push(isList(value) ? '[]' : '{}');
       const pad = ' '.repeat(indent + 2);
       out.push(isList(value) ? '[\n' : '{\n');
@@ -203,7 +216,9 @@ export const httpFile = {
  * request's URL byte by byte; UTF-8 above).
  */
 function urlPart(text: string, query: boolean): string {
-  const special = query ? /[\ud800-\udbff][\udc00-\udfff]|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g : /[\ud800-\udbff][\udc00-\udfff]|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
+  const special = query
+    ? /[\ud800-\udbff][\udc00-\udfff]|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g
+    : /[\ud800-\udbff][\udc00-\udfff]|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
   return text.replace(special, (c) => {
     const bytes = c.length === 1 && c.charCodeAt(0) <= 0xff ? [c.charCodeAt(0)] : [...Buffer.from(c, 'utf8')];
     return bytes.map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');

@@ -13,7 +13,10 @@ export interface ExportContext {
 }
 
 /** The records in stretches between resets: each with the reset that began it (none for the first). */
-function stretches(records: readonly JournalRecord[], resets: readonly ResetMark[] = []): { reset: ResetMark | undefined; records: JournalRecord[] }[] {
+function stretches(
+  records: readonly JournalRecord[],
+  resets: readonly ResetMark[] = [],
+): { reset: ResetMark | undefined; records: JournalRecord[] }[] {
   const out: { reset: ResetMark | undefined; records: JournalRecord[] }[] = [];
   let mark = 0;
   let current: { reset: ResetMark | undefined; records: JournalRecord[] } | undefined;
@@ -26,7 +29,8 @@ function stretches(records: readonly JournalRecord[], resets: readonly ResetMark
   return out;
 }
 
-const resetTitle = (reset: ResetMark | undefined): string => (reset ? `after the reset at ${new Date(reset.at).toISOString()}` : 'before any reset the journal marks');
+const resetTitle = (reset: ResetMark | undefined): string =>
+  reset ? `after the reset at ${new Date(reset.at).toISOString()}` : 'before any reset the journal marks';
 
 const CUT_NOTE = `cut at ${JOURNAL_BODY_LIMIT_BYTES} bytes by the journal`;
 
@@ -36,7 +40,11 @@ const queryString = (r: JournalRecord): string => {
 };
 
 const authorizationHeader = (r: JournalRecord, bearer: string, basic: string): string | undefined =>
-  r.kept.authorization === 'bearer' ? `Bearer ${bearer}` : r.kept.authorization === 'basic' ? `Basic ${basic}` : undefined;
+  r.kept.authorization === 'bearer'
+    ? `Bearer ${bearer}`
+    : r.kept.authorization === 'basic'
+      ? `Basic ${basic}`
+      : undefined;
 
 const header = (name: string, value: string | null | undefined) => (value ? [{ name, value }] : []);
 
@@ -57,13 +65,15 @@ function harPostData(body: JournalBody | null) {
   return {
     mimeType: body.contentType ?? 'x-unknown',
     text: body.text,
-    ...(form && !body.truncated && { params: [...new URLSearchParams(body.text)].map(([name, value]) => ({ name, value })) }),
+    ...(form &&
+      !body.truncated && { params: [...new URLSearchParams(body.text)].map(([name, value]) => ({ name, value })) }),
     ...(body.truncated && { comment: CUT_NOTE }),
   };
 }
 
 /** An answer the client never got although the operation was applied (phase `after`, or a client that left). */
-const lostAfterWrite = (r: JournalRecord): boolean => r.entry.applied && (r.entry.status < 200 || r.entry.status >= 300);
+const lostAfterWrite = (r: JournalRecord): boolean =>
+  r.entry.applied && (r.entry.status < 200 || r.entry.status >= 300);
 const LOST_NOTE = 'applied: the operation was done, its answer lost';
 
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): what the journal holds, credentials redacted. */
@@ -124,7 +134,10 @@ function harEntry(r: JournalRecord, baseUrl: string, pageref: string | undefined
       url: `${baseUrl}${entry.path}${queryString(r)}`,
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: [...header('Authorization', authorizationHeader(r, REDACTED, REDACTED)), ...header('Content-Type', exchange.request?.contentType)],
+      headers: [
+        ...header('Authorization', authorizationHeader(r, REDACTED, REDACTED)),
+        ...header('Content-Type', exchange.request?.contentType),
+      ],
       queryString: Object.entries(entry.query).map(([name, value]) => ({ name, value })),
       ...(postData && { postData }),
       headersSize: -1,
@@ -143,7 +156,9 @@ function harEntry(r: JournalRecord, baseUrl: string, pageref: string | undefined
     },
     cache: {},
     timings: { send: 0, wait: entry.duration_ms, receive: 0 },
-    ...((entry.code || lostAfterWrite(r)) && { comment: [entry.code && `problem code ${entry.code}`, lostAfterWrite(r) && LOST_NOTE].filter(Boolean).join('; ') }),
+    ...((entry.code || lostAfterWrite(r)) && {
+      comment: [entry.code && `problem code ${entry.code}`, lostAfterWrite(r) && LOST_NOTE].filter(Boolean).join('; '),
+    }),
     _requestId: entry.id,
     // a custom field (HAR allows those starting with "_"): whether the operation's write was applied
     _applied: entry.applied,
@@ -162,7 +177,12 @@ function httpBody(body: JournalBody): { lines: string[]; sent: boolean } {
   const text = body.text!;
   if (isForm(body.contentType) && !body.truncated) {
     const fields = [...new URLSearchParams(text)];
-    return { lines: [httpFile.form(fields, (name, value) => (value === REDACTED && VARIABLE_NAME.test(name) ? name : undefined))], sent: true };
+    return {
+      lines: [
+        httpFile.form(fields, (name, value) => (value === REDACTED && VARIABLE_NAME.test(name) ? name : undefined)),
+      ],
+      sent: true,
+    };
   }
   if (!body.truncated) {
     try {
@@ -174,7 +194,10 @@ function httpBody(body: JournalBody): { lines: string[]; sent: boolean } {
   }
   const why = body.truncated ? CUT_NOTE : 'neither JSON nor a form';
   return {
-    lines: [httpFile.comment(`The body sent (${body.size} bytes, ${why}) is shown as comments: this request sends none.`), ...text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => httpFile.comment(`| ${line}`))],
+    lines: [
+      httpFile.comment(`The body sent (${body.size} bytes, ${why}) is shown as comments: this request sends none.`),
+      ...text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => httpFile.comment(`| ${line}`)),
+    ],
     sent: false,
   };
 }
@@ -184,7 +207,8 @@ function httpBody(body: JournalBody): { lines: string[]; sent: boolean } {
  * credentials as variables at the top (`{{token}}` where a request carried a bearer token). Nothing a client sent can
  * add a block, a variable or a file reference (`httpBody`); each reset is a comment line.
  */
-export const httpFileOf = (records: readonly JournalRecord[], context: ExportContext): string => runNow(httpFileSteps(records, context)).toString('utf8');
+export const httpFileOf = (records: readonly JournalRecord[], context: ExportContext): string =>
+  runNow(httpFileSteps(records, context)).toString('utf8');
 
 /** `httpFileOf` record by record (`slices.ts`). */
 export function* httpFileSteps(records: readonly JournalRecord[], { baseUrl, resets }: ExportContext): Slices<Buffer> {
@@ -211,7 +235,9 @@ export function* httpFileSteps(records: readonly JournalRecord[], { baseUrl, res
 function httpBlock(r: JournalRecord): string {
   const { entry } = r;
   const lines = [
-    httpFile.separator(`${entry.id}: ${entry.method} ${entry.path} answered ${entry.status === 0 ? 'nothing (connection dropped)' : entry.status}${entry.code ? ` ${entry.code}` : ''}${lostAfterWrite(r) ? ` (${LOST_NOTE})` : ''}`),
+    httpFile.separator(
+      `${entry.id}: ${entry.method} ${entry.path} answered ${entry.status === 0 ? 'nothing (connection dropped)' : entry.status}${entry.code ? ` ${entry.code}` : ''}${lostAfterWrite(r) ? ` (${LOST_NOTE})` : ''}`,
+    ),
     httpFile.requestLine(entry.method, entry.path, queryString(r).slice(1)),
   ];
   const authorization = authorizationHeader(r, '{{token}}', '{{basic_credentials}}');

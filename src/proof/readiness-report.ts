@@ -30,15 +30,26 @@ export const READINESS_RULES: { readonly [C in ReadinessCode]: ReadinessRule } =
   over_polling: { title: 'polls a list at most every 5 seconds', severity: 'warning' },
   wrong_path: { title: 'calls the documented paths', severity: 'error' },
   unused_scopes: { title: 'asks only for the scopes it uses', severity: 'warning' },
-  token_auth_method_mismatch: { title: 'authenticates at the token endpoint the way its client is registered', severity: 'error' },
-  duplicate_after_lost_answer: { title: 'looks for what a create made before retrying it after a lost answer', severity: 'error' },
+  token_auth_method_mismatch: {
+    title: 'authenticates at the token endpoint the way its client is registered',
+    severity: 'error',
+  },
+  duplicate_after_lost_answer: {
+    title: 'looks for what a create made before retrying it after a lost answer',
+    severity: 'error',
+  },
 };
 
 /** The docs section of a rule: each code has an anchor of its own name in docs/readiness.md (checked by a test). */
 export const docsOf = (code: ReadinessCode): string => `docs/readiness.md#${code}`;
 
 /** A finding of a rule, with the rule's severity and docs. */
-export const finding = (code: ReadinessCode, message: string, hint: string, requests: readonly JournalRecord[]): ReadinessFinding => ({
+export const finding = (
+  code: ReadinessCode,
+  message: string,
+  hint: string,
+  requests: readonly JournalRecord[],
+): ReadinessFinding => ({
   code,
   severity: READINESS_RULES[code].severity,
   message,
@@ -71,7 +82,8 @@ const POLLING_SPAN_MS = 60_000;
 
 const isToken = (r: JournalRecord): boolean => r.entry.path === TOKEN_PATH && r.entry.method === 'POST';
 const queryText = (r: JournalRecord): string => new URLSearchParams(Object.entries(r.entry.query).sort()).toString();
-const withQuery = (r: JournalRecord): string => `${r.entry.path}${Object.keys(r.entry.query).length > 0 ? `?${queryText(r)}` : ''}`;
+const withQuery = (r: JournalRecord): string =>
+  `${r.entry.path}${Object.keys(r.entry.query).length > 0 ? `?${queryText(r)}` : ''}`;
 
 function groupBy<K>(records: readonly JournalRecord[], key: (r: JournalRecord) => K): JournalRecord[][] {
   const groups = new Map<K, JournalRecord[]>();
@@ -88,14 +100,18 @@ function groupBy<K>(records: readonly JournalRecord[], key: (r: JournalRecord) =
 function tokenPerCall(records: readonly JournalRecord[], { tokenTtlSeconds }: ReadinessContext): ReadinessFinding[] {
   const grants = records.filter((r) => isToken(r) && r.entry.status === 200);
   const calls = records.filter((r) => !isToken(r));
-  const early = grants.filter((grant, i) => i > 0 && grant.evidence.at < grants[i - 1]!.evidence.at + (tokenTtlSeconds - 60) * 1000);
+  const early = grants.filter(
+    (grant, i) => i > 0 && grant.evidence.at < grants[i - 1]!.evidence.at + (tokenTtlSeconds - 60) * 1000,
+  );
   if (early.length < 2 || grants.length * 2 < calls.length) return [];
-  return [finding(
-    'token_per_call',
-    `${grants.length} tokens were fetched for ${calls.length} calls, ${early.length} of them while the previous token was still valid.`,
-    `Keep the access token and reuse it for every call until shortly before it expires (expires_in: ${tokenTtlSeconds} s here; renew about 60 s early, or after a 401 invalid_token).`,
-    early,
-  )];
+  return [
+    finding(
+      'token_per_call',
+      `${grants.length} tokens were fetched for ${calls.length} calls, ${early.length} of them while the previous token was still valid.`,
+      `Keep the access token and reuse it for every call until shortly before it expires (expires_in: ${tokenTtlSeconds} s here; renew about 60 s early, or after a 401 invalid_token).`,
+      early,
+    ),
+  ];
 }
 
 /** A 429 or 503 never retried, or retried before Retry-After had passed. */
@@ -105,26 +121,32 @@ function throttling(records: readonly JournalRecord[]): ReadinessFinding[] {
   records.forEach((r, i) => {
     // a 503 put in place of an applied write's answer is judged by duplicate_after_lost_answer: not retrying it is fine
     if ((r.entry.status !== 429 && r.entry.status !== 503) || r.entry.applied) return;
-    const retry = records.slice(i + 1).find((next) => next.entry.method === r.entry.method && next.entry.path === r.entry.path);
+    const retry = records
+      .slice(i + 1)
+      .find((next) => next.entry.method === r.entry.method && next.entry.path === r.entry.path);
     if (!retry) neverRetried.push(r);
     else if (retry.evidence.at - r.evidence.at < (r.evidence.retryAfter ?? 0) * 1000) tooSoon.push(r, retry);
   });
   const findings: ReadinessFinding[] = [];
   if (neverRetried.length > 0) {
-    findings.push(finding(
-      'no_retry_after_throttling',
-      `${neverRetried.length} answer(s) 429/503 were never retried (first: ${neverRetried[0]!.entry.method} ${neverRetried[0]!.entry.path}).`,
-      'Retry a 429 or 503: wait the seconds of its Retry-After header (without one, back off exponentially from 1 s with jitter), then send the same request again, a few times at most.',
-      neverRetried,
-    ));
+    findings.push(
+      finding(
+        'no_retry_after_throttling',
+        `${neverRetried.length} answer(s) 429/503 were never retried (first: ${neverRetried[0]!.entry.method} ${neverRetried[0]!.entry.path}).`,
+        'Retry a 429 or 503: wait the seconds of its Retry-After header (without one, back off exponentially from 1 s with jitter), then send the same request again, a few times at most.',
+        neverRetried,
+      ),
+    );
   }
   if (tooSoon.length > 0) {
-    findings.push(finding(
-      'retry_ignored_retry_after',
-      `${tooSoon.length / 2} retr(ies) came sooner than the Retry-After header asked.`,
-      'Read Retry-After (whole seconds) from the 429/503 answer and wait at least that long before the retry.',
-      tooSoon,
-    ));
+    findings.push(
+      finding(
+        'retry_ignored_retry_after',
+        `${tooSoon.length / 2} retr(ies) came sooner than the Retry-After header asked.`,
+        'Read Retry-After (whole seconds) from the 429/503 answer and wait at least that long before the retry.',
+        tooSoon,
+      ),
+    );
   }
   return findings;
 }
@@ -147,20 +169,33 @@ function firstPageOnly(records: readonly JournalRecord[], { lists }: ReadinessCo
   if (stopped.length === 0) return [];
   const first = stopped[0]!;
   const limit = Number(first.entry.query.limit ?? 100);
-  const next = new URLSearchParams({ ...first.entry.query, skip: String(Number(first.entry.query.skip ?? 0) + limit), limit: String(limit) });
-  return [finding(
-    'first_page_only',
-    `${stopped.length} list read(s) got a full page and never asked for the next one.`,
-    `Keep reading with skip increased by limit until a page holds fewer than limit items: after ${withQuery(first)} comes ${first.entry.path}?${next}.`,
-    stopped,
-  )];
+  const next = new URLSearchParams({
+    ...first.entry.query,
+    skip: String(Number(first.entry.query.skip ?? 0) + limit),
+    limit: String(limit),
+  });
+  return [
+    finding(
+      'first_page_only',
+      `${stopped.length} list read(s) got a full page and never asked for the next one.`,
+      `Keep reading with skip increased by limit until a page holds fewer than limit items: after ${withQuery(first)} comes ${first.entry.path}?${next}.`,
+      stopped,
+    ),
+  ];
 }
 
 /** The same request answered with the same 4xx again and again (an unknown path is wrong_path's). */
 function repeatedClientErrors(records: readonly JournalRecord[]): ReadinessFinding[] {
   // 429 asks for a retry: repeating it is right, and judged by the throttling rules instead
-  const refused = records.filter((r) => r.entry.status >= 400 && r.entry.status < 500 && r.entry.status !== 429 && r.entry.code !== 'route_not_found');
-  return groupBy(refused, (r) => `${r.entry.method} ${r.entry.path} ${JSON.stringify(r.entry.query)} ${r.evidence.bodyHash} ${r.entry.status}`)
+  const refused = records.filter(
+    (r) =>
+      r.entry.status >= 400 && r.entry.status < 500 && r.entry.status !== 429 && r.entry.code !== 'route_not_found',
+  );
+  return groupBy(
+    refused,
+    (r) =>
+      `${r.entry.method} ${r.entry.path} ${JSON.stringify(r.entry.query)} ${r.evidence.bodyHash} ${r.entry.status}`,
+  )
     .filter((group) => group.length >= REPEATS)
     .map((group) => {
       const { method, path, status, code } = group[0]!.entry;
@@ -193,12 +228,14 @@ function cancelsOfNonCancellable(records: readonly JournalRecord[]): ReadinessFi
   // a cancel retried after its lost answer meets 409 because the first one was applied: that is the careful way
   const refused = records.filter((r, i) => r.entry.code === 'order_not_cancellable' && !followsLostAnswer(records, i));
   if (refused.length === 0) return [];
-  return [finding(
-    'cancel_not_cancellable',
-    `${refused.length} cancel(s) of orders that could no longer be cancelled.`,
-    'Read the order first (GET /v1/orders) and cancel only when its status is PLACED or AWAITING_PAYMENT; treat 409 order_not_cancellable as final, not as something to retry.',
-    refused,
-  )];
+  return [
+    finding(
+      'cancel_not_cancellable',
+      `${refused.length} cancel(s) of orders that could no longer be cancelled.`,
+      'Read the order first (GET /v1/orders) and cancel only when its status is PLACED or AWAITING_PAYMENT; treat 409 order_not_cancellable as final, not as something to retry.',
+      refused,
+    ),
+  ];
 }
 
 /** A link used after it expired; a documents list fetched again and again while its links were still valid. */
@@ -206,26 +243,32 @@ function staleDocumentLinks(records: readonly JournalRecord[], { lists: paged }:
   const findings: ReadinessFinding[] = [];
   const expired = records.filter((r) => r.entry.code === 'link_expired');
   if (expired.length > 0) {
-    findings.push(finding(
-      'stale_document_link',
-      `${expired.length} document download(s) used a link after it expired.`,
-      'A document link is valid 15 minutes (its expires= parameter is the Unix time it ends): download soon after listing, and after a 403 link_expired list the documents again for a fresh link instead of keeping links.',
-      expired,
-    ));
+    findings.push(
+      finding(
+        'stale_document_link',
+        `${expired.length} document download(s) used a link after it expired.`,
+        'A document link is valid 15 minutes (its expires= parameter is the Unix time it ends): download soon after listing, and after a 403 link_expired list the documents again for a fresh link instead of keeping links.',
+        expired,
+      ),
+    );
   }
-  const lists = records.filter((r) => paged.documents.has(r.entry.operation_id ?? '') && r.entry.status === 200 && r.evidence.tenantAt !== null);
+  const lists = records.filter(
+    (r) => paged.documents.has(r.entry.operation_id ?? '') && r.entry.status === 200 && r.evidence.tenantAt !== null,
+  );
   const refetched = groupBy(lists, withQuery).flatMap((group) => {
     // fetches made while the first fetch's links were still valid
     const fresh = group.filter((r) => r.evidence.tenantAt! < group[0]!.evidence.tenantAt! + LINK_LIFETIME_MS);
     return fresh.length >= REPEATS ? fresh : [];
   });
   if (refetched.length > 0) {
-    findings.push(finding(
-      'stale_document_link',
-      `A documents list was fetched ${refetched.length} times while the links of its first answer were still valid (${withQuery(refetched[0]!)}).`,
-      'List the documents once and use the links it answered until they expire (15 minutes, see expires= in each URL); list again only for a link that expired.',
-      refetched,
-    ));
+    findings.push(
+      finding(
+        'stale_document_link',
+        `A documents list was fetched ${refetched.length} times while the links of its first answer were still valid (${withQuery(refetched[0]!)}).`,
+        'List the documents once and use the links it answered until they expire (15 minutes, see expires= in each URL); list again only for a link that expired.',
+        refetched,
+      ),
+    );
   }
   return findings;
 }
@@ -278,29 +321,42 @@ function wrongPaths(records: readonly JournalRecord[]): ReadinessFinding[] {
 }
 
 /** Tokens asked for API scopes that no request of the client needed. */
-function unusedScopes(records: readonly JournalRecord[], { operationScopes, apiScopes: scopes }: ReadinessContext): ReadinessFinding[] {
+function unusedScopes(
+  records: readonly JournalRecord[],
+  { operationScopes, apiScopes: scopes }: ReadinessContext,
+): ReadinessFinding[] {
   const apiScopes = new Set(scopes);
   const calls = records.filter((r) => !isToken(r) && r.entry.operation_id !== null);
   if (calls.length === 0) return [];
   const used = new Set(calls.flatMap((r) => operationScopes.get(r.entry.operation_id!) ?? []));
   const asked = records
     .filter((r) => isToken(r) && r.entry.status === 200)
-    .map((r) => ({ r, scopes: String((bodyValue(r.requestBody) as { scope?: unknown } | undefined)?.scope ?? '').split(' ').filter((s) => apiScopes.has(s)) }));
+    .map((r) => ({
+      r,
+      scopes: String((bodyValue(r.requestBody) as { scope?: unknown } | undefined)?.scope ?? '')
+        .split(' ')
+        .filter((s) => apiScopes.has(s)),
+    }));
   const unused = [...new Set(asked.flatMap((a) => a.scopes))].filter((s) => !used.has(s)).sort();
   if (unused.length === 0) return [];
   const needed = [...used].sort();
-  return [finding(
-    'unused_scopes',
-    `Tokens were asked with ${unused.join(', ')}, which no request of this client needed.`,
-    `Ask only for what the calls need (least privilege): scope=openid offline${needed.length > 0 ? ` ${needed.join(' ')}` : ''}, without ${unused.join(' ')}.`,
-    asked.filter((a) => a.scopes.some((s) => unused.includes(s))).map((a) => a.r),
-  )];
+  return [
+    finding(
+      'unused_scopes',
+      `Tokens were asked with ${unused.join(', ')}, which no request of this client needed.`,
+      `Ask only for what the calls need (least privilege): scope=openid offline${needed.length > 0 ? ` ${needed.join(' ')}` : ''}, without ${unused.join(' ')}.`,
+      asked.filter((a) => a.scopes.some((s) => unused.includes(s))).map((a) => a.r),
+    ),
+  ];
 }
 
 /** The operations that create a resource, and how a client finds what one made (docs/readiness.md#surviving-a-lost-answer). */
 const CREATES: Readonly<Record<string, { noun: string; lookup: string }>> = {
   createAccount: { noun: 'account', lookup: 'GET /v1/accounts?external_id=<the external_id it sent>' },
-  registerWallet: { noun: 'wallet', lookup: 'GET /v1/accounts/{account_id}/wallets?wallet_address=<the address it sent>' },
+  registerWallet: {
+    noun: 'wallet',
+    lookup: 'GET /v1/accounts/{account_id}/wallets?wallet_address=<the address it sent>',
+  },
 };
 
 const sameBody = (a: JournalRecord, b: JournalRecord): boolean => {
@@ -323,22 +379,29 @@ function duplicatesAfterLostAnswers(records: readonly JournalRecord[]): Readines
     const retryAt = later.findIndex((r) => r.entry.method === method && r.entry.path === path && sameBody(r, lost));
     const retry = later[retryAt];
     if (!retry?.entry.applied) return;
-    const lookedFor = later.slice(0, retryAt).some((r) => r.entry.method === 'GET' && (r.entry.path === path || r.entry.path.startsWith(`${path}/`)));
+    const lookedFor = later
+      .slice(0, retryAt)
+      .some((r) => r.entry.method === 'GET' && (r.entry.path === path || r.entry.path.startsWith(`${path}/`)));
     if (lookedFor) return;
-    const answer = lost.entry.status === 0 ? 'no answer reached the client' : `the client got ${lost.entry.status} instead of 201`;
-    findings.push(finding(
-      'duplicate_after_lost_answer',
-      `${method} ${path} (request ${lost.entry.id}) was applied but ${answer}; request ${retry.entry.id} sent the same create again without looking for the first ${create.noun}: two now exist.`,
-      `After a create whose answer was lost (a timeout, a dropped connection, a 5xx), look for what it made before sending it again: ${create.lookup}; retry only when nothing is found.`,
-      [lost, retry],
-    ));
+    const answer =
+      lost.entry.status === 0 ? 'no answer reached the client' : `the client got ${lost.entry.status} instead of 201`;
+    findings.push(
+      finding(
+        'duplicate_after_lost_answer',
+        `${method} ${path} (request ${lost.entry.id}) was applied but ${answer}; request ${retry.entry.id} sent the same create again without looking for the first ${create.noun}: two now exist.`,
+        `After a create whose answer was lost (a timeout, a dropped connection, a 5xx), look for what it made before sending it again: ${create.lookup}; retry only when nothing is found.`,
+        [lost, retry],
+      ),
+    );
   });
   return findings;
 }
 
 const METHOD_SETTINGS: Record<'client_secret_basic' | 'client_secret_post', string> = {
-  client_secret_post: 'send client_id and client_secret in the form body, no Authorization header (client_secret_post; e.g. authlib token_endpoint_auth_method="client_secret_post", Spring client-authentication-method: client_secret_post)',
-  client_secret_basic: 'send client_id and client_secret as HTTP Basic credentials only (client_secret_basic; the default of most OAuth libraries)',
+  client_secret_post:
+    'send client_id and client_secret in the form body, no Authorization header (client_secret_post; e.g. authlib token_endpoint_auth_method="client_secret_post", Spring client-authentication-method: client_secret_post)',
+  client_secret_basic:
+    'send client_id and client_secret as HTTP Basic credentials only (client_secret_basic; the default of most OAuth libraries)',
 };
 
 /**
@@ -348,7 +411,8 @@ const METHOD_SETTINGS: Record<'client_secret_basic' | 'client_secret_post', stri
  */
 function tokenAuthMethodMismatch(records: readonly JournalRecord[]): ReadinessFinding[] {
   const refused = records.filter((r) => isToken(r) && r.entry.status === 401 && r.entry.code === 'invalid_client');
-  const usedBy = (r: JournalRecord) => (r.kept.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post');
+  const usedBy = (r: JournalRecord) =>
+    r.kept.authorization === 'basic' ? 'client_secret_basic' : 'client_secret_post';
   return groupBy(refused, usedBy).map((requests) => {
     const used = usedBy(requests[0]!);
     const registered = used === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic';
@@ -363,15 +427,36 @@ function tokenAuthMethodMismatch(records: readonly JournalRecord[]): ReadinessFi
 
 type Rule = (records: readonly JournalRecord[], context: ReadinessContext) => ReadinessFinding[];
 
-const RULES: readonly Rule[] = [tokenPerCall, throttling, firstPageOnly, repeatedClientErrors, cancelsOfNonCancellable, staleDocumentLinks, overPolling, wrongPaths, unusedScopes, tokenAuthMethodMismatch, duplicatesAfterLostAnswers];
+const RULES: readonly Rule[] = [
+  tokenPerCall,
+  throttling,
+  firstPageOnly,
+  repeatedClientErrors,
+  cancelsOfNonCancellable,
+  staleDocumentLinks,
+  overPolling,
+  wrongPaths,
+  unusedScopes,
+  tokenAuthMethodMismatch,
+  duplicatesAfterLostAnswers,
+];
 /**
  * The rules about one world and its clock (a retry, the next page, a link's life, polling, a lost create) read the
  * stretches between resets one by one; the others (tokens, scopes, paths, refusals) the whole journal.
  */
-const BETWEEN_RESETS: ReadonlySet<Rule> = new Set([throttling, firstPageOnly, staleDocumentLinks, overPolling, duplicatesAfterLostAnswers]);
+const BETWEEN_RESETS: ReadonlySet<Rule> = new Set([
+  throttling,
+  firstPageOnly,
+  staleDocumentLinks,
+  overPolling,
+  duplicatesAfterLostAnswers,
+]);
 
 /** The records in stretches between the tenant's resets. */
-function betweenResets(records: readonly JournalRecord[], resetBetween: ReadinessContext['resetBetween']): (readonly JournalRecord[])[] {
+function betweenResets(
+  records: readonly JournalRecord[],
+  resetBetween: ReadinessContext['resetBetween'],
+): (readonly JournalRecord[])[] {
   if (!resetBetween || records.length === 0) return [records];
   const stretches: JournalRecord[][] = [[records[0]!]];
   for (let i = 1; i < records.length; i++) {
@@ -384,11 +469,17 @@ function betweenResets(records: readonly JournalRecord[], resetBetween: Readines
 /** What a client does, as its journal shows, that would hurt in production. Empty for a careful client. */
 export function readinessFindings(records: readonly JournalRecord[], context: ReadinessContext): ReadinessFinding[] {
   const stretches = betweenResets(records, context.resetBetween);
-  return RULES.flatMap((rule) => (BETWEEN_RESETS.has(rule) ? stretches.flatMap((stretch) => rule(stretch, context)) : rule(records, context)));
+  return RULES.flatMap((rule) =>
+    BETWEEN_RESETS.has(rule) ? stretches.flatMap((stretch) => rule(stretch, context)) : rule(records, context),
+  );
 }
 
 /** The report of one client over its own (verified) journal records. */
-export const readinessReport = (clientId: string, records: readonly JournalRecord[], context: ReadinessContext): ReadinessReport => ({
+export const readinessReport = (
+  clientId: string,
+  records: readonly JournalRecord[],
+  context: ReadinessContext,
+): ReadinessReport => ({
   client_id: clientId,
   requests_seen: records.length,
   findings: readinessFindings(records, context),

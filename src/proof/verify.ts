@@ -32,17 +32,22 @@ export const PATTERN_LIMITS = {
 } as const;
 
 const tooLarge = (path: string, message: string): DomainError =>
-  new DomainError(422, 'pattern_too_large', `The pattern ${message}: verify takes smaller patterns, so that it never holds the server up.`, [
-    { location: 'body', path, message },
-  ]);
+  new DomainError(
+    422,
+    'pattern_too_large',
+    `The pattern ${message}: verify takes smaller patterns, so that it never holds the server up.`,
+    [{ location: 'body', path, message }],
+  );
 
 /** Refuses a pattern past PATTERN_LIMITS, naming the limit; it stops counting at the limit (a huge one costs no more). */
 export function checkPatternCost(pattern: RequestPattern, at = '/request'): void {
   const { queryParameters, bodyMembers, bodyDepth, bytes, pathLength } = PATTERN_LIMITS;
-  if (pattern.path !== undefined && String(pattern.path).length > pathLength) throw tooLarge(`${at}/path`, `path has more than ${pathLength} characters`);
+  if (pattern.path !== undefined && String(pattern.path).length > pathLength)
+    throw tooLarge(`${at}/path`, `path has more than ${pathLength} characters`);
   let parameters = 0;
   for (const _ in pattern.query ?? {}) {
-    if (++parameters > queryParameters) throw tooLarge(`${at}/query`, `query has more than ${queryParameters} parameters`);
+    if (++parameters > queryParameters)
+      throw tooLarge(`${at}/query`, `query has more than ${queryParameters} parameters`);
   }
   let members = 0;
   const stack: { value: unknown; depth: number }[] = [{ value: pattern.body, depth: 1 }];
@@ -51,7 +56,8 @@ export function checkPatternCost(pattern: RequestPattern, at = '/request'): void
     if (value === null || typeof value !== 'object') continue;
     if (depth > bodyDepth) throw tooLarge(`${at}/body`, `body is more than ${bodyDepth} levels deep`);
     for (const key in value) {
-      if (++members > bodyMembers) throw tooLarge(`${at}/body`, `body has more than ${bodyMembers} members and array items`);
+      if (++members > bodyMembers)
+        throw tooLarge(`${at}/body`, `body has more than ${bodyMembers} members and array items`);
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
     }
   }
@@ -63,24 +69,41 @@ export function checkPatternCost(pattern: RequestPattern, at = '/request'): void
 function bodyDifferences(expected: unknown, actual: unknown, field: string): Difference[] {
   if (expected !== null && typeof expected === 'object') {
     if (Array.isArray(expected)) {
-      if (!Array.isArray(actual) || actual.length !== expected.length) return [{ field, expected, actual: actual ?? null }];
+      if (!Array.isArray(actual) || actual.length !== expected.length)
+        return [{ field, expected, actual: actual ?? null }];
       return expected.flatMap((item, i) => bodyDifferences(item, actual[i], `${field}[${i}]`));
     }
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return [{ field, expected, actual: actual ?? null }];
-    return Object.entries(expected).flatMap(([key, value]) => bodyDifferences(value, (actual as Record<string, unknown>)[key], `${field}.${key}`));
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
+      return [{ field, expected, actual: actual ?? null }];
+    return Object.entries(expected).flatMap(([key, value]) =>
+      bodyDifferences(value, (actual as Record<string, unknown>)[key], `${field}.${key}`),
+    );
   }
   // a form body holds text: `amount: 10` matches `amount=10`
-  const same = expected === actual || (typeof actual === 'string' && typeof expected !== 'string' && String(expected) === actual);
+  const same =
+    expected === actual || (typeof actual === 'string' && typeof expected !== 'string' && String(expected) === actual);
   return same ? [] : [{ field, expected, actual: actual ?? null }];
 }
 
 /** A pattern compiled once: how one journal record differs from it (no difference: it matches). */
-export function compileRequestPattern(pattern: RequestPattern, operationIds: ReadonlySet<string>): (record: JournalRecord) => Difference[] {
+export function compileRequestPattern(
+  pattern: RequestPattern,
+  operationIds: ReadonlySet<string>,
+): (record: JournalRecord) => Difference[] {
   checkPatternCost(pattern);
   if (pattern.operation !== undefined && !operationIds.has(pattern.operation)) {
-    throw new DomainError(422, 'validation_error', `The pattern names the operation "${pattern.operation}", which the document does not have.`, [
-      { location: 'body', path: '/request/operation', message: `is not an operationId of the document (such as listOrders, cancelOrder, createAccount)` },
-    ]);
+    throw new DomainError(
+      422,
+      'validation_error',
+      `The pattern names the operation "${pattern.operation}", which the document does not have.`,
+      [
+        {
+          location: 'body',
+          path: '/request/operation',
+          message: `is not an operationId of the document (such as listOrders, cancelOrder, createAccount)`,
+        },
+      ],
+    );
   }
   const method = pattern.method?.toUpperCase();
   const matchesPath = pattern.path === undefined ? undefined : compilePathPattern(pattern.path);
@@ -88,8 +111,10 @@ export function compileRequestPattern(pattern: RequestPattern, operationIds: Rea
   return (record) => {
     const { entry } = record;
     const differences: Difference[] = [];
-    if (method !== undefined && entry.method !== method) differences.push({ field: 'method', expected: method, actual: entry.method });
-    if (matchesPath && !matchesPath(entry.path)) differences.push({ field: 'path', expected: pattern.path, actual: entry.path });
+    if (method !== undefined && entry.method !== method)
+      differences.push({ field: 'method', expected: method, actual: entry.method });
+    if (matchesPath && !matchesPath(entry.path))
+      differences.push({ field: 'path', expected: pattern.path, actual: entry.path });
     if (pattern.operation !== undefined && entry.operation_id !== pattern.operation) {
       differences.push({ field: 'operation', expected: pattern.operation, actual: entry.operation_id ?? null });
     }
@@ -98,8 +123,10 @@ export function compileRequestPattern(pattern: RequestPattern, operationIds: Rea
       const sent = Object.hasOwn(entry.query, name) ? entry.query[name] : undefined;
       if (sent !== value) differences.push({ field: `query.${name}`, expected: value, actual: sent ?? null });
     }
-    if (pattern.status !== undefined && entry.status !== pattern.status) differences.push({ field: 'status', expected: pattern.status, actual: entry.status });
-    if (pattern.body !== undefined) differences.push(...bodyDifferences(pattern.body, bodyValue(record.requestBody), 'body'));
+    if (pattern.status !== undefined && entry.status !== pattern.status)
+      differences.push({ field: 'status', expected: pattern.status, actual: entry.status });
+    if (pattern.body !== undefined)
+      differences.push(...bodyDifferences(pattern.body, bodyValue(record.requestBody), 'body'));
     return differences;
   };
 }
@@ -110,7 +137,11 @@ const countHolds = (count: RequestCount, matched: number): boolean =>
   (count.at_most === undefined || matched <= count.at_most);
 
 export const describeCount = (count: RequestCount): string =>
-  count.exactly !== undefined ? `exactly ${count.exactly}` : count.at_most !== undefined ? `at most ${count.at_most}` : `at least ${count.at_least ?? 1}`;
+  count.exactly !== undefined
+    ? `exactly ${count.exactly}`
+    : count.at_most !== undefined
+      ? `at most ${count.at_most}`
+      : `at least ${count.at_least ?? 1}`;
 
 /** One pattern field per line, as a person reads it: `operation listOrders`, `query.order_status PLACED`. */
 export function describePattern(pattern: RequestPattern): string {
@@ -133,9 +164,12 @@ const countOf = (count: RequestCount | undefined): RequestCount => {
   if (count === undefined) return { at_least: 1 };
   const given = Object.entries(count).filter(([, value]) => value !== undefined);
   if (given.length !== 1 || !given.every(([, value]) => Number.isInteger(value) && value >= 0)) {
-    throw new DomainError(422, 'validation_error', 'A count is exactly one of exactly, at_least and at_most, a whole number of 0 or more.', [
-      { location: 'body', path: '/count', message: 'must have exactly one of exactly, at_least, at_most' },
-    ]);
+    throw new DomainError(
+      422,
+      'validation_error',
+      'A count is exactly one of exactly, at_least and at_most, a whole number of 0 or more.',
+      [{ location: 'body', path: '/count', message: 'must have exactly one of exactly, at_least, at_most' }],
+    );
   }
   return count;
 };
@@ -180,13 +214,18 @@ export function* verifySteps(
   const nearest = nearMisses[0];
   const detail =
     `Expected ${describeCount(count)} request(s) matching ${describePattern(verification.request)}; ${matched.length} matched` +
-    (nearest && matched.length === 0 ? `. Nearest: request ${nearest.request.id}, ${nearest.differences.map((d) => `${d.field} ${JSON.stringify(d.actual)}`).join(', ')}.` : '.');
+    (nearest && matched.length === 0
+      ? `. Nearest: request ${nearest.request.id}, ${nearest.differences.map((d) => `${d.field} ${JSON.stringify(d.actual)}`).join(', ')}.`
+      : '.');
   return { holds: false, detail, failure: { matched: matched.length, requests, near_misses: nearMisses } };
 }
 
 /** `verifySteps` at once. */
-export const verifyRequests = (records: readonly JournalRecord[], verification: Schemas['Verification'], operationIds: ReadonlySet<string>): VerificationOutcome =>
-  runNow(verifySteps(records, verification, operationIds));
+export const verifyRequests = (
+  records: readonly JournalRecord[],
+  verification: Schemas['Verification'],
+  operationIds: ReadonlySet<string>,
+): VerificationOutcome => runNow(verifySteps(records, verification, operationIds));
 
 const clipped = (value: unknown, max = 200): string => {
   const text = JSON.stringify(value) ?? 'undefined';
@@ -201,9 +240,13 @@ export function describeVerificationFailure(detail: string, failure: Pick<Verifi
   for (const miss of failure.near_misses) {
     const { id, method, path, query, status, operation_id } = miss.request;
     const search = new URLSearchParams(query).toString();
-    lines.push(`  request ${id}: ${method} ${path}${search ? `?${search}` : ''} → ${status === 0 ? 'dropped' : status}${operation_id ? ` (${operation_id})` : ''}`);
-    for (const d of miss.differences) lines.push(`      ${d.field}: expected ${clipped(d.expected)}, got ${clipped(d.actual)}`);
-    if (miss.body !== null && miss.differences.some((d) => d.field.startsWith('body'))) lines.push(`      body sent: ${clipped(miss.body, 400)}`);
+    lines.push(
+      `  request ${id}: ${method} ${path}${search ? `?${search}` : ''} → ${status === 0 ? 'dropped' : status}${operation_id ? ` (${operation_id})` : ''}`,
+    );
+    for (const d of miss.differences)
+      lines.push(`      ${d.field}: expected ${clipped(d.expected)}, got ${clipped(d.actual)}`);
+    if (miss.body !== null && miss.differences.some((d) => d.field.startsWith('body')))
+      lines.push(`      body sent: ${clipped(miss.body, 400)}`);
   }
   return lines.join('\n');
 }

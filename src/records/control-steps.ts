@@ -15,7 +15,13 @@ export type ControlStep =
   | { kind: 'add_fault'; input: Schemas['FaultCreate']; fault_id: string }
   | { kind: 'remove_fault'; fault_id: string }
   | { kind: 'clear_faults' }
-  | { kind: 'add_payment_method'; account_id: string; input: Schemas['PaymentMethodDetailsCreate']; id: string; answer: Schemas['PaymentMethodDetails'] }
+  | {
+      kind: 'add_payment_method';
+      account_id: string;
+      input: Schemas['PaymentMethodDetailsCreate'];
+      id: string;
+      answer: Schemas['PaymentMethodDetails'];
+    }
   | { kind: 'update_client'; changes: Schemas['ClientUpdate'] }
   /** A Pact provider state made true (`POST /__control/pact/provider-states`, setup): the records it needs. */
   | { kind: 'provider_state'; change: Schemas['ProviderStateChange']; answer: unknown }
@@ -43,4 +49,6 @@ export interface SpanOrigin {
 }
 
 /** How the fixtures were made: generated from a seed (and a scale), or the operator's own world. */
-export type FixturesSource = { kind: 'generated'; seed: number; scale?: { accounts?: number; orders?: number } } | { kind: 'own' };
+export type FixturesSource =
+  | { kind: 'generated'; seed: number; scale?: { accounts?: number; orders?: number } }
+  | { kind: 'own' };

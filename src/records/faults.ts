@@ -68,7 +68,10 @@ export class FaultBook {
       method: input.method?.toUpperCase() ?? null,
       path: input.path ?? null,
       status: input.status ?? null,
-      retry_after_seconds: input.status === 429 || input.status === 503 ? (input.retry_after_seconds ?? 1) : (input.retry_after_seconds ?? null),
+      retry_after_seconds:
+        input.status === 429 || input.status === 503
+          ? (input.retry_after_seconds ?? 1)
+          : (input.retry_after_seconds ?? null),
       latency_ms: input.latency_ms ?? null,
       drop: input.drop ?? false,
       remaining: input.count ?? null,
@@ -126,7 +129,8 @@ export class FaultBook {
   take(method: string, path: string, phase: FaultPhase = 'before'): Fault | undefined {
     for (const fault of this.faults) {
       const { view } = fault;
-      if (view.phase !== phase || (view.method !== null && view.method !== method) || !fault.matchesPath(path)) continue;
+      if (view.phase !== phase || (view.method !== null && view.method !== method) || !fault.matchesPath(path))
+        continue;
       if (view.probability < 1) this.changes++;
       if (view.probability < 1 && fault.draw() >= view.probability) continue;
       if (view.remaining !== null) this.changes++;

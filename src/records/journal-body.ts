@@ -45,7 +45,11 @@ const isText = (contentType: string | null): boolean =>
  * answer, or a block of Node's shared Buffer pool (64 KiB on Node 24) for as long as it lives. `size`: the body's
  * bytes when the caller knows them (a Content-Length).
  */
-export function keptBody(body: Buffer | string | undefined, contentType: string | null, size?: number): KeptBody | null {
+export function keptBody(
+  body: Buffer | string | undefined,
+  contentType: string | null,
+  size?: number,
+): KeptBody | null {
   if (body === undefined || body.length === 0) return null;
   const limit = JOURNAL_BODY_LIMIT_BYTES;
   if (typeof body !== 'string') {
@@ -87,7 +91,10 @@ export function readBody(kept: KeptBody | null, redaction: Redaction): JournalBo
   const truncated = size > JOURNAL_BODY_LIMIT_BYTES;
   const bytes = typeof kept.raw === 'string' ? (truncated ? Buffer.from(kept.raw) : undefined) : kept.raw;
   // cut at the limit in bytes; a character split there is dropped rather than shown as U+FFFD
-  let text = bytes === undefined ? (kept.raw as string) : bytes.toString('utf8', 0, Math.min(bytes.length, JOURNAL_BODY_LIMIT_BYTES));
+  let text =
+    bytes === undefined
+      ? (kept.raw as string)
+      : bytes.toString('utf8', 0, Math.min(bytes.length, JOURNAL_BODY_LIMIT_BYTES));
   if (truncated) text = text.replace(/\uFFFD$/, '');
   return { contentType, text: redactedText(text, contentType, redaction), size, truncated };
 }

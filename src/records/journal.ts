@@ -118,7 +118,12 @@ export class JournalRecord {
   get entry(): JournalEntry {
     if (!this.view) {
       const { rawQuery, path, ...fields } = this.raw;
-      this.view = { ...fields, path: shownPath(path, this.kept.credentials), time: new Date(this.evidence.at).toISOString(), query: redactedQuery(rawQuery, this.kept.credentials) };
+      this.view = {
+        ...fields,
+        path: shownPath(path, this.kept.credentials),
+        time: new Date(this.evidence.at).toISOString(),
+        query: redactedQuery(rawQuery, this.kept.credentials),
+      };
     }
     return this.view;
   }
@@ -264,7 +269,8 @@ export interface RingUsage {
 const NO_TENANT = '\u0000no tenant';
 
 /** Of two rings, the one that gives first past the total budget: the one holding more, else the one with the older record. */
-const largerFirst = (a: Ring, b: Ring): boolean => a.bytes > b.bytes || (a.bytes === b.bytes && a.oldestSeq < b.oldestSeq);
+const largerFirst = (a: Ring, b: Ring): boolean =>
+  a.bytes > b.bytes || (a.bytes === b.bytes && a.oldestSeq < b.oldestSeq);
 
 /**
  * The request journal of one server: a ring per tenant (and one for requests no tenant owns), each of at most
@@ -347,7 +353,11 @@ export class Journal {
 
   /** The bytes every ring holds, and each ring's records and bytes. */
   usage(): { bytes: number; entries: number; rings: RingUsage[] } {
-    const rings = [...this.rings].map(([key, ring]) => ({ clientId: key === NO_TENANT ? null : key, entries: ring.size, bytes: ring.bytes }));
+    const rings = [...this.rings].map(([key, ring]) => ({
+      clientId: key === NO_TENANT ? null : key,
+      entries: ring.size,
+      bytes: ring.bytes,
+    }));
     return { bytes: this.heldBytes, entries: rings.reduce((sum, ring) => sum + ring.entries, 0), rings };
   }
 
@@ -359,7 +369,8 @@ export class Journal {
     const ring = this.ring(clientId);
     if (!ring) return [];
     const out: JournalRecord[] = [];
-    for (let i = since === 'reset' ? ring.firstSinceReset() : 0; i < ring.size; i++) if (!ring.at(i).control) out.push(ring.at(i));
+    for (let i = since === 'reset' ? ring.firstSinceReset() : 0; i < ring.size; i++)
+      if (!ring.at(i).control) out.push(ring.at(i));
     return out;
   }
 
@@ -372,8 +383,13 @@ export class Journal {
   span(clientId: string): JournalSpanRecords {
     const ring = this.ring(clientId);
     const cleared = this.cleared.get(clientId);
-    const marks = [ring?.resets[ring.resets.length - 1], cleared?.reset, this.everyoneReset].filter((mark) => mark !== undefined);
-    const reset = marks.reduce<ResetMark | undefined>((latest, mark) => (latest && latest.afterSeq >= mark.afterSeq ? latest : mark), undefined);
+    const marks = [ring?.resets[ring.resets.length - 1], cleared?.reset, this.everyoneReset].filter(
+      (mark) => mark !== undefined,
+    );
+    const reset = marks.reduce<ResetMark | undefined>(
+      (latest, mark) => (latest && latest.afterSeq >= mark.afterSeq ? latest : mark),
+      undefined,
+    );
     const lost = Math.max(ring?.lostSeq ?? 0, cleared?.lostSeq ?? 0);
     const records: JournalRecord[] = [];
     if (ring) for (let i = ring.firstSinceReset(); i < ring.size; i++) records.push(ring.at(i));
@@ -382,9 +398,11 @@ export class Journal {
 
   /** The record of a request id: in one tenant's ring (`null`: the requests no tenant owns), or in any ring. */
   find(requestId: string, clientId?: string | null): JournalRecord | undefined {
-    const rings = clientId === undefined ? [...this.rings.values()] : [this.ring(clientId)].filter((ring) => ring !== undefined);
+    const rings =
+      clientId === undefined ? [...this.rings.values()] : [this.ring(clientId)].filter((ring) => ring !== undefined);
     for (const ring of rings) {
-      for (let i = ring.size - 1; i >= 0; i--) if (!ring.at(i).control && ring.at(i).entry.id === requestId) return ring.at(i);
+      for (let i = ring.size - 1; i >= 0; i--)
+        if (!ring.at(i).control && ring.at(i).entry.id === requestId) return ring.at(i);
     }
     return undefined;
   }
@@ -409,8 +427,12 @@ export class Journal {
     const { method, path, clientId, since = 'reset' } = filter;
     const matchesPath = path === undefined ? () => true : compilePathPattern(path);
     const upper = method?.toUpperCase();
-    const keep = ({ entry }: JournalRecord): boolean => (upper === undefined || entry.method === upper) && matchesPath(entry.path);
-    if (clientId !== undefined) return this.records(clientId, since).filter(keep).map((r) => r.entry);
+    const keep = ({ entry }: JournalRecord): boolean =>
+      (upper === undefined || entry.method === upper) && matchesPath(entry.path);
+    if (clientId !== undefined)
+      return this.records(clientId, since)
+        .filter(keep)
+        .map((r) => r.entry);
     const lists = [...this.rings.keys()].map((key) => this.records(key === NO_TENANT ? null : key, since));
     return newest(lists, this.capacity, keep).map((r) => r.entry);
   }
@@ -420,7 +442,11 @@ export class Journal {
     const forget = (key: string, ring: Ring): void => {
       const newest = ring.size > 0 ? ring.at(ring.size - 1).seq : ring.lostSeq;
       const before = this.cleared.get(key);
-      if (key !== NO_TENANT) this.cleared.set(key, { lostSeq: Math.max(newest, before?.lostSeq ?? 0), reset: ring.resets[ring.resets.length - 1] ?? before?.reset });
+      if (key !== NO_TENANT)
+        this.cleared.set(key, {
+          lostSeq: Math.max(newest, before?.lostSeq ?? 0),
+          reset: ring.resets[ring.resets.length - 1] ?? before?.reset,
+        });
     };
     if (clientId !== undefined) {
       const ring = this.rings.get(clientId);
@@ -448,7 +474,8 @@ function newest(lists: JournalRecord[][], limit: number, keep: (record: JournalR
   const out: JournalRecord[] = [];
   while (out.length < limit) {
     let best = -1;
-    for (let i = 0; i < lists.length; i++) if (ends[i]! > 0 && (best < 0 || lists[i]![ends[i]! - 1]!.seq > lists[best]![ends[best]! - 1]!.seq)) best = i;
+    for (let i = 0; i < lists.length; i++)
+      if (ends[i]! > 0 && (best < 0 || lists[i]![ends[i]! - 1]!.seq > lists[best]![ends[best]! - 1]!.seq)) best = i;
     if (best < 0) break;
     const record = lists[best]![--ends[best]!]!;
     if (keep(record)) out.push(record);

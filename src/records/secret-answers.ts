@@ -27,7 +27,8 @@ export function answersWithSecrets(document: ApiDocument): (operationId: string)
   };
   return (operationId) => {
     let secret = decided.get(operationId);
-    if (secret === undefined) decided.set(operationId, (secret = holdsSecret(document, responsesOf(operationId), new Set())));
+    if (secret === undefined)
+      decided.set(operationId, (secret = holdsSecret(document, responsesOf(operationId), new Set())));
     return secret;
   };
 }

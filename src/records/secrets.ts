@@ -13,7 +13,8 @@ export const REDACTED = '[redacted]';
  * `client_secret`, `password`, `api_key`, `jwt`, `authorization`… (not `token_type`, nor a value such as
  * `AWAITING_TOKEN_DELIVERY`: names only).
  */
-const SECRET_NAME = /secret|passw(?:or)?d|passphrase|authorization|credential|jwt|api[-_]?key|apikey|private[-_]?key|access[-_]?key|(?:token|signature)$/i;
+const SECRET_NAME =
+  /secret|passw(?:or)?d|passphrase|authorization|credential|jwt|api[-_]?key|apikey|private[-_]?key|access[-_]?key|(?:token|signature)$/i;
 
 export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 
@@ -42,7 +43,8 @@ const percentEncoded = (value: string): string => {
 export function secretForms(values: readonly string[] | undefined): string[] {
   if (!values || values.length === 0) return [];
   const forms = new Set<string>();
-  for (const value of values) if (value.length >= MIN_SECRET_LENGTH) for (const form of writtenForms(value)) forms.add(form);
+  for (const value of values)
+    if (value.length >= MIN_SECRET_LENGTH) for (const form of writtenForms(value)) forms.add(form);
   // a longer form first, so a credential inside another is not left half shown
   return [...forms].sort((a, b) => b.length - a.length);
 }
@@ -86,7 +88,11 @@ interface DecodedView {
  * decoded unit came from. Escapes that are no UTF-8 stay as they are.
  */
 function decodedView(text: string): DecodedView {
-  let view: DecodedView = { text, from: Array.from({ length: text.length }, (_, i) => i), to: Array.from({ length: text.length }, (_, i) => i + 1) };
+  let view: DecodedView = {
+    text,
+    from: Array.from({ length: text.length }, (_, i) => i),
+    to: Array.from({ length: text.length }, (_, i) => i + 1),
+  };
   for (let round = 0; round < DECODINGS && view.text.includes('%'); round++) {
     const next = decodedOnce(view);
     if (next.text.length === view.text.length) break;
@@ -95,10 +101,20 @@ function decodedView(text: string): DecodedView {
   return view;
 }
 
-const hexAt = (text: string, i: number): number => (/^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3)) && text[i] === '%' ? parseInt(text.slice(i + 1, i + 3), 16) : -1);
+const hexAt = (text: string, i: number): number =>
+  /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3)) && text[i] === '%' ? parseInt(text.slice(i + 1, i + 3), 16) : -1;
 
 /** UTF-8's length of a sequence by its first byte (0: no first byte). */
-const sequenceLength = (byte: number): number => (byte < 0x80 ? 1 : byte >= 0xc2 && byte < 0xe0 ? 2 : byte >= 0xe0 && byte < 0xf0 ? 3 : byte >= 0xf0 && byte < 0xf5 ? 4 : 0);
+const sequenceLength = (byte: number): number =>
+  byte < 0x80
+    ? 1
+    : byte >= 0xc2 && byte < 0xe0
+      ? 2
+      : byte >= 0xe0 && byte < 0xf0
+        ? 3
+        : byte >= 0xf0 && byte < 0xf5
+          ? 4
+          : 0;
 
 /** One round of decoding: each `%XX` run read as UTF-8, a character of it spanning its escapes' spans. */
 function decodedOnce(view: DecodedView): DecodedView {
@@ -117,7 +133,10 @@ function decodedOnce(view: DecodedView): DecodedView {
     const length = byte < 0 ? 0 : sequenceLength(byte);
     const bytes = [byte];
     for (let k = 1; k < length; k++) bytes.push(hexAt(text, i + 3 * k));
-    const decoded = length === 0 || bytes.some((b, k) => b < 0 || (k > 0 && (b & 0xc0) !== 0x80)) ? undefined : Buffer.from(bytes).toString('utf8');
+    const decoded =
+      length === 0 || bytes.some((b, k) => b < 0 || (k > 0 && (b & 0xc0) !== 0x80))
+        ? undefined
+        : Buffer.from(bytes).toString('utf8');
     if (decoded === undefined || decoded.includes('\ufffd')) {
       push(text[i]!, i, i);
       i++;
@@ -135,12 +154,16 @@ function withoutEncodedSecrets(text: string, forms: readonly string[]): string {
   if (view.text === text) return text;
   const spans: [number, number][] = [];
   for (const form of forms) {
-    for (let at = view.text.indexOf(form); at >= 0 && form !== ''; at = view.text.indexOf(form, at + form.length)) spans.push([at, at + form.length]);
+    for (let at = view.text.indexOf(form); at >= 0 && form !== ''; at = view.text.indexOf(form, at + form.length))
+      spans.push([at, at + form.length]);
   }
-  for (const match of view.text.includes('eyJ') ? view.text.matchAll(TOKEN_SHAPE) : []) spans.push([match.index, match.index + match[0].length]);
+  for (const match of view.text.includes('eyJ') ? view.text.matchAll(TOKEN_SHAPE) : [])
+    spans.push([match.index, match.index + match[0].length]);
   if (spans.length === 0) return text;
   // the spans in the text, merged where they overlap, replaced from the first
-  const raw = spans.map(([start, end]): [number, number] => [view.from[start]!, view.to[end - 1]!]).sort((a, b) => a[0] - b[0]);
+  const raw = spans
+    .map(([start, end]): [number, number] => [view.from[start]!, view.to[end - 1]!])
+    .sort((a, b) => a[0] - b[0]);
   let out = '';
   let copied = 0;
   for (const [start, end] of raw) {
@@ -163,19 +186,26 @@ export const longestForm = (forms: readonly string[]): number => (forms[0]?.leng
  * secret-named members as they are, redacting string values only: the last guard of a file whose own structure must
  * hold whatever a client's secret reads as (`interactions`).
  */
-export function redactedValue(value: unknown, forms: readonly string[] = [], { names = true }: { names?: boolean } = {}): unknown {
+export function redactedValue(
+  value: unknown,
+  forms: readonly string[] = [],
+  { names = true }: { names?: boolean } = {},
+): unknown {
   if (typeof value === 'string') return withoutSecretValues(value, forms);
   if (Array.isArray(value)) return value.map((item) => redactedValue(item, forms, { names }));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) =>
-      names ? [withoutSecretValues(k, forms), isSecretName(k) && v !== null ? REDACTED : redactedValue(v, forms)] : [k, redactedValue(v, forms, { names })],
+      names
+        ? [withoutSecretValues(k, forms), isSecretName(k) && v !== null ? REDACTED : redactedValue(v, forms)]
+        : [k, redactedValue(v, forms, { names })],
     ),
   );
 }
 
 /** A request's path as every reader shows it (the journal's entry, the log line): its credentials and any token replaced, in any spelling. */
-export const shownPath = (path: string, credentials: readonly string[] | undefined): string => withoutSecretValues(path, secretForms(credentials));
+export const shownPath = (path: string, credentials: readonly string[] | undefined): string =>
+  withoutSecretValues(path, secretForms(credentials));
 
 /** What a reader of a kept body replaces: secret-named members, link signatures, credential values. */
 export interface Redaction {
@@ -189,7 +219,8 @@ export interface Redaction {
 
 export const REDACT_ALL: Redaction = { names: true, links: true };
 
-export const isForm = (contentType: string | null): boolean => contentType !== null && /x-www-form-urlencoded/i.test(contentType);
+export const isForm = (contentType: string | null): boolean =>
+  contentType !== null && /x-www-form-urlencoded/i.test(contentType);
 
 const LINK_SIGNATURE = /([?&]signature=)[^&"\s\\]+/g;
 
@@ -224,7 +255,9 @@ export function redactedForm(text: string, credentials?: readonly string[]): str
 // (a name is tried from its first character only, at most 64 long: linear in the text, however long a word is)
 const SECRET_PAIR = /(?<![\w.-])([\w.-]{1,64})(\s*[=:]\s*)([^\s&;,<]+)/g;
 const redactedPairs = (text: string): string =>
-  text.replace(SECRET_PAIR, (pair, name: string, sep: string, value: string) => (isSecretName(name) && value !== `"${REDACTED}"` ? `${name}${sep}${REDACTED}` : pair));
+  text.replace(SECRET_PAIR, (pair, name: string, sep: string, value: string) =>
+    isSecretName(name) && value !== `"${REDACTED}"` ? `${name}${sep}${REDACTED}` : pair,
+  );
 
 /**
  * A JSON text with the value of every secret-named member replaced by `"[redacted]"`, whatever its type (a string,
@@ -317,10 +350,16 @@ export class CredentialBook {
 
   constructor(private readonly clients = 10_000) {}
 
-  remember(clientId: string, { secret, tokens = [] }: { secret?: string | undefined; tokens?: readonly (string | undefined)[] }): void {
+  remember(
+    clientId: string,
+    { secret, tokens = [] }: { secret?: string | undefined; tokens?: readonly (string | undefined)[] },
+  ): void {
     const known = this.byClient.get(clientId) ?? { secrets: [], tokens: [] };
     this.byClient.delete(clientId);
-    this.byClient.set(clientId, { secrets: newest(known.secrets, [secret], 4), tokens: newest(known.tokens, tokens, 16) });
+    this.byClient.set(clientId, {
+      secrets: newest(known.secrets, [secret], 4),
+      tokens: newest(known.tokens, tokens, 16),
+    });
     if (this.byClient.size > this.clients) this.byClient.delete(this.byClient.keys().next().value!);
   }
 
@@ -331,22 +370,35 @@ export class CredentialBook {
 }
 
 const newest = (known: readonly string[], added: readonly (string | undefined)[], keep: number): string[] => {
-  const fresh = added.filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH && !known.includes(value));
+  const fresh = added.filter(
+    (value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH && !known.includes(value),
+  );
   return [...known, ...fresh].slice(-keep);
 };
 
 /** The token an OAuth token answer grants (RFC 6749 §5.1 `access_token`), or undefined: shadow mode learns it here. */
 export const grantedToken = (answer: unknown): string | undefined => {
-  const token = answer !== null && typeof answer === 'object' ? (answer as { access_token?: unknown }).access_token : undefined;
+  const token =
+    answer !== null && typeof answer === 'object' ? (answer as { access_token?: unknown }).access_token : undefined;
   return typeof token === 'string' ? token : undefined;
 };
 
 /** A token answer with the token it grants redacted (its type and scope kept): what a comparison may see of it. */
 export const withoutGrantedToken = (answer: unknown): unknown =>
-  answer !== null && typeof answer === 'object' && 'access_token' in answer ? { ...answer, access_token: REDACTED } : answer;
+  answer !== null && typeof answer === 'object' && 'access_token' in answer
+    ? { ...answer, access_token: REDACTED }
+    : answer;
 
 /** A token request's form split into the client's secret (`client_secret`, if it holds one) and the rest. */
-export function clientSecretOfForm(form: readonly [string, string][]): { secret: string | undefined; inForm: boolean; rest: [string, string][] } {
+export function clientSecretOfForm(form: readonly [string, string][]): {
+  secret: string | undefined;
+  inForm: boolean;
+  rest: [string, string][];
+} {
   const isSecret = ([name]: readonly [string, string]) => name === 'client_secret';
-  return { secret: form.find(isSecret)?.[1], inForm: form.some(isSecret), rest: form.filter((pair) => !isSecret(pair)) };
+  return {
+    secret: form.find(isSecret)?.[1],
+    inForm: form.some(isSecret),
+    rest: form.filter((pair) => !isSecret(pair)),
+  };
 }

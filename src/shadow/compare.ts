@@ -53,7 +53,8 @@ const errorCodeOf = (body: unknown): { pointer: string; code: unknown } | undefi
 /** An answer as a problem: its status, its `code` and `detail` (OAuth: `error`, `error_description`); null for a success. */
 const problemOf = ({ status, body }: Answer, forms: readonly string[]): ProblemSide => {
   if (status < 400) return null;
-  const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const record =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const text = (pointer: string, value: unknown): string | null => {
     if (value === undefined || value === null) return null;
     const seen = shown(pointer, value, forms);
@@ -67,11 +68,16 @@ const problemOf = ({ status, body }: Answer, forms: readonly string[]): ProblemS
   };
 };
 
-const problemsOf = (upstream: Answer, fake: Answer, forms: readonly string[]): Finding['problems'] => ({ upstream: problemOf(upstream, forms), fake: problemOf(fake, forms) });
+const problemsOf = (upstream: Answer, fake: Answer, forms: readonly string[]): Finding['problems'] => ({
+  upstream: problemOf(upstream, forms),
+  fake: problemOf(fake, forms),
+});
 
-const typesOf = (bits: number): JsonType[] => (Object.keys(TYPE_BIT) as JsonType[]).filter((type) => type !== 'null' && (bits & TYPE_BIT[type]) !== 0);
+const typesOf = (bits: number): JsonType[] =>
+  (Object.keys(TYPE_BIT) as JsonType[]).filter((type) => type !== 'null' && (bits & TYPE_BIT[type]) !== 0);
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Deeper than this, a value counts by its own type alone (JSON nested further says nothing a report could show). */
 const MAX_DEPTH = 64;
@@ -154,27 +160,43 @@ const segment = (key: string): string => (key.length > SEGMENT_SHOWN ? `${key.sl
  * a list neither of whose sides has items say nothing: the two worlds hold other records. A field missing (or extra)
  * is one finding, not one per field under it. The upstream's pointers first, in its order, then the fake's extras.
  */
-function* compareShapes(upstream: ShapeNode, fake: ShapeNode, forms: readonly string[], findings: Finding[]): Slices<void> {
-  for (const [from, to, side] of [[upstream, fake, 'upstream'], [fake, upstream, 'fake']] as const) {
+function* compareShapes(
+  upstream: ShapeNode,
+  fake: ShapeNode,
+  forms: readonly string[],
+  findings: Finding[],
+): Slices<void> {
+  for (const [from, to, side] of [
+    [upstream, fake, 'upstream'],
+    [fake, upstream, 'fake'],
+  ] as const) {
     const pairs: [ShapeNode, ShapeNode | undefined, string][] = [[from, to, '']];
     let walked = 0;
     while (pairs.length > 0) {
       const [mine, other, pointer] = pairs.pop()!;
       if (++walked % STEP === 0) yield;
       if (!other) {
-        if (side === 'upstream') findings.push({ kind: 'missing_field', pointer, upstream: shown(pointer, mine.first, forms), fake: null });
+        if (side === 'upstream')
+          findings.push({ kind: 'missing_field', pointer, upstream: shown(pointer, mine.first, forms), fake: null });
         else findings.push({ kind: 'extra_field', pointer, upstream: null, fake: shown(pointer, mine.first, forms) });
         continue;
       }
       if (side === 'upstream') {
         const [a, b] = [mine.types & ~NULL_BIT, other.types & ~NULL_BIT];
         if (a !== 0 && b !== 0 && (a & b) === 0) {
-          findings.push({ kind: 'type', pointer, upstream: shown(pointer, mine.first, forms), fake: shown(pointer, other.first, forms), types: { upstream: typesOf(a), fake: typesOf(b) } });
+          findings.push({
+            kind: 'type',
+            pointer,
+            upstream: shown(pointer, mine.first, forms),
+            fake: shown(pointer, other.first, forms),
+            types: { upstream: typesOf(a), fake: typesOf(b) },
+          });
         }
       }
       const below: [ShapeNode, ShapeNode | undefined, string][] = [];
       if (mine.items && other.items) below.push([mine.items, other.items, pointerOf(pointer, ITEMS)]);
-      for (const [key, field] of mine.fields ?? []) below.push([field, other.fields?.get(key), pointerOf(pointer, segment(key))]);
+      for (const [key, field] of mine.fields ?? [])
+        below.push([field, other.fields?.get(key), pointerOf(pointer, segment(key))]);
       for (let i = below.length - 1; i >= 0; i--) pairs.push(below[i]!);
     }
   }
@@ -184,7 +206,13 @@ function* compareShapes(upstream: ShapeNode, fake: ShapeNode, forms: readonly st
  * Values, outside lists only: instants never; identifiers only where the upstream's was issued in this session
  * (the fake's must then be its translation); everything else equal as JSON.
  */
-function* compareValues(upstream: unknown, fake: unknown, translate: Translate, forms: readonly string[], findings: Finding[]): Slices<void> {
+function* compareValues(
+  upstream: unknown,
+  fake: unknown,
+  translate: Translate,
+  forms: readonly string[],
+  findings: Finding[],
+): Slices<void> {
   const pairs: [unknown, unknown, string, string | undefined, number][] = [[upstream, fake, '', undefined, 0]];
   let walked = 0;
   while (pairs.length > 0) {
@@ -195,7 +223,8 @@ function* compareValues(upstream: unknown, fake: unknown, translate: Translate, 
       const names = Object.keys(theirs);
       for (let i = names.length - 1; i >= 0; i--) {
         const name = names[i]!;
-        if (Object.hasOwn(ours, name)) pairs.push([theirs[name], ours[name], pointerOf(pointer, segment(name)), name, depth + 1]);
+        if (Object.hasOwn(ours, name))
+          pairs.push([theirs[name], ours[name], pointerOf(pointer, segment(name)), name, depth + 1]);
       }
       continue;
     }
@@ -203,23 +232,49 @@ function* compareValues(upstream: unknown, fake: unknown, translate: Translate, 
     if (isInstant(theirs) || isInstant(ours)) continue;
     if (key !== undefined && isIdentifierKey(key)) {
       const expected = typeof theirs === 'string' ? translate(theirs) : undefined;
-      if (expected !== undefined && expected !== ours) findings.push({ kind: 'value', pointer, upstream: shown(pointer, theirs, forms), fake: shown(pointer, ours, forms) });
+      if (expected !== undefined && expected !== ours)
+        findings.push({
+          kind: 'value',
+          pointer,
+          upstream: shown(pointer, theirs, forms),
+          fake: shown(pointer, ours, forms),
+        });
       continue;
     }
-    if (theirs !== ours) findings.push({ kind: 'value', pointer, upstream: shown(pointer, theirs, forms), fake: shown(pointer, ours, forms) });
+    if (theirs !== ours)
+      findings.push({
+        kind: 'value',
+        pointer,
+        upstream: shown(pointer, theirs, forms),
+        fake: shown(pointer, ours, forms),
+      });
   }
 }
 
 /** An enum violation at a concrete pointer, with both sides' values there. */
-function* enumFindings(upstream: unknown, fake: unknown, violations: Comparison['enumViolations'], forms: readonly string[], findings: Finding[]): Slices<void> {
+function* enumFindings(
+  upstream: unknown,
+  fake: unknown,
+  violations: Comparison['enumViolations'],
+  forms: readonly string[],
+  findings: Finding[],
+): Slices<void> {
   if (!violations) return;
   const pointers = new Set([...violations.upstream, ...violations.fake]);
   const [upstreamOut, fakeOut] = [new Set(violations.upstream), new Set(violations.fake)];
   let walked = 0;
   for (const pointer of pointers) {
     if (++walked % STEP === 0) yield;
-    const outside = (['upstream', 'fake'] as const).filter((side) => (side === 'upstream' ? upstreamOut : fakeOut).has(pointer));
-    findings.push({ kind: 'enum_value', pointer, upstream: shown(pointer, valueAt(upstream, pointer), forms), fake: shown(pointer, valueAt(fake, pointer), forms), outside });
+    const outside = (['upstream', 'fake'] as const).filter((side) =>
+      (side === 'upstream' ? upstreamOut : fakeOut).has(pointer),
+    );
+    findings.push({
+      kind: 'enum_value',
+      pointer,
+      upstream: shown(pointer, valueAt(upstream, pointer), forms),
+      fake: shown(pointer, valueAt(fake, pointer), forms),
+      outside,
+    });
   }
 }
 
@@ -230,15 +285,39 @@ function* enumFindings(upstream: unknown, fake: unknown, violations: Comparison[
  * answers, the document's verdicts on them and the identifier map, in time linear in the answers' size, written as
  * slices (`util/slices.ts`): the control plane's caller gives the event loop a turn between them.
  */
-export function* comparing({ upstream, fake, compareValues: withValues, translate, enumViolations, secrets = [] }: Comparison): Slices<Finding[]> {
+export function* comparing({
+  upstream,
+  fake,
+  compareValues: withValues,
+  translate,
+  enumViolations,
+  secrets = [],
+}: Comparison): Slices<Finding[]> {
   const forms = secretForms(secrets);
-  if (upstream.status !== fake.status) return [{ kind: 'status', pointer: '', upstream: upstream.status, fake: fake.status, problems: problemsOf(upstream, fake, forms) }];
+  if (upstream.status !== fake.status)
+    return [
+      {
+        kind: 'status',
+        pointer: '',
+        upstream: upstream.status,
+        fake: fake.status,
+        problems: problemsOf(upstream, fake, forms),
+      },
+    ];
   if (upstream.status >= 400) {
     const theirs = errorCodeOf(upstream.body);
     const ours = errorCodeOf(fake.body);
     if (theirs?.code === ours?.code) return [];
     const pointer = theirs?.pointer ?? ours?.pointer ?? '/code';
-    return [{ kind: 'error_code', pointer, upstream: shown(pointer, theirs?.code ?? null, forms), fake: shown(pointer, ours?.code ?? null, forms), problems: problemsOf(upstream, fake, forms) }];
+    return [
+      {
+        kind: 'error_code',
+        pointer,
+        upstream: shown(pointer, theirs?.code ?? null, forms),
+        fake: shown(pointer, ours?.code ?? null, forms),
+        problems: problemsOf(upstream, fake, forms),
+      },
+    ];
   }
   const findings: Finding[] = [];
   yield* compareShapes(yield* shapeOf(upstream.body), yield* shapeOf(fake.body), forms, findings);

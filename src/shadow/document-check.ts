@@ -52,25 +52,33 @@ export class DocumentCheck {
     const parameters = parametersOf(this.document, { method, path: template });
     const schemaOf = (where: string) => ({
       type: 'object',
-      properties: Object.fromEntries(parameters.filter((p) => p.in === where).map((p) => [p.name!, rootedRefs(p.schema ?? {})])),
+      properties: Object.fromEntries(
+        parameters.filter((p) => p.in === where).map((p) => [p.name!, rootedRefs(p.schema ?? {})]),
+      ),
       required: parameters.filter((p) => p.in === where && p.required).map((p) => p.name!),
       ...(where === 'query' && { additionalProperties: false }),
     });
     const violations: Violation[] = [];
     for (const where of ['path', 'query'] as const) {
-      const validate = this.schemas.validator(`${method} ${template} ${where}`, () => this.coercing.compile(schemaOf(where)));
+      const validate = this.schemas.validator(`${method} ${template} ${where}`, () =>
+        this.coercing.compile(schemaOf(where)),
+      );
       // coercion writes into what it checks: a copy
       const values = structuredClone(where === 'path' ? request.pathParams : request.query);
       if (validate && !validate(values)) violations.push(...(validate.errors ?? []).map(violationOf(`/${where}`)));
     }
     const content = operation.requestBody?.content;
     if (content) {
-      const type = Object.keys(content).find((t) => request.contentType?.toLowerCase().startsWith(t)) ?? Object.keys(content)[0]!;
+      const type =
+        Object.keys(content).find((t) => request.contentType?.toLowerCase().startsWith(t)) ?? Object.keys(content)[0]!;
       if (request.body === undefined) {
-        if (operation.requestBody?.required) violations.push({ pointer: '/body', message: 'the request body is required', isEnum: false });
+        if (operation.requestBody?.required)
+          violations.push({ pointer: '/body', message: 'the request body is required', isEnum: false });
       } else {
         const schema = content[type]?.schema;
-        if (schema) for (const v of yield* this.schemas.checking(`${method} ${template} body`, schema, request.body, '/body')) violations.push(v);
+        if (schema)
+          for (const v of yield* this.schemas.checking(`${method} ${template} body`, schema, request.body, '/body'))
+            violations.push(v);
       }
     }
     return violations;

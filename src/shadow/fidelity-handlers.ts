@@ -16,7 +16,11 @@ const SETTLE_MS = 5_000;
 const shadowOf = (ctx: FakeContext): ShadowMode => {
   const shadow = shadowModeOf(ctx);
   if (!shadow) {
-    throw new DomainError(409, 'shadow_mode_off', 'The fake is not in shadow mode: start it with --upstream <base URL> (UPSTREAM_URL) to compare it with a deployment of the interface.');
+    throw new DomainError(
+      409,
+      'shadow_mode_off',
+      'The fake is not in shadow mode: start it with --upstream <base URL> (UPSTREAM_URL) to compare it with a deployment of the interface.',
+    );
   }
   return shadow;
 };
@@ -28,9 +32,18 @@ export function fidelityHandlers(ctx: FakeContext) {
       const { fidelity } = shadowOf(ctx);
       await fidelity.settled(SETTLE_MS);
       const clientId = call.controlPartner?.client.client_id;
-      if (call.query.format === 'vitest') return { status: 200, body: Buffer.from(fidelityVitestFile(ctx, fidelity, call)), contentType: 'text/plain; charset=utf-8' };
+      if (call.query.format === 'vitest')
+        return {
+          status: 200,
+          body: Buffer.from(fidelityVitestFile(ctx, fidelity, call)),
+          contentType: 'text/plain; charset=utf-8',
+        };
       if (call.query.format !== 'junit') return ok(fidelity.report(clientId));
-      return { status: 200, body: Buffer.from(fidelityJunit(fidelity, new Date(), clientId)), contentType: 'application/xml; charset=utf-8' };
+      return {
+        status: 200,
+        body: Buffer.from(fidelityJunit(fidelity, new Date(), clientId)),
+        contentType: 'application/xml; charset=utf-8',
+      };
     },
     clearFidelityReport: async (call) => {
       const { fidelity } = shadowOf(ctx);
@@ -44,8 +57,11 @@ export function fidelityHandlers(ctx: FakeContext) {
 /** The shadow mode report's findings for one client, by the journal's request id. */
 function findingsOf(report: Schemas['FidelityReport']) {
   const differences = new Map<string, Schemas['FidelityDifference'][]>();
-  for (const difference of report.differences) differences.set(difference.request_id, [...(differences.get(difference.request_id) ?? []), difference]);
-  const notComparable = new Map(report.not_comparable_exchanges.map((exchange) => [exchange.request_id, exchange.reason]));
+  for (const difference of report.differences)
+    differences.set(difference.request_id, [...(differences.get(difference.request_id) ?? []), difference]);
+  const notComparable = new Map(
+    report.not_comparable_exchanges.map((exchange) => [exchange.request_id, exchange.reason]),
+  );
   return { upstream: report.upstream, differences, notComparable };
 }
 
@@ -59,7 +75,8 @@ function fidelityVitestFile(ctx: FakeContext, fidelity: FidelityLog, call: Tenan
   const candidates = named !== undefined ? [named] : [...ctx.tenants.all()].map((t) => t.client.client_id);
   for (const clientId of candidates) {
     const findings = findingsOf(fidelity.report(clientId));
-    if (findings.differences.size > 0 && ctx.tenants.find(clientId)) return tenantVitestFile(ctx, clientId, call.baseUrl, findings);
+    if (findings.differences.size > 0 && ctx.tenants.find(clientId))
+      return tenantVitestFile(ctx, clientId, call.baseUrl, findings);
   }
   return noDifferenceFile(fidelity.report(named).upstream, named, PACKAGE_NAME, packageVersion());
 }

@@ -4,7 +4,13 @@ import { DomainError } from '../api/errors.js';
 import { decodeFormAsSent } from '../api/form-urlencoded.js';
 import type { FakeContext } from '../context.js';
 import type { Tenant } from '../domain/tenants.js';
-import { clientSecretOfForm, grantedToken, secretForms, withoutSecretValues, type CredentialBook } from '../records/secrets.js';
+import {
+  clientSecretOfForm,
+  grantedToken,
+  secretForms,
+  withoutSecretValues,
+  type CredentialBook,
+} from '../records/secrets.js';
 import { jsonBodies } from './json-slices.js';
 import { JOURNAL_BODY_LIMIT_BYTES } from '../records/journal-body.js';
 import { settle, stateOf } from '../http/request-state.js';
@@ -18,7 +24,8 @@ import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from '.
 export const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
-export const isForwarded = (method: string, path: string): boolean => (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
+export const isForwarded = (method: string, path: string): boolean =>
+  (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
 
 /**
  * The operation of a forwarded request, found by the route step's own router (`http/route.ts`: the document's paths
@@ -26,7 +33,9 @@ export const isForwarded = (method: string, path: string): boolean => (method ==
  * step runs before the route step, which never sees a forwarded request: this is its one routing, and the exchange
  * carries what it found to the twin.
  */
-export function forwardedRoute(route: (req: RoutableRequest) => RouteMatch): (req: RoutableRequest) => RouteMatch | undefined {
+export function forwardedRoute(
+  route: (req: RoutableRequest) => RouteMatch,
+): (req: RoutableRequest) => RouteMatch | undefined {
   return (req) => {
     try {
       return route(req);
@@ -68,7 +77,13 @@ export interface ForwardedExchange {
   token: TokenRequest | undefined;
   /** The client's credentials the answers may carry (`records/secrets.ts`): kept to hide them in the report, never shown. */
   secrets: readonly string[];
-  upstream: { status: number; body: unknown; contentType: string | undefined; tokenHash: string | undefined; size: number };
+  upstream: {
+    status: number;
+    body: unknown;
+    contentType: string | undefined;
+    tokenHash: string | undefined;
+    size: number;
+  };
 }
 
 export interface TokenRequest {
@@ -101,7 +116,13 @@ function readBody(req: Request): Promise<Buffer | undefined> {
       if (size > MAX_FORWARDED_BODY_BYTES) {
         req.removeAllListeners('data');
         req.resume();
-        reject(new DomainError(413, 'payload_too_large', `The request body is over ${MAX_FORWARDED_BODY_BYTES} bytes: shadow mode does not forward it.`));
+        reject(
+          new DomainError(
+            413,
+            'payload_too_large',
+            `The request body is over ${MAX_FORWARDED_BODY_BYTES} bytes: shadow mode does not forward it.`,
+          ),
+        );
         return;
       }
       chunks.push(chunk);
@@ -157,7 +178,11 @@ const headerOf = (rawHeaders: readonly string[], name: string): string | undefin
  * The answer's JSON (`parse`: large answers in slices, one at a time); `undefined` for an empty body; throws
  * `UpstreamUnreachable` for anything else below 500.
  */
-async function jsonOf(answer: UpstreamAnswer, contentType: string | undefined, parse: ReturnType<typeof jsonBodies>): Promise<unknown> {
+async function jsonOf(
+  answer: UpstreamAnswer,
+  contentType: string | undefined,
+  parse: ReturnType<typeof jsonBodies>,
+): Promise<unknown> {
   if (answer.size === 0) return undefined;
   try {
     if (!/[/+]json\b/i.test(contentType ?? '')) throw new Error('not JSON');
@@ -165,7 +190,9 @@ async function jsonOf(answer: UpstreamAnswer, contentType: string | undefined, p
   } catch {
     // an upstream's own failure is passed through whatever it says: the report shows the status
     if (answer.status >= 500) return undefined;
-    throw new UpstreamUnreachable(`the upstream answered ${answer.status} with a body that is not JSON (${contentType ?? 'no Content-Type'})`);
+    throw new UpstreamUnreachable(
+      `the upstream answered ${answer.status} with a body that is not JSON (${contentType ?? 'no Content-Type'})`,
+    );
   }
 }
 
@@ -175,7 +202,12 @@ async function jsonOf(answer: UpstreamAnswer, contentType: string | undefined, p
  * journaled as any other (attributed to the twin of its client once the upstream vouched for the client). The
  * comparison with the twin is queued once the client has its answer. Other requests, and the twin's replays, go on.
  */
-export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin: TwinSide, route: (req: RoutableRequest) => RouteMatch): RequestHandler {
+export function forwardingStep(
+  ctx: FakeContext,
+  upstream: UpstreamClient,
+  twin: TwinSide,
+  route: (req: RoutableRequest) => RouteMatch,
+): RequestHandler {
   const parse = jsonBodies();
   const routeOf = forwardedRoute(route);
   const forward = async (req: Request, res: Response): Promise<void> => {
@@ -198,7 +230,9 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
     const tokenOwner = bearerHash === undefined ? undefined : twin.clientOfToken(bearerHash);
     if (tokenOwner !== undefined) state.tenant = ctx.tenants.find(tokenOwner);
     // what the upstream's answer may echo: the credentials sent now, and those its client was seen with before
-    const secrets = [asked?.secret, bearer, ...twin.credentials.of(token?.clientId ?? tokenOwner)].filter((value): value is string => value !== undefined);
+    const secrets = [asked?.secret, bearer, ...twin.credentials.of(token?.clientId ?? tokenOwner)].filter(
+      (value): value is string => value !== undefined,
+    );
     state.credentials = secrets;
     let body = received;
     if (isTokenRequest) {
@@ -216,9 +250,16 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
     const json = await jsonOf(answer, contentType, parse);
     // the answer is the upstream's: not even the fake's request id is added to it
     res.removeHeader('X-Request-Id');
-    const code = json !== null && typeof json === 'object' ? ((json as { code?: unknown; error?: unknown }).code ?? (json as { error?: unknown }).error) : undefined;
+    const code =
+      json !== null && typeof json === 'object'
+        ? ((json as { code?: unknown; error?: unknown }).code ?? (json as { error?: unknown }).error)
+        : undefined;
     if (typeof code === 'string') state.code = withoutSecretValues(code, secretForms(secrets));
-    res.writeHead(answer.status, answer.statusMessage, answerHeaders(answer.rawHeaders, answer.size, req.method === 'HEAD'));
+    res.writeHead(
+      answer.status,
+      answer.statusMessage,
+      answerHeaders(answer.rawHeaders, answer.size, req.method === 'HEAD'),
+    );
     if (answer.size <= JOINED_ANSWER_BYTES) res.end(Buffer.concat(answer.chunks, answer.size));
     else {
       // a large answer goes out as it came, never joined; the journal keeps its beginning, as of any answer
@@ -255,7 +296,15 @@ export function forwardingStep(ctx: FakeContext, upstream: UpstreamClient, twin:
     forward(req, res).catch((error: unknown) => {
       const cause = error instanceof UpstreamUnreachable ? error.message : undefined;
       // nothing was compared or changed: the client hears that the upstream could not be used, and why
-      next(cause !== undefined ? new DomainError(502, 'upstream_unreachable', `Shadow mode could not use the upstream ${upstream.base.origin}: ${cause}.`) : error);
+      next(
+        cause !== undefined
+          ? new DomainError(
+              502,
+              'upstream_unreachable',
+              `Shadow mode could not use the upstream ${upstream.base.origin}: ${cause}.`,
+            )
+          : error,
+      );
     });
   };
 }

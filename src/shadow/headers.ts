@@ -1,13 +1,24 @@
 import { decodeFormAsSent } from '../api/form-urlencoded.js';
 
 /** RFC 9110 §7.6.1: headers that concern one connection, never forwarded (with those `Connection` names). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** Name/value pairs of raw headers (`rawHeaders`), less hop-by-hop ones, `Host` and `Content-Length` (set anew). */
 function endToEnd(rawHeaders: readonly string[]): [string, string][] {
   const named = new Set<string>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.toLowerCase() === 'connection') for (const name of rawHeaders[i + 1]!.split(',')) named.add(name.trim().toLowerCase());
+    if (rawHeaders[i]!.toLowerCase() === 'connection')
+      for (const name of rawHeaders[i + 1]!.split(',')) named.add(name.trim().toLowerCase());
   }
   const kept: [string, string][] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
@@ -23,8 +34,17 @@ function endToEnd(rawHeaders: readonly string[]): [string, string][] {
  * The client's headers as the upstream gets them: its own `Host`, the body's length, no hop-by-hop header, and no
  * `Expect: 100-continue` (the fake answered it, and has the whole body to send).
  */
-export function forwardedRequestHeaders(rawHeaders: readonly string[], upstreamHost: string, bodyLength: number, hadBody: boolean): [string, string][] {
-  return [['Host', upstreamHost], ...endToEnd(rawHeaders).filter(([name]) => name.toLowerCase() !== 'expect'), ...(hadBody || bodyLength > 0 ? ([['Content-Length', String(bodyLength)]] as [string, string][]) : [])];
+export function forwardedRequestHeaders(
+  rawHeaders: readonly string[],
+  upstreamHost: string,
+  bodyLength: number,
+  hadBody: boolean,
+): [string, string][] {
+  return [
+    ['Host', upstreamHost],
+    ...endToEnd(rawHeaders).filter(([name]) => name.toLowerCase() !== 'expect'),
+    ...(hadBody || bodyLength > 0 ? ([['Content-Length', String(bodyLength)]] as [string, string][]) : []),
+  ];
 }
 
 /**
@@ -34,7 +54,8 @@ export function forwardedRequestHeaders(rawHeaders: readonly string[], upstreamH
 export function answerHeaders(rawHeaders: readonly string[], bodyLength: number, head = false): string[] {
   const kept = endToEnd(rawHeaders).flat();
   if (!head) return [...kept, 'Content-Length', String(bodyLength)];
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'content-length') return [...kept, 'Content-Length', rawHeaders[i + 1]!];
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.toLowerCase() === 'content-length') return [...kept, 'Content-Length', rawHeaders[i + 1]!];
   return kept;
 }
 
@@ -50,7 +71,12 @@ export function rewriteAudience(body: Buffer, own: { host: string; hostname: str
     const name = eq < 0 ? pair : pair.slice(0, eq);
     if (decodeFormAsSent(name) !== 'audience') return pair;
     const value = decodeFormAsSent(eq < 0 ? '' : pair.slice(eq + 1)).toLowerCase();
-    const to = value === own.host.toLowerCase() ? upstream.host : value === own.hostname.toLowerCase() ? upstream.hostname : undefined;
+    const to =
+      value === own.host.toLowerCase()
+        ? upstream.host
+        : value === own.hostname.toLowerCase()
+          ? upstream.hostname
+          : undefined;
     if (to === undefined) return pair;
     changed = true;
     return `${name}=${encodeURIComponent(to)}`;

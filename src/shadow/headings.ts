@@ -6,7 +6,14 @@ import { jsonType, type JsonType } from './normalize.js';
  * and the console's cards show as they are. Names, pointers and values stand in backticks.
  */
 
-const A_TYPE: Record<JsonType, string> = { null: 'null', boolean: 'a boolean', number: 'a number', string: 'a string', array: 'an array', object: 'an object' };
+const A_TYPE: Record<JsonType, string> = {
+  null: 'null',
+  boolean: 'a boolean',
+  number: 'a number',
+  string: 'a string',
+  array: 'an array',
+  object: 'an object',
+};
 
 /** A value as a heading quotes it: its JSON, cut (the card and the failure's text show it whole). */
 const quoted = (value: unknown): string => {
@@ -35,7 +42,8 @@ export function headingOf(finding: Finding): string {
       const status = problems?.upstream?.status;
       const both = status !== undefined && status === problems?.fake?.status ? `Both answered ${status}, but ` : '';
       const field = pointer === '/error' ? 'OAuth error' : 'problem code';
-      const code = (value: unknown): string => (value === null ? 'missing' : typeof value === 'string' && value.length <= 60 ? `\`${value}\`` : quoted(value));
+      const code = (value: unknown): string =>
+        value === null ? 'missing' : typeof value === 'string' && value.length <= 60 ? `\`${value}\`` : quoted(value);
       return `${both}${both ? 'the' : 'The'} upstream's ${field} is ${code(upstream)} where the fake's is ${code(fake)}`;
     }
     case 'missing_field':
@@ -45,7 +53,8 @@ export function headingOf(finding: Finding): string {
     case 'type':
       return `${capitalized(where(pointer))} is ${typeWords(finding.types?.upstream, upstream)} upstream, ${typeWords(finding.types?.fake, fake)} in the fake`;
     case 'enum_value': {
-      const out = (side: 'upstream' | 'fake'): string => (finding.outside?.includes(side) ? ", outside the document's enum" : '');
+      const out = (side: 'upstream' | 'fake'): string =>
+        finding.outside?.includes(side) ? ", outside the document's enum" : '';
       return `${capitalized(where(pointer))} is ${quoted(upstream)} upstream${out('upstream')}, ${quoted(fake)} in the fake${out('fake')}`;
     }
     case 'value':

@@ -52,7 +52,8 @@ const decoded = (segment: string): string => {
 function translateJson(value: unknown, translate: (id: string) => string | undefined): unknown {
   if (typeof value === 'string') return translate(value) ?? value;
   if (Array.isArray(value)) return value.map((item) => translateJson(item, translate));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, translateJson(v, translate)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, translateJson(v, translate)]));
   return value;
 }
 
@@ -91,7 +92,8 @@ export function translateRequest(
 }
 
 const idOf = (value: unknown): string | undefined => {
-  const id = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
+  const id =
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
   return typeof id === 'string' ? id : undefined;
 };
 
@@ -101,7 +103,14 @@ const idOf = (value: unknown): string | undefined => {
  * sides listing in creation order; a change (PATCH, DELETE) marks its record as the session's.
  */
 export function learnFromExchange(
-  exchange: { method: string; rawQuery: string; pathParams: readonly string[]; requestBody: unknown; upstream: unknown; fake: unknown },
+  exchange: {
+    method: string;
+    rawQuery: string;
+    pathParams: readonly string[];
+    requestBody: unknown;
+    upstream: unknown;
+    fake: unknown;
+  },
   map: IdentifierMap,
 ): void {
   const { method, upstream, fake } = exchange;
@@ -118,7 +127,9 @@ export function learnFromExchange(
   const ourList = (fake as { data?: unknown } | undefined)?.data;
   if (method !== 'GET' || !Array.isArray(theirList) || !Array.isArray(ourList)) return;
   const externalId = new URLSearchParams(exchange.rawQuery).get('external_id');
-  const owned = (externalId !== null && map.ownsExternalId(externalId)) || exchange.pathParams.some((p) => map.translate(p) !== undefined);
+  const owned =
+    (externalId !== null && map.ownsExternalId(externalId)) ||
+    exchange.pathParams.some((p) => map.translate(p) !== undefined);
   if (!owned || theirList.length !== ourList.length) return;
   theirList.forEach((item, i) => {
     const [theirs, ours] = [idOf(item), idOf(ourList[i])];
@@ -152,7 +163,12 @@ const named = (ids: readonly string[]): string => ids.map((id) => `"${id.slice(0
  * the upstream's own world), or the upstream answered 404 `not_found` while the twin's world holds it and the twin
  * found it (a record of the twin's seed: a cancel of a fixture order, 404 against 409). Never a difference.
  */
-export function whyNotComparable(upstream: AnswerSeen, fake: AnswerSeen, untranslated: readonly string[], twinHolds: (id: string) => boolean = () => false): string | undefined {
+export function whyNotComparable(
+  upstream: AnswerSeen,
+  fake: AnswerSeen,
+  untranslated: readonly string[],
+  twinHolds: (id: string) => boolean = () => false,
+): string | undefined {
   if (untranslated.length === 0 || upstream.status === fake.status) return undefined;
   if (foundRecord(upstream) && noSuchRecord(fake)) {
     return `the request names ${named(untranslated)}, which this session did not create and the twin does not hold (a record of the upstream's own world): upstream ${upstream.status}, fake 404`;

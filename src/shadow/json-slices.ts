@@ -89,7 +89,8 @@ export function* parsingJson(text: string): Slices<unknown> {
         if (!Array.isArray(container)) readName();
         break;
       }
-      if (next !== (Array.isArray(container) ? 0x5d : 0x7d)) fail(i >= n ? 'Unexpected end' : `Expected ',' or a closing bracket`);
+      if (next !== (Array.isArray(container) ? 0x5d : 0x7d))
+        fail(i >= n ? 'Unexpected end' : `Expected ',' or a closing bracket`);
       i++;
       containers.pop();
       value = container;
@@ -99,7 +100,8 @@ export function* parsingJson(text: string): Slices<unknown> {
 
 /** A member as `JSON.parse` makes it: `__proto__` an own property like any other, a repeated name the last value. */
 function setMember(object: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
   else object[name] = value;
 }
 

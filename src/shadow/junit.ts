@@ -9,7 +9,9 @@ type Difference = FidelityReport['differences'][number];
 const problemLines = (d: Difference): string => {
   if (d.upstream_problem === undefined && d.fake_problem === undefined) return '';
   const line = (problem: Difference['upstream_problem']): string =>
-    problem ? `${problem.status} ${problem.code ?? '(no code)'}${problem.detail ? `: ${problem.detail}` : ''}` : '(a success, no problem)';
+    problem
+      ? `${problem.status} ${problem.code ?? '(no code)'}${problem.detail ? `: ${problem.detail}` : ''}`
+      : '(a success, no problem)';
   return `\nupstream problem: ${line(d.upstream_problem)}\nfake problem:     ${line(d.fake_problem)}`;
 };
 
@@ -30,15 +32,35 @@ export function fidelityJunit(log: FidelityLog, timestamp: Date, clientId?: stri
         text: `${d.method} ${d.path} (request ${d.request_id})\n${d.kind} at "${d.pointer}"\nupstream: ${JSON.stringify(d.upstream)}\nfake:     ${JSON.stringify(d.fake)}${problemLines(d)}`,
       }));
     const notComparable = report.not_comparable_exchanges.filter((n) => (n.operation ?? '') === operation);
-    const systemOut = notComparable.length === 0 ? undefined : notComparable.map((n) => `not comparable: ${n.method} ${n.path} (request ${n.request_id}): ${n.reason}`).join('\n');
-    return { classname: 'fidelity', name: operation === '' ? UNROUTED : operation, failures, ...(systemOut !== undefined && { systemOut }) };
+    const systemOut =
+      notComparable.length === 0
+        ? undefined
+        : notComparable
+            .map((n) => `not comparable: ${n.method} ${n.path} (request ${n.request_id}): ${n.reason}`)
+            .join('\n');
+    return {
+      classname: 'fidelity',
+      name: operation === '' ? UNROUTED : operation,
+      failures,
+      ...(systemOut !== undefined && { systemOut }),
+    };
   });
-  if (cases.length === 0) cases.push({ classname: 'fidelity', name: 'shadow session', skipped: 'no exchange yet: nothing was forwarded to the upstream' });
+  if (cases.length === 0)
+    cases.push({
+      classname: 'fidelity',
+      name: 'shadow session',
+      skipped: 'no exchange yet: nothing was forwarded to the upstream',
+    });
   return junitXml({
     name: 'investment-api-fake fidelity',
     suite: `fidelity against ${report.upstream}`,
     timestamp,
-    properties: [['exchanges', report.exchanges], ['compared', report.compared], ['agreed', report.agreed], ['not_comparable', report.not_comparable]],
+    properties: [
+      ['exchanges', report.exchanges],
+      ['compared', report.compared],
+      ['agreed', report.agreed],
+      ['not_comparable', report.not_comparable],
+    ],
     cases,
   });
 }

@@ -53,7 +53,12 @@ interface ClientFindings {
   notComparable: Numbered<NotComparable>[];
 }
 
-const noFindings = (): ClientFindings => ({ operations: new Map(), differences: [], violations: [], notComparable: [] });
+const noFindings = (): ClientFindings => ({
+  operations: new Map(),
+  differences: [],
+  violations: [],
+  notComparable: [],
+});
 
 /** The first `limit` items of several lists (each in order of arrival), merged in order of arrival. */
 const firstOf = <T>(lists: readonly Numbered<T>[][], limit: number): T[] =>
@@ -92,9 +97,12 @@ export class FidelityLog {
   /** Runs a comparison after those queued before it; its failure is its own (logged by `onError`), never the queue's. */
   enqueue(task: () => Promise<void>, onError: (error: unknown) => void): void {
     this.pending++;
-    this.queue = this.queue.then(task).catch(onError).finally(() => {
-      this.pending--;
-    });
+    this.queue = this.queue
+      .then(task)
+      .catch(onError)
+      .finally(() => {
+        this.pending--;
+      });
   }
 
   /** Comparisons queued and not yet done. */
@@ -112,7 +120,8 @@ export class FidelityLog {
 
   add(outcome: ExchangeOutcome): void {
     const { requestId, operation, method } = outcome;
-    const clientId = this.clients.has(outcome.clientId) || this.clients.size < this.clientLimit ? outcome.clientId : null;
+    const clientId =
+      this.clients.has(outcome.clientId) || this.clients.size < this.clientLimit ? outcome.clientId : null;
     let mine = this.clients.get(clientId);
     if (!mine) this.clients.set(clientId, (mine = noFindings()));
     const counts = mine.operations.get(operation ?? '') ?? noCounts();
@@ -130,10 +139,22 @@ export class FidelityLog {
         this.held[name]++;
       }
     };
-    push('violations', outcome.violations, (v) => ({ request_id: requestId, operation, side: v.side, pointer: clean(v.pointer), message: clean(v.message) }));
+    push('violations', outcome.violations, (v) => ({
+      request_id: requestId,
+      operation,
+      side: v.side,
+      pointer: clean(v.pointer),
+      message: clean(v.message),
+    }));
     if ('notComparable' in outcome.result) {
       counts.not_comparable++;
-      push('notComparable', [outcome.result.notComparable], (reason) => ({ request_id: requestId, operation, method, path, reason: clean(reason) }));
+      push('notComparable', [outcome.result.notComparable], (reason) => ({
+        request_id: requestId,
+        operation,
+        method,
+        path,
+        reason: clean(reason),
+      }));
       return;
     }
     counts.compared++;
@@ -167,13 +188,23 @@ export class FidelityLog {
     const clients = this.of(clientId);
     const operations = this.operationsSeen(clientId);
     const totals: Counts = { exchanges: 0, compared: 0, agreed: 0, not_comparable: 0 };
-    for (const counts of operations.values()) for (const key of Object.keys(totals) as (keyof Counts)[]) totals[key] += counts[key];
+    for (const counts of operations.values())
+      for (const key of Object.keys(totals) as (keyof Counts)[]) totals[key] += counts[key];
     return {
       upstream: this.upstream,
       ...totals,
-      differences: firstOf(clients.map((c) => c.differences), REPORT_LIST_LIMIT),
-      document_violations: firstOf(clients.map((c) => c.violations), REPORT_LIST_LIMIT),
-      not_comparable_exchanges: firstOf(clients.map((c) => c.notComparable), REPORT_LIST_LIMIT),
+      differences: firstOf(
+        clients.map((c) => c.differences),
+        REPORT_LIST_LIMIT,
+      ),
+      document_violations: firstOf(
+        clients.map((c) => c.violations),
+        REPORT_LIST_LIMIT,
+      ),
+      not_comparable_exchanges: firstOf(
+        clients.map((c) => c.notComparable),
+        REPORT_LIST_LIMIT,
+      ),
       operations: [...operations]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([operation, counts]) => ({ operation: operation === '' ? null : operation, ...counts })),
@@ -195,7 +226,8 @@ export class FidelityLog {
 
   /** Forgets what was counted (every client's, or one's). */
   clear(clientId?: string): void {
-    for (const forgotten of this.of(clientId)) for (const name of Object.keys(this.held) as ListName[]) this.held[name] -= forgotten[name].length;
+    for (const forgotten of this.of(clientId))
+      for (const name of Object.keys(this.held) as ListName[]) this.held[name] -= forgotten[name].length;
     if (clientId === undefined) this.clients.clear();
     else this.clients.delete(clientId);
   }

@@ -1,5 +1,12 @@
 import { tokensOf } from '../api/json-pointer.js';
-import { isSecretName, longestForm, REDACTED, redactedJsonMembers, redactedValue, withoutSecretValues } from '../records/secrets.js';
+import {
+  isSecretName,
+  longestForm,
+  REDACTED,
+  redactedJsonMembers,
+  redactedValue,
+  withoutSecretValues,
+} from '../records/secrets.js';
 
 /**
  * The normalization rules of shadow mode, written once: which values are instants, which are identifiers, what JSON
@@ -19,7 +26,11 @@ export const isIdentifierKey = (key: string): boolean => key === 'id' || key.end
 export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
 export const jsonType = (value: unknown): JsonType =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as 'boolean' | 'number' | 'string' | 'object');
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : (typeof value as 'boolean' | 'number' | 'string' | 'object');
 
 /** List items are compared by shape: every item's fields under one pointer segment, `*`. */
 export const ITEMS = '*';

@@ -21,7 +21,12 @@ export const shadowModeOf = (ctx: FakeContext): ShadowMode | undefined => ctx.sh
  * plane reads (the fidelity log) and `stop()` closes (the upstream's kept-alive sockets, the twin's loopback). Its
  * forwarding step is handed the pipeline's own route step (one router): `route` names its operation.
  */
-export function shadowMode(ctx: FakeContext, app: RequestListener, upstream: string, route: (req: RoutableRequest) => RouteMatch): ShadowMode & { step: RequestHandler } {
+export function shadowMode(
+  ctx: FakeContext,
+  app: RequestListener,
+  upstream: string,
+  route: (req: RoutableRequest) => RouteMatch,
+): ShadowMode & { step: RequestHandler } {
   const base = upstreamUrl('upstream', upstream);
   // each twin's findings, and those of exchanges no twin owns
   const fidelity = new FidelityLog(base, { clients: (ctx.options.maxTwins ?? DEFAULTS.maxTwins) + 1 });

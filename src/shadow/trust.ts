@@ -15,7 +15,9 @@ const pemsIn = (file: string | undefined): string[] => {
   }
 };
 
-type WithCaCertificates = typeof tls & { getCACertificates?: (type: 'default' | 'system' | 'bundled' | 'extra') => string[] };
+type WithCaCertificates = typeof tls & {
+  getCACertificates?: (type: 'default' | 'system' | 'bundled' | 'extra') => string[];
+};
 
 /**
  * The certificates an upstream may be signed by: Node's own (Mozilla's) roots, `NODE_EXTRA_CA_CERTS` and the
@@ -24,7 +26,9 @@ type WithCaCertificates = typeof tls & { getCACertificates?: (type: 'default' | 
  */
 export function trustedCertificates(env: NodeJS.ProcessEnv = process.env): string[] {
   const { getCACertificates } = tls as WithCaCertificates;
-  const own = getCACertificates ? [...getCACertificates('default'), ...getCACertificates('system')] : [...tls.rootCertificates];
+  const own = getCACertificates
+    ? [...getCACertificates('default'), ...getCACertificates('system')]
+    : [...tls.rootCertificates];
   const extra = pemsIn(env.NODE_EXTRA_CA_CERTS);
   const system = pemsIn(env.SSL_CERT_FILE ?? SYSTEM_BUNDLES.find((file) => existsSync(file)));
   return [...new Set([...own, ...extra, ...system])];

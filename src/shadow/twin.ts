@@ -33,14 +33,16 @@ const QUEUE_BYTES = 16 * 8 * 1024 * 1024;
 const isJson = (contentType: string | undefined): boolean => /[/+]json\b/i.test(contentType ?? '');
 
 /** A body's JSON (`jsonBodies`: in slices when it is large), undefined for none, or for a body that is not JSON. */
-const parsedWith = (parse: ReturnType<typeof jsonBodies>) => async (body: Buffer, contentType: string | undefined): Promise<unknown> => {
-  if (body.length === 0 || !isJson(contentType)) return undefined;
-  try {
-    return await parse([body], body.length);
-  } catch {
-    return undefined;
-  }
-};
+const parsedWith =
+  (parse: ReturnType<typeof jsonBodies>) =>
+  async (body: Buffer, contentType: string | undefined): Promise<unknown> => {
+    if (body.length === 0 || !isJson(contentType)) return undefined;
+    try {
+      return await parse([body], body.length);
+    } catch {
+      return undefined;
+    }
+  };
 
 /** In slices beside the requests (`util/slices.ts`): a 7 MB list never holds the event loop for its whole check. */
 const sliced = <T>(work: Slices<T>): Promise<T> => runSliced(work, SHARED_SLICE_BUDGET_MS);
@@ -85,24 +87,43 @@ export class Twin implements TwinSide {
     return this.tokens.get(tokenHash)?.clientId;
   }
 
-  tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): Tenant | undefined {
+  tokenGranted(
+    clientId: string,
+    scope: unknown,
+    method: TokenRequest['method'],
+    tokenHash: string,
+  ): Tenant | undefined {
     this.tokens.set(tokenHash, { clientId });
     if (this.tokens.size > TOKENS_KEPT) this.tokens.delete(this.tokens.keys().next().value!);
-    const granted = (typeof scope === 'string' ? scope.split(' ') : []).filter((s) => this.apiScopes.has(s)) as ApiScope[];
+    const granted = (typeof scope === 'string' ? scope.split(' ') : []).filter((s) =>
+      this.apiScopes.has(s),
+    ) as ApiScope[];
     const existing = this.ctx.tenants.find(clientId);
     if (existing) this.withoutTwin.delete(clientId);
     try {
       if (!existing) {
         // its secret is the fake's own, made here: the client's secret is never kept
-        createClient(this.ctx.tenants, { client_id: clientId, client_secret: randomBytes(24).toString('base64url'), scopes: granted, token_endpoint_auth_method: method }, { twin: true });
+        createClient(
+          this.ctx.tenants,
+          {
+            client_id: clientId,
+            client_secret: randomBytes(24).toString('base64url'),
+            scopes: granted,
+            token_endpoint_auth_method: method,
+          },
+          { twin: true },
+        );
         this.made.add(clientId);
       } else if (this.made.has(clientId) && granted.some((s) => !existing.client.scopes.includes(s))) {
-        updateClient(this.ctx.tenants, clientId, { scopes: [...new Set([...existing.client.scopes, ...granted])] as ApiScope[] });
+        updateClient(this.ctx.tenants, clientId, {
+          scopes: [...new Set([...existing.client.scopes, ...granted])] as ApiScope[],
+        });
       }
     } catch (error) {
       // no room for another twin (MAX_TWINS): the client is still answered; its exchanges are not comparable
       if (!(error instanceof DomainError)) throw error;
-      if (!this.withoutTwin.has(clientId)) this.ctx.logger.warn({ clientId, code: error.code }, 'shadow mode could not make a twin');
+      if (!this.withoutTwin.has(clientId))
+        this.ctx.logger.warn({ clientId, code: error.code }, 'shadow mode could not make a twin');
       this.withoutTwin.set(clientId, `client "${clientId.slice(0, 200)}" has no twin: ${error.detail}`);
       if (this.withoutTwin.size > TOKENS_KEPT) this.withoutTwin.delete(this.withoutTwin.keys().next().value!);
     }
@@ -111,13 +132,29 @@ export class Twin implements TwinSide {
 
   compareLater(exchange: ForwardedExchange): void {
     if (this.log.waiting >= QUEUE_LIMIT) {
-      this.log.add(this.outcomeOf(exchange, { notComparable: `${QUEUE_LIMIT} exchanges were already waiting for their comparison: the client sends faster than shadow mode compares` }, []));
+      this.log.add(
+        this.outcomeOf(
+          exchange,
+          {
+            notComparable: `${QUEUE_LIMIT} exchanges were already waiting for their comparison: the client sends faster than shadow mode compares`,
+          },
+          [],
+        ),
+      );
       return;
     }
     const { size } = exchange.upstream;
     if (this.log.waiting > 0 && this.waitingBytes + size > QUEUE_BYTES) {
       const mib = QUEUE_BYTES / (1024 * 1024);
-      this.log.add(this.outcomeOf(exchange, { notComparable: `answers of ${mib} MiB were already waiting for their comparison: the clients send large answers faster than shadow mode compares` }, []));
+      this.log.add(
+        this.outcomeOf(
+          exchange,
+          {
+            notComparable: `answers of ${mib} MiB were already waiting for their comparison: the clients send large answers faster than shadow mode compares`,
+          },
+          [],
+        ),
+      );
       return;
     }
     this.waitingBytes += size;
@@ -126,15 +163,29 @@ export class Twin implements TwinSide {
       (error) => {
         // a failure of the comparison itself is counted, and said, rather than lost
         this.ctx.logger.error({ err: error, reqId: exchange.requestId }, 'shadow mode could not compare an exchange');
-        this.log.add(this.outcomeOf(exchange, { notComparable: `the twin could not replay it (${error instanceof Error ? error.message : String(error)})` }, []));
+        this.log.add(
+          this.outcomeOf(
+            exchange,
+            {
+              notComparable: `the twin could not replay it (${error instanceof Error ? error.message : String(error)})`,
+            },
+            [],
+          ),
+        );
       },
     );
   }
 
-  private outcomeOf(exchange: ForwardedExchange, result: ExchangeOutcome['result'], violations: ExchangeOutcome['violations']): ExchangeOutcome {
+  private outcomeOf(
+    exchange: ForwardedExchange,
+    result: ExchangeOutcome['result'],
+    violations: ExchangeOutcome['violations'],
+  ): ExchangeOutcome {
     return {
       requestId: exchange.requestId,
-      clientId: exchange.token?.clientId ?? (exchange.bearer !== undefined ? this.clientOfToken(exchange.bearer) ?? null : null),
+      clientId:
+        exchange.token?.clientId ??
+        (exchange.bearer !== undefined ? (this.clientOfToken(exchange.bearer) ?? null) : null),
       operation: exchange.route?.operation.operationId ?? null,
       method: exchange.method,
       path: exchange.path,
@@ -158,7 +209,9 @@ export class Twin implements TwinSide {
     this.check ??= new DocumentCheck(this.ctx.api.document);
     const { route } = exchange;
     const violations: ExchangeOutcome['violations'] = [];
-    const requestBody = exchange.token ? { ...formObject(exchange.token.form), ...(exchange.token.secretInForm && { client_secret: '[redacted]' }) } : await this.parsed(exchange.body, exchange.contentType);
+    const requestBody = exchange.token
+      ? { ...formObject(exchange.token.form), ...(exchange.token.secretInForm && { client_secret: '[redacted]' }) }
+      : await this.parsed(exchange.body, exchange.contentType);
     let upstreamEnums: string[] = [];
     if (route) {
       // names as sent, whatever they are (`constructor`, `__proto__`): an object without a prototype
@@ -167,26 +220,54 @@ export class Twin implements TwinSide {
         const had = query[name];
         query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
       }
-      const onRequest = await sliced(this.check.checkingRequest(route.openApiRoute, exchange.method, { pathParams: route.pathParams, query, body: requestBody, contentType: exchange.contentType }));
-      const onAnswer = await sliced(this.check.checkingAnswer(route.openApiRoute, exchange.method, exchange.upstream.status, exchange.upstream.body));
+      const onRequest = await sliced(
+        this.check.checkingRequest(route.openApiRoute, exchange.method, {
+          pathParams: route.pathParams,
+          query,
+          body: requestBody,
+          contentType: exchange.contentType,
+        }),
+      );
+      const onAnswer = await sliced(
+        this.check.checkingAnswer(
+          route.openApiRoute,
+          exchange.method,
+          exchange.upstream.status,
+          exchange.upstream.body,
+        ),
+      );
       // a loop, not push(...): a list answer may break the document at more places than a call takes arguments
       for (const v of onRequest) violations.push({ side: 'request', pointer: v.pointer, message: v.message });
       for (const v of onAnswer) violations.push({ side: 'upstream_answer', pointer: v.pointer, message: v.message });
       upstreamEnums = onAnswer.filter((v) => v.isEnum).map((v) => v.pointer);
     } else {
-      violations.push({ side: 'request', pointer: '', message: `the document has no operation at ${exchange.method} ${exchange.path.slice(0, 200)}` });
+      violations.push({
+        side: 'request',
+        pointer: '',
+        message: `the document has no operation at ${exchange.method} ${exchange.path.slice(0, 200)}`,
+      });
     }
-    const outcome = (result: ExchangeOutcome['result']): ExchangeOutcome => this.outcomeOf(exchange, result, violations);
-    const replay = exchange.token ? await this.replayTokenRequest(exchange, exchange.token) : await this.replayApiRequest(exchange);
+    const outcome = (result: ExchangeOutcome['result']): ExchangeOutcome =>
+      this.outcomeOf(exchange, result, violations);
+    const replay = exchange.token
+      ? await this.replayTokenRequest(exchange, exchange.token)
+      : await this.replayApiRequest(exchange);
     if ('notComparable' in replay) {
       this.log.add(outcome({ notComparable: replay.notComparable }));
       return;
     }
     if (replay.answer.status === 0) {
-      this.log.add(outcome({ notComparable: "the twin's answer was dropped (a fault injected on its tenant through the control plane)" }));
+      this.log.add(
+        outcome({
+          notComparable: "the twin's answer was dropped (a fault injected on its tenant through the control plane)",
+        }),
+      );
       return;
     }
-    const fake: Answer = { status: replay.answer.status, body: await this.parsed(replay.answer.body, replay.answer.contentType) };
+    const fake: Answer = {
+      status: replay.answer.status,
+      body: await this.parsed(replay.answer.body, replay.answer.contentType),
+    };
     const upstream: Answer = { status: exchange.upstream.status, body: withoutGrantedToken(exchange.upstream.body) };
     const twinWorld = replay.tenant?.store;
     const reason = whyNotComparable(upstream, fake, replay.untranslated, (id) => twinWorld?.holds(id) ?? false);
@@ -197,9 +278,24 @@ export class Twin implements TwinSide {
     const session = replay.session;
     const bothSucceeded = upstream.status < 400 && fake.status < 400;
     if (session && bothSucceeded) {
-      learnFromExchange({ method: exchange.method, rawQuery: exchange.rawQuery, pathParams: Object.values(route?.pathParams ?? {}), requestBody, upstream: upstream.body, fake: fake.body }, session);
+      learnFromExchange(
+        {
+          method: exchange.method,
+          rawQuery: exchange.rawQuery,
+          pathParams: Object.values(route?.pathParams ?? {}),
+          requestBody,
+          upstream: upstream.body,
+          fake: fake.body,
+        },
+        session,
+      );
     }
-    const fakeEnums = route && fake.status < 400 ? (await sliced(this.check.checkingAnswer(route.openApiRoute, exchange.method, fake.status, fake.body))).filter((v: Violation) => v.isEnum).map((v) => v.pointer) : [];
+    const fakeEnums =
+      route && fake.status < 400
+        ? (await sliced(this.check.checkingAnswer(route.openApiRoute, exchange.method, fake.status, fake.body)))
+            .filter((v: Violation) => v.isEnum)
+            .map((v) => v.pointer)
+        : [];
     const id = (upstream.body as { id?: unknown } | undefined)?.id;
     const findings = await sliced(
       comparing({
@@ -219,17 +315,33 @@ export class Twin implements TwinSide {
     const tenant = this.ctx.tenants.find(token.clientId);
     const refusedClient = (exchange.upstream.body as { error?: unknown } | undefined)?.error === 'invalid_client';
     if (!tenant && !refusedClient) {
-      return { notComparable: this.withoutTwin.get(token.clientId) ?? `client "${token.clientId.slice(0, 200)}" has no twin: the upstream has not granted it a token in this session` };
+      return {
+        notComparable:
+          this.withoutTwin.get(token.clientId) ??
+          `client "${token.clientId.slice(0, 200)}" has no twin: the upstream has not granted it a token in this session`,
+      };
     }
-    const secret = tenant && !refusedClient ? tenant.client.client_secret : `not-the-secret-${randomBytes(8).toString('hex')}`;
+    const secret =
+      tenant && !refusedClient ? tenant.client.client_secret : `not-the-secret-${randomBytes(8).toString('hex')}`;
     const upstreamHost = this.ctxUpstreamHost();
     const form = token.form.map(([name, value]): [string, string] =>
-      name === 'audience' && exchange.host !== undefined && (value === upstreamHost.host || value === upstreamHost.hostname) ? [name, exchange.host] : [name, value],
+      name === 'audience' &&
+      exchange.host !== undefined &&
+      (value === upstreamHost.host || value === upstreamHost.hostname)
+        ? [name, exchange.host]
+        : [name, value],
     );
     if (token.secretInForm) form.push(['client_secret', secret]);
     const body = Buffer.from(form.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
-    const answer = await this.send(exchange, '/oauth2/token', '', body, token.method === 'client_secret_basic' ? basic(token.clientId, secret) : undefined);
-    const twinToken = ((await this.parsed(answer.body, answer.contentType)) as { access_token?: unknown } | undefined)?.access_token;
+    const answer = await this.send(
+      exchange,
+      '/oauth2/token',
+      '',
+      body,
+      token.method === 'client_secret_basic' ? basic(token.clientId, secret) : undefined,
+    );
+    const twinToken = ((await this.parsed(answer.body, answer.contentType)) as { access_token?: unknown } | undefined)
+      ?.access_token;
     const known = exchange.upstream.tokenHash === undefined ? undefined : this.tokens.get(exchange.upstream.tokenHash);
     if (known && typeof twinToken === 'string') known.twinToken = twinToken;
     return { answer, untranslated: [], session: undefined, tenant: undefined };
@@ -244,7 +356,11 @@ export class Twin implements TwinSide {
       const known = this.tokens.get(exchange.bearer);
       const noTwin = known && this.withoutTwin.get(known.clientId);
       if (noTwin) return { notComparable: noTwin };
-      if (!known?.twinToken) return { notComparable: 'its access token was not issued through this shadow session (get the token through the fake, or its twin could not be made)' };
+      if (!known?.twinToken)
+        return {
+          notComparable:
+            'its access token was not issued through this shadow session (get the token through the fake, or its twin could not be made)',
+        };
       authorization = `Bearer ${known.twinToken}`;
       session = this.sessionOf(known.clientId);
       tenant = this.ctx.tenants.find(known.clientId);
@@ -252,7 +368,13 @@ export class Twin implements TwinSide {
     // a body the fake refuses for its size (413) is replayed as it came: translating it would only hold the event loop
     const json = isJson(exchange.contentType) && exchange.body.length <= BODY_LIMIT_BYTES;
     const translated = translateRequest(
-      { path: exchange.path, rawQuery: exchange.rawQuery, body: exchange.body, json, pathParams: Object.values(exchange.route?.pathParams ?? {}) },
+      {
+        path: exchange.path,
+        rawQuery: exchange.rawQuery,
+        body: exchange.body,
+        json,
+        pathParams: Object.values(exchange.route?.pathParams ?? {}),
+      },
       session ?? new IdentifierMap(0),
     );
     const write = exchange.method !== 'GET' && exchange.method !== 'HEAD';
@@ -269,14 +391,27 @@ export class Twin implements TwinSide {
     return { host: url.host, hostname: url.hostname };
   }
 
-  private send(exchange: ForwardedExchange, path: string, rawQuery: string, body: Buffer, authorization: string | undefined): Promise<ReplayAnswer> {
+  private send(
+    exchange: ForwardedExchange,
+    path: string,
+    rawQuery: string,
+    body: Buffer,
+    authorization: string | undefined,
+  ): Promise<ReplayAnswer> {
     const headers: Record<string, string> = {};
     if (exchange.host !== undefined) headers.host = exchange.host;
     if (exchange.contentType !== undefined) headers['content-type'] = exchange.contentType;
     if (exchange.accept !== undefined) headers.accept = exchange.accept;
     if (authorization !== undefined) headers.authorization = authorization;
-    return this.transport.send({ method: exchange.method, url: rawQuery === '' ? path : `${path}?${rawQuery}`, headers, body });
+    return this.transport.send({
+      method: exchange.method,
+      url: rawQuery === '' ? path : `${path}?${rawQuery}`,
+      headers,
+      body,
+    });
   }
 }
 
-type Replayed = { answer: ReplayAnswer; untranslated: string[]; session: IdentifierMap | undefined; tenant: Tenant | undefined } | { notComparable: string };
+type Replayed =
+  | { answer: ReplayAnswer; untranslated: string[]; session: IdentifierMap | undefined; tenant: Tenant | undefined }
+  | { notComparable: string };

@@ -42,10 +42,15 @@ export const MAX_UPSTREAM_ANSWER_BYTES = 8 * 1024 * 1024;
  * the client the upstream's bytes. One timer bounds the whole exchange (connect, headers, body); the answer's body is
  * counted as it streams in and refused past its limit.
  */
-export function upstreamClient(baseUrl: string, { timeoutMs, maxAnswerBytes = MAX_UPSTREAM_ANSWER_BYTES }: { timeoutMs: number; maxAnswerBytes?: number }): UpstreamClient {
+export function upstreamClient(
+  baseUrl: string,
+  { timeoutMs, maxAnswerBytes = MAX_UPSTREAM_ANSWER_BYTES }: { timeoutMs: number; maxAnswerBytes?: number },
+): UpstreamClient {
   const base = new URL(baseUrl);
   const secure = base.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 128, ca: trustedCertificates() }) : new http.Agent({ keepAlive: true, maxSockets: 128 });
+  const agent = secure
+    ? new https.Agent({ keepAlive: true, maxSockets: 128, ca: trustedCertificates() })
+    : new http.Agent({ keepAlive: true, maxSockets: 128 });
   const request = secure ? https.request : http.request;
   // a base URL with a path (https://host/api) prefixes every forwarded path
   const prefix = base.pathname.replace(/\/$/, '');
@@ -63,7 +68,15 @@ export function upstreamClient(baseUrl: string, { timeoutMs, maxAnswerBytes = MA
           reject(new UpstreamUnreachable(why));
         };
         const outgoing = request(
-          { protocol: base.protocol, hostname: base.hostname, port: base.port, method, path: `${prefix}${url}`, headers: headers.flat(), agent },
+          {
+            protocol: base.protocol,
+            hostname: base.hostname,
+            port: base.port,
+            method,
+            path: `${prefix}${url}`,
+            headers: headers.flat(),
+            agent,
+          },
           (answer) => {
             const chunks: Buffer[] = [];
             let size = 0;
@@ -78,12 +91,20 @@ export function upstreamClient(baseUrl: string, { timeoutMs, maxAnswerBytes = MA
               if (done) return;
               done = true;
               clearTimeout(timer);
-              resolve({ status: answer.statusCode ?? 0, statusMessage: answer.statusMessage ?? '', rawHeaders: answer.rawHeaders, chunks, size });
+              resolve({
+                status: answer.statusCode ?? 0,
+                statusMessage: answer.statusMessage ?? '',
+                rawHeaders: answer.rawHeaders,
+                chunks,
+                size,
+              });
             });
           },
         );
         const timer = setTimeout(() => fail(`the upstream did not answer within ${timeoutMs} ms`), timeoutMs);
-        outgoing.on('error', (error: NodeJS.ErrnoException) => fail(`the upstream at ${base.origin} cannot be reached (${error.code ?? error.message})`));
+        outgoing.on('error', (error: NodeJS.ErrnoException) =>
+          fail(`the upstream at ${base.origin} cannot be reached (${error.code ?? error.message})`),
+        );
         outgoing.end(body);
       }),
   };

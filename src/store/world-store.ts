@@ -31,7 +31,8 @@ export const HISTORY_ENTRY_BYTES = 384;
 export const recordBytes = (record: object): number => Buffer.byteLength(JSON.stringify(record)) + 1;
 
 /** A whole world's bytes as JSON, each order with room for the rest of its lifecycle. */
-export const worldBytes = (world: World): number => Buffer.byteLength(JSON.stringify(world)) + world.orders.length * ORDER_GROWTH_BYTES;
+export const worldBytes = (world: World): number =>
+  Buffer.byteLength(JSON.stringify(world)) + world.orders.length * ORDER_GROWTH_BYTES;
 
 /**
  * What a store's bytes count against besides its own count: the room its tenant has of what every tenant's world
@@ -146,7 +147,10 @@ export class WorldStore {
    */
   private changes: number;
 
-  constructor(own: World, { maxRecords = Number.POSITIVE_INFINITY, account, idSeed = '', firstVersion = 0, bytes }: WorldStoreOptions = {}) {
+  constructor(
+    own: World,
+    { maxRecords = Number.POSITIVE_INFINITY, account, idSeed = '', firstVersion = 0, bytes }: WorldStoreOptions = {},
+  ) {
     this.maxRecords = maxRecords;
     this.account = account;
     this.idSeed = idSeed;
@@ -172,7 +176,9 @@ export class WorldStore {
     this.accountById = byId(this.accounts);
     this.accountPlace = new Map(this.accounts.map((a, place) => [a.id, place]));
     this.accountPlacesByExternalId = new Map();
-    this.accounts.forEach((a, place) => a.external_id != null && appendTo(this.accountPlacesByExternalId, a.external_id, place));
+    this.accounts.forEach(
+      (a, place) => a.external_id != null && appendTo(this.accountPlacesByExternalId, a.external_id, place),
+    );
     this.walletById = byId(this.wallets);
     this.walletsByAccount = groupBy(this.wallets, (w) => w.account_id);
     this.walletByAddress = new Map(this.wallets.map((w) => [w.wallet_address.toLowerCase(), w]));
@@ -187,15 +193,29 @@ export class WorldStore {
   newId(): string {
     for (;;) {
       const id = sequenceUuid(this.idSeed, this.idSequence++);
-      if (!this.accountById.has(id) && !this.walletById.has(id) && !this.paymentMethodById.has(id) && !this.orderById.has(id)) return id;
+      if (
+        !this.accountById.has(id) &&
+        !this.walletById.has(id) &&
+        !this.paymentMethodById.has(id) &&
+        !this.orderById.has(id)
+      )
+        return id;
     }
   }
 
   /** Whether a path names one of this world's records (an id, an ISIN, a fund's abbreviation): shadow mode asks. */
   holds(key: string): boolean {
-    return [this.accountById, this.walletById, this.paymentMethodById, this.orderById, this.customOfferingById, this.documentById, this.shareClassById, this.assetByIsin, this.feederFundByAbbreviation].some(
-      (index: Map<string, unknown>) => index.has(key),
-    );
+    return [
+      this.accountById,
+      this.walletById,
+      this.paymentMethodById,
+      this.orderById,
+      this.customOfferingById,
+      this.documentById,
+      this.shareClassById,
+      this.assetByIsin,
+      this.feederFundByAbbreviation,
+    ].some((index: Map<string, unknown>) => index.has(key));
   }
 
   /** What a tenant's client can create: the records MAX_RECORDS_PER_TENANT counts. */

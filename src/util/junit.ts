@@ -6,7 +6,8 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Text for an XML attribute or element. */
-export const xmlText = (text: string): string => text.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+export const xmlText = (text: string): string =>
+  text.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
 export interface JunitFailure {
   message: string;
@@ -38,7 +39,9 @@ function testCase({ classname, name, failures = [], skipped, systemOut }: JunitC
   const open = `    <testcase classname="${xmlText(classname)}" name="${xmlText(name)}" time="0"`;
   const inner = [
     ...(skipped === undefined ? [] : [`      <skipped message="${xmlText(skipped)}"/>`]),
-    ...failures.map((f) => `      <failure message="${xmlText(f.message)}" type="${xmlText(f.type)}">${xmlText(f.text)}</failure>`),
+    ...failures.map(
+      (f) => `      <failure message="${xmlText(f.message)}" type="${xmlText(f.type)}">${xmlText(f.text)}</failure>`,
+    ),
     ...(systemOut === undefined ? [] : [`      <system-out>${xmlText(systemOut)}</system-out>`]),
   ];
   return inner.length === 0 ? `${open}/>` : [`${open}>`, ...inner, '    </testcase>'].join('\n');

@@ -21,12 +21,16 @@ afterEach(() => watched.close());
 
 /** A partner's call with the default client's token: its request id. */
 async function partner(path: string, init: RequestInit = {}): Promise<string> {
-  const response = await fetch(fake.url + path, { ...init, headers: { authorization: `Bearer ${await fake.token()}`, 'content-type': 'application/json' } });
+  const response = await fetch(fake.url + path, {
+    ...init,
+    headers: { authorization: `Bearer ${await fake.token()}`, 'content-type': 'application/json' },
+  });
   return response.headers.get('x-request-id')!;
 }
 
 /** A refused cancel: 409 order_not_cancellable, the longest code a partner meets often. */
-const refusedCancel = () => partner(`/v1/orders/${fake.state().orders.find((o) => o.status === 'COMPLETED')!.id}/`, { method: 'DELETE' });
+const refusedCancel = () =>
+  partner(`/v1/orders/${fake.state().orders.find((o) => o.status === 'COMPLETED')!.id}/`, { method: 'DELETE' });
 
 // (this file is compiled without the DOM's types) what the page lays out of an element
 type Laid = {
@@ -48,7 +52,12 @@ describe('the Requests view', () => {
     const layout = await code.evaluate((node) => {
       const element = node as unknown as Laid;
       const style = element.ownerDocument.defaultView.getComputedStyle(element);
-      return { cut: element.scrollWidth > element.clientWidth, overflow: style.textOverflow, wraps: style.whiteSpace !== 'nowrap', title: element.closest('[title]')?.getAttribute('title') };
+      return {
+        cut: element.scrollWidth > element.clientWidth,
+        overflow: style.textOverflow,
+        wraps: style.whiteSpace !== 'nowrap',
+        title: element.closest('[title]')?.getAttribute('title'),
+      };
     });
     // at this width the column is narrower than the code: the cut must show
     expect(layout).toEqual({ cut: true, overflow: 'ellipsis', wraps: false, title: 'order_not_cancellable' });
@@ -61,8 +70,14 @@ describe('the Requests view', () => {
     watched.expectError(/409/);
     await page.goto(`${fake.url}/console/requests?ids=${refused},${listed}`);
     const applied = (id: string) =>
-      page.locator('tr', { has: page.getByRole('button', { name: `Details of request ${id}` }) }).locator('xpath=following-sibling::tr[1]').locator('dl.fields div', { hasText: /^applied/ }).locator('dd');
-    await expect.poll(() => applied(refused).textContent()).toBe('no: refused (409 order_not_cancellable), so nothing changed');
+      page
+        .locator('tr', { has: page.getByRole('button', { name: `Details of request ${id}` }) })
+        .locator('xpath=following-sibling::tr[1]')
+        .locator('dl.fields div', { hasText: /^applied/ })
+        .locator('dd');
+    await expect
+      .poll(() => applied(refused).textContent())
+      .toBe('no: refused (409 order_not_cancellable), so nothing changed');
     expect(await applied(listed).textContent()).toBe('yes: the operation ran and succeeded');
   });
 });
@@ -105,7 +120,9 @@ describe('the Fidelity view with shadow mode off', () => {
     await page.getByText(/Shadow mode is off/).waitFor();
     const { port, origin } = new URL(fake.url);
     const text = (await page.locator('.empty-report').textContent())!;
-    expect(await page.locator('.empty-report pre').textContent()).toBe(`npx investment-api-fake --port ${port} --upstream https://sandbox.platform.example`);
+    expect(await page.locator('.empty-report pre').textContent()).toBe(
+      `npx investment-api-fake --port ${port} --upstream https://sandbox.platform.example`,
+    );
     expect(text).toContain(`send your client's traffic to ${origin}`);
     expect(text).not.toContain('8080');
   });

@@ -14,5 +14,8 @@ function shippedGzippedBytes(): number {
 it('the README states the console’s size as the build makes it, to the nearest KB', () => {
   const stated = /about (\d+) KB gzipped/.exec(readFileSync(new URL('README.md', root), 'utf8'));
   expect(stated, 'the README names the console’s gzipped size').not.toBeNull();
-  expect(Math.abs(shippedGzippedBytes() / 1000 - Number(stated![1])), 'update "about N KB gzipped" in the README').toBeLessThanOrEqual(1);
+  expect(
+    Math.abs(shippedGzippedBytes() / 1000 - Number(stated![1])),
+    'update "about N KB gzipped" in the README',
+  ).toBeLessThanOrEqual(1);
 });

@@ -30,7 +30,10 @@ afterEach(() => watched.close());
 /** A partner's call of the public API, with a token of the client (default: the default client). */
 async function partner(path: string, init: RequestInit & { clientId?: string } = {}): Promise<Response> {
   const token = await fake.token(init.clientId);
-  return fetch(fake.url + path, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+  return fetch(fake.url + path, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
 }
 
 const open = async (path: string, heading: string | RegExp) => {
@@ -38,7 +41,8 @@ const open = async (path: string, heading: string | RegExp) => {
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 };
 const notice = () => page.getByRole('status').textContent();
-const nav = (label: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: label, exact: true }).click();
+const nav = (label: string) =>
+  page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: label, exact: true }).click();
 
 describe('orders', () => {
   it('Advance moves a BUY one step at a time, and GET /v1/orders shows each status; at COMPLETED Advance and Cancel order are disabled', async () => {
@@ -47,16 +51,25 @@ describe('orders', () => {
     const status = page.getByTestId('order-status');
     const advance = page.getByRole('button', { name: 'Advance', exact: true });
     expect(await status.textContent()).toBe('placed');
-    for (const [label, api] of [['awaiting payment', 'AWAITING_PAYMENT'], ['awaiting token delivery', 'AWAITING_TOKEN_DELIVERY'], ['completed', 'COMPLETED']]) {
+    for (const [label, api] of [
+      ['awaiting payment', 'AWAITING_PAYMENT'],
+      ['awaiting token delivery', 'AWAITING_TOKEN_DELIVERY'],
+      ['completed', 'COMPLETED'],
+    ]) {
       await advance.click();
       await expect.poll(() => status.textContent()).toBe(label);
       expect(await page.locator('.lifecycle [aria-current="step"] > span').textContent()).toBe(label);
-      const listed = (await (await partner(`/v1/orders?account_id=${order.account_id}&order_status=${api}`)).json()) as { data: { id: string }[] };
+      const listed = (await (
+        await partner(`/v1/orders?account_id=${order.account_id}&order_status=${api}`)
+      ).json()) as { data: { id: string }[] };
       expect(listed.data.map((o) => o.id)).toContain(order.id);
     }
     expect(await advance.isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Cancel order' }).isDisabled()).toBe(true);
-    expect(fake.state().orders.find((o) => o.id === order.id)).toMatchObject({ status: 'COMPLETED', settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(fake.state().orders.find((o) => o.id === order.id)).toMatchObject({
+      status: 'COMPLETED',
+      settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
   });
 
   it('when the fake refuses a step (the order moved on elsewhere), the console shows its problem and then the order as it is', async () => {
@@ -86,7 +99,9 @@ describe('orders', () => {
     const subscribeable = fixtures.assets.find((a) => a.subscribeable)!;
     const minimum = fixtures.share_classes.find((s) => s.id === subscribeable.share_class_id)!.min_investment ?? 1;
     const account = fixtures.accounts.find(
-      (a) => fixtures.wallets.some((w) => w.account_id === a.id && w.is_primary) && fixtures.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+      (a) =>
+        fixtures.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
+        fixtures.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
     )!;
     watched.expectError(/status of 422 .*\/__control\/orders\)$/);
     await open(`/console/orders/new?account=${account.id}`, 'New order');
@@ -102,7 +117,9 @@ describe('orders', () => {
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.getByRole('heading', { level: 1, name: `BUY 1 × ${subscribeable.isin}` }).waitFor();
     const placed = fake.state().orders.filter((o) => !fixtures.orders.some((f) => f.id === o.id));
-    expect(placed).toEqual([expect.objectContaining({ account_id: account.id, isin: subscribeable.isin, status: 'PLACED', value: minimum })]);
+    expect(placed).toEqual([
+      expect.objectContaining({ account_id: account.id, isin: subscribeable.isin, status: 'PLACED', value: minimum }),
+    ]);
     expect(page.url()).toBe(`${fake.url}/console/orders/${placed[0]!.id}`);
   });
 });
@@ -115,7 +132,9 @@ describe('faults and the live requests feed', () => {
     expect(await page.getByLabel('Status code').inputValue()).toBe('503');
     await page.getByRole('button', { name: 'Add fault' }).click();
     await expect.poll(notice).toMatch(/^Fault \S+ added/);
-    expect(await fake.control.faults()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/orders', status: 503, remaining: 1 })]);
+    expect(await fake.control.faults()).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/v1/orders', status: 503, remaining: 1 }),
+    ]);
 
     // the feed is open before the call is made: the entry arrives by itself
     await nav('Requests');
@@ -127,7 +146,8 @@ describe('faults and the live requests feed', () => {
     await row.waitFor({ timeout: 5000 });
     expect(await row.textContent()).toContain('service_unavailable');
     // newest first: the call that recovered is above the one that failed (its row may arrive a moment after the 503's)
-    const statuses = () => page.locator('table.requests tbody tr', { hasText: '/v1/orders' }).locator('td:nth-child(6)').allTextContents();
+    const statuses = () =>
+      page.locator('table.requests tbody tr', { hasText: '/v1/orders' }).locator('td:nth-child(6)').allTextContents();
     await expect.poll(statuses).toEqual(['200', '503']);
     await row.getByRole('button', { name: /^Details of request/ }).click();
     const details = page.locator('tr.details');
@@ -144,14 +164,23 @@ describe('faults and the live requests feed', () => {
     await page.getByLabel('After the operation (it is done, the answer is lost)').check();
     await page.getByRole('button', { name: 'Add fault' }).click();
     await expect.poll(notice).toMatch(/^Fault \S+ added/);
-    expect(await fake.control.faults()).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' })]);
+    expect(await fake.control.faults()).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' }),
+    ]);
     expect(await page.locator('table').last().textContent()).toContain('after the operation');
 
     await nav('Requests');
     await page.getByRole('heading', { level: 1, name: 'Requests' }).waitFor();
-    await expect(partner('/v1/accounts', { method: 'POST', body: JSON.stringify({ type: 'individual', external_id: 'lost-in-console' }) })).rejects.toThrow();
+    await expect(
+      partner('/v1/accounts', {
+        method: 'POST',
+        body: JSON.stringify({ type: 'individual', external_id: 'lost-in-console' }),
+      }),
+    ).rejects.toThrow();
     expect(fake.state().accounts.filter((a) => a.external_id === 'lost-in-console')).toHaveLength(1);
-    const row = page.locator('table.requests tbody tr', { hasText: '/v1/accounts' }).filter({ hasText: 'write applied' });
+    const row = page
+      .locator('table.requests tbody tr', { hasText: '/v1/accounts' })
+      .filter({ hasText: 'write applied' });
     await row.waitFor({ timeout: 5000 });
     await row.getByRole('button', { name: /^Details of request/ }).click();
     expect(await page.locator('tr.details').textContent()).toMatch(/applied\s*yes, although the answer was lost/);
@@ -175,7 +204,10 @@ describe('faults and the live requests feed', () => {
 
 describe('the world controls', () => {
   it('Reset puts the tenant back to its fixtures: accounts, orders, faults and clock', async () => {
-    const created = await partner('/v1/accounts', { method: 'POST', body: JSON.stringify({ type: 'individual', first_name: 'Temporary' }) });
+    const created = await partner('/v1/accounts', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'individual', first_name: 'Temporary' }),
+    });
     expect(created.status).toBe(201);
     fake.advanceOrder(fixtures.orders.find((o) => o.status === 'PLACED')!.id);
     await fake.control.addFault({ status: 500 });
@@ -209,18 +241,32 @@ describe('the world controls', () => {
 
   it('downloads the world as a snapshot, and loads an uploaded one (a file that is not JSON is refused, and said so)', async () => {
     await open('/console/', 'Overview of sandbox-client');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download snapshot' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download snapshot' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('sandbox-client-snapshot.json');
     const snapshot = JSON.parse(readFileSync((await download.path())!, 'utf8')) as World;
     expect(snapshot).toEqual(fixtures);
 
-    const edited: World = { ...snapshot, accounts: snapshot.accounts.map((a, i) => (i === 0 ? { ...a, external_id: 'from-the-upload' } : a)) };
+    const edited: World = {
+      ...snapshot,
+      accounts: snapshot.accounts.map((a, i) => (i === 0 ? { ...a, external_id: 'from-the-upload' } : a)),
+    };
     const upload = page.locator('header input[type="file"]');
-    await upload.setInputFiles({ name: 'edited.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(edited)) });
+    await upload.setInputFiles({
+      name: 'edited.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(edited)),
+    });
     await expect.poll(notice).toBe('Snapshot edited.json loaded into sandbox-client.');
     expect(fake.state().accounts[0]!.external_id).toBe('from-the-upload');
 
-    await upload.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{ not json') });
+    await upload.setInputFiles({
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{ not json'),
+    });
     await expect.poll(() => page.locator('header [role="alert"]').textContent()).toBe('broken.json is not JSON.');
     expect(fake.state().accounts[0]!.external_id).toBe('from-the-upload');
   });
@@ -229,7 +275,10 @@ describe('the world controls', () => {
 describe('what partners send is shown as text', () => {
   it('an account named <img src=x onerror=alert(1)> shows literally, in the list and on its page, and runs nothing', async () => {
     const name = '<img src=x onerror=alert(1)>';
-    const created = await partner('/v1/accounts', { method: 'POST', body: JSON.stringify({ type: 'individual', first_name: name }) });
+    const created = await partner('/v1/accounts', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'individual', first_name: name }),
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     await open('/console/accounts', 'Accounts of sandbox-client');
@@ -252,7 +301,9 @@ describe('tenants', () => {
     const picker = page.getByRole('combobox', { name: 'Tenant' });
     const listed = ((await (await fetch(`${fake.url}/__control/clients`)).json()) as Schemas['ClientList']).data;
     expect(listed.map((c) => c.client_id)).toContain('acme-demo');
-    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(listed.map((c) => (c.default ? `${c.client_id} (default)` : c.client_id)));
+    await expect
+      .poll(() => picker.locator('option').allTextContents())
+      .toEqual(listed.map((c) => (c.default ? `${c.client_id} (default)` : c.client_id)));
     await picker.selectOption('acme-demo');
     await page.getByRole('heading', { level: 1, name: 'Overview of acme-demo' }).waitFor();
     await nav('Connect');
@@ -262,17 +313,27 @@ describe('tenants', () => {
       const command = (await page.locator('figure', { hasText: label }).locator('pre').textContent())!;
       return (await promisify(execFile)('sh', ['-c', command], { encoding: 'utf8', timeout: 10_000 })).stdout;
     };
-    expect(JSON.parse(await run('Get a token'))).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer' });
+    expect(JSON.parse(await run('Get a token'))).toMatchObject({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+    });
     const accounts = JSON.parse(await run('A first call')) as { data: { id: string }[] };
     expect(accounts.data.map((a) => a.id)).toEqual(fixtures.accounts.map((a) => a.id));
     // the call was acme-demo's: it shows in its feed
     await nav('Requests');
-    await page.locator('table.requests tbody tr', { hasText: '/v1/accounts' }).filter({ hasText: 'acme-demo' }).waitFor();
+    await page
+      .locator('table.requests tbody tr', { hasText: '/v1/accounts' })
+      .filter({ hasText: 'acme-demo' })
+      .waitFor();
     await fake.control.forClient('acme-demo').reset();
   });
 
   it('Connect gives a client_secret_basic client a token command with HTTP Basic that works', async () => {
-    await fake.control.addClient({ client_id: 'basic-demo', client_secret: "b4s1c+&%2B:with 'quotes'", token_endpoint_auth_method: 'client_secret_basic' });
+    await fake.control.addClient({
+      client_id: 'basic-demo',
+      client_secret: "b4s1c+&%2B:with 'quotes'",
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
     await open('/console/', 'Overview of sandbox-client');
     await page.getByRole('combobox', { name: 'Tenant' }).selectOption('basic-demo');
     await page.getByRole('heading', { level: 1, name: 'Overview of basic-demo' }).waitFor();
@@ -294,7 +355,10 @@ describe('tenants', () => {
     await page.getByRole('checkbox', { name: /LEI required/ }).check();
     await expect.poll(notice).toBe('made-in-console changed.');
     const clients = (await (await fetch(`${fake.url}/__control/clients`)).json()) as Schemas['ClientList'];
-    expect(clients.data.find((c) => c.client_id === 'made-in-console')).toMatchObject({ default: false, settings: { lei_required: true, tax_reporting: false } });
+    expect(clients.data.find((c) => c.client_id === 'made-in-console')).toMatchObject({
+      default: false,
+      settings: { lei_required: true, tax_reporting: false },
+    });
   });
 
   it('creates a client_secret_basic client, and switches its token endpoint auth method back to client_secret_post', async () => {
@@ -304,7 +368,9 @@ describe('tenants', () => {
     await page.getByRole('button', { name: 'Create client' }).click();
     await page.getByRole('heading', { name: 'Settings of basic-in-console' }).waitFor();
     const methodOf = async () =>
-      ((await (await fetch(`${fake.url}/__control/clients`)).json()) as Schemas['ClientList']).data.find((c) => c.client_id === 'basic-in-console')?.token_endpoint_auth_method;
+      ((await (await fetch(`${fake.url}/__control/clients`)).json()) as Schemas['ClientList']).data.find(
+        (c) => c.client_id === 'basic-in-console',
+      )?.token_endpoint_auth_method;
     expect(await methodOf()).toBe('client_secret_basic');
     expect(await page.getByRole('radio', { name: /^client_secret_basic/ }).isChecked()).toBe(true);
     await page.getByRole('radio', { name: /^client_secret_post/ }).check();
@@ -319,17 +385,22 @@ describe('the catalog', () => {
     const document = fixtures.documents[0]!;
     const link = page.getByRole('link', { name: document.title, exact: true }).first();
     await link.waitFor();
-    expect(await link.getAttribute('href')).toMatch(new RegExp(`^${fake.url}/files/sandbox-client/${document.id}\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    expect(await link.getAttribute('href')).toMatch(
+      new RegExp(`^${fake.url}/files/sandbox-client/${document.id}\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}$`),
+    );
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe(`${document.id}.pdf`);
     const bytes = readFileSync((await download.path())!);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(bytes.toString('latin1')).toContain(document.title);
     // the download manager's request is not the page's to observe: the same link fetched by the page
-    const answer = await page.evaluate(async (url) => {
-      const response = await fetch(url);
-      return { status: response.status, type: response.headers.get('content-type') };
-    }, (await link.getAttribute('href'))!);
+    const answer = await page.evaluate(
+      async (url) => {
+        const response = await fetch(url);
+        return { status: response.status, type: response.headers.get('content-type') };
+      },
+      (await link.getAttribute('href'))!,
+    );
     expect(answer).toEqual({ status: 200, type: 'application/pdf' });
   });
 });

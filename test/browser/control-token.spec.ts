@@ -70,7 +70,11 @@ describe('the console behind CONTROL_TOKEN', () => {
 
   it('signs a partner in with its client credentials (scope control): its own tenant only, never another', async () => {
     const operator = createControlClient({ url: fake.url, controlToken: CONTROL_TOKEN });
-    await operator.addClient({ client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:accounts', 'read:orders', 'control'] });
+    await operator.addClient({
+      client_id: 'acme',
+      client_secret: 'acme-secret',
+      scopes: ['read:accounts', 'read:orders', 'control'],
+    });
     await page.goto(`${fake.url}/console/`);
     await prompt().waitFor();
     await page.getByLabel('client_id').fill('acme');
@@ -86,8 +90,14 @@ describe('the console behind CONTROL_TOKEN', () => {
     // what the console would send for another tenant is refused by the fake, whatever the page does
     watched.expectError(/status of 403 \(Forbidden\) \(http:\/\/127\.0\.0\.1:\d+\/__control\/state\)/);
     const crossing = await page.evaluate(async () => {
-      const stored = JSON.parse((globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('investment-api-fake.console') ?? '{}') as { controlToken?: string };
-      const response = await fetch('/__control/state', { headers: { authorization: `Bearer ${stored.controlToken}`, 'x-client-id': 'sandbox-client' } });
+      const stored = JSON.parse(
+        (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem(
+          'investment-api-fake.console',
+        ) ?? '{}',
+      ) as { controlToken?: string };
+      const response = await fetch('/__control/state', {
+        headers: { authorization: `Bearer ${stored.controlToken}`, 'x-client-id': 'sandbox-client' },
+      });
       return { status: response.status, code: ((await response.json()) as { code: string }).code };
     });
     expect(crossing).toEqual({ status: 403, code: 'forbidden_tenant' });
@@ -95,14 +105,21 @@ describe('the console behind CONTROL_TOKEN', () => {
 
   it('signs in a partner whose client is registered for client_secret_basic once that method is picked, and says so when it is not', async () => {
     const operator = createControlClient({ url: fake.url, controlToken: CONTROL_TOKEN });
-    await operator.addClient({ client_id: 'basic-co', client_secret: 'p+ss w:rd é', scopes: ['read:accounts', 'control'], token_endpoint_auth_method: 'client_secret_basic' });
+    await operator.addClient({
+      client_id: 'basic-co',
+      client_secret: 'p+ss w:rd é',
+      scopes: ['read:accounts', 'control'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
     await page.goto(`${fake.url}/console/`);
     await prompt().waitFor();
     await page.getByLabel('client_id').fill('basic-co');
     await page.getByLabel('client_secret').fill('p+ss w:rd é');
     watched.expectError(/status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/oauth2\/token\)/);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await page.getByRole('alert').textContent()).toMatch(/invalid_client: .*registered for client_secret_basic .* used client_secret_post/);
+    expect(await page.getByRole('alert').textContent()).toMatch(
+      /invalid_client: .*registered for client_secret_basic .* used client_secret_post/,
+    );
     await page.getByLabel('token_endpoint_auth_method').selectOption('client_secret_basic');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview of basic-co' }).waitFor();

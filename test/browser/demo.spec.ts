@@ -32,7 +32,9 @@ describe('the demo in the console', () => {
       // a partner's session against the fake, run by the fake itself: the console's first pick under --demo
       await page.goto(`${partnerFake.url}/console/`);
       await page.getByRole('heading', { level: 1, name: 'Overview of demo-partner' }).waitFor();
-      await expect.poll(() => page.getByRole('combobox', { name: 'Tenant' }).locator('option:checked').textContent()).toBe('demo-partner (demo partner)');
+      await expect
+        .poll(() => page.getByRole('combobox', { name: 'Tenant' }).locator('option:checked').textContent())
+        .toBe('demo-partner (demo partner)');
       // its last requests and a finding of its readiness report, in the overview
       await page.locator('section[aria-labelledby="last-h"] tbody tr', { hasText: '/v1/' }).first().waitFor(inTime());
       await page.locator('section[aria-labelledby="report-h"] code', { hasText: 'first_page_only' }).waitFor(inTime());
@@ -59,7 +61,12 @@ describe('the demo in the console', () => {
 
     // what the orders view shows of each order (its id and status; the countdowns tick by themselves and don't count)
     const visible = () =>
-      page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => `${row.querySelector('a')?.textContent} ${row.querySelector('.order-status')?.textContent}`).sort().join('\n'));
+      page.locator('tbody tr').evaluateAll((rows) =>
+        rows
+          .map((row) => `${row.querySelector('a')?.textContent} ${row.querySelector('.order-status')?.textContent}`)
+          .sort()
+          .join('\n'),
+      );
     const changes: { at: number; what: string }[] = [];
     let last = await visible();
     const firstSeen = last.split('\n').length;
@@ -68,14 +75,23 @@ describe('the demo in the console', () => {
       const now = await visible();
       if (now !== last) {
         const before = new Set(last.split('\n'));
-        changes.push({ at: Date.now() - started, what: now.split('\n').filter((row) => !before.has(row)).join(', ') });
+        changes.push({
+          at: Date.now() - started,
+          what: now
+            .split('\n')
+            .filter((row) => !before.has(row))
+            .join(', '),
+        });
         last = now;
       }
     }
     const session = changes.map((c) => `${(c.at / 1000).toFixed(1)} s: ${c.what}`).join('\n');
     for (let window = 0; window * WINDOW_MS < SESSION_MS; window++) {
       const inWindow = changes.filter((c) => c.at > window * WINDOW_MS && c.at <= (window + 1) * WINDOW_MS);
-      expect(inWindow.length, `nothing changed between ${(window * WINDOW_MS) / 1000} s and ${((window + 1) * WINDOW_MS) / 1000} s:\n${session}`).toBeGreaterThan(0);
+      expect(
+        inWindow.length,
+        `nothing changed between ${(window * WINDOW_MS) / 1000} s and ${((window + 1) * WINDOW_MS) / 1000} s:\n${session}`,
+      ).toBeGreaterThan(0);
     }
     // investors' orders arrived: more rows than the fixtures had, each new one with its next step counting down
     expect(last.split('\n').length, session).toBeGreaterThan(firstSeen);
@@ -83,7 +99,14 @@ describe('the demo in the console', () => {
     // the overview's tiles say what they count
     await page.getByRole('link', { name: 'Overview' }).first().click();
     const tiles = page.locator('.counts li');
-    await expect.poll(() => tiles.allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ Orders, any status$/), expect.stringMatching(/^\d+ Orders now in status placed$/)]));
+    await expect
+      .poll(() => tiles.allTextContents())
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^\d+ Orders, any status$/),
+          expect.stringMatching(/^\d+ Orders now in status placed$/),
+        ]),
+      );
     await watched.close();
   }, 120_000);
 });

@@ -11,14 +11,20 @@ let browser: Browser;
 fakeAndBrowserPerFile({}, (opened) => ({ fake, browser } = opened));
 
 const send = async (path: string, init: RequestInit = {}) => {
-  const response = await fetch(`${fake.url}${path}`, { ...init, headers: { authorization: `Bearer ${await fake.token()}`, 'content-type': 'application/json', ...init.headers } });
+  const response = await fetch(`${fake.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${await fake.token()}`, 'content-type': 'application/json', ...init.headers },
+  });
   return response.headers.get('x-request-id')!;
 };
 
 describe('the Requests view', () => {
   it('opens a request on what it sent and what came back: a 422 with its field errors by field, the token request redacted, a long answer folded', async () => {
     fake.reset();
-    const refused = await send('/v1/accounts', { method: 'POST', body: JSON.stringify({ type: 'individual', business_name: 'Acme', dob_month: 13 }) });
+    const refused = await send('/v1/accounts', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'individual', business_name: 'Acme', dob_month: 13 }),
+    });
     const list = await send('/v1/orders?limit=1000');
     const [grant] = await fake.control.requests({ path: '/oauth2/token' });
     const watched = await WatchedPage.open(browser, fake.url);
@@ -27,20 +33,31 @@ describe('the Requests view', () => {
 
     const rows = page.locator('tr.details');
     await expect.poll(() => rows.count()).toBe(3);
-    const ofRequest = (id: string) => page.locator('tr', { has: page.getByRole('button', { name: `Details of request ${id}` }) }).locator('xpath=following-sibling::tr[1]');
+    const ofRequest = (id: string) =>
+      page
+        .locator('tr', { has: page.getByRole('button', { name: `Details of request ${id}` }) })
+        .locator('xpath=following-sibling::tr[1]');
 
     // the 422: the body sent laid out, the problem's field errors one row per field
     const problem = ofRequest(refused);
-    await expect.poll(() => problem.getByTestId('request-body-text').textContent()).toContain('"business_name": "Acme"');
+    await expect
+      .poll(() => problem.getByTestId('request-body-text').textContent())
+      .toContain('"business_name": "Acme"');
     const errors = problem.getByTestId('field-errors');
-    const answered = JSON.parse((await fake.control.request(refused)).response!.text!) as { errors: { path: string }[] };
+    const answered = JSON.parse((await fake.control.request(refused)).response!.text!) as {
+      errors: { path: string }[];
+    };
     expect(answered.errors.length).toBeGreaterThan(0);
-    expect((await errors.locator('tbody th').allTextContents()).sort()).toEqual(answered.errors.map((e) => e.path).sort());
+    expect((await errors.locator('tbody th').allTextContents()).sort()).toEqual(
+      answered.errors.map((e) => e.path).sort(),
+    );
     expect(await errors.locator('caption').textContent()).toMatch(/^Field errors of the answer \(\d+\)$/);
 
     // the token request: its secret and its token redacted, as in the exports
     const token = ofRequest(grant!.id);
-    await expect.poll(() => token.getByTestId('request-body-text').textContent()).toContain('client_secret=%5Bredacted%5D');
+    await expect
+      .poll(() => token.getByTestId('request-body-text').textContent())
+      .toContain('client_secret=%5Bredacted%5D');
     expect(await token.textContent()).not.toContain('sandbox-secret');
     expect(await token.getByTestId('answer-body-text').textContent()).toContain('"access_token": "[redacted]"');
 
@@ -78,20 +95,36 @@ describe('a row of the Requests view', () => {
     expect(await listedPath.getAttribute('title')).toBe('/v1/orders?limit=5&status=PLACED');
     // a long path: one line, cut with an ellipsis rather than broken mid-word
     const longPath = row(long).locator('td.path');
-    expect(await longPath.getAttribute('title')).toBe(`/v1/accounts/${method.account_id}/payment-method-details/${method.id}`);
+    expect(await longPath.getAttribute('title')).toBe(
+      `/v1/accounts/${method.account_id}/payment-method-details/${method.id}`,
+    );
     // in the page (this file is compiled without the DOM's types): the lines its text takes, whether it is cut
-    type Cell = { scrollWidth: number; clientWidth: number; ownerDocument: { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> }; defaultView: { getComputedStyle(node: unknown): { textOverflow: string } } } };
+    type Cell = {
+      scrollWidth: number;
+      clientWidth: number;
+      ownerDocument: {
+        createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> };
+        defaultView: { getComputedStyle(node: unknown): { textOverflow: string } };
+      };
+    };
     const layout = await longPath.evaluate((node) => {
       const cell = node as unknown as Cell;
       const range = cell.ownerDocument.createRange();
       range.selectNodeContents(cell);
       const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-      return { lines: lines.size, cut: cell.scrollWidth > cell.clientWidth, overflow: cell.ownerDocument.defaultView.getComputedStyle(cell).textOverflow };
+      return {
+        lines: lines.size,
+        cut: cell.scrollWidth > cell.clientWidth,
+        overflow: cell.ownerDocument.defaultView.getComputedStyle(cell).textOverflow,
+      };
     });
     expect(layout).toEqual({ lines: 1, cut: true, overflow: 'ellipsis' });
 
     // a click on the path (not on the small button) opens the row; the columns stay where they were
-    const columns = async () => Promise.all((await page.locator('table.requests thead th').all()).map(async (th) => (await th.boundingBox())!.width));
+    const columns = async () =>
+      Promise.all(
+        (await page.locator('table.requests thead th').all()).map(async (th) => (await th.boundingBox())!.width),
+      );
     const before = await columns();
     await longPath.click();
     await expect.poll(() => button(long).getAttribute('aria-expanded')).toBe('true');
@@ -122,13 +155,17 @@ describe('an order’s page', () => {
     const { page } = watched;
     await page.goto(`${fake.url}/console/orders/${order.id}`);
     const history = page.getByTestId('status-history').locator('tbody tr');
-    await expect.poll(() => history.allTextContents()).toEqual([expect.stringMatching(/^placed.*fixtures/), expect.stringMatching(/^awaiting payment.*control/)]);
+    await expect
+      .poll(() => history.allTextContents())
+      .toEqual([expect.stringMatching(/^placed.*fixtures/), expect.stringMatching(/^awaiting payment.*control/)]);
 
     const sender = page.locator('[data-field="sender_payment_method_details"]');
     const names = await sender.locator('dl.nested dt').allTextContents();
     expect(names).toEqual(Object.keys(order.sender_payment_method_details!));
     for (const [name, value] of Object.entries(order.sender_payment_method_details!)) {
-      expect(await sender.locator(`dl.nested [data-field="${name}"] dd`).textContent(), name).toBe(value === null ? '—' : String(value));
+      expect(await sender.locator(`dl.nested [data-field="${name}"] dd`).textContent(), name).toBe(
+        value === null ? '—' : String(value),
+      );
     }
     // no value of the page is raw JSON
     expect((await page.locator('dl.fields dd').allTextContents()).filter((text) => text.startsWith('{'))).toEqual([]);

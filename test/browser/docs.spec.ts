@@ -28,13 +28,22 @@ describe('/docs (Swagger UI)', () => {
     // the public API's flow lists the real service's scopes only: all of them are the sandbox client's
     await oauth.getByText('select all', { exact: true }).click();
     const scopes = oauth.locator('.scopes input[type=checkbox]');
-    expect(await scopes.evaluateAll((boxes) => boxes.map((box) => (box as unknown as { checked: boolean }).checked))).toEqual(Array(6).fill(true));
+    expect(
+      await scopes.evaluateAll((boxes) => boxes.map((box) => (box as unknown as { checked: boolean }).checked)),
+    ).toEqual(Array(6).fill(true));
     const token = page.waitForResponse((r) => new URL(r.url()).pathname === '/oauth2/token');
     await oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click();
     expect((await token).status()).toBe(200);
-    expect(new URLSearchParams((await token).request().postData() ?? '').get('scope')?.split(' ').sort()).toEqual(
-      ['offline', 'openid', 'read:accounts', 'read:assets', 'read:documents', 'read:orders', 'write:accounts', 'write:orders'],
-    );
+    expect(new URLSearchParams((await token).request().postData() ?? '').get('scope')?.split(' ').sort()).toEqual([
+      'offline',
+      'openid',
+      'read:accounts',
+      'read:assets',
+      'read:documents',
+      'read:orders',
+      'write:accounts',
+      'write:orders',
+    ]);
     await oauth.locator('button', { hasText: 'Logout' }).waitFor();
     await dialog.getByRole('button', { name: 'Close' }).first().click();
 
@@ -47,7 +56,9 @@ describe('/docs (Swagger UI)', () => {
     expect(response.status()).toBe(200);
     expect(((await response.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     expect(await response.request().headerValue('authorization')).toMatch(/^Bearer ey/);
-    await expect.poll(() => operation.locator('.live-responses-table tbody .response-col_status').first().textContent()).toBe('200');
+    await expect
+      .poll(() => operation.locator('.live-responses-table tbody .response-col_status').first().textContent())
+      .toBe('200');
   });
 
   it("shows each documented answer's example by its summary, and the request's examples by name (docs/contract-testing.md)", async () => {
@@ -57,8 +68,17 @@ describe('/docs (Swagger UI)', () => {
     const notFound = operation.locator('tr.response[data-code="404"]');
     await notFound.waitFor();
     expect(await notFound.locator('select').last().textContent()).toBe('No account has this id');
-    expect(JSON.parse((await notFound.locator('.example.microlight, .microlight').first().textContent())!)).toMatchObject({ status: 404, code: 'not_found' });
+    expect(
+      JSON.parse((await notFound.locator('.example.microlight, .microlight').first().textContent())!),
+    ).toMatchObject({ status: 404, code: 'not_found' });
     const names = await operation.locator('.parameters select').first().locator('option').allTextContents();
-    expect(names).toEqual(['getAccount_200', 'getAccount_401', 'getAccount_403', 'getAccount_404', 'getAccount_422', 'getAccount_429']);
+    expect(names).toEqual([
+      'getAccount_200',
+      'getAccount_401',
+      'getAccount_403',
+      'getAccount_404',
+      'getAccount_422',
+      'getAccount_429',
+    ]);
   });
 });

@@ -9,10 +9,12 @@ export default function checkBrowser(): void {
   } catch {
     throw new Error(
       `No Chromium at ${CHROMIUM}${process.env.CI === 'true' ? ' (CI=true: the browser suite never skips)' : ''}. ` +
-        'Install Debian\'s: apt-get update && apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH). Never a browser download.',
+        "Install Debian's: apt-get update && apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH). Never a browser download.",
     );
   }
   if (!existsSync(new URL('../../dist/console/index.html', import.meta.url))) {
-    throw new Error('The console is not built: run `npm run test:browser` (it builds it first) or `npm run build:console`.');
+    throw new Error(
+      'The console is not built: run `npm run test:browser` (it builds it first) or `npm run build:console`.',
+    );
   }
 }

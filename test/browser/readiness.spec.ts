@@ -19,12 +19,24 @@ it('says "no requests yet" over a client that has sent nothing, instead of a pas
 });
 
 it('shows each finding with its severity, its hint and links to the requests behind it', async () => {
-  const token = await (await fetch(`${fake.url}/oauth2/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline read:orders write:orders read:documents', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(fake.url).host }),
-  }).then((r) => r.json() as Promise<{ access_token: string }>)).access_token;
+  const token = await (
+    await fetch(`${fake.url}/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'openid offline read:orders write:orders read:documents',
+        client_id: 'sandbox-client',
+        client_secret: 'sandbox-secret',
+        audience: new URL(fake.url).host,
+      }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>)
+  ).access_token;
   const order = fake.state().orders.find((o) => o.status === 'PLACED')!;
-  for (let i = 0; i < 3; i++) await fetch(`${fake.url}/v1/orders/${order.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  for (let i = 0; i < 3; i++)
+    await fetch(`${fake.url}/v1/orders/${order.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
   await fetch(`${fake.url}/v1/orders?order_status=PLACED`, { headers: { authorization: `Bearer ${token}` } });
   const wrongPath = fake.report().findings.find((f) => f.code === 'wrong_path')!;
 
@@ -35,7 +47,9 @@ it('shows each finding with its severity, its hint and links to the requests beh
   await error.waitFor();
   expect(await error.locator('.severity').textContent()).toBe('error');
   expect(await error.locator('.hint').textContent()).toContain('Send DELETE /v1/orders/{order_id}/');
-  expect(await error.getByRole('link', { name: 'about this rule' }).getAttribute('href')).toMatch(/docs\/readiness\.md#wrong_path$/);
+  expect(await error.getByRole('link', { name: 'about this rule' }).getAttribute('href')).toMatch(
+    /docs\/readiness\.md#wrong_path$/,
+  );
   const warning = page.locator('li.finding', { hasText: 'unused_scopes' });
   expect(await warning.locator('.severity').textContent()).toBe('warning');
   expect(await warning.locator('.hint').textContent()).toContain('without read:documents write:orders');
@@ -58,7 +72,10 @@ it('exports the session from the Requests view as HAR, a .http file and a vitest
   const { page } = watched;
   await page.goto(`${fake.url}/console/requests`);
   const saved = async (button: string) => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: button }).click(),
+    ]);
     return { name: download.suggestedFilename(), text: readFileSync((await download.path())!, 'utf8') };
   };
   const har = await saved('HAR (dev tools, HAR viewers)');

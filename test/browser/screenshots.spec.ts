@@ -8,7 +8,10 @@ import { fakeAndBrowserPerFile, VIEWPORT, WatchedPage } from './support.js';
 
 // `npm run screenshots` (UPDATE_SCREENSHOTS=1) writes the README's pictures to docs/screenshots; the suite takes
 // them into a temporary folder, so every run shows the main views still fit 1280×800 without an error.
-const DIR = process.env.UPDATE_SCREENSHOTS === '1' ? new URL('../../docs/screenshots/', import.meta.url).pathname : mkdtempSync(join(tmpdir(), 'console-shots-'));
+const DIR =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? new URL('../../docs/screenshots/', import.meta.url).pathname
+    : mkdtempSync(join(tmpdir(), 'console-shots-'));
 
 let fake: FakeServer;
 let browser: Browser;
@@ -51,7 +54,11 @@ describe('screenshots of the main views at 1280×800', () => {
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     await page.locator('header time').filter({ hasText: /UTC$/ }).waitFor();
     // the row whose status is 503 (a duration such as 1.503 ms holds the digits too)
-    if (name === 'requests') await page.locator('table.requests tbody tr', { has: page.locator('.status', { hasText: /^503$/ }) }).getByRole('button').click();
+    if (name === 'requests')
+      await page
+        .locator('table.requests tbody tr', { has: page.locator('.status', { hasText: /^503$/ }) })
+        .getByRole('button')
+        .click();
     if (name === 'catalog') await page.getByRole('heading', { name: 'Documents' }).scrollIntoViewIfNeeded();
     const file = join(DIR, `${name}.png`);
     await page.screenshot({ path: file });

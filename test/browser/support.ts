@@ -10,14 +10,26 @@ export const launchBrowser = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
     // nothing of the browser's own reaches the network: no updates, no sync, no QUIC probing
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 
 /**
  * A fake started with `options` and a browser for the test file, handed to `take` before the file's tests run (each
  * file keeps them in its own variables), both closed after it.
  */
-export function fakeAndBrowserPerFile(options: FakeOptions, take: (opened: { fake: FakeServer; browser: Browser }) => void): void {
+export function fakeAndBrowserPerFile(
+  options: FakeOptions,
+  take: (opened: { fake: FakeServer; browser: Browser }) => void,
+): void {
   let opened: { fake: FakeServer; browser: Browser } | undefined;
   beforeAll(async () => {
     const [fake, browser] = await Promise.all([startServer(options), launchBrowser()]);
@@ -88,7 +100,9 @@ export class WatchedPage {
     expect(this.dialogs).toEqual([]);
     expect(this.foreignRequests).toEqual([]);
     // data: (the page's empty icon) and blob: (a snapshot download) never leave the machine
-    expect(this.requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== this.origin)).toEqual([]);
+    expect(this.requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== this.origin)).toEqual(
+      [],
+    );
   }
 }
 
@@ -103,8 +117,12 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<string[]> {
   // evaluated through the DevTools protocol, so the console's script-src 'self' does not refuse it
   await page.evaluate(axe.source);
-  const violations = await page.evaluate(
-    () => (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe
+  const violations = await page.evaluate(() =>
+    (
+      globalThis as unknown as {
+        axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe
       .run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] })
       .then((r) => r.violations),
   );

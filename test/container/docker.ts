@@ -30,20 +30,37 @@ export interface Running {
 const started: string[] = [];
 
 /** `docker run -d` of the image on a free host port, read-only root file system; resolves once health answers 200. */
-export async function run(options: { env?: Record<string, string>; args?: string[]; image?: string } = {}): Promise<Running> {
+export async function run(
+  options: { env?: Record<string, string>; args?: string[]; image?: string } = {},
+): Promise<Running> {
   const port = await freePort();
   const env = Object.entries({ PORT: String(port), ...options.env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const begin = performance.now();
-  const id = await docker('run', '-d', '--network', 'host', '--read-only', ...env, ...(options.args ?? []), options.image ?? IMAGE);
+  const id = await docker(
+    'run',
+    '-d',
+    '--network',
+    'host',
+    '--read-only',
+    ...env,
+    ...(options.args ?? []),
+    options.image ?? IMAGE,
+  );
   started.push(id);
   const url = `http://127.0.0.1:${port}`;
   const logs = () => docker('logs', id).then(async (out) => `${out}\n${(await exec('docker', ['logs', id])).stderr}`);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (await fetch(`${url}/__control/health`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${url}/__control/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       return { id, port, url, startToHealthyMs: performance.now() - begin, logs };
     }
-    if ((await docker('inspect', '-f', '{{.State.Running}}', id)) === 'false') throw new Error(`container exited: ${await logs()}`);
+    if ((await docker('inspect', '-f', '{{.State.Running}}', id)) === 'false')
+      throw new Error(`container exited: ${await logs()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`container not healthy in 30 s: ${await logs()}`);
@@ -54,4 +71,5 @@ export async function removeStarted(): Promise<void> {
   if (ids.length > 0) await docker('rm', '-f', ...ids).catch(() => undefined);
 }
 
-export const inspect = async <T>(id: string, format: string): Promise<T> => JSON.parse(await docker('inspect', '-f', `{{json ${format}}}`, id)) as T;
+export const inspect = async <T>(id: string, format: string): Promise<T> =>
+  JSON.parse(await docker('inspect', '-f', `{{json ${format}}}`, id)) as T;

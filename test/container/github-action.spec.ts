@@ -22,12 +22,29 @@ it('starts the image detached, outputs where it answers; post summarises, writes
   jobs.push(job);
   const port = await freePort();
   const stateDir = join(job.dir, 'fake-state');
-  const clients = [{ client_id: 'acme', client_secret: 'acme-secret' }, { client_id: 'careful', client_secret: 'careful-secret' }];
-  const main = await job.main({ image: IMAGE, port: String(port), seed: '3', clients: JSON.stringify(clients), 'control-token': 'ops-token', 'state-dir': stateDir, 'fail-on-findings': 'true' });
+  const clients = [
+    { client_id: 'acme', client_secret: 'acme-secret' },
+    { client_id: 'careful', client_secret: 'careful-secret' },
+  ];
+  const main = await job.main({
+    image: IMAGE,
+    port: String(port),
+    seed: '3',
+    clients: JSON.stringify(clients),
+    'control-token': 'ops-token',
+    'state-dir': stateDir,
+    'fail-on-findings': 'true',
+  });
   expect(main.code, main.log).toBe(0);
   expect(main.log).toContain(`docker run ${IMAGE} (host network, port ${port})`);
   const url = `http://127.0.0.1:${port}`;
-  expect(main.outputs).toEqual({ url, 'token-url': `${url}/oauth2/token`, 'client-id': 'acme', 'client-secret': 'acme-secret', 'reports-dir': expect.stringContaining(job.dir) });
+  expect(main.outputs).toEqual({
+    url,
+    'token-url': `${url}/oauth2/token`,
+    'client-id': 'acme',
+    'client-secret': 'acme-secret',
+    'reports-dir': expect.stringContaining(job.dir),
+  });
   const id = (JSON.parse(job.state.fake!) as { runner: { kind: string; id: string } }).runner.id;
   expect(await docker('inspect', '--format', '{{.State.Running}} {{.HostConfig.NetworkMode}}', id)).toBe('true host');
   expect((await fetch(`${url}/__control/clients`)).status).toBe(401);
@@ -41,10 +58,19 @@ it('starts the image detached, outputs where it answers; post summarises, writes
   const summary = job.summary();
   expect(summary).toContain('**❌ 1 finding (1 error)** for 1 of 2 clients.');
   expect(summary).toContain('### ❌ `acme`: 1 finding over 4 requests');
-  expect(summary).toContain('[`wrong_path`](https://github.com/investment-platform/investment-api-fake/blob/v0.1.0/docs/readiness.md#wrong_path)');
+  expect(summary).toContain(
+    '[`wrong_path`](https://github.com/investment-platform/investment-api-fake/blob/v0.1.0/docs/readiness.md#wrong_path)',
+  );
   expect(summary).toContain('### ✅ `careful`: no findings over 2 requests');
   const reports = main.outputs['reports-dir']!;
-  expect(readdirSync(reports).sort()).toEqual(['acme.har', 'acme.junit.xml', 'acme.session.test.ts', 'careful.junit.xml', 'fake.log', 'summary.md']);
+  expect(readdirSync(reports).sort()).toEqual([
+    'acme.har',
+    'acme.junit.xml',
+    'acme.session.test.ts',
+    'careful.junit.xml',
+    'fake.log',
+    'summary.md',
+  ]);
   expect(readFileSync(join(reports, 'fake.log'), 'utf8')).toContain(`listening on all interfaces, port ${port}`);
 
   // removed, and what the fake wrote on SIGTERM is in the state folder

@@ -15,22 +15,33 @@ const report = (line: string) => process.stdout.write(`  [figure] ${line}\n`);
 async function token(url: string, clientId = 'sandbox-client', secret = 'sandbox-secret'): Promise<Response> {
   return fetch(`${url}/oauth2/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: clientId, client_secret: secret, audience: new URL(url).host }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: 'openid offline',
+      client_id: clientId,
+      client_secret: secret,
+      audience: new URL(url).host,
+    }),
   });
 }
 
 describe('the image', () => {
   it('starts healthy on a read-only root file system and serves the README curl session', async () => {
     const fake = await run();
-    report(`container start to healthy: ${fake.startToHealthyMs.toFixed(0)} ms (Node ${await docker('run', '--rm', '--network', 'host', IMAGE, 'node', '-p', 'process.versions.node')})`);
+    report(
+      `container start to healthy: ${fake.startToHealthyMs.toFixed(0)} ms (Node ${await docker('run', '--rm', '--network', 'host', IMAGE, 'node', '-p', 'process.versions.node')})`,
+    );
     const script = markedSnippet('curl-session').replaceAll('localhost:8080', `localhost:${fake.port}`);
     const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' });
-    const bodies = output.trim().split('\n').map((line) => JSON.parse(line) as { data?: unknown[] });
+    const bodies = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { data?: unknown[] });
     expect(bodies).toHaveLength(3);
     for (const body of bodies) expect(body.data!.length).toBeGreaterThan(0);
   });
 
-  it("reaches `healthy` through its own HEALTHCHECK", async () => {
+  it('reaches `healthy` through its own HEALTHCHECK', async () => {
     const fake = await run();
     const deadline = Date.now() + 40_000;
     let status = '';
@@ -58,7 +69,9 @@ describe('the image', () => {
     expect(labels['org.opencontainers.image.licenses']).toBe('MIT');
     if (!process.env.FAKE_IMAGE_GIVEN) {
       expect(labels['org.opencontainers.image.version']).toBe(pkg.version);
-      expect(labels['org.opencontainers.image.revision']).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim());
+      expect(labels['org.opencontainers.image.revision']).toBe(
+        execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(),
+      );
     }
   });
 
@@ -71,7 +84,11 @@ describe('the image', () => {
       writeFileSync(file, JSON.stringify({ ...world, orders: world.orders!.slice(0, 1) }));
       chmodSync(file, 0o644);
       const fake = await run({
-        env: { CONTROL_TOKEN: 'ops', CLIENTS: JSON.stringify([{ client_id: 'acme', client_secret: 's3cret' }]), FIXTURES: '/fixtures/world.json' },
+        env: {
+          CONTROL_TOKEN: 'ops',
+          CLIENTS: JSON.stringify([{ client_id: 'acme', client_secret: 's3cret' }]),
+          FIXTURES: '/fixtures/world.json',
+        },
         args: ['-v', `${file}:/fixtures/world.json:ro`],
       });
       expect((await fetch(`${fake.url}/__control/state`)).status).toBe(401);
@@ -88,12 +105,17 @@ describe('the image', () => {
 
   it('answers the requests in flight on `docker stop` and exits 0 in under 2 s', async () => {
     const fake = await run();
-    const bearer = { authorization: `Bearer ${((await (await token(fake.url)).json()) as { access_token: string }).access_token}` };
+    const bearer = {
+      authorization: `Bearer ${((await (await token(fake.url)).json()) as { access_token: string }).access_token}`,
+    };
     await fetch(`${fake.url}/__control/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ method: 'GET', path: '/v1/share-classes', latency_ms: 700 }),
     });
-    const inFlight = Array.from({ length: 5 }, () => fetch(`${fake.url}/v1/share-classes`, { headers: bearer }).then((r) => r.status));
+    const inFlight = Array.from({ length: 5 }, () =>
+      fetch(`${fake.url}/v1/share-classes`, { headers: bearer }).then((r) => r.status),
+    );
     await new Promise((r) => setTimeout(r, 200));
     const begin = performance.now();
     await docker('stop', '--time', '10', fake.id);
@@ -109,7 +131,9 @@ describe('the image size', () => {
   it('keeps the layers above the Node base small', async () => {
     const size = Number(await docker('image', 'inspect', '-f', '{{.Size}}', IMAGE));
     const base = Number(await docker('image', 'inspect', '-f', '{{.Size}}', 'node:24-bookworm-slim'));
-    report(`image ${(size / 1e6).toFixed(1)} MB, of which ${((size - base) / 1e6).toFixed(1)} MB above node:24-bookworm-slim (${(base / 1e6).toFixed(1)} MB here)`);
+    report(
+      `image ${(size / 1e6).toFixed(1)} MB, of which ${((size - base) / 1e6).toFixed(1)} MB above node:24-bookworm-slim (${(base / 1e6).toFixed(1)} MB here)`,
+    );
     // The production dependencies and dist/: tens of MB, never a second node_modules or the sources.
     expect(size - base).toBeLessThan(80e6);
   });

@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { InvestmentApiFakeContainer, NoBridgeNetworkError, type StartedInvestmentApiFakeContainer } from '../../src/testcontainers.js';
+import {
+  InvestmentApiFakeContainer,
+  NoBridgeNetworkError,
+  type StartedInvestmentApiFakeContainer,
+} from '../../src/testcontainers.js';
 import { freePort } from '../support/cli.js';
 import type { World } from '../../src/api/types.js';
 import { docker, IMAGE, inspect } from './docker.js';
@@ -28,7 +32,9 @@ describe('the Testcontainers module on an engine without a bridge network, witho
     const error = await new InvestmentApiFakeContainer(IMAGE).start().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoBridgeNetworkError);
     expect((error as Error).message).toMatch(/^The container engine has no bridge network/);
-    expect((error as Error).message).toContain('Missing here: TESTCONTAINERS_HOST_OVERRIDE, TESTCONTAINERS_RYUK_DISABLED.');
+    expect((error as Error).message).toContain(
+      'Missing here: TESTCONTAINERS_HOST_OVERRIDE, TESTCONTAINERS_RYUK_DISABLED.',
+    );
     expect((error as Error).message).not.toContain('Could not find a working container runtime strategy');
   });
 
@@ -59,7 +65,10 @@ describe('the Testcontainers module', () => {
   beforeEach(() => fake.control.forClient('acme').restore(world));
 
   const v1 = async (path: string, init: RequestInit = {}, clientId?: string) =>
-    fetch(`${fake.getBaseUrl()}${path}`, { ...init, headers: { authorization: `Bearer ${await fake.token(clientId)}` } });
+    fetch(`${fake.getBaseUrl()}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${await fake.token(clientId)}` },
+    });
 
   it("found that the engine has no bridge network and shares the host's, waiting on the health check", async () => {
     expect(await inspect<string>(fake.getId(), '.HostConfig.NetworkMode')).toBe('host');
@@ -69,15 +78,27 @@ describe('the Testcontainers module', () => {
 
   it('gives the credentials and audience a partner sends to its token URL, and /v1 answers their token', async () => {
     const credentials = fake.getClientCredentials();
-    expect(credentials).toEqual({ clientId: 'acme', clientSecret: 'acme-secret', audience: new URL(fake.getBaseUrl()).host });
+    expect(credentials).toEqual({
+      clientId: 'acme',
+      clientSecret: 'acme-secret',
+      audience: new URL(fake.getBaseUrl()).host,
+    });
     expect(fake.getClientCredentials('beta').clientSecret).toBe('beta-secret');
     expect(() => fake.getClientCredentials('sandbox-client')).toThrow(/No client "sandbox-client".*known: acme, beta/);
     const response = await fetch(fake.getTokenUrl(), {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: credentials.clientId, client_secret: credentials.clientSecret, audience: credentials.audience }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'openid offline',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+        audience: credentials.audience,
+      }),
     });
     const { access_token } = (await response.json()) as { access_token: string };
-    const accounts = await fetch(`${fake.getBaseUrl()}/v1/accounts`, { headers: { authorization: `Bearer ${access_token}` } });
+    const accounts = await fetch(`${fake.getBaseUrl()}/v1/accounts`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     expect(accounts.status).toBe(200);
   });
 
@@ -135,7 +156,13 @@ describe('the Testcontainers module, started and disposed', () => {
       await using fake = await new InvestmentApiFakeContainer(IMAGE).start();
       id = fake.getId();
       expect(fake.getClientCredentials().clientId).toBe('sandbox-client');
-      expect((await fetch(`${fake.getBaseUrl()}/v1/share-classes?limit=1`, { headers: { authorization: `Bearer ${await fake.token()}` } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${fake.getBaseUrl()}/v1/share-classes?limit=1`, {
+            headers: { authorization: `Bearer ${await fake.token()}` },
+          })
+        ).status,
+      ).toBe(200);
     }
     await expect(docker('inspect', id)).rejects.toThrow(/No such object/);
   });
@@ -145,7 +172,7 @@ describe('the Testcontainers module, started and disposed', () => {
     // the image runs as its node user, uid 1000
     chownSync(stateDir, 1000, 1000);
     const first = await new InvestmentApiFakeContainer(IMAGE).withStateDir(stateDir).start();
-    const order = ((await first.control.orders()).data.find((o) => o.order.status === 'PLACED'))!.order;
+    const order = (await first.control.orders()).data.find((o) => o.order.status === 'PLACED')!.order;
     try {
       await first.control.setOrderStatus(order.id, 'CANCELLED');
       await first.restart();
@@ -169,10 +196,13 @@ describe('the Testcontainers module, started and disposed', () => {
     expect((await fetch(`http://127.0.0.1:${port}/__control/health`)).status).toBe(200);
     // a second container cannot have the same port: its start fails naming it, before a container is made (the first
     // fake would otherwise answer the second's health check); a resolved start is not formatted whole by expect
-    const second = await new InvestmentApiFakeContainer(IMAGE).withHostPort(port).start().then(
-      async (started) => (await started.stop(), 'started'),
-      (error: Error) => error.message,
-    );
+    const second = await new InvestmentApiFakeContainer(IMAGE)
+      .withHostPort(port)
+      .start()
+      .then(
+        async (started) => (await started.stop(), 'started'),
+        (error: Error) => error.message,
+      );
     expect(second).toMatch(new RegExp(`withHostPort\\(${port}\\): port ${port} of this machine is taken`));
   });
 

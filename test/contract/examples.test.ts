@@ -9,7 +9,15 @@ import { SchemaCheck } from '../../src/api/schema-check.js';
 import { runNow } from '../../src/util/slices.js';
 import { DEFAULT_CLIENT } from '../../src/domain/clients.js';
 import { startServer } from '../../src/index.js';
-import { answerCode, bodyText, documentedExamples, exampledOperations, INVALID_TOKEN, maxTenantBytesOf, type DocumentedExample } from '../../scripts/contract-examples.mjs';
+import {
+  answerCode,
+  bodyText,
+  documentedExamples,
+  exampledOperations,
+  INVALID_TOKEN,
+  maxTenantBytesOf,
+  type DocumentedExample,
+} from '../../scripts/contract-examples.mjs';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 import { until } from '../support/waits.js';
 
@@ -21,11 +29,19 @@ const examples = documentedExamples(document);
 const HOST = 'localhost';
 const NO_SCOPE = { client_id: 'granted-no-scope', client_secret: 'no-scope-secret', scopes: [] };
 
-interface Parameter { name: string; in: string; schema: object; examples?: Record<string, { value: unknown }> }
+interface Parameter {
+  name: string;
+  in: string;
+  schema: object;
+  examples?: Record<string, { value: unknown }>;
+}
 const resolve = <T>(node: T | { $ref: string }): T => {
   let value: unknown = node;
   while (value && typeof (value as { $ref?: unknown }).$ref === 'string') {
-    value = (value as { $ref: string }).$ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document);
+    value = (value as { $ref: string }).$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document);
   }
   return value as T;
 };
@@ -36,7 +52,9 @@ describe('the examples of the document', () => {
     expect(operations).toHaveLength(17);
     for (const { path, method, operation } of operations) {
       for (const status of Object.keys(operation.responses)) {
-        const named = examples.filter((e) => e.path === path && e.method === method.toUpperCase() && e.status === Number(status));
+        const named = examples.filter(
+          (e) => e.path === path && e.method === method.toUpperCase() && e.status === Number(status),
+        );
         expect(named.length, `${operation.operationId} ${status}`).toBeGreaterThan(0);
         // Specmatic pairs a response example with the parameter and body examples of the same name
         for (const e of named) expect(e.request.named.length, e.name).toBeGreaterThan(0);
@@ -48,7 +66,12 @@ describe('the examples of the document', () => {
   it('hold each answer to the schema of its status and media type (the fake’s own answer check)', () => {
     const answers = new AnswerCheck(document, { undocumentedErrors: 'flagged', mediaType: 'exact' });
     for (const e of examples) {
-      const violations = runNow(answers.checking({ method: e.method.toLowerCase(), path: e.path }, { status: e.status, body: e.answer, mediaType: e.mediaType }));
+      const violations = runNow(
+        answers.checking(
+          { method: e.method.toLowerCase(), path: e.path },
+          { status: e.status, body: e.answer, mediaType: e.mediaType },
+        ),
+      );
       expect(violations, e.name).toEqual([]);
       // an error names its code (a problem's `code`, the token endpoint's `error`), which the replay compares
       if (e.status >= 400) expect(answerCode(e.answer), e.name).toEqual(expect.any(String));
@@ -58,26 +81,49 @@ describe('the examples of the document', () => {
   it('hold each request to its parameters’ and body’s schemas, but where the answer is the refusal of a bad request (400, 415, 422)', () => {
     const schemas = new SchemaCheck(document);
     for (const e of examples.filter((x) => ![400, 415, 422].includes(x.status))) {
-      const item = (document.paths as Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }> } }>>)[e.path]!;
+      const item = (
+        document.paths as Record<
+          string,
+          Record<
+            string,
+            {
+              parameters?: Parameter[];
+              requestBody?: {
+                content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }>;
+              };
+            }
+          >
+        >
+      )[e.path]!;
       const operation = item[e.method.toLowerCase()]!;
       for (const parameter of (operation.parameters ?? []).map(resolve)) {
         const value = parameter.examples?.[e.name]?.value;
-        if (value !== undefined) expect(runNow(schemas.checking(`${e.name} ${parameter.name}`, parameter.schema, value, '')), `${e.name} ${parameter.name}`).toEqual([]);
+        if (value !== undefined)
+          expect(
+            runNow(schemas.checking(`${e.name} ${parameter.name}`, parameter.schema, value, '')),
+            `${e.name} ${parameter.name}`,
+          ).toEqual([]);
       }
       const media = Object.values(operation.requestBody?.content ?? {})[0];
       const body = media?.examples?.[e.name]?.value;
-      if (body !== undefined) expect(runNow(schemas.checking(`${e.name} body`, media!.schema, body, '')), `${e.name} body`).toEqual([]);
+      if (body !== undefined)
+        expect(runNow(schemas.checking(`${e.name} body`, media!.schema, body, '')), `${e.name} body`).toEqual([]);
     }
   });
 });
 
 /** Sends an example's request the way its `x-given` says, as a partner's tool would. */
 async function replay(app: Express, e: DocumentedExample, tokens: { default: string; noScope: string }) {
-  if (e.given.fault) await http(app, HOST).post('/__control/faults').send({ method: e.method, path: e.path, status: e.given.fault, count: 1 }).expect(201);
+  if (e.given.fault)
+    await http(app, HOST)
+      .post('/__control/faults')
+      .send({ method: e.method, path: e.path, status: e.given.fault, count: 1 })
+      .expect(201);
   const query = new URLSearchParams(e.request.query).toString();
   let request = http(app, HOST)[e.method.toLowerCase() as 'get'](`${e.request.path}${query ? `?${query}` : ''}`);
   if (e.path !== '/oauth2/token') {
-    const token = e.given.token === 'invalid' ? INVALID_TOKEN : e.given.token === 'without_scope' ? tokens.noScope : tokens.default;
+    const token =
+      e.given.token === 'invalid' ? INVALID_TOKEN : e.given.token === 'without_scope' ? tokens.noScope : tokens.default;
     request = request.set('Authorization', `Bearer ${token}`);
   }
   if (e.request.contentType) request = request.set('Content-Type', e.request.contentType).send(bodyText(e.request));
@@ -89,7 +135,10 @@ describe('a seed-1 fake answers every example as it says', () => {
 
   async function replayAll(order: DocumentedExample[]) {
     const app = testApp({ clients: [DEFAULT_CLIENT, NO_SCOPE], maxTenantBytes: maxTenantBytesOf(order) });
-    const tokens = { default: await tokenFor(app, { audience: HOST }, HOST), noScope: await tokenFor(app, { ...NO_SCOPE, audience: HOST }, HOST) };
+    const tokens = {
+      default: await tokenFor(app, { audience: HOST }, HOST),
+      noScope: await tokenFor(app, { ...NO_SCOPE, audience: HOST }, HOST),
+    };
     const answered: string[] = [];
     for (const e of order) {
       const response = await replay(app, e, tokens);
@@ -102,7 +151,9 @@ describe('a seed-1 fake answers every example as it says', () => {
   it('in the document’s order, status and code', { timeout: 60_000 }, () => replayAll(onOneFake));
   it('in the reverse order, status and code', { timeout: 60_000 }, () => replayAll([...onOneFake].reverse()));
 
-  it('and, with a STATE_DIR that cannot take writes, answers the 503 examples with state_not_saved', { timeout: 60_000 }, async () => {
+  it('and, with a STATE_DIR that cannot take writes, answers the 503 examples with state_not_saved', {
+    timeout: 60_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'examples-state-'));
     const fake = await startServer({ stateDir: dir, logLevel: 'silent' });
     try {
@@ -118,8 +169,14 @@ describe('a seed-1 fake answers every example as it says', () => {
         const query = new URLSearchParams(e.request.query).toString();
         const headers: Record<string, string> = { authorization: `Bearer ${token}` };
         if (e.request.contentType) headers['content-type'] = e.request.contentType;
-        const response = await fetch(`${fake.url}${e.request.path}${query ? `?${query}` : ''}`, { method: e.method, headers, body: bodyText(e.request) });
-        expect(`${e.name}: ${response.status} ${answerCode(await response.json())}`).toBe(`${e.name}: 503 ${answerCode(e.answer)}`);
+        const response = await fetch(`${fake.url}${e.request.path}${query ? `?${query}` : ''}`, {
+          method: e.method,
+          headers,
+          body: bodyText(e.request),
+        });
+        expect(`${e.name}: ${response.status} ${answerCode(await response.json())}`).toBe(
+          `${e.name}: 503 ${answerCode(e.answer)}`,
+        );
       }
     } finally {
       rmSync(join(dir, 'tenants'), { force: true });
@@ -129,4 +186,3 @@ describe('a seed-1 fake answers every example as it says', () => {
     }
   });
 });
-

@@ -60,9 +60,13 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(schemes.oauth2!.flows!.clientCredentials.scopes).sort()).toEqual([...API_SCOPES].sort());
     expect(Object.keys(schemes.controlClient!.flows!.clientCredentials.scopes)).toEqual([CONTROL_SCOPE]);
     for (const op of operations) {
-      const security = ((document.paths[op.path]![op.method] as { security?: Record<string, string[]>[] }).security ?? []);
+      const security =
+        (document.paths[op.path]![op.method] as { security?: Record<string, string[]>[] }).security ?? [];
       const oauth2 = security.flatMap((requirement) => requirement.oauth2 ?? []);
-      expect(oauth2.filter((scope) => !API_SCOPES.includes(scope as never)), op.operationId).toEqual([]);
+      expect(
+        oauth2.filter((scope) => !API_SCOPES.includes(scope as never)),
+        op.operationId,
+      ).toEqual([]);
       if (op.path.startsWith('/__control') && op.operationId !== 'getHealth') {
         expect(security, op.operationId).toEqual([{}, { controlToken: [] }, { controlClient: [CONTROL_SCOPE] }]);
       }
@@ -72,10 +76,15 @@ describe('the OpenAPI document', () => {
   it('generated src/api/schema.d.ts is not stale', async () => {
     // `npm run generate:types` in this process (no npx, no child process): the same generator with the script's
     // options, compared with the committed file instead of written. A change to the script must be mirrored here.
-    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['generate:types'];
+    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts['generate:types'];
     expect(script).toBe('openapi-typescript src/api/openapi.yaml --default-non-nullable false -o src/api/schema.d.ts');
     const { default: openapiTS, astToString, COMMENT_HEADER } = await import('openapi-typescript');
-    const generated = COMMENT_HEADER + astToString(await openapiTS(pathToFileURL(join(ROOT, 'src/api/openapi.yaml')), { defaultNonNullable: false, silent: true }));
+    const generated =
+      COMMENT_HEADER +
+      astToString(
+        await openapiTS(pathToFileURL(join(ROOT, 'src/api/openapi.yaml')), { defaultNonNullable: false, silent: true }),
+      );
     expect(readFileSync(join(ROOT, 'src/api/schema.d.ts'), 'utf8'), 'run `npm run generate:types`').toBe(generated);
   });
 });
@@ -114,12 +123,29 @@ describe('every operation is routed to its handler', () => {
   it('answers every operation of the document with something other than a 5xx or a route 404', async () => {
     const app = testApp();
     const token = await tokenFor(app);
-    const bodies: Record<string, object> = { createAccount: { type: 'individual' }, registerWallet: { wallet_address: `0x${'0'.repeat(40)}` } };
-    const sample: Record<string, string> = { isin: 'XS0000000000', abbreviation: 'NONE', client_id: 'sandbox-client', file_name: 'x.pdf', fault_id: 'fault-1' };
+    const bodies: Record<string, object> = {
+      createAccount: { type: 'individual' },
+      registerWallet: { wallet_address: `0x${'0'.repeat(40)}` },
+    };
+    const sample: Record<string, string> = {
+      isin: 'XS0000000000',
+      abbreviation: 'NONE',
+      client_id: 'sandbox-client',
+      file_name: 'x.pdf',
+      fault_id: 'fault-1',
+    };
     for (const op of operations) {
-      const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => sample[name] ?? '3fa85f64-5717-4562-b3fc-2c963f66afa6');
-      const request = (http(app) as unknown as Record<string, (p: string) => ReturnType<ReturnType<typeof http>['get']>>)[op.method]!(path).set('Authorization', `Bearer ${token}`);
-      const response = op.method === 'get' || op.method === 'delete' ? await request : await request.send(bodies[op.operationId] ?? {});
+      const path = op.path.replace(
+        /\{(\w+)\}/g,
+        (_m, name: string) => sample[name] ?? '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+      );
+      const request = (
+        http(app) as unknown as Record<string, (p: string) => ReturnType<ReturnType<typeof http>['get']>>
+      )[op.method]!(path).set('Authorization', `Bearer ${token}`);
+      const response =
+        op.method === 'get' || op.method === 'delete'
+          ? await request
+          : await request.send(bodies[op.operationId] ?? {});
       const label = `${op.operationId} ${response.status} ${JSON.stringify(response.body)}`;
       expect(response.status, label).toBeLessThan(500);
       expect(response.body.code, label).not.toBe('route_not_found');

@@ -17,8 +17,16 @@ const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const dockerfilePath = join(root, 'Dockerfile');
 const dockerfile = readFileSync(dockerfilePath, 'utf8');
 
-interface Instruction { line: number; keyword: string; args: string }
-interface Stage { image: string; name: string; instructions: Instruction[] }
+interface Instruction {
+  line: number;
+  keyword: string;
+  args: string;
+}
+interface Stage {
+  image: string;
+  name: string;
+  instructions: Instruction[];
+}
 interface FinalStage {
   dir: string;
   env: Record<string, string>;
@@ -92,7 +100,9 @@ describe('Dockerfile', () => {
 
     it('exposes 8080 with a matching PORT and production NODE_ENV', () => {
       expect(all(final(), 'EXPOSE').flatMap((i) => i.args.split(/\s+/))).toContain('8080');
-      const env = all(final(), 'ENV').map((i) => i.args).join(' ');
+      const env = all(final(), 'ENV')
+        .map((i) => i.args)
+        .join(' ');
       expect(env).toMatch(/\bPORT=8080\b/);
       expect(env).toMatch(/\bNODE_ENV=production\b/);
     });
@@ -104,7 +114,9 @@ describe('Dockerfile', () => {
     });
 
     it('takes node_modules from a stage that installs with npm ci --omit=dev', () => {
-      const nodeModules = all(final(), 'COPY').map(copyParts).filter((c) => c.sources.some((s) => /node_modules\/?$/.test(s)));
+      const nodeModules = all(final(), 'COPY')
+        .map(copyParts)
+        .filter((c) => c.sources.some((s) => /node_modules\/?$/.test(s)));
       expect(nodeModules).toHaveLength(1);
       const source = stages.find((s) => s.name === nodeModules[0]!.from);
       expect(source, 'node_modules must come from another stage').toBeDefined();
@@ -135,7 +147,12 @@ describe('Dockerfile', () => {
       for (const p of ['node_modules', 'node_modules/x/index.js', '.git', '.git/HEAD', 'dist/src/cli.js', 'coverage']) {
         expect(ignored(p), p).toBe(true);
       }
-      const contextSources = stages.flatMap((s) => all(s, 'COPY').map(copyParts).filter((c) => !c.from).flatMap((c) => c.sources));
+      const contextSources = stages.flatMap((s) =>
+        all(s, 'COPY')
+          .map(copyParts)
+          .filter((c) => !c.from)
+          .flatMap((c) => c.sources),
+      );
       expect(contextSources.length).toBeGreaterThan(0);
       for (const src of contextSources) expect(ignored(src.replace(/^\.\/|\/$/g, '')), src).toBe(false);
     });
@@ -144,9 +161,13 @@ describe('Dockerfile', () => {
 
 const waitForExit = (child: ChildProcess, ms: number) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok, fail) => {
-    if (child.exitCode !== null || child.signalCode !== null) return ok({ code: child.exitCode, signal: child.signalCode });
+    if (child.exitCode !== null || child.signalCode !== null)
+      return ok({ code: child.exitCode, signal: child.signalCode });
     const timer = setTimeout(() => fail(new Error(`process did not exit within ${ms} ms`)), ms);
-    child.once('exit', (code, signal) => { clearTimeout(timer); ok({ code, signal }); });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      ok({ code, signal });
+    });
   });
 
 describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps performed without Docker', () => {
@@ -172,12 +193,17 @@ describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps 
     // Only the runtime tree: no sources, no dev dependencies.
     expect(readdirSync(final.dir).sort()).toEqual(['dist', 'node_modules', 'package.json']);
     expect(existsSync(join(final.dir, 'dist/bundle/cli.js'))).toBe(true);
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-    const devOnly = Object.entries(lock.packages).filter(([p, meta]) => p.startsWith('node_modules/') && meta.dev).map(([p]) => p);
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const devOnly = Object.entries(lock.packages)
+      .filter(([p, meta]) => p.startsWith('node_modules/') && meta.dev)
+      .map(([p]) => p);
     expect(devOnly).toEqual(expect.arrayContaining(['node_modules/typescript', 'node_modules/vitest']));
     expect(devOnly.filter((p) => existsSync(join(final.dir, p)))).toEqual([]);
-    const tsFiles = (readdirSync(join(final.dir, 'dist'), { recursive: true }) as string[])
-      .filter((f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f));
+    const tsFiles = (readdirSync(join(final.dir, 'dist'), { recursive: true }) as string[]).filter(
+      (f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f),
+    );
     expect(tsFiles).toEqual([]);
 
     // Start the image's command the way the container would.
@@ -186,8 +212,12 @@ describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps 
     const [command, ...args] = [...(final.entrypoint ?? []), ...(final.cmd ?? [])];
     let output = '';
     server = spawn(command!, args, { cwd: final.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    server.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
-    server.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
+    server.stdout?.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    server.stderr?.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
 
     const deadline = Date.now() + 15_000;
     let healthy = false;

@@ -13,7 +13,11 @@ import { ReplayProject } from '../support/replay-project.js';
 /** The page's diff: the step's title (its first line), the lines it removes and those it adds. */
 function pageEdit(): { title: string; removed: string; added: string } {
   const lines = markedSnippet('bug-report-edit', 'diff').trimEnd().split('\n');
-  const body = (prefix: string) => lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(1)).join('\n');
+  const body = (prefix: string) =>
+    lines
+      .filter((l) => l.startsWith(prefix))
+      .map((l) => l.slice(1))
+      .join('\n');
   const title = /it\("([^"]+)"/.exec(lines[0]!)?.[1];
   if (!title) throw new Error(`the diff's first line names no step: ${lines[0]}`);
   return { title, removed: body('-'), added: body('+') };
@@ -37,7 +41,10 @@ function fixedFakeProject(): ReplayProject {
   const wrapper = join(project.dir, 'node_modules', 'investment-api-fake');
   rmSync(wrapper);
   mkdirSync(wrapper);
-  writeFileSync(join(wrapper, 'package.json'), JSON.stringify({ name: 'investment-api-fake', type: 'module', exports: './index.mjs' }));
+  writeFileSync(
+    join(wrapper, 'package.json'),
+    JSON.stringify({ name: 'investment-api-fake', type: 'module', exports: './index.mjs' }),
+  );
   const built = JSON.stringify(join(ROOT, 'dist/bundle/index.js'));
   writeFileSync(
     join(wrapper, 'index.mjs'),
@@ -55,11 +62,18 @@ describe("the page's bug-report flow", () => {
   beforeAll(async () => {
     [project, fixed] = [new ReplayProject(), fixedFakeProject()];
     // the page's example: a client with lei_required, a business account without an LEI, then more of the session
-    const fake = await startServer({ seed: 1, clients: [{ client_id: 'acme', client_secret: 'acme-secret', settings: { lei_required: true } }] });
+    const fake = await startServer({
+      seed: 1,
+      clients: [{ client_id: 'acme', client_secret: 'acme-secret', settings: { lei_required: true } }],
+    });
     try {
       const token = await fetchToken(fake.url, 'acme', 'acme-secret');
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const created = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ type: 'business', external_id: 'acme-gmbh', business_name: 'Acme GmbH' }) });
+      const created = await fetch(`${fake.url}/v1/accounts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'business', external_id: 'acme-gmbh', business_name: 'Acme GmbH' }),
+      });
       expect(created.status).toBe(422);
       expect((await fetch(`${fake.url}/v1/accounts?limit=1`, { headers })).status).toBe(200);
       exported = fake.exportRequests('vitest');

@@ -21,31 +21,52 @@ const examples = documentedExamples(readDocument());
 
 function run(file: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: ROOT, env: { ...process.env, SPECMATIC_DISABLE_TELEMETRY: 'true' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    execFile(
+      file,
+      args,
+      {
+        cwd: ROOT,
+        env: { ...process.env, SPECMATIC_DISABLE_TELEMETRY: 'true' },
+        timeout: 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
   });
 }
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    const server = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
   });
 }
 
 describe('the whole document in the tools partners point at it', () => {
   it('is given them where CI runs', () => {
     if (ci) {
-      expect(specmatic, 'SPECMATIC_JAR must name the jar of the npm package specmatic, and java must run it (.ci/run installs both)').toBe(true);
+      expect(
+        specmatic,
+        'SPECMATIC_JAR must name the jar of the npm package specmatic, and java must run it (.ci/run installs both)',
+      ).toBe(true);
       expect(prism, 'PRISM_CLI must name @stoplight/prism-cli (.ci/run installs it)').toBe(true);
     }
   });
 
   it.skipIf(!specmatic && !ci)('loads in Specmatic, every inline example valid', { timeout: 150_000 }, async () => {
-    const { code, output } = await run('java', ['-jar', jar!, 'examples', 'validate', `--spec-file=${DOCUMENT}`, '--examples-to-validate=INLINE']);
+    const { code, output } = await run('java', [
+      '-jar',
+      jar!,
+      'examples',
+      'validate',
+      `--spec-file=${DOCUMENT}`,
+      '--examples-to-validate=INLINE',
+    ]);
     expect(output).not.toMatch(/ContractException|Invalid Regex|Could not determine name/);
     expect(output).toMatch(/API Paths: \d+, API Operations: \d+/);
     // Specmatic reads no 415 response example inline (it tests 415 only from example files)
@@ -53,29 +74,41 @@ describe('the whole document in the tools partners point at it', () => {
     expect(code, output.slice(-2000)).toBe(0);
   });
 
-  it.skipIf(!prism && !ci)('is mocked by Prism, which answers each success example by its name', { timeout: 150_000 }, async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [prismCli!, 'mock', DOCUMENT, '--host', '127.0.0.1', '--port', String(port), '--errors'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    try {
-      for (let i = 0; i < 600 && !/Prism is listening/.test(log); i++) {
-        if (child.exitCode !== null) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+  it.skipIf(!prism && !ci)(
+    'is mocked by Prism, which answers each success example by its name',
+    { timeout: 150_000 },
+    async () => {
+      const port = await freePort();
+      const child = spawn(
+        process.execPath,
+        [prismCli!, 'mock', DOCUMENT, '--host', '127.0.0.1', '--port', String(port), '--errors'],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let log = '';
+      child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      try {
+        for (let i = 0; i < 600 && !/Prism is listening/.test(log); i++) {
+          if (child.exitCode !== null) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(log).toMatch(/Prism is listening/);
+        for (const e of examples.filter((x) => x.status < 300)) {
+          const query = new URLSearchParams(e.request.query).toString();
+          const headers: Record<string, string> = { prefer: `code=${e.status}, example=${e.name}` };
+          if (e.path !== '/oauth2/token') headers.authorization = 'Bearer any-token-prism-takes';
+          if (e.request.contentType) headers['content-type'] = e.request.contentType;
+          const response = await fetch(`http://127.0.0.1:${port}${e.request.path}${query ? `?${query}` : ''}`, {
+            method: e.method,
+            headers,
+            body: bodyText(e.request),
+          });
+          expect(`${e.name}: ${response.status}`).toBe(`${e.name}: ${e.status}`);
+          expect(await response.json(), e.name).toEqual(e.answer);
+        }
+      } finally {
+        child.kill();
       }
-      expect(log).toMatch(/Prism is listening/);
-      for (const e of examples.filter((x) => x.status < 300)) {
-        const query = new URLSearchParams(e.request.query).toString();
-        const headers: Record<string, string> = { prefer: `code=${e.status}, example=${e.name}` };
-        if (e.path !== '/oauth2/token') headers.authorization = 'Bearer any-token-prism-takes';
-        if (e.request.contentType) headers['content-type'] = e.request.contentType;
-        const response = await fetch(`http://127.0.0.1:${port}${e.request.path}${query ? `?${query}` : ''}`, { method: e.method, headers, body: bodyText(e.request) });
-        expect(`${e.name}: ${response.status}`).toBe(`${e.name}: ${e.status}`);
-        expect(await response.json(), e.name).toEqual(e.answer);
-      }
-    } finally {
-      child.kill();
-    }
-  });
+    },
+  );
 });

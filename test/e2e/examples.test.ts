@@ -8,14 +8,24 @@ import { ROOT } from '../support/cli.js';
 // GitHub Actions one is run step by step as a runner would (test/support/action-runner.ts).
 const yamlOf = (path: string) => parse(readFileSync(join(ROOT, path), 'utf8'));
 
-interface WorkflowStep { id?: string; name?: string; uses?: string; run?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string> }
+interface WorkflowStep {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
 const partnerJob = () => yamlOf('examples/github-actions/partner-ci.yml').jobs.integration as { steps: WorkflowStep[] };
 const REPOSITORY = 'investment-platform/investment-api-fake';
 
 it('the GitHub Actions example starts the fake with the action of this repository and hands its URL to the suite', () => {
   const steps = partnerJob().steps;
   const fake = steps.find((s) => s.uses === `${REPOSITORY}@v0`)!;
-  expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).repository.url).toBe(`git+https://github.com/${REPOSITORY}.git`);
+  expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).repository.url).toBe(
+    `git+https://github.com/${REPOSITORY}.git`,
+  );
   // every input it gives is one the action has
   const inputs = Object.keys((yamlOf('action.yml') as { inputs: Record<string, unknown> }).inputs);
   for (const name of Object.keys(fake.with ?? {})) expect(inputs).toContain(name);
@@ -46,11 +56,12 @@ it('the GitHub Actions example runs as written: the action, the suite against it
   const suite = steps.find((s) => s.run === 'npx vitest run')!;
   // the expressions of the example: a secret that is not set gives its default
   const outputs: Record<string, string> = {};
-  const evaluate = (value: unknown) => String(value).replace(/\$\{\{ (.+?) \}\}/g, (_, expression: string) => {
-    const output = /^steps\.fake\.outputs\.(.+)$/.exec(expression);
-    if (output) return outputs[output[1]!]!;
-    return /\|\| '([^']*)'$/.exec(expression)![1]!;
-  });
+  const evaluate = (value: unknown) =>
+    String(value).replace(/\$\{\{ (.+?) \}\}/g, (_, expression: string) => {
+      const output = /^steps\.fake\.outputs\.(.+)$/.exec(expression);
+      if (output) return outputs[output[1]!]!;
+      return /\|\| '([^']*)'$/.exec(expression)![1]!;
+    });
   const job = new RunnerJob();
   try {
     const inputs = Object.fromEntries(Object.entries(fake.with!).map(([name, value]) => [name, evaluate(value)]));
@@ -59,8 +70,12 @@ it('the GitHub Actions example runs as written: the action, the suite against it
     Object.assign(outputs, main.outputs);
     const env = Object.fromEntries(Object.entries(suite.env!).map(([name, value]) => [name, evaluate(value)]));
     await new Promise<string>((resolve, reject) => {
-      execFile('npx', ['vitest', 'run', '--project', 'examples'], { cwd: ROOT, env: { ...cleanEnv, ...env } }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${stdout}\n${stderr}`)) : resolve(stdout));
+      execFile(
+        'npx',
+        ['vitest', 'run', '--project', 'examples'],
+        { cwd: ROOT, env: { ...cleanEnv, ...env } },
+        (error, stdout, stderr) => (error ? reject(new Error(`${stdout}\n${stderr}`)) : resolve(stdout)),
+      );
     });
     const report = await job.report();
     expect(report.code, report.log).toBe(0);
@@ -95,17 +110,24 @@ it('the vitest example passes against a separate fake process guarded by CONTROL
   const fake = await launch([], { CONTROL_TOKEN: 'ci-token' });
   try {
     const output = await new Promise<string>((resolve, reject) => {
-      execFile('npx', ['vitest', 'run', '--project', 'examples'], { cwd: ROOT, env: { ...cleanEnv, FAKE_URL: fake.url, CONTROL_TOKEN: 'ci-token' } }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${stdout}\n${stderr}`)) : resolve(stdout));
+      execFile(
+        'npx',
+        ['vitest', 'run', '--project', 'examples'],
+        { cwd: ROOT, env: { ...cleanEnv, FAKE_URL: fake.url, CONTROL_TOKEN: 'ci-token' } },
+        (error, stdout, stderr) => (error ? reject(new Error(`${stdout}\n${stderr}`)) : resolve(stdout)),
+      );
     });
     // Every example test must run and pass, however many the examples hold.
-    const exampleTests = readdirSync(join(ROOT, 'examples/vitest')).filter((f) => f.endsWith('.test.ts'))
+    const exampleTests = readdirSync(join(ROOT, 'examples/vitest'))
+      .filter((f) => f.endsWith('.test.ts'))
       .map((f) => readFileSync(join(ROOT, 'examples/vitest', f), 'utf8').match(/^\s*(?:it|test)\(/gm)?.length ?? 0)
       .reduce((a, b) => a + b, 0);
     expect(exampleTests).toBeGreaterThan(0);
     const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toMatch(new RegExp(`Tests\\s+${exampleTests} passed \\(${exampleTests}\\)`));
-    const journal = await fetch(`${fake.url}/__control/requests`, { headers: { authorization: 'Bearer ci-token' } }).then((r) => r.json() as Promise<{ data: unknown[] }>);
+    const journal = await fetch(`${fake.url}/__control/requests`, {
+      headers: { authorization: 'Bearer ci-token' },
+    }).then((r) => r.json() as Promise<{ data: unknown[] }>);
     expect(journal.data.length).toBeGreaterThan(0);
   } finally {
     killLaunched();

@@ -47,11 +47,28 @@ describe('the action with the package', { timeout: 90_000 }, () => {
   it('starts the fake, outputs where it answers and its first client; post summarises each client, writes the reports, stops it and fails on findings', async () => {
     const job = newJob();
     const port = await freePort();
-    const clients = [{ client_id: 'acme', client_secret: 'acme-secret' }, { client_id: 'careful', client_secret: 'careful-secret' }, { client_id: 'idle', client_secret: 'idle-secret' }];
-    const main = await job.main({ package: ROOT, port: String(port), seed: '3', clients: JSON.stringify(clients), 'control-token': 'ops-token', 'fail-on-findings': 'true' });
+    const clients = [
+      { client_id: 'acme', client_secret: 'acme-secret' },
+      { client_id: 'careful', client_secret: 'careful-secret' },
+      { client_id: 'idle', client_secret: 'idle-secret' },
+    ];
+    const main = await job.main({
+      package: ROOT,
+      port: String(port),
+      seed: '3',
+      clients: JSON.stringify(clients),
+      'control-token': 'ops-token',
+      'fail-on-findings': 'true',
+    });
     expect(main.code, main.log).toBe(0);
     const url = `http://127.0.0.1:${port}`;
-    expect(main.outputs).toEqual({ url, 'token-url': `${url}/oauth2/token`, 'client-id': 'acme', 'client-secret': 'acme-secret', 'reports-dir': expect.stringContaining(job.dir) });
+    expect(main.outputs).toEqual({
+      url,
+      'token-url': `${url}/oauth2/token`,
+      'client-id': 'acme',
+      'client-secret': 'acme-secret',
+      'reports-dir': expect.stringContaining(job.dir),
+    });
     // the secrets are masked in the job's log
     expect(main.log).toContain('::add-mask::ops-token');
     expect(main.log).toContain('::add-mask::acme-secret');
@@ -67,21 +84,37 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     expect(post.log).toMatch(/::error::1 readiness finding\(s\), and fail-on-findings is true\./);
     const summary = job.summary();
     expect(summary).toContain('## investment-api-fake: the API readiness of this run');
-    expect(summary).toContain('**❌ 1 finding (1 error)** for 1 of 3 clients. The step fails: `fail-on-findings` is `true`.');
+    expect(summary).toContain(
+      '**❌ 1 finding (1 error)** for 1 of 3 clients. The step fails: `fail-on-findings` is `true`.',
+    );
     expect(summary).toMatch(/### ❌ `acme`: 1 finding over 4 requests/);
-    expect(summary).toContain('| [`wrong_path`](https://github.com/investment-platform/investment-api-fake/blob/v0.1.0/docs/readiness.md#wrong_path) | error | GET /v1/acounts was sent 3 times and answered 404 route_not_found each time. |');
+    expect(summary).toContain(
+      '| [`wrong_path`](https://github.com/investment-platform/investment-api-fake/blob/v0.1.0/docs/readiness.md#wrong_path) | error | GET /v1/acounts was sent 3 times and answered 404 route_not_found each time. |',
+    );
     expect(summary).toContain('Files: `acme.junit.xml`, `acme.har`, `acme.session.test.ts`');
     expect(summary).toMatch(/### ✅ `careful`: no findings over 2 requests/);
     expect(summary).toContain('No requests from `idle`: its report proves nothing.');
 
     const reports = main.outputs['reports-dir']!;
-    expect(files(reports)).toEqual(['acme.har', 'acme.junit.xml', 'acme.session.test.ts', 'careful.junit.xml', 'fake.log', 'idle.junit.xml', 'summary.md']);
+    expect(files(reports)).toEqual([
+      'acme.har',
+      'acme.junit.xml',
+      'acme.session.test.ts',
+      'careful.junit.xml',
+      'fake.log',
+      'idle.junit.xml',
+      'summary.md',
+    ]);
     expect(readFileSync(join(reports, 'summary.md'), 'utf8')).toBe(summary);
-    const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(reports, 'acme.junit.xml'), 'utf8'));
+    const junit = new XMLParser({ ignoreAttributes: false }).parse(
+      readFileSync(join(reports, 'acme.junit.xml'), 'utf8'),
+    );
     expect(JSON.stringify(junit)).toContain('wrong_path');
     expect(readFileSync(join(reports, 'acme.junit.xml'), 'utf8')).toContain('<failure');
     expect(readFileSync(join(reports, 'careful.junit.xml'), 'utf8')).not.toContain('<failure');
-    const har = JSON.parse(readFileSync(join(reports, 'acme.har'), 'utf8')) as { log: { entries: { request: { url: string } }[] } };
+    const har = JSON.parse(readFileSync(join(reports, 'acme.har'), 'utf8')) as {
+      log: { entries: { request: { url: string } }[] };
+    };
     expect(har.log.entries.filter((e) => e.request.url.endsWith('/v1/acounts'))).toHaveLength(3);
     expect(readFileSync(join(reports, 'acme.session.test.ts'), 'utf8')).toContain("from 'investment-api-fake'");
     expect(readFileSync(join(reports, 'fake.log'), 'utf8')).toContain(`${port}`);
@@ -95,7 +128,12 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     const job = newJob();
     const port = await freePort();
     const stateDir = join(job.dir, 'fake-state');
-    const main = await job.main({ package: ROOT, port: String(port), 'state-dir': stateDir, 'fail-on-findings': 'true' });
+    const main = await job.main({
+      package: ROOT,
+      port: String(port),
+      'state-dir': stateDir,
+      'fail-on-findings': 'true',
+    });
     expect(main.code, main.log).toBe(0);
     expect(main.outputs['client-id']).toBe('sandbox-client');
     await carefulCalls(main.outputs.url!, main.outputs['client-id']!, main.outputs['client-secret']!);
@@ -118,7 +156,13 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     const report = await job.report();
     // fail-on-findings is false by default: the finding is in the summary, the step passes
     expect(report.code, report.log).toBe(0);
-    expect(files(main.outputs['reports-dir']!)).toEqual(['fake.log', 'sandbox-client.har', 'sandbox-client.junit.xml', 'sandbox-client.session.test.ts', 'summary.md']);
+    expect(files(main.outputs['reports-dir']!)).toEqual([
+      'fake.log',
+      'sandbox-client.har',
+      'sandbox-client.junit.xml',
+      'sandbox-client.session.test.ts',
+      'summary.md',
+    ]);
     expect(await answers(main.outputs.url!)).toBe(false);
     const summary = job.summary();
     expect(summary).toContain('### ❌ `sandbox-client`: 1 finding');
@@ -129,7 +173,7 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     expect(job.summary()).toBe(summary);
   });
 
-  it('in shadow mode, summarises each client\'s differences from the upstream by operation and writes the fidelity reports', async () => {
+  it("in shadow mode, summarises each client's differences from the upstream by operation and writes the fidelity reports", async () => {
     const behind = await startServer({ seed: 7 });
     const upstream = await deviatingUpstream(behind.url, ({ method, path }, answer) => {
       if (method !== 'GET' || path !== '/v1/orders') return undefined;
@@ -142,13 +186,21 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     });
     const job = newJob();
     const port = await freePort();
-    const main = await job.main({ package: ROOT, port: String(port), seed: '7', upstream: upstream.url, 'fail-on-findings': 'true' });
+    const main = await job.main({
+      package: ROOT,
+      port: String(port),
+      seed: '7',
+      upstream: upstream.url,
+      'fail-on-findings': 'true',
+    });
     expect(main.code, main.log).toBe(0);
     // the client's own credentials are the upstream's: here the fake behind it has the same default client
     await carefulCalls(main.outputs.url!, 'sandbox-client', 'sandbox-secret');
     const { fetchToken } = await import('../../src/index.js');
     const token = await fetchToken(main.outputs.url!, 'sandbox-client', 'sandbox-secret');
-    expect((await fetch(`${main.outputs.url}/v1/orders?limit=5`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${main.outputs.url}/v1/orders?limit=5`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
 
     const post = await job.post();
     expect(post.code, post.log).toBe(1);
@@ -156,13 +208,24 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     const summary = job.summary();
     expect(summary).toContain('**❌ 1 difference from the upstream** for 1 of 1 client.');
     expect(summary).toContain('### ❌ `sandbox-client`: 1 difference over');
-    expect(summary).toContain('Differences from the upstream, by operation:\n\n- `listOrders` (1)\n  - `GET /v1/orders`: ');
+    expect(summary).toContain(
+      'Differences from the upstream, by operation:\n\n- `listOrders` (1)\n  - `GET /v1/orders`: ',
+    );
     expect(summary).toContain('### Shadow mode');
     expect(summary).toContain(`The fake against \`${upstream.url}\``);
     expect(summary).toContain('Files: `fidelity.json`, `fidelity.junit.xml`');
     const reports = main.outputs['reports-dir']!;
-    expect(files(reports)).toEqual(expect.arrayContaining(['fidelity.json', 'fidelity.junit.xml', 'sandbox-client.fidelity.test.ts', 'sandbox-client.junit.xml']));
-    expect((JSON.parse(readFileSync(join(reports, 'fidelity.json'), 'utf8')) as { differences: unknown[] }).differences).toHaveLength(1);
+    expect(files(reports)).toEqual(
+      expect.arrayContaining([
+        'fidelity.json',
+        'fidelity.junit.xml',
+        'sandbox-client.fidelity.test.ts',
+        'sandbox-client.junit.xml',
+      ]),
+    );
+    expect(
+      (JSON.parse(readFileSync(join(reports, 'fidelity.json'), 'utf8')) as { differences: unknown[] }).differences,
+    ).toHaveLength(1);
     expect(readFileSync(join(reports, 'sandbox-client.fidelity.test.ts'), 'utf8')).toContain('SETTLED');
   });
 
@@ -188,10 +251,16 @@ describe('the action with the package', { timeout: 90_000 }, () => {
 });
 
 describe("the action's files", () => {
-  it('action.yml and report/action.yml pass SchemaStore\'s schema of an action, and the partner workflow that of a workflow (action-validator)', async () => {
+  it("action.yml and report/action.yml pass SchemaStore's schema of an action, and the partner workflow that of a workflow (action-validator)", async () => {
     const validator = join(ROOT, 'node_modules/.bin/action-validator');
     for (const file of ['action.yml', 'report/action.yml', 'examples/github-actions/partner-ci.yml']) {
-      await expect(exec(validator, [join(ROOT, file)]).then(() => 'valid', (e: { stderr: string }) => e.stderr), file).resolves.toBe('valid');
+      await expect(
+        exec(validator, [join(ROOT, file)]).then(
+          () => 'valid',
+          (e: { stderr: string }) => e.stderr,
+        ),
+        file,
+      ).resolves.toBe('valid');
     }
   });
 
@@ -201,7 +270,8 @@ describe("the action's files", () => {
       await exec(process.execPath, [join(ROOT, 'scripts/bundle-action.mjs'), out]);
       const committed = join(ROOT, 'action/dist');
       expect(files(committed)).toEqual(files(out));
-      for (const file of files(out)) expect(readFileSync(join(committed, file), 'utf8'), file).toBe(readFileSync(join(out, file), 'utf8'));
+      for (const file of files(out))
+        expect(readFileSync(join(committed, file), 'utf8'), file).toBe(readFileSync(join(out, file), 'utf8'));
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
@@ -209,15 +279,33 @@ describe("the action's files", () => {
 
   it("action.yml's defaults are the action's own: the published image of this version, port 8080, fail-on-findings false", async () => {
     const { parse } = await import('yaml');
-    const metadata = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default: string }>; runs: Record<string, string> };
+    const metadata = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, { default: string }>;
+      runs: Record<string, string>;
+    };
     const { DEFAULT_IMAGE, DEFAULT_PORT } = await import('../../action/src/inputs.js');
     const { DEFAULT_IMAGE: moduleImage } = await import('../../src/testcontainers.js');
     expect(metadata.inputs.image!.default).toBe(DEFAULT_IMAGE);
     expect(DEFAULT_IMAGE).toBe(moduleImage);
     expect(metadata.inputs.port!.default).toBe(String(DEFAULT_PORT));
     expect(metadata.inputs['fail-on-findings']!.default).toBe('false');
-    expect(Object.keys(metadata.inputs).sort()).toEqual(['clients', 'control-token', 'fail-on-findings', 'image', 'package', 'port', 'seed', 'state-dir', 'upstream']);
-    expect(metadata.runs).toEqual({ using: 'node20', main: 'action/dist/main.js', post: 'action/dist/post.js', 'post-if': 'always()' });
+    expect(Object.keys(metadata.inputs).sort()).toEqual([
+      'clients',
+      'control-token',
+      'fail-on-findings',
+      'image',
+      'package',
+      'port',
+      'seed',
+      'state-dir',
+      'upstream',
+    ]);
+    expect(metadata.runs).toEqual({
+      using: 'node20',
+      main: 'action/dist/main.js',
+      post: 'action/dist/post.js',
+      'post-if': 'always()',
+    });
     for (const script of ['main', 'post']) expect(existsSync(join(ROOT, metadata.runs[script]!))).toBe(true);
   });
 });

@@ -30,7 +30,8 @@ describe("the library's logger", () => {
 
   it('silent takes every call and writes nothing; any other level is a pino logger at that level', () => {
     const silent = createLogger('silent');
-    for (const method of ['error', 'warn', 'info', 'debug'] as const) expect(silent[method]({ any: 'thing' }, 'message')).toBeUndefined();
+    for (const method of ['error', 'warn', 'info', 'debug'] as const)
+      expect(silent[method]({ any: 'thing' }, 'message')).toBeUndefined();
     expect((createLogger('warn') as { level?: string }).level).toBe('warn');
   });
 });

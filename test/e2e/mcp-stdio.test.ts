@@ -12,7 +12,12 @@ afterAll(killLaunched);
 
 /** The SDK's client on a spawned `investment-api-fake mcp …`; its stderr kept. */
 async function stdioClient(args: string[], env: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: { ...(cleanEnv as Record<string, string>), ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    env: { ...(cleanEnv as Record<string, string>), ...env },
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });
@@ -42,7 +47,9 @@ describe('investment-api-fake mcp over stdio', { timeout: 60_000 }, () => {
     const { client } = await stdioClient(['--url', fake.url], { CONTROL_TOKEN: 'stdio-ops' });
     expect(client.getInstructions()).toContain(fake.url);
     const moved = await ok<Schemas['Clock']>(client, 'set_clock', { at: '2030-06-01T00:00:00Z', frozen: true });
-    const seen = await fetch(`${fake.url}/__control/clock`, { headers: { authorization: 'Bearer stdio-ops' } }).then((r) => r.json());
+    const seen = await fetch(`${fake.url}/__control/clock`, { headers: { authorization: 'Bearer stdio-ops' } }).then(
+      (r) => r.json(),
+    );
     expect(seen).toEqual(moved.value);
     await ok(client, 'reset');
     await client.close();
@@ -62,7 +69,9 @@ describe('investment-api-fake mcp over stdio', { timeout: 60_000 }, () => {
     const { client } = await stdioClient(['--url', fake.url, '--client-id', 'acme', '--client-secret', 'acme-secret']);
     const state = await ok<{ client: { client_id: string } }>(client, 'get_state');
     expect(state.value.client.client_id).toBe('acme');
-    expect((await ok<Schemas['ClientList']>(client, 'list_clients')).value.data.map((c) => c.client_id)).toEqual(['acme']);
+    expect((await ok<Schemas['ClientList']>(client, 'list_clients')).value.data.map((c) => c.client_id)).toEqual([
+      'acme',
+    ]);
     await refused(client, 'get_clock', { client_id: 'sandbox-client' }, /^forbidden_tenant \(403\): /);
     await refused(client, 'create_client', { client_id: 'x', client_secret: 'y' }, /^operator_only \(403\): /);
     await client.close();
@@ -75,7 +84,12 @@ describe('investment-api-fake mcp over stdio', { timeout: 60_000 }, () => {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_clock', arguments: {} } });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'readiness_report', arguments: {} } });

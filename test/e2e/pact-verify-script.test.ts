@@ -37,7 +37,10 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 /** `node verify-pact.mjs <file>` in the project, with these variables: its exit code and output. */
 async function verifyScript(file: string, env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['verify-pact.mjs', file], { cwd: project, env: { ...cleanEnv, PACT_DO_NOT_TRACK: 'true', ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['verify-pact.mjs', file], {
+      cwd: project,
+      env: { ...cleanEnv, PACT_DO_NOT_TRACK: 'true', ...env },
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -60,8 +63,12 @@ describe("docs/pact.md's verify script", { timeout: 120_000 }, () => {
   });
 
   it('exits 1 when an answer is not what the contract expects', async () => {
-    const broken = JSON.parse(contract) as { interactions: { description: string; response: { body: { content: Record<string, unknown> } } }[] };
-    const refused = broken.interactions.find((i) => i.description === 'DELETE /v1/orders/{order_id}/ answers 409 order_not_cancellable')!;
+    const broken = JSON.parse(contract) as {
+      interactions: { description: string; response: { body: { content: Record<string, unknown> } } }[];
+    };
+    const refused = broken.interactions.find(
+      (i) => i.description === 'DELETE /v1/orders/{order_id}/ answers 409 order_not_cancellable',
+    )!;
     refused.response.body.content.code = 'order_cancelled';
     writeFileSync(join(project, 'pacts/broken.json'), JSON.stringify(broken));
     const { code, output } = await verifyScript('pacts/broken.json');

@@ -5,15 +5,21 @@ import { exitOf, killLaunched, launch } from '../support/cli.js';
 
 afterEach(killLaunched);
 
-interface Answer { status: number; connection: string | undefined; body: string }
+interface Answer {
+  status: number;
+  connection: string | undefined;
+  body: string;
+}
 
 function get(agent: http.Agent, url: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent, headers }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
-    }).on('error', reject);
+    http
+      .get(url, { agent, headers }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -49,9 +55,19 @@ describe('shutdown with keep-alive clients', () => {
     const token = await fetch(`${url}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: `127.0.0.1:${port}` }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'openid offline',
+        client_id: 'sandbox-client',
+        client_secret: 'sandbox-secret',
+        audience: `127.0.0.1:${port}`,
+      }),
     }).then((r) => r.json() as Promise<{ access_token: string }>);
-    await fetch(`${url}/__control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: '/v1/assets', latency_ms: 800, count: 1 }) });
+    await fetch(`${url}/__control/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: '/v1/assets', latency_ms: 800, count: 1 }),
+    });
     const { agent, slow } = await keepAliveTraffic(url, undefined, token.access_token);
     const started = Date.now();
     const exited = exitOf(child);

@@ -55,7 +55,12 @@ describe('a session of a living world, and an empty one', () => {
     try {
       fake.reset();
       const token = await fake.token();
-      const placed = async () => (await (await fetch(`${fake.url}/v1/orders?order_status=PLACED&limit=100`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: unknown[] };
+      const placed = async () =>
+        (await (
+          await fetch(`${fake.url}/v1/orders?order_status=PLACED&limit=100`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as { data: unknown[] };
       const before = await placed();
       // the step's very instant: a replay whose progression counted from its own later start would still show PLACED
       await fake.control.advanceClock(10);
@@ -88,7 +93,10 @@ describe('a session touching every public operation', () => {
     try {
       fake.reset();
       await scriptedSession(fake.url, fake.state());
-      const { passed, output } = await project.run('every-operation.test.ts', await fake.control.exportRequests('vitest'));
+      const { passed, output } = await project.run(
+        'every-operation.test.ts',
+        await fake.control.exportRequests('vitest'),
+      );
       expect(passed, output).toBe(true);
     } finally {
       await fake.stop();
@@ -101,10 +109,16 @@ describe('a session that set up a Pact provider state', () => {
     const fake = await startServer({ seed: 4 });
     try {
       fake.reset();
-      const made = (await fake.control.providerState({ state: 'an account exists', params: { type: 'individual', first_name: 'Wile' } })) as { accountId: string };
+      const made = (await fake.control.providerState({
+        state: 'an account exists',
+        params: { type: 'individual', first_name: 'Wile' },
+      })) as { accountId: string };
       const token = await fake.token();
       await fetch(`${fake.url}/v1/accounts/${made.accountId}`, { headers: { authorization: `Bearer ${token}` } });
-      const { passed, output } = await project.run('provider-state.test.ts', await fake.control.exportRequests('vitest'));
+      const { passed, output } = await project.run(
+        'provider-state.test.ts',
+        await fake.control.exportRequests('vitest'),
+      );
       expect(passed, output).toBe(true);
     } finally {
       await fake.stop();
@@ -118,11 +132,23 @@ describe('an order placed for a starting-world account', () => {
     try {
       fake.reset();
       const start = buyer(fake.state());
-      await fake.control.placeOrder({ account_id: start.accountId, isin: start.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 1, value: start.value });
+      await fake.control.placeOrder({
+        account_id: start.accountId,
+        isin: start.isin,
+        side: 'BUY',
+        market: 'PRIMARY',
+        amount_of_units: 1,
+        value: start.value,
+      });
       const token = await fake.token();
-      await fetch(`${fake.url}/v1/orders?account_id=${start.accountId}`, { headers: { authorization: `Bearer ${token}` } });
+      await fetch(`${fake.url}/v1/orders?account_id=${start.accountId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const exported = await fake.control.exportRequests('vitest');
-      const { passed, output } = await project.run('placed.test.ts', exported.replaceAll(start.accountId, start.otherAccountId));
+      const { passed, output } = await project.run(
+        'placed.test.ts',
+        exported.replaceAll(start.accountId, start.otherAccountId),
+      );
       expect(passed, output).toBe(false);
       expect(output).toMatch(/×[^\n]*1\. control: place an order/);
     } finally {
@@ -141,7 +167,9 @@ describe('a session that began by loading a snapshot', () => {
       world.accounts[0] = { ...account, city: 'Snapshot City' };
       await fake.control.restore(world);
       const token = await fake.token();
-      const read = await fetch(`${fake.url}/v1/accounts/${account.id}`, { headers: { authorization: `Bearer ${token}` } });
+      const read = await fetch(`${fake.url}/v1/accounts/${account.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(((await read.json()) as { city: string }).city).toBe('Snapshot City');
       const exported = await fake.control.exportRequests('vitest');
       expect(exported).toContain('await control.restore(SNAPSHOT_1 as World)');
@@ -149,7 +177,10 @@ describe('a session that began by loading a snapshot', () => {
       const { passed, output } = await project.run('snapshot.test.ts', exported);
       expect(passed, output).toBe(true);
       // the answer read after the snapshot says what the snapshot held: without it, the replay fails
-      const { passed: withoutSnapshot } = await project.run('no-snapshot.test.ts', exported.replace('await control.restore(SNAPSHOT_1 as World);', ''));
+      const { passed: withoutSnapshot } = await project.run(
+        'no-snapshot.test.ts',
+        exported.replace('await control.restore(SNAPSHOT_1 as World);', ''),
+      );
       expect(withoutSnapshot).toBe(false);
     } finally {
       await fake.stop();
@@ -161,11 +192,16 @@ describe("shadow mode's differences exported as a vitest file (GET /__control/fi
   it("asserts the upstream's answers: it fails against the fake, naming the request that differed", async () => {
     const { behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) => {
       if (method !== 'POST' || path !== '/v1/accounts' || answer.status !== 201) return undefined;
-      return { status: 201, body: { ...(answer.body as Record<string, unknown>), nickname: 'ada', last_name: 'Byron' } };
+      return {
+        status: 201,
+        body: { ...(answer.body as Record<string, unknown>), nickname: 'ada', last_name: 'Byron' },
+      };
     });
     try {
       await scriptedSession(shadow.url, behind.state());
-      const file = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest&client_id=sandbox-client`)).text();
+      const file = await (
+        await fetch(`${shadow.url}/__control/fidelity?format=vitest&client_id=sandbox-client`)
+      ).text();
       expect(file).toContain("the upstream's answer, where the fake differed");
       expect(file).not.toContain('sandbox-secret');
       const { passed, output } = await project.run('fidelity.test.ts', file);
@@ -204,7 +240,10 @@ describe('generated code runs only what the fake wrote (CONTRACT 16)', () => {
   }, 120_000);
 
   it('a file written from a session with a way out of every position in every slot runs and writes no file', async () => {
-    for (const [name, fidelity] of [['every-slot.test.ts', false], ['every-slot-fidelity.test.ts', true]] as const) {
+    for (const [name, fidelity] of [
+      ['every-slot.test.ts', false],
+      ['every-slot-fidelity.test.ts', true],
+    ] as const) {
       const { output } = await project.run(name, vitestFileOf(hostileSession(EVERY_SLOT, fidelity)));
       expect(project.holds('RAN'), output).toBe(false);
       expect(output).toMatch(/Test Files\s+1 failed/);
@@ -213,15 +252,33 @@ describe('generated code runs only what the fake wrote (CONTRACT 16)', () => {
 
   it('replays a body member named __proto__ as sent (the 422 replays as 422), and a client secret that reads as code, green', async () => {
     const secret = 'answer.status';
-    const fake = await startServer({ seed: 5, clients: [{ client_id: 'coder', client_secret: secret, scopes: ['read:accounts', 'write:accounts'] }] });
+    const fake = await startServer({
+      seed: 5,
+      clients: [{ client_id: 'coder', client_secret: secret, scopes: ['read:accounts', 'write:accounts'] }],
+    });
     try {
       const token = await fake.token('coder');
-      const account = { type: 'individual', external_id: secret, first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE' };
+      const account = {
+        type: 'individual',
+        external_id: secret,
+        first_name: 'Ann',
+        last_name: 'Example',
+        dob_day: 14,
+        dob_month: 7,
+        dob_year: 1985,
+        country: 'DE',
+      };
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       // valid but for its `__proto__` member: an export that made it a prototype would send a valid account (201)
-      const refused = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: `${JSON.stringify(account).slice(0, -1)},"__proto__":{"nickname":"x"}}` });
+      const refused = await fetch(`${fake.url}/v1/accounts`, {
+        method: 'POST',
+        headers,
+        body: `${JSON.stringify(account).slice(0, -1)},"__proto__":{"nickname":"x"}}`,
+      });
       expect(refused.status).toBe(422);
-      expect((await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify(account) })).status).toBe(201);
+      expect(
+        (await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify(account) })).status,
+      ).toBe(201);
       await fetch(`${fake.url}/v1/accounts?limit=5`, { headers });
       const exported = fake.exportRequests('vitest', { clientId: 'coder' });
       const { passed, output } = await project.run('proto-and-secret.test.ts', exported);
@@ -233,26 +290,35 @@ describe('generated code runs only what the fake wrote (CONTRACT 16)', () => {
     }
   }, 120_000);
 
-  it('type-check under noUnusedLocals and noUnusedParameters: a session, an empty one, a Basic token request, a snapshot, shadow mode\'s', async () => {
+  it("type-check under noUnusedLocals and noUnusedParameters: a session, an empty one, a Basic token request, a snapshot, shadow mode's", async () => {
     const files: [string, string][] = [];
     const fake = await startServer({ seed: 1 });
     try {
       fake.reset();
       await driveSession(fake);
-      await fake.control.providerState({ state: 'an account exists', params: { type: 'individual', first_name: 'Wile' } });
+      await fake.control.providerState({
+        state: 'an account exists',
+        params: { type: 'individual', first_name: 'Wile' },
+      });
       await fake.control.addFault({ method: 'GET', path: '/v1/assets', status: 503, count: 1 });
       files.push(['session.ts', await fake.control.exportRequests('vitest')]);
       fake.reset();
       files.push(['empty.ts', await fake.control.exportRequests('vitest')]);
       const basic = Buffer.from('sandbox-client:wrong-secret').toString('base64');
-      await fetch(`${fake.url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` }, body: new URLSearchParams({ grant_type: 'client_credentials', audience: new URL(fake.url).host }) });
+      await fetch(`${fake.url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+        body: new URLSearchParams({ grant_type: 'client_credentials', audience: new URL(fake.url).host }),
+      });
       await fake.control.restore(fake.state());
       files.push(['basic-and-snapshot.ts', await fake.control.exportRequests('vitest')]);
     } finally {
       await fake.stop();
     }
     const { behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) =>
-      method === 'POST' && path === '/v1/accounts' && answer.status === 201 ? { status: 201, body: { ...(answer.body as object), nickname: 'ada' } } : undefined,
+      method === 'POST' && path === '/v1/accounts' && answer.status === 201
+        ? { status: 201, body: { ...(answer.body as object), nickname: 'ada' } }
+        : undefined,
     );
     try {
       await scriptedSession(shadow.url, behind.state());

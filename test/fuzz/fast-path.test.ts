@@ -31,23 +31,45 @@ async function start(name: string, pipeline: PipelineOptions): Promise<Target> {
   const token = await tokenFor(app);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  return { name, port: (server.address() as AddressInfo).port, token, server, tenant: ctx.tenants.get('sandbox-client') };
+  return {
+    name,
+    port: (server.address() as AddressInfo).port,
+    token,
+    server,
+    tenant: ctx.tenants.get('sandbox-client'),
+  };
 }
 
 function get(target: Target, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ agent, host: '127.0.0.1', port: target.port, path, headers: { host: 'fake.test', authorization: `Bearer ${target.token}` } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: target.port,
+        path,
+        headers: { host: 'fake.test', authorization: `Bearer ${target.token}` },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-let world: { accountId: string; walletAccount: string; pmAccount: string; pmId: string; isin: string; abbreviation: string };
+let world: {
+  accountId: string;
+  walletAccount: string;
+  pmAccount: string;
+  pmId: string;
+  isin: string;
+  abbreviation: string;
+};
 
 beforeAll(async () => {
   targets.push(await start('validator only', { fastReads: false }), await start('fast path', {}));
@@ -73,17 +95,102 @@ afterAll(async () => {
 
 // Query names: each operation's own, their near misses, bracket and case variants, and none at all.
 const NAMES = [
-  'limit', 'skip', 'side', 'market', 'order_status', 'account_type', 'account_id', 'currency', 'isin', 'external_id',
-  'wallet_address', 'is_primary', 'abbreviation', 'name', 'feeder_fund_id', 'subscribeable', 'redeemable', 'tradeable',
-  'share_class_id', 'LIMIT', 'limit[0]', 'limit%5B%5D', 'foo', '', 'lim%69t',
+  'limit',
+  'skip',
+  'side',
+  'market',
+  'order_status',
+  'account_type',
+  'account_id',
+  'currency',
+  'isin',
+  'external_id',
+  'wallet_address',
+  'is_primary',
+  'abbreviation',
+  'name',
+  'feeder_fund_id',
+  'subscribeable',
+  'redeemable',
+  'tradeable',
+  'share_class_id',
+  'LIMIT',
+  'limit[0]',
+  'limit%5B%5D',
+  'foo',
+  '',
+  'lim%69t',
 ];
 const VALUES = [
-  '', '0', '1', '2', '10', '100', '1000', '1001', '-1', '-0', '01', '1.0', '1.5', '1e2', '0x10', '%201', '1%20', '+1', '1,2',
-  'true', 'false', 'True', '1%2C2', 'BUY', 'SELL', 'buy', 'PLACED', 'COMPLETED', 'individual', 'business', 'PRIMARY',
-  'EUR', 'eur', ACCOUNT, ACCOUNT.toUpperCase(), `${ACCOUNT}x`, 'a:b', 'a/b', '%3A', '%', '%2', '%zz', '%E0%A4%A',
-  '%C3%A9', 'caf%C3%A9', '~._-', 'a%26b', 'a=b', '[]', 'null', '%00', 'x'.repeat(300),
+  '',
+  '0',
+  '1',
+  '2',
+  '10',
+  '100',
+  '1000',
+  '1001',
+  '-1',
+  '-0',
+  '01',
+  '1.0',
+  '1.5',
+  '1e2',
+  '0x10',
+  '%201',
+  '1%20',
+  '+1',
+  '1,2',
+  'true',
+  'false',
+  'True',
+  '1%2C2',
+  'BUY',
+  'SELL',
+  'buy',
+  'PLACED',
+  'COMPLETED',
+  'individual',
+  'business',
+  'PRIMARY',
+  'EUR',
+  'eur',
+  ACCOUNT,
+  ACCOUNT.toUpperCase(),
+  `${ACCOUNT}x`,
+  'a:b',
+  'a/b',
+  '%3A',
+  '%',
+  '%2',
+  '%zz',
+  '%E0%A4%A',
+  '%C3%A9',
+  'caf%C3%A9',
+  '~._-',
+  'a%26b',
+  'a=b',
+  '[]',
+  'null',
+  '%00',
+  'x'.repeat(300),
   // integers only in decimal digits (CONTRACT 15): what Number() reads, which both paths refuse alike; and digits encoded
-  '0x10', '1e3', '+5', '%2B5', '%205', '5%20', '5.0', '0b1', '0o7', '1_000', 'Infinity', '-%31', '%31%30', '%EF%BC%95', '00', '-',
+  '0x10',
+  '1e3',
+  '+5',
+  '%2B5',
+  '%205',
+  '5%20',
+  '5.0',
+  '0b1',
+  '0o7',
+  '1_000',
+  'Infinity',
+  '-%31',
+  '%31%30',
+  '%EF%BC%95',
+  '00',
+  '-',
 ];
 // Values each name takes when valid (or coercible): two thirds of the generated values are drawn from these.
 const VALID = (): Record<string, string[]> => ({
@@ -106,7 +213,16 @@ const VALID = (): Record<string, string[]> => ({
   share_class_id: [ACCOUNT],
   feeder_fund_id: [ACCOUNT],
 });
-const PATH_VALUES = () => [world.accountId, world.walletAccount, ACCOUNT, 'not-a-uuid', world.isin, 'XX0000000000', 'caf%C3%A9', '%zz'];
+const PATH_VALUES = () => [
+  world.accountId,
+  world.walletAccount,
+  ACCOUNT,
+  'not-a-uuid',
+  world.isin,
+  'XX0000000000',
+  'caf%C3%A9',
+  '%zz',
+];
 
 const PAGE = ['skip', 'limit'];
 // each read with its own query names: most generated names are the operation's own
@@ -132,12 +248,22 @@ it(`answers ${RUNS} generated reads alike through the validator and the fast pat
     fc.asyncProperty(
       fc.integer({ min: 0, max: operations().length - 1 }),
       fc.constantFrom(...PATH_VALUES()),
-      fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom(...NAMES), fc.oneof(fc.constantFrom(...VALUES), fc.constant(undefined), fc.constant(undefined)), fc.constantFrom('=', '=', '=', '=', '')), { maxLength: 3 }),
+      fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.boolean(),
+          fc.constantFrom(...NAMES),
+          fc.oneof(fc.constantFrom(...VALUES), fc.constant(undefined), fc.constant(undefined)),
+          fc.constantFrom('=', '=', '=', '=', ''),
+        ),
+        { maxLength: 3 },
+      ),
       fc.constantFrom('?', '?', ''),
       async (op, pathValue, pairs, mark) => {
         const [template, own] = operations()[op]!;
         const path = template.replace(/\{a\}/g, pathValue);
-        const nameOf = (i: number, anyName: boolean, name: string) => (anyName || own.length === 0 ? name : own[i % own.length]!);
+        const nameOf = (i: number, anyName: boolean, name: string) =>
+          anyName || own.length === 0 ? name : own[i % own.length]!;
         const valid = VALID();
         const query = pairs
           .map(([i, anyName, someName, value, eq]) => {
@@ -149,7 +275,10 @@ it(`answers ${RUNS} generated reads alike through the validator and the fast pat
         const url = query === '' ? `${path}${mark}` : `${path}?${query}`;
         const [reference, ...others] = await Promise.all(targets.map((t) => get(t, url)));
         for (const [i, answer] of others.entries()) {
-          expect({ status: answer!.status, body: comparable(answer!.body) }, `${targets[i + 1]!.name}: GET ${url}`).toEqual({ status: reference!.status, body: comparable(reference!.body) });
+          expect(
+            { status: answer!.status, body: comparable(answer!.body) },
+            `${targets[i + 1]!.name}: GET ${url}`,
+          ).toEqual({ status: reference!.status, body: comparable(reference!.body) });
         }
         if (reference!.status === 200 && query !== '') answeredWithQuery++;
       },

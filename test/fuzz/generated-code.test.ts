@@ -6,7 +6,13 @@ import { secretForms, withoutSecretValues } from '../../src/records/secrets.js';
 import { IssuedIdentifiers } from '../../src/proof/vitest-export/identifiers.js';
 import { noDifferenceFile, vitestFileOf } from '../../src/proof/vitest-export/index.js';
 import { foreignCode, httpProblems, literalsOf } from '../support/generated-code.js';
-import { hostile, hostileInputs, hostileRecords, hostileSession, type HostileInputs } from '../support/hostile-session.js';
+import {
+  hostile,
+  hostileInputs,
+  hostileRecords,
+  hostileSession,
+  type HostileInputs,
+} from '../support/hostile-session.js';
 import { propertyRuns } from '../support/runs.js';
 
 /**
@@ -26,7 +32,9 @@ function redacted(value: unknown, forms: readonly string[]): unknown {
   if (typeof value === 'string') return withoutSecretValues(value, forms);
   if (Array.isArray(value)) return value.map((item) => redacted(item, forms));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [withoutSecretValues(key, forms), redacted(item, forms)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [withoutSecretValues(key, forms), redacted(item, forms)]),
+  );
 }
 
 /** What the session's requests sent (JSON bodies, queries), as JSON texts, as the file may write them. */
@@ -49,7 +57,8 @@ describe('a vitest file written from a session with hostile values in every slot
         const file = vitestFileOf(hostileSession(inputs, fidelity));
         expect(foreignCode(file)).toEqual([]);
         const sent = sentValues(inputs);
-        for (const member of ['json', 'query']) for (const value of literalsOf(file, member)) expect(sent).toContain(JSON.stringify(value));
+        for (const member of ['json', 'query'])
+          for (const value of literalsOf(file, member)) expect(sent).toContain(JSON.stringify(value));
       }),
       { numRuns: FILE_RUNS, seed: SEED },
     );
@@ -81,12 +90,10 @@ describe('a .http file written from the same sessions', () => {
 describe("the file's variables", () => {
   it("are named from outside names as identifiers that never take one of the file's own (SNAPSHOT_1, STEP)", () => {
     const ids = new IssuedIdentifiers();
-    expect(['SNAPSHOT_', 'STEP', 'account1', 'not an identifier', 'account'].map((stem, i) => ids.add(`value-${i}`, stem).text)).toEqual([
-      'sNAPSHOT_1',
-      'sTEP1',
-      'account1_1',
-      'id1',
-      'account1',
-    ]);
+    expect(
+      ['SNAPSHOT_', 'STEP', 'account1', 'not an identifier', 'account'].map(
+        (stem, i) => ids.add(`value-${i}`, stem).text,
+      ),
+    ).toEqual(['sNAPSHOT_1', 'sTEP1', 'account1_1', 'id1', 'account1']);
   });
 });

@@ -25,10 +25,60 @@ const declaredQuery = (path: string, method: string): string[] => {
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.constantFrom('', '%', '%E0%A4%A', '..', 'true', 'false', '-1', '0', '1001', '1e3', 'null', '3fa85f64-5717-4562-b3fc-2c963f66afa6', 'sandbox-client', 'BUY', 'PLACED', 'individual', 'EUR', 'x'.repeat(5000)),
+  fc.constantFrom(
+    '',
+    '%',
+    '%E0%A4%A',
+    '..',
+    'true',
+    'false',
+    '-1',
+    '0',
+    '1001',
+    '1e3',
+    'null',
+    '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+    'sandbox-client',
+    'BUY',
+    'PLACED',
+    'individual',
+    'EUR',
+    'x'.repeat(5000),
+  ),
 );
-const json = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('type', 'client_id', 'client_secret', 'scopes', 'settings', 'now', 'advance_seconds', 'orders', 'is_primary', 'wallet_address', 'iban', 'dob_day', 'birthdate', 'feeder_funds', 'state', 'params', 'action'), fc.jsonValue()));
-const contentType = fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', undefined);
+const json = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(
+    fc.constantFrom(
+      'type',
+      'client_id',
+      'client_secret',
+      'scopes',
+      'settings',
+      'now',
+      'advance_seconds',
+      'orders',
+      'is_primary',
+      'wallet_address',
+      'iban',
+      'dob_day',
+      'birthdate',
+      'feeder_funds',
+      'state',
+      'params',
+      'action',
+    ),
+    fc.jsonValue(),
+  ),
+);
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'text/plain',
+  'application/json; charset=utf-16',
+  'multipart/form-data; boundary=x',
+  undefined,
+);
 
 it(`answers ${RUNS} random requests without a 5xx`, async () => {
   const app = testApp();
@@ -45,20 +95,35 @@ it(`answers ${RUNS} random requests without a 5xx`, async () => {
       fc.boolean(),
       async (op, pathValues, extraQuery, useDeclared, body, type, raw) => {
         let i = 0;
-        const path = op.path.replace(/\{\w+\}/g, () => (raw ? pathValues[i++]!.replace(/[/?#\s]/g, '') : encodeURIComponent(pathValues[i++]!)));
+        const path = op.path.replace(/\{\w+\}/g, () =>
+          raw ? pathValues[i++]!.replace(/[/?#\s]/g, '') : encodeURIComponent(pathValues[i++]!),
+        );
         const query = new URLSearchParams();
         const names = declaredQuery(op.path, op.method);
-        for (const [key, value] of extraQuery) query.append(useDeclared && names.length > 0 ? names[key.length % names.length]! : key, value);
+        for (const [key, value] of extraQuery)
+          query.append(useDeclared && names.length > 0 ? names[key.length % names.length]! : key, value);
         const url = `${path || '/'}${query.size > 0 ? `?${query}` : ''}`;
         const agent = http(app) as unknown as Record<string, (u: string) => import('supertest').Test>;
         let request = agent[op.method]!(url).set('Authorization', `Bearer ${token}`);
         if (op.method !== 'get' && op.method !== 'delete') {
           if (type) request = request.set('Content-Type', type);
-          request = request.send(type === 'application/x-www-form-urlencoded' && typeof body === 'object' && body !== null ? new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString() : JSON.stringify(body));
+          request = request.send(
+            type === 'application/x-www-form-urlencoded' && typeof body === 'object' && body !== null
+              ? new URLSearchParams(
+                  Object.entries(body).map(([k, v]): [string, string] => [
+                    k,
+                    typeof v === 'string' ? v : JSON.stringify(v),
+                  ]),
+                ).toString()
+              : JSON.stringify(body),
+          );
         }
         const response = await request;
         sent++;
-        expect(response.status, `${op.method.toUpperCase()} ${url} → ${response.status} ${response.text.slice(0, 300)}`).toBeLessThan(500);
+        expect(
+          response.status,
+          `${op.method.toUpperCase()} ${url} → ${response.status} ${response.text.slice(0, 300)}`,
+        ).toBeLessThan(500);
         if (response.status >= 400 && op.path !== '/oauth2/token') {
           expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
         }
@@ -72,15 +137,44 @@ it(`answers ${RUNS} random requests without a 5xx`, async () => {
 it('answers random Pact provider states (every known name, odd params) without a 5xx, a refusal changing nothing', async () => {
   const app = testApp();
   const token = await tokenFor(app);
-  const field = fc.constantFrom('type', 'first_name', 'dob_day', 'lei', 'account', 'wallet_address', 'chain', 'is_primary', 'iban', 'side', 'market', 'isin', 'value', 'amount_of_units', 'abbreviation', 'custom_offering_id', 'tax_residencies');
+  const field = fc.constantFrom(
+    'type',
+    'first_name',
+    'dob_day',
+    'lei',
+    'account',
+    'wallet_address',
+    'chain',
+    'is_primary',
+    'iban',
+    'side',
+    'market',
+    'isin',
+    'value',
+    'amount_of_units',
+    'abbreviation',
+    'custom_offering_id',
+    'tax_residencies',
+  );
   const params = fc.oneof(fc.jsonValue(), fc.dictionary(field, fc.oneof(fc.jsonValue(), text), { maxKeys: 6 }));
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...KNOWN_STATE_NAMES, '', 'an order exists in status', 'An Account Exists'), params, fc.constantFrom('setup', 'teardown', undefined, 'other'), async (state, stateParams, action) => {
-      const before = (await http(app).get('/__control/state').expect(200)).text;
-      const response = await http(app).post('/__control/pact/provider-states').set('Authorization', `Bearer ${token}`).send({ state, params: stateParams, ...(action !== undefined && { action }) });
-      expect(response.status, `${state} ${JSON.stringify(stateParams).slice(0, 200)} → ${response.status} ${response.text.slice(0, 300)}`).toBeLessThan(500);
-      if (response.status >= 400) expect((await http(app).get('/__control/state').expect(200)).text).toBe(before);
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...KNOWN_STATE_NAMES, '', 'an order exists in status', 'An Account Exists'),
+      params,
+      fc.constantFrom('setup', 'teardown', undefined, 'other'),
+      async (state, stateParams, action) => {
+        const before = (await http(app).get('/__control/state').expect(200)).text;
+        const response = await http(app)
+          .post('/__control/pact/provider-states')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ state, params: stateParams, ...(action !== undefined && { action }) });
+        expect(
+          response.status,
+          `${state} ${JSON.stringify(stateParams).slice(0, 200)} → ${response.status} ${response.text.slice(0, 300)}`,
+        ).toBeLessThan(500);
+        if (response.status >= 400) expect((await http(app).get('/__control/state').expect(200)).text).toBe(before);
+      },
+    ),
     { numRuns: propertyRuns(200), seed: SEED },
   );
 }, 300_000);

@@ -30,10 +30,26 @@ describe('the onboarding flow of a partner, end to end', () => {
   it('creates an individual and a business account with wallets and bank details, switches the primary wallet and reads it all back', async () => {
     const api = await partner();
     const individual = await api.post('/v1/accounts', {
-      type: 'individual', external_id: 'user-1', first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985,
-      country: 'DE', city: 'Berlin', line1: 'Unter den Linden 1', postal_code: '10117', tin: '12345678901', tax_residencies: 'DE',
-      wallets: [{ chain: 'polygon', wallet_address: VALID.wallet, is_primary: true }, { wallet_address: VALID.walletLower }],
-      payment_methods: [{ type: 'sepa', iban: 'DE89 3704 0044 0532 0130 00', account_holder_name: 'Ann Example', is_primary: true }],
+      type: 'individual',
+      external_id: 'user-1',
+      first_name: 'Ann',
+      last_name: 'Example',
+      dob_day: 14,
+      dob_month: 7,
+      dob_year: 1985,
+      country: 'DE',
+      city: 'Berlin',
+      line1: 'Unter den Linden 1',
+      postal_code: '10117',
+      tin: '12345678901',
+      tax_residencies: 'DE',
+      wallets: [
+        { chain: 'polygon', wallet_address: VALID.wallet, is_primary: true },
+        { wallet_address: VALID.walletLower },
+      ],
+      payment_methods: [
+        { type: 'sepa', iban: 'DE89 3704 0044 0532 0130 00', account_holder_name: 'Ann Example', is_primary: true },
+      ],
     });
     expect(individual.status).toBe(201);
     expect(individual.body).toMatchObject({ type: 'individual', first_name: 'Ann', dob_year: 1985 });
@@ -41,7 +57,12 @@ describe('the onboarding flow of a partner, end to end', () => {
     expect(individual.body).not.toHaveProperty('business_name');
 
     const business = await api.post('/v1/accounts', {
-      type: 'business', external_id: 'org-1', business_name: 'Acme GmbH', lei: VALID.lei, tax_id: 'DE123', country: 'DE',
+      type: 'business',
+      external_id: 'org-1',
+      business_name: 'Acme GmbH',
+      lei: VALID.lei,
+      tax_id: 'DE123',
+      country: 'DE',
       payment_methods: [{ type: 'sepa', iban: 'GB82WEST12345698765432', account_holder_name: 'Acme GmbH' }],
     });
     expect(business.status).toBe(201);
@@ -62,7 +83,9 @@ describe('the onboarding flow of a partner, end to end', () => {
     expect(read.body).toMatchObject({ iban: 'DE89370400440532013000', is_primary: true, type: 'sepa' });
 
     expect((await api.get(`/v1/accounts/${id}`)).body).toEqual(individual.body);
-    expect((await api.get('/v1/accounts?external_id=org-1')).body.data.map((a: { id: string }) => a.id)).toEqual([business.body.id]);
+    expect((await api.get('/v1/accounts?external_id=org-1')).body.data.map((a: { id: string }) => a.id)).toEqual([
+      business.body.id,
+    ]);
   });
 });
 
@@ -83,10 +106,26 @@ describe('accounts over HTTP', () => {
     [{ type: 'individual', dob_day: 3 }, 'invalid_date_of_birth', '/dob_month'],
     [{ type: 'individual', dob_year: 85, dob_month: 1, dob_day: 1 }, 'validation_error', '/dob_year'],
     [{ type: 'business', lei: '5493001KJTIIGC8Y1R13' }, 'invalid_lei', '/lei'],
-    [{ type: 'individual', wallets: [{ wallet_address: '0x12' }] }, 'invalid_wallet_address', '/wallets/0/wallet_address'],
-    [{ type: 'individual', wallets: [{ wallet_address: VALID.wallet, chain: 'ethereum' }] }, 'validation_error', '/wallets/0/chain'],
-    [{ type: 'individual', payment_methods: [{ type: 'sepa', iban: 'DE00', account_holder_name: 'A' }] }, 'invalid_iban', '/payment_methods/0/iban'],
-    [{ type: 'individual', payment_methods: [{ type: 'swift', iban: VALID.iban, account_holder_name: 'A' }] }, 'validation_error', '/payment_methods/0/type'],
+    [
+      { type: 'individual', wallets: [{ wallet_address: '0x12' }] },
+      'invalid_wallet_address',
+      '/wallets/0/wallet_address',
+    ],
+    [
+      { type: 'individual', wallets: [{ wallet_address: VALID.wallet, chain: 'ethereum' }] },
+      'validation_error',
+      '/wallets/0/chain',
+    ],
+    [
+      { type: 'individual', payment_methods: [{ type: 'sepa', iban: 'DE00', account_holder_name: 'A' }] },
+      'invalid_iban',
+      '/payment_methods/0/iban',
+    ],
+    [
+      { type: 'individual', payment_methods: [{ type: 'swift', iban: VALID.iban, account_holder_name: 'A' }] },
+      'validation_error',
+      '/payment_methods/0/type',
+    ],
   ])('POST %j answers 422 %s naming %s', async (body, code, path) => {
     const api = await partner();
     const before = await api.state();
@@ -99,14 +138,19 @@ describe('accounts over HTTP', () => {
 
   it('POST with tax_reporting requires tin and tax_residencies; lei_required requires lei (422 field_required)', async () => {
     const api = await partner();
-    await http(api.app).patch(`/__control/clients/${api.clientId}`).send({ settings: { tax_reporting: true, lei_required: true } }).expect(200);
+    await http(api.app)
+      .patch(`/__control/clients/${api.clientId}`)
+      .send({ settings: { tax_reporting: true, lei_required: true } })
+      .expect(200);
     const individual = await api.post('/v1/accounts', { type: 'individual' });
     expect(individual.status).toBe(422);
     expect(individual.body.code).toBe('field_required');
     expect(individual.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/tax_residencies', '/tin']);
     const business = await api.post('/v1/accounts', { type: 'business', tax_id: 'X', tax_residencies: 'DE' });
     expect(business.body.errors.map((e: { path: string }) => e.path)).toEqual(['/lei']);
-    expect((await api.post('/v1/accounts', { type: 'business', tax_id: 'X', tax_residencies: 'DE', lei: VALID.lei })).status).toBe(201);
+    expect(
+      (await api.post('/v1/accounts', { type: 'business', tax_id: 'X', tax_residencies: 'DE', lei: VALID.lei })).status,
+    ).toBe(201);
   });
 
   it('POST with a bad IBAN in the third payment method leaves no account, wallet or payment method behind', async () => {
@@ -115,17 +159,27 @@ describe('accounts over HTTP', () => {
     const response = await api.post('/v1/accounts', {
       type: 'individual',
       wallets: [{ wallet_address: VALID.wallet }],
-      payment_methods: [VALID.iban, 'GB82WEST12345698765432', 'FR1420041010050500013M02607'].map((iban) => ({ type: 'sepa', iban, account_holder_name: 'A' })),
+      payment_methods: [VALID.iban, 'GB82WEST12345698765432', 'FR1420041010050500013M02607'].map((iban) => ({
+        type: 'sepa',
+        iban,
+        account_holder_name: 'A',
+      })),
     });
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual([expect.objectContaining({ path: '/payment_methods/2/iban', code: 'invalid_iban' })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ path: '/payment_methods/2/iban', code: 'invalid_iban' }),
+    ]);
     expect(await api.state()).toEqual(before);
   });
 
   it('PATCH updates, clears with null, takes birthdate and refuses type', async () => {
     const api = await partner();
     const created = (await api.post('/v1/accounts', { type: 'individual', city: 'Berlin', line2: 'c/o X' })).body;
-    const patched = await api.patch(`/v1/accounts/${created.id}`, { city: 'Munich', line2: null, birthdate: '1990-02-28' });
+    const patched = await api.patch(`/v1/accounts/${created.id}`, {
+      city: 'Munich',
+      line2: null,
+      birthdate: '1990-02-28',
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ city: 'Munich', dob_day: 28, dob_month: 2, dob_year: 1990 });
     expect(patched.body).not.toHaveProperty('line2');
@@ -153,8 +207,12 @@ describe('accounts over HTTP', () => {
     const all = (await api.get('/v1/accounts?limit=1000')).body.data.map((a: { id: string }) => a.id);
     expect(all).toEqual(state.accounts.map((a) => a.id));
     const businesses = (await api.get('/v1/accounts?account_type=business&limit=1000')).body.data;
-    expect(businesses.map((a: { id: string }) => a.id)).toEqual(state.accounts.filter((a) => a.type === 'business').map((a) => a.id));
-    expect((await api.get('/v1/accounts?skip=2&limit=3')).body.data.map((a: { id: string }) => a.id)).toEqual(all.slice(2, 5));
+    expect(businesses.map((a: { id: string }) => a.id)).toEqual(
+      state.accounts.filter((a) => a.type === 'business').map((a) => a.id),
+    );
+    expect((await api.get('/v1/accounts?skip=2&limit=3')).body.data.map((a: { id: string }) => a.id)).toEqual(
+      all.slice(2, 5),
+    );
   });
 
   it('GET of an unknown or another tenant’s account answers 404', async () => {
@@ -183,11 +241,19 @@ describe('wallets over HTTP', () => {
     const account = (await api.post('/v1/accounts', { type: 'individual' })).body;
     const registered = await api.post(`/v1/accounts/${account.id}/wallets`, { wallet_address: VALID.wallet });
     expect(registered.status).toBe(201);
-    expect(registered.body).toMatchObject({ account_id: account.id, chain: 'polygon', wallet_address: VALID.wallet, is_primary: false, created: expect.any(String) });
+    expect(registered.body).toMatchObject({
+      account_id: account.id,
+      chain: 'polygon',
+      wallet_address: VALID.wallet,
+      is_primary: false,
+      created: expect.any(String),
+    });
     const again = await api.post(`/v1/accounts/${account.id}/wallets`, { wallet_address: VALID.wallet.toLowerCase() });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('wallet_already_registered');
-    const checksum = await api.post(`/v1/accounts/${account.id}/wallets`, { wallet_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358' });
+    const checksum = await api.post(`/v1/accounts/${account.id}/wallets`, {
+      wallet_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358',
+    });
     expect(checksum.status).toBe(422);
     expect(checksum.body).toMatchObject({ code: 'invalid_wallet_address', errors: [{ path: '/wallet_address' }] });
     expect((await api.post(`/v1/accounts/${UNKNOWN}/wallets`, { wallet_address: VALID.walletLower })).status).toBe(404);
@@ -197,7 +263,9 @@ describe('wallets over HTTP', () => {
     const api = await partner();
     const state = await api.state();
     const wallet = state.wallets.find((w) => /[A-F]/.test(w.wallet_address))!;
-    const response = await api.get(`/v1/accounts/${wallet.account_id}/wallets?wallet_address=${wallet.wallet_address.toLowerCase()}`);
+    const response = await api.get(
+      `/v1/accounts/${wallet.account_id}/wallets?wallet_address=${wallet.wallet_address.toLowerCase()}`,
+    );
     expect(response.body.data.map((w: { id: string }) => w.id)).toEqual([wallet.id]);
   });
 
@@ -206,8 +274,12 @@ describe('wallets over HTTP', () => {
     const state = await api.state();
     const wallet = state.wallets[0]!;
     const otherAccount = state.accounts.find((a) => a.id !== wallet.account_id)!;
-    expect((await api.patch(`/v1/accounts/${otherAccount.id}/wallets/${wallet.id}`, { is_primary: true })).status).toBe(404);
-    expect((await api.patch(`/v1/accounts/${otherAccount.id}/wallets/${UNKNOWN}`, { is_primary: true })).status).toBe(404);
+    expect((await api.patch(`/v1/accounts/${otherAccount.id}/wallets/${wallet.id}`, { is_primary: true })).status).toBe(
+      404,
+    );
+    expect((await api.patch(`/v1/accounts/${otherAccount.id}/wallets/${UNKNOWN}`, { is_primary: true })).status).toBe(
+      404,
+    );
     expect(await api.state()).toEqual(state);
   });
 
@@ -215,17 +287,34 @@ describe('wallets over HTTP', () => {
     const api = await partner();
     const state = await api.state();
     const wallet = state.wallets.find((w) => w.is_primary)!;
-    expect((await api.patch(`/v1/accounts/${wallet.account_id}/wallets/${wallet.id}`, { is_primary: null })).body.is_primary).toBe(true);
+    expect(
+      (await api.patch(`/v1/accounts/${wallet.account_id}/wallets/${wallet.id}`, { is_primary: null })).body.is_primary,
+    ).toBe(true);
     expect((await api.patch(`/v1/accounts/${wallet.account_id}/wallets/${wallet.id}`, {})).body.is_primary).toBe(true);
-    expect((await api.patch(`/v1/accounts/${wallet.account_id}/wallets/${wallet.id}`, { is_primary: 'yes' })).status).toBe(422);
+    expect(
+      (await api.patch(`/v1/accounts/${wallet.account_id}/wallets/${wallet.id}`, { is_primary: 'yes' })).status,
+    ).toBe(422);
   });
 
   it('many concurrent primary switches on one account leave exactly one primary', async () => {
     const api = await partner();
-    const addresses = Array.from({ length: 8 }, (_, i) => `0x${String(i + 1).repeat(40).slice(0, 40)}`);
-    const account = (await api.post('/v1/accounts', { type: 'individual', wallets: addresses.map((wallet_address) => ({ wallet_address })) })).body;
+    const addresses = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `0x${String(i + 1)
+          .repeat(40)
+          .slice(0, 40)}`,
+    );
+    const account = (
+      await api.post('/v1/accounts', {
+        type: 'individual',
+        wallets: addresses.map((wallet_address) => ({ wallet_address })),
+      })
+    ).body;
     const wallets = (await api.get(`/v1/accounts/${account.id}/wallets`)).body.data as { id: string }[];
-    const switches = Array.from({ length: 40 }, (_, i) => api.patch(`/v1/accounts/${account.id}/wallets/${wallets[i % wallets.length]!.id}`, { is_primary: true }));
+    const switches = Array.from({ length: 40 }, (_, i) =>
+      api.patch(`/v1/accounts/${account.id}/wallets/${wallets[i % wallets.length]!.id}`, { is_primary: true }),
+    );
     const responses = await Promise.all(switches);
     expect(responses.every((r) => r.status === 200)).toBe(true);
     const after = (await api.get(`/v1/accounts/${account.id}/wallets?is_primary=true`)).body.data;
@@ -236,40 +325,67 @@ describe('wallets over HTTP', () => {
 describe('payment method details over HTTP', () => {
   it('GET and PATCH (primary exclusivity), and 404 for another account’s details', async () => {
     const api = await partner();
-    const account = (await api.post('/v1/accounts', {
-      type: 'business',
-      payment_methods: [
-        { type: 'sepa', iban: VALID.iban, account_holder_name: 'Acme', is_primary: true },
-        { type: 'sepa', iban: 'NL91ABNA0417164300', account_holder_name: 'Acme' },
-      ],
-    })).body;
+    const account = (
+      await api.post('/v1/accounts', {
+        type: 'business',
+        payment_methods: [
+          { type: 'sepa', iban: VALID.iban, account_holder_name: 'Acme', is_primary: true },
+          { type: 'sepa', iban: 'NL91ABNA0417164300', account_holder_name: 'Acme' },
+        ],
+      })
+    ).body;
     const state = await api.state();
     const [first, second] = state.payment_method_details.filter((p) => p.account_id === account.id);
     const read = await api.get(`/v1/accounts/${account.id}/payment-method-details/${second!.id}`);
     expect(read.body).toEqual(second);
-    const patched = await api.patch(`/v1/accounts/${account.id}/payment-method-details/${second!.id}`, { is_primary: true });
+    const patched = await api.patch(`/v1/accounts/${account.id}/payment-method-details/${second!.id}`, {
+      is_primary: true,
+    });
     expect(patched.body.is_primary).toBe(true);
-    expect((await api.get(`/v1/accounts/${account.id}/payment-method-details/${first!.id}`)).body.is_primary).toBe(false);
+    expect((await api.get(`/v1/accounts/${account.id}/payment-method-details/${first!.id}`)).body.is_primary).toBe(
+      false,
+    );
     const foreign = state.payment_method_details.find((p) => p.account_id !== account.id)!;
     expect((await api.get(`/v1/accounts/${account.id}/payment-method-details/${foreign.id}`)).status).toBe(404);
-    expect((await api.patch(`/v1/accounts/${account.id}/payment-method-details/${foreign.id}`, { is_primary: true })).status).toBe(404);
+    expect(
+      (await api.patch(`/v1/accounts/${account.id}/payment-method-details/${foreign.id}`, { is_primary: true })).status,
+    ).toBe(404);
   });
 
   it('POST /__control/accounts/{id}/payment-method-details adds details (201), 422 invalid_iban, 404 unknown account, per X-Client-Id', async () => {
     const api = await partner();
     const account = (await api.post('/v1/accounts', { type: 'individual' })).body;
-    const created = await api.control('post', `/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: 'fr14 2004 1010 0505 0001 3m02 606', account_holder_name: 'Ann', is_primary: true });
+    const created = await api
+      .control('post', `/__control/accounts/${account.id}/payment-method-details`)
+      .send({ type: 'sepa', iban: 'fr14 2004 1010 0505 0001 3m02 606', account_holder_name: 'Ann', is_primary: true });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ account_id: account.id, iban: 'FR1420041010050500013M02606', is_primary: true });
-    const bad = await api.control('post', `/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: 'FR1420041010050500013M02607', account_holder_name: 'Ann' });
+    expect(created.body).toMatchObject({
+      account_id: account.id,
+      iban: 'FR1420041010050500013M02606',
+      is_primary: true,
+    });
+    const bad = await api
+      .control('post', `/__control/accounts/${account.id}/payment-method-details`)
+      .send({ type: 'sepa', iban: 'FR1420041010050500013M02607', account_holder_name: 'Ann' });
     expect(bad.status).toBe(422);
     expect(bad.body.code).toBe('invalid_iban');
-    expect((await api.control('post', `/__control/accounts/${UNKNOWN}/payment-method-details`).send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' })).status).toBe(404);
+    expect(
+      (
+        await api
+          .control('post', `/__control/accounts/${UNKNOWN}/payment-method-details`)
+          .send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' })
+      ).status,
+    ).toBe(404);
     const other = await file.tenant();
-    const elsewhere = await http(api.app).post(`/__control/accounts/${account.id}/payment-method-details`).set('X-Client-Id', other.clientId).send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' });
+    const elsewhere = await http(api.app)
+      .post(`/__control/accounts/${account.id}/payment-method-details`)
+      .set('X-Client-Id', other.clientId)
+      .send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' });
     expect(elsewhere.status).toBe(404);
     // Without the header it acts on the default client, which does not have this account either.
-    const byDefault = await http(api.app).post(`/__control/accounts/${account.id}/payment-method-details`).send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' });
+    const byDefault = await http(api.app)
+      .post(`/__control/accounts/${account.id}/payment-method-details`)
+      .send({ type: 'sepa', iban: VALID.iban, account_holder_name: 'A' });
     expect(byDefault.status).toBe(404);
   });
 });

@@ -4,11 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { HOST, bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 
-
 describe('the token endpoint', () => {
   let app: Express;
   beforeAll(() => {
-    app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'assets-only', client_secret: 's3cret', scopes: ['read:assets'] }] });
+    app = testApp({
+      clients: [
+        { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+        { client_id: 'assets-only', client_secret: 's3cret', scopes: ['read:assets'] },
+      ],
+    });
   });
 
   it('grants a Bearer token with openid offline and every API scope of the client', async () => {
@@ -29,8 +33,15 @@ describe('the token endpoint', () => {
     expect(header.alg).toBe('RS256');
     const jwk = jwks.keys.find((k) => k.kid === header.kid)!;
     expect(jwk).toBeDefined();
-    const claims = jwt.verify(token, createPublicKey({ key: jwk as never, format: 'jwk' }), { algorithms: ['RS256'] }) as jwt.JwtPayload;
-    expect(claims).toMatchObject({ iss: `http://${HOST}`, aud: HOST, sub: 'sandbox-client', client_id: 'sandbox-client' });
+    const claims = jwt.verify(token, createPublicKey({ key: jwk as never, format: 'jwk' }), {
+      algorithms: ['RS256'],
+    }) as jwt.JwtPayload;
+    expect(claims).toMatchObject({
+      iss: `http://${HOST}`,
+      aud: HOST,
+      sub: 'sandbox-client',
+      client_id: 'sandbox-client',
+    });
     expect(claims.exp! - claims.iat!).toBe(3600);
     expect(typeof claims.jti).toBe('string');
   });
@@ -49,13 +60,25 @@ describe('the token endpoint', () => {
     ['a missing field', { audience: undefined }, 400, 'invalid_request'],
     ['a wrong audience', { audience: 'api.example.com' }, 400, 'invalid_request'],
     ['another grant type', { grant_type: 'password' }, 400, 'unsupported_grant_type'],
-    ['a scope the client is not granted', { client_id: 'assets-only', client_secret: 's3cret', scope: 'openid read:orders' }, 400, 'invalid_scope'],
+    [
+      'a scope the client is not granted',
+      { client_id: 'assets-only', client_secret: 's3cret', scope: 'openid read:orders' },
+      400,
+      'invalid_scope',
+    ],
     ['an unknown client', { client_id: 'nobody' }, 401, 'invalid_client'],
     ['a wrong secret', { client_secret: 'guess' }, 401, 'invalid_client'],
   ])('answers %s with the RFC 6749 error', async (_case, fields, status, error) => {
-    const body = Object.fromEntries(Object.entries({
-      grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: HOST, ...fields,
-    }).filter(([, v]) => v !== undefined));
+    const body = Object.fromEntries(
+      Object.entries({
+        grant_type: 'client_credentials',
+        scope: 'openid offline',
+        client_id: 'sandbox-client',
+        client_secret: 'sandbox-secret',
+        audience: HOST,
+        ...fields,
+      }).filter(([, v]) => v !== undefined),
+    );
     const response = await http(app).post('/oauth2/token').type('form').send(body);
     expect(response.status).toBe(status);
     expect(response.body).toEqual({ error, error_description: expect.any(String) });
@@ -80,21 +103,37 @@ describe('discovery', () => {
       grant_types_supported: ['client_credentials'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     });
-    expect(response.body.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline', 'read:orders', 'write:orders']));
+    expect(response.body.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'offline', 'read:orders', 'write:orders']),
+    );
   });
 
   it('answers a missing audience naming the value this server takes: its Host, or BASE_URL’s host when set', async () => {
-    const form = { grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+    const form = {
+      grant_type: 'client_credentials',
+      scope: 'openid offline',
+      client_id: 'sandbox-client',
+      client_secret: 'sandbox-secret',
+    };
     const missing = await http(testApp(), 'localhost:8080').post('/oauth2/token').type('form').send(form);
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ error: 'invalid_request', error_description: 'Invalid token request: audience is required: "localhost:8080" here (the host of this server\'s base URL).' });
-    const behindBaseUrl = await http(testApp({ baseUrl: 'https://sandbox.example.com' }), 'elsewhere:9').post('/oauth2/token').type('form').send(form);
+    expect(missing.body).toEqual({
+      error: 'invalid_request',
+      error_description:
+        'Invalid token request: audience is required: "localhost:8080" here (the host of this server\'s base URL).',
+    });
+    const behindBaseUrl = await http(testApp({ baseUrl: 'https://sandbox.example.com' }), 'elsewhere:9')
+      .post('/oauth2/token')
+      .type('form')
+      .send(form);
     expect(behindBaseUrl.body.error_description).toContain('audience is required: "sandbox.example.com" here');
   });
 
   it('uses BASE_URL for issuer and audience when configured', async () => {
     const app = testApp({ baseUrl: 'https://sandbox.example.com' });
-    expect((await http(app, 'anything:1').get('/.well-known/openid-configuration')).body.issuer).toBe('https://sandbox.example.com');
+    expect((await http(app, 'anything:1').get('/.well-known/openid-configuration')).body.issuer).toBe(
+      'https://sandbox.example.com',
+    );
     const token = await tokenFor(app, { audience: 'sandbox.example.com' }, 'elsewhere:9');
     expect((await http(app, 'other:2').get('/v1/assets').set(bearer(token))).status).toBe(200);
   });
@@ -104,7 +143,12 @@ describe('bearer verification', () => {
   let app: Express;
   let token: string;
   beforeAll(async () => {
-    app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'assets-only', client_secret: 's3cret', scopes: ['read:assets'] }] });
+    app = testApp({
+      clients: [
+        { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+        { client_id: 'assets-only', client_secret: 's3cret', scopes: ['read:assets'] },
+      ],
+    });
     token = await tokenFor(app);
   });
 

@@ -33,7 +33,9 @@ describe('GET /v1/share-classes', () => {
     const target = world.share_classes[0]!;
     const fragment = target.name.slice(2, 8).toUpperCase();
     const response = await get(`/v1/share-classes?name=${encodeURIComponent(fragment)}`);
-    const expected = world.share_classes.filter((s) => s.name.toLowerCase().includes(fragment.toLowerCase())).map((s) => s.id);
+    const expected = world.share_classes
+      .filter((s) => s.name.toLowerCase().includes(fragment.toLowerCase()))
+      .map((s) => s.id);
     expect(response.body.data.map((s: { id: string }) => s.id)).toEqual(expected);
     expect(expected).toContain(target.id);
   });
@@ -43,7 +45,9 @@ describe('GET /v1/share-classes', () => {
     const ofFund = world.share_classes.filter((s) => s.feeder_fund_id === fund.id);
     const response = await get(`/v1/share-classes?feeder_fund_id=${fund.id}`);
     expect(response.body.data.map((s: { id: string }) => s.id)).toEqual(ofFund.map((s) => s.id));
-    const both = await get(`/v1/share-classes?feeder_fund_id=${fund.id}&abbreviation=${encodeURIComponent(ofFund[0]!.abbreviation)}`);
+    const both = await get(
+      `/v1/share-classes?feeder_fund_id=${fund.id}&abbreviation=${encodeURIComponent(ofFund[0]!.abbreviation)}`,
+    );
     expect(both.body.data).toHaveLength(1);
   });
 
@@ -82,7 +86,9 @@ describe('GET /v1/assets', () => {
     const response = await get('/v1/assets?limit=1000');
     expect(response.body.data).toHaveLength(world.assets.length);
     for (const asset of response.body.data) {
-      const offerings = world.custom_offerings.filter((o) => o.asset_id === asset.id).map(({ id, name }) => ({ id, name }));
+      const offerings = world.custom_offerings
+        .filter((o) => o.asset_id === asset.id)
+        .map(({ id, name }) => ({ id, name }));
       expect(asset.custom_offerings).toEqual(offerings);
     }
   });
@@ -100,9 +106,13 @@ describe('GET /v1/assets', () => {
     const asset = world.assets[3]!;
     expect((await get(`/v1/assets?isin=${asset.isin}`)).body.data.map((a: { id: string }) => a.id)).toEqual([asset.id]);
     const byCurrency = (await get(`/v1/assets?currency=${asset.currency}`)).body.data;
-    expect(byCurrency.map((a: { id: string }) => a.id)).toEqual(world.assets.filter((a) => a.currency === asset.currency).map((a) => a.id));
+    expect(byCurrency.map((a: { id: string }) => a.id)).toEqual(
+      world.assets.filter((a) => a.currency === asset.currency).map((a) => a.id),
+    );
     const byClass = (await get(`/v1/assets?share_class_id=${asset.share_class_id}`)).body.data;
-    expect(byClass.map((a: { id: string }) => a.id)).toEqual(world.assets.filter((a) => a.share_class_id === asset.share_class_id).map((a) => a.id));
+    expect(byClass.map((a: { id: string }) => a.id)).toEqual(
+      world.assets.filter((a) => a.share_class_id === asset.share_class_id).map((a) => a.id),
+    );
   });
 });
 
@@ -138,11 +148,23 @@ describe('GET /v1/orders over the seeded orders', () => {
 
   it('filters by account_id, currency and isin, and combines filters with AND', async () => {
     const order = world.orders[5]!;
-    expect(ids(await get(`/v1/orders?account_id=${order.account_id}&limit=1000`))).toEqual(world.orders.filter((o) => o.account_id === order.account_id).map((o) => o.id));
-    expect(ids(await get(`/v1/orders?currency=${order.currency}&limit=1000`))).toEqual(world.orders.filter((o) => o.currency === order.currency).map((o) => o.id));
-    expect(ids(await get(`/v1/orders?isin=${order.isin}&limit=1000`))).toEqual(world.orders.filter((o) => o.isin === order.isin).map((o) => o.id));
-    const combined = await get(`/v1/orders?isin=${order.isin}&side=${order.side}&order_status=${order.status}&limit=1000`);
-    expect(ids(combined)).toEqual(world.orders.filter((o) => o.isin === order.isin && o.side === order.side && o.status === order.status).map((o) => o.id));
+    expect(ids(await get(`/v1/orders?account_id=${order.account_id}&limit=1000`))).toEqual(
+      world.orders.filter((o) => o.account_id === order.account_id).map((o) => o.id),
+    );
+    expect(ids(await get(`/v1/orders?currency=${order.currency}&limit=1000`))).toEqual(
+      world.orders.filter((o) => o.currency === order.currency).map((o) => o.id),
+    );
+    expect(ids(await get(`/v1/orders?isin=${order.isin}&limit=1000`))).toEqual(
+      world.orders.filter((o) => o.isin === order.isin).map((o) => o.id),
+    );
+    const combined = await get(
+      `/v1/orders?isin=${order.isin}&side=${order.side}&order_status=${order.status}&limit=1000`,
+    );
+    expect(ids(combined)).toEqual(
+      world.orders
+        .filter((o) => o.isin === order.isin && o.side === order.side && o.status === order.status)
+        .map((o) => o.id),
+    );
     expect(ids(combined)).toContain(order.id);
   });
 

@@ -10,7 +10,8 @@ import { consoleRoutes, defaultConsoleDir } from '../../src/http/console.js';
 import { errorMiddleware } from '../../src/http/errors.js';
 import { http, testApp } from '../support/test-app.js';
 
-const INDEX = '<!doctype html><html lang="en"><head><title>Console</title><script type="module" src="/console/assets/app-ABC.js"></script></head><body><div id="app"></div></body></html>';
+const INDEX =
+  '<!doctype html><html lang="en"><head><title>Console</title><script type="module" src="/console/assets/app-ABC.js"></script></head><body><div id="app"></div></body></html>';
 
 describe('the console is served by the fake', () => {
   let dir: string;
@@ -38,18 +39,20 @@ describe('the console is served by the fake', () => {
     expect(response.headers.location).toBe('/console/');
   });
 
-  it.each(['/console/', '/console/accounts/0b8c1f7e-1111-4222-8333-444455556666', '/console/orders/some-order', '/console/requests?status=4xx&path=/v1'])(
-    '%s answers the console page, never cached, with a same-origin content policy',
-    async (path) => {
-      const response = await request(app).get(path);
-      expect(response.status).toBe(200);
-      expect(response.headers['content-type']).toMatch(/^text\/html/);
-      expect(response.text).toBe(INDEX);
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.headers['content-security-policy']).toContain("connect-src 'self'");
-      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
-    },
-  );
+  it.each([
+    '/console/',
+    '/console/accounts/0b8c1f7e-1111-4222-8333-444455556666',
+    '/console/orders/some-order',
+    '/console/requests?status=4xx&path=/v1',
+  ])('%s answers the console page, never cached, with a same-origin content policy', async (path) => {
+    const response = await request(app).get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.text).toBe(INDEX);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-security-policy']).toContain("connect-src 'self'");
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+  });
 
   it('a hashed asset is served with a long, immutable cache lifetime', async () => {
     const response = await request(app).get('/console/assets/app-ABC.js');
@@ -62,7 +65,11 @@ describe('the console is served by the fake', () => {
     const response = await request(app).get('/console/assets/app-NOPE.js');
     expect(response.status).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status: 404, code: 'not_found', detail: expect.stringContaining('/console/assets/app-NOPE.js') });
+    expect(response.body).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      detail: expect.stringContaining('/console/assets/app-NOPE.js'),
+    });
   });
 
   it('without a built bundle, /console/ answers a page saying how to build it, not a server error', async () => {

@@ -19,14 +19,25 @@ const TOKEN_LESS = new Set(['getHealth']);
 async function sandboxWithTwoPartners() {
   const app = testApp({
     controlToken: OPERATOR,
-    clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, ...['acme', 'globex'].map((id) => ({ client_id: id, client_secret: `${id}-secret`, scopes: SCOPES }))],
+    clients: [
+      { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+      ...['acme', 'globex'].map((id) => ({ client_id: id, client_secret: `${id}-secret`, scopes: SCOPES })),
+    ],
   });
-  const acme = await tokenFor(app, { client_id: 'acme', client_secret: 'acme-secret', scope: 'openid offline control' });
+  const acme = await tokenFor(app, {
+    client_id: 'acme',
+    client_secret: 'acme-secret',
+    scope: 'openid offline control',
+  });
   return { app, acme };
 }
 
 const stateOf = async (app: ReturnType<typeof testApp>, clientId: string): Promise<World> =>
-  (await http(app).get('/__control/state').set({ ...operator, 'X-Client-Id': clientId })).body as World;
+  (
+    await http(app)
+      .get('/__control/state')
+      .set({ ...operator, 'X-Client-Id': clientId })
+  ).body as World;
 
 describe('a partner naming another tenant', () => {
   it('answers 403 forbidden_tenant on every control operation of the document, by header or by query, and changes nothing', async () => {
@@ -36,11 +47,22 @@ describe('a partner naming another tenant', () => {
     await http(app).get('/v1/accounts').set(own).expect(200);
     const world = await stateOf(app, 'acme');
     const requestId = ((await http(app).get('/__control/requests').set(own)).body.data as { id: string }[])[0]!.id;
-    const faultId = ((await http(app).post('/__control/faults').set(own).send({ status: 503, path: '/v1/nothing' }).expect(201)).body as { id: string }).id;
-    const ownIds: Record<string, string> = { client_id: 'acme', account_id: world.accounts[0]!.id, order_id: world.orders[0]!.id, fault_id: faultId, request_id: requestId };
+    const faultId = (
+      (await http(app).post('/__control/faults').set(own).send({ status: 503, path: '/v1/nothing' }).expect(201))
+        .body as { id: string }
+    ).id;
+    const ownIds: Record<string, string> = {
+      client_id: 'acme',
+      account_id: world.accounts[0]!.id,
+      order_id: world.orders[0]!.id,
+      fault_id: faultId,
+      request_id: requestId,
+    };
     const before = { acme: await stateOf(app, 'acme'), globex: await stateOf(app, 'globex') };
 
-    const operations = operationsOf(loadApiDocument().document).filter((op) => op.path.startsWith('/__control') && !TOKEN_LESS.has(op.operationId));
+    const operations = operationsOf(loadApiDocument().document).filter(
+      (op) => op.path.startsWith('/__control') && !TOKEN_LESS.has(op.operationId),
+    );
     expect(operations.map((op) => op.operationId)).toContain('getRequestExchange');
     const agent = http(app) as unknown as Record<string, (path: string) => Test>;
     for (const op of operations) {
@@ -79,7 +101,12 @@ describe('a partner naming another tenant', () => {
     const response = await http(app)
       .post('/__control/mcp')
       .set({ Authorization: `Bearer ${acme}`, 'X-Client-Id': 'globex', Accept: 'application/json, text/event-stream' })
-      .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'partner', version: '1' } } });
+      .send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'partner', version: '1' } },
+      });
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('forbidden_tenant');
   });

@@ -24,8 +24,10 @@ async function fresh() {
   const world = await state();
 
   const primaryWalletOf = (a: Account) => world.wallets.find((w) => w.account_id === a.id && w.is_primary);
-  const primaryPaymentMethodOf = (a: Account) => world.payment_method_details.find((p) => p.account_id === a.id && p.is_primary);
-  const minInvestmentOf = (a: AssetRecord) => world.share_classes.find((s) => s.id === a.share_class_id)!.min_investment;
+  const primaryPaymentMethodOf = (a: Account) =>
+    world.payment_method_details.find((p) => p.account_id === a.id && p.is_primary);
+  const minInvestmentOf = (a: AssetRecord) =>
+    world.share_classes.find((s) => s.id === a.share_class_id)!.min_investment;
   const offeringsOf = (a: AssetRecord) => world.custom_offerings.filter((o) => o.asset_id === a.id);
   const asset = (where: (a: AssetRecord) => boolean) => {
     const found = world.assets.find(where);
@@ -44,9 +46,18 @@ async function fresh() {
     http(app)
       .post('/__control/orders')
       .set('X-Client-Id', clientId)
-      .send({ account_id: trader.id, isin: subscribeable.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 5, value: minInvestmentOf(subscribeable) ?? 100_000, ...fields });
+      .send({
+        account_id: trader.id,
+        isin: subscribeable.isin,
+        side: 'BUY',
+        market: 'PRIMARY',
+        amount_of_units: 5,
+        value: minInvestmentOf(subscribeable) ?? 100_000,
+        ...fields,
+      });
   const advance = (id: string) => http(app).post(`/__control/orders/${id}/advance`).set('X-Client-Id', clientId);
-  const force = (id: string, status: string) => http(app).post(`/__control/orders/${id}/status`).set('X-Client-Id', clientId).send({ status });
+  const force = (id: string, status: string) =>
+    http(app).post(`/__control/orders/${id}/status`).set('X-Client-Id', clientId).send({ status });
   const listed = async (id: string, accountId: string): Promise<Order | undefined> => {
     const response = await http(app).get('/v1/orders').query({ account_id: accountId, limit: 1000 }).set(auth);
     expect(response.status).toBe(200);
@@ -58,7 +69,25 @@ async function fresh() {
     return response.body as OrderRecord;
   };
 
-  return { clientId, auth, state, world, trader, subscribeable, asset, account, primaryWalletOf, primaryPaymentMethodOf, minInvestmentOf, offeringsOf, place, placed, advance, force, listed };
+  return {
+    clientId,
+    auth,
+    state,
+    world,
+    trader,
+    subscribeable,
+    asset,
+    account,
+    primaryWalletOf,
+    primaryPaymentMethodOf,
+    minInvestmentOf,
+    offeringsOf,
+    place,
+    placed,
+    advance,
+    force,
+    listed,
+  };
 }
 
 describe('POST /__control/orders', () => {
@@ -80,7 +109,11 @@ describe('POST /__control/orders', () => {
       settlement_transaction_hash: null,
       payment_transaction_reference: null,
       custom_offering_id: null,
-      sender_payment_method_details: { type: 'sepa', iban: paymentMethod.iban, account_holder_name: paymentMethod.account_holder_name },
+      sender_payment_method_details: {
+        type: 'sepa',
+        iban: paymentMethod.iban,
+        account_holder_name: paymentMethod.account_holder_name,
+      },
       recipient_payment_method_details: PLATFORM_PAYMENT_DETAILS,
       recipient_wallet_address: t.primaryWalletOf(t.trader)!.wallet_address,
     });
@@ -97,7 +130,11 @@ describe('POST /__control/orders', () => {
     expect(response.status).toBe(201);
     const paymentMethod = t.primaryPaymentMethodOf(t.trader)!;
     expect(response.body.sender_payment_method_details).toEqual(PLATFORM_PAYMENT_DETAILS);
-    expect(response.body.recipient_payment_method_details).toEqual({ type: 'sepa', iban: paymentMethod.iban, account_holder_name: paymentMethod.account_holder_name });
+    expect(response.body.recipient_payment_method_details).toEqual({
+      type: 'sepa',
+      iban: paymentMethod.iban,
+      account_holder_name: paymentMethod.account_holder_name,
+    });
     expect(response.body.recipient_wallet_address).toBeNull();
   });
 
@@ -118,22 +155,42 @@ describe('POST /__control/orders', () => {
     expect(response.body.custom_offering_id).toBe(offering.id);
   });
 
-  type Refusal = [code: string, path: string, fields: (t: Awaited<ReturnType<typeof fresh>>) => Record<string, unknown>];
+  type Refusal = [
+    code: string,
+    path: string,
+    fields: (t: Awaited<ReturnType<typeof fresh>>) => Record<string, unknown>,
+  ];
   const refusals: Refusal[] = [
     ['asset_not_subscribeable', '/isin', (t) => ({ isin: t.asset((a) => !a.subscribeable).isin })],
     ['asset_not_redeemable', '/isin', (t) => ({ side: 'SELL', isin: t.asset((a) => !a.redeemable).isin })],
     ['asset_not_tradeable', '/isin', (t) => ({ market: 'SECONDARY', isin: t.asset((a) => !a.tradeable).isin })],
     ['currency_mismatch', '/currency', (t) => ({ currency: t.subscribeable.currency === 'EUR' ? 'USD' : 'EUR' })],
-    ['below_min_investment', '/value', (t) => {
-      const target = t.asset((a) => a.subscribeable && t.minInvestmentOf(a) !== null);
-      return { isin: target.isin, value: t.minInvestmentOf(target)! - 1 };
-    }],
-    ['no_primary_wallet', '/account_id', (t) => ({ account_id: t.account((a) => t.primaryWalletOf(a) === undefined).id })],
-    ['custom_offering_mismatch', '/custom_offering_id', (t) => {
-      const host = t.asset((a) => t.offeringsOf(a).length > 0);
-      const target = t.asset((a) => a.subscribeable && a.id !== host.id);
-      return { isin: target.isin, value: t.minInvestmentOf(target) ?? 1, custom_offering_id: t.offeringsOf(host)[0]!.id };
-    }],
+    [
+      'below_min_investment',
+      '/value',
+      (t) => {
+        const target = t.asset((a) => a.subscribeable && t.minInvestmentOf(a) !== null);
+        return { isin: target.isin, value: t.minInvestmentOf(target)! - 1 };
+      },
+    ],
+    [
+      'no_primary_wallet',
+      '/account_id',
+      (t) => ({ account_id: t.account((a) => t.primaryWalletOf(a) === undefined).id }),
+    ],
+    [
+      'custom_offering_mismatch',
+      '/custom_offering_id',
+      (t) => {
+        const host = t.asset((a) => t.offeringsOf(a).length > 0);
+        const target = t.asset((a) => a.subscribeable && a.id !== host.id);
+        return {
+          isin: target.isin,
+          value: t.minInvestmentOf(target) ?? 1,
+          custom_offering_id: t.offeringsOf(host)[0]!.id,
+        };
+      },
+    ],
     ['custom_offering_mismatch', '/custom_offering_id', () => ({ custom_offering_id: UNKNOWN_ID })],
   ];
 
@@ -142,18 +199,26 @@ describe('POST /__control/orders', () => {
     const response = await t.place(fields(t));
     expect(response.status).toBe(422);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status: 422, code, errors: [{ location: 'body', path, message: expect.any(String) }] });
+    expect(response.body).toMatchObject({
+      status: 422,
+      code,
+      errors: [{ location: 'body', path, message: expect.any(String) }],
+    });
     expect((await t.state()).orders).toEqual(t.world.orders);
   });
 
   it('refuses a BUY of an account without a primary payment method with 422 no_primary_payment_method', async () => {
     const t = await fresh();
     const world = structuredClone(t.world);
-    for (const details of world.payment_method_details) if (details.account_id === t.trader.id) details.is_primary = false;
+    for (const details of world.payment_method_details)
+      if (details.account_id === t.trader.id) details.is_primary = false;
     await http(app).put('/__control/state').set('X-Client-Id', t.clientId).send(world).expect(204);
     const response = await t.place();
     expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ code: 'no_primary_payment_method', errors: [{ location: 'body', path: '/account_id' }] });
+    expect(response.body).toMatchObject({
+      code: 'no_primary_payment_method',
+      errors: [{ location: 'body', path: '/account_id' }],
+    });
     expect((await t.state()).orders).toEqual(world.orders);
   });
 
@@ -222,7 +287,14 @@ describe('control-plane tenant scoping of orders', () => {
     const response = await http(app)
       .post('/__control/orders')
       .query({ client_id: t.clientId })
-      .send({ account_id: t.trader.id, isin: t.subscribeable.isin, side: 'SELL', market: 'PRIMARY', amount_of_units: 1, value: 1 });
+      .send({
+        account_id: t.trader.id,
+        isin: t.subscribeable.isin,
+        side: 'SELL',
+        market: 'PRIMARY',
+        amount_of_units: 1,
+        value: 1,
+      });
     expect(response.status).toBe(201);
     expect((await t.state()).orders.at(-1)!.id).toBe(response.body.id);
   });
@@ -231,7 +303,14 @@ describe('control-plane tenant scoping of orders', () => {
     const t = await fresh();
     const response = await http(app)
       .post('/__control/orders')
-      .send({ account_id: t.trader.id, isin: t.subscribeable.isin, side: 'SELL', market: 'PRIMARY', amount_of_units: 1, value: 1 });
+      .send({
+        account_id: t.trader.id,
+        isin: t.subscribeable.isin,
+        side: 'SELL',
+        market: 'PRIMARY',
+        amount_of_units: 1,
+        value: 1,
+      });
     expect(response.status).toBe(201);
     const defaultState = (await http(app).get('/__control/state')).body as World;
     expect(defaultState.orders.some((o) => o.id === response.body.id)).toBe(true);
@@ -240,7 +319,17 @@ describe('control-plane tenant scoping of orders', () => {
 
   it('an unknown client answers 404 client_not_found', async () => {
     const t = await fresh();
-    const response = await http(app).post('/__control/orders').set('X-Client-Id', 'nobody').send({ account_id: t.trader.id, isin: t.subscribeable.isin, side: 'SELL', market: 'PRIMARY', amount_of_units: 1, value: 1 });
+    const response = await http(app)
+      .post('/__control/orders')
+      .set('X-Client-Id', 'nobody')
+      .send({
+        account_id: t.trader.id,
+        isin: t.subscribeable.isin,
+        side: 'SELL',
+        market: 'PRIMARY',
+        amount_of_units: 1,
+        value: 1,
+      });
     expect(response.status).toBe(404);
     expect(response.body.code).toBe('client_not_found');
   });
@@ -249,8 +338,18 @@ describe('control-plane tenant scoping of orders', () => {
 /** An order as GET /v1/orders shows it: status, and whether each side effect is there (in its format). */
 const progressOf = (order: Order | OrderRecord | undefined) => ({
   status: order?.status,
-  payment_transaction_reference: order?.payment_transaction_reference === null ? null : order?.payment_transaction_reference?.match(REFERENCE) ? 'PAY-…' : order?.payment_transaction_reference,
-  settlement_transaction_hash: order?.settlement_transaction_hash === null ? null : order?.settlement_transaction_hash?.match(HASH) ? '0x…' : order?.settlement_transaction_hash,
+  payment_transaction_reference:
+    order?.payment_transaction_reference === null
+      ? null
+      : order?.payment_transaction_reference?.match(REFERENCE)
+        ? 'PAY-…'
+        : order?.payment_transaction_reference,
+  settlement_transaction_hash:
+    order?.settlement_transaction_hash === null
+      ? null
+      : order?.settlement_transaction_hash?.match(HASH)
+        ? '0x…'
+        : order?.settlement_transaction_hash,
 });
 
 describe('POST /__control/orders/{order_id}/advance', () => {
@@ -293,14 +392,17 @@ describe('POST /__control/orders/{order_id}/advance', () => {
     expect((await t.advance(order.id)).body.payment_transaction_reference).toBe(reference);
   });
 
-  it.each(['COMPLETED', 'CANCELLED'] as const)('answers 409 order_not_advanceable at %s, the order unchanged', async (status) => {
-    const t = await fresh();
-    const order = t.world.orders.find((o) => o.status === status)!;
-    const response = await t.advance(order.id);
-    expect(response.status).toBe(409);
-    expect(response.body).toMatchObject({ status: 409, code: 'order_not_advanceable' });
-    expect((await t.state()).orders.find((o) => o.id === order.id)).toEqual(order);
-  });
+  it.each(['COMPLETED', 'CANCELLED'] as const)(
+    'answers 409 order_not_advanceable at %s, the order unchanged',
+    async (status) => {
+      const t = await fresh();
+      const order = t.world.orders.find((o) => o.status === status)!;
+      const response = await t.advance(order.id);
+      expect(response.status).toBe(409);
+      expect(response.body).toMatchObject({ status: 409, code: 'order_not_advanceable' });
+      expect((await t.state()).orders.find((o) => o.id === order.id)).toEqual(order);
+    },
+  );
 
   it('answers 404 not_found for an unknown order', async () => {
     const t = await fresh();
@@ -345,7 +447,11 @@ describe('POST /__control/orders/{order_id}/status', () => {
     await t.force(order.id, 'PLACED').expect(200);
     const response = await http(app).delete(`/v1/orders/${order.id}/`).set(t.auth);
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ status: 'CANCELLED', payment_transaction_reference: null, settlement_transaction_hash: null });
+    expect(response.body).toMatchObject({
+      status: 'CANCELLED',
+      payment_transaction_reference: null,
+      settlement_transaction_hash: null,
+    });
   });
 
   it('answers 422 validation_error for a status that is not one, and 404 for an unknown order', async () => {

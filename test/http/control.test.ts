@@ -3,7 +3,11 @@ import type { World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 
 const stateOf = async (app: ReturnType<typeof testApp>, clientId?: string) =>
-  (await http(app).get('/__control/state').set(clientId ? { 'X-Client-Id': clientId } : {})).body as World;
+  (
+    await http(app)
+      .get('/__control/state')
+      .set(clientId ? { 'X-Client-Id': clientId } : {})
+  ).body as World;
 
 describe('control plane basics', () => {
   it('GET /__control/health answers {"status":"ok"}', async () => {
@@ -19,12 +23,17 @@ describe('control plane basics', () => {
       (app: ReturnType<typeof testApp>) => http(app).get('/__control/health'),
       (app: ReturnType<typeof testApp>) => http(app).get('/__control/health?'),
       (app: ReturnType<typeof testApp>) => http(app).get('/__control/health?verbose=1'),
-      (app: ReturnType<typeof testApp>) => http(app).get('/__control/health').set('Content-Type', 'application/json').send('{"a":1}'),
+      (app: ReturnType<typeof testApp>) =>
+        http(app).get('/__control/health').set('Content-Type', 'application/json').send('{"a":1}'),
       (app: ReturnType<typeof testApp>) => http(app).head('/__control/health'),
     ];
     for (const variant of variants) {
       const [a, b] = [await variant(checked), await variant(unchecked)];
-      expect({ status: b.status, body: b.body, type: b.type }).toEqual({ status: a.status, body: a.body, type: a.type });
+      expect({ status: b.status, body: b.body, type: b.type }).toEqual({
+        status: a.status,
+        body: a.body,
+        type: a.type,
+      });
     }
     expect((await http(unchecked).get('/__control/health?verbose=1')).status).toBeGreaterThanOrEqual(400);
   });
@@ -32,7 +41,17 @@ describe('control plane basics', () => {
   it('GET /__control/state is the fixtures-file shape and reads back equal through PUT', async () => {
     const app = testApp();
     const before = await stateOf(app);
-    expect(Object.keys(before).sort()).toEqual(['accounts', 'assets', 'custom_offerings', 'documents', 'feeder_funds', 'orders', 'payment_method_details', 'share_classes', 'wallets']);
+    expect(Object.keys(before).sort()).toEqual([
+      'accounts',
+      'assets',
+      'custom_offerings',
+      'documents',
+      'feeder_funds',
+      'orders',
+      'payment_method_details',
+      'share_classes',
+      'wallets',
+    ]);
     const changed = structuredClone(before);
     changed.share_classes[0]!.name = 'Renamed Class';
     changed.orders = changed.orders.slice(0, 3);
@@ -54,10 +73,12 @@ describe('control plane basics', () => {
     const response = await http(app).put('/__control/state').send(broken);
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('invalid_world');
-    expect(response.body.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ path: '/orders/0/account_id' }),
-      expect.objectContaining({ path: `/assets/${before.assets.length}/id` }),
-    ]));
+    expect(response.body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: '/orders/0/account_id' }),
+        expect.objectContaining({ path: `/assets/${before.assets.length}/id` }),
+      ]),
+    );
     expect(await stateOf(app)).toEqual(before);
   });
 
@@ -114,15 +135,23 @@ describe('control plane basics', () => {
 
   it('POST /__control/clock freezes a clock: it then moves only when told, and runs on from there when unfrozen', async () => {
     const app = testApp();
-    const frozen = await http(app).post('/__control/clock').send({ now: '2030-01-01T00:00:00Z', frozen: true }).expect(200);
+    const frozen = await http(app)
+      .post('/__control/clock')
+      .send({ now: '2030-01-01T00:00:00Z', frozen: true })
+      .expect(200);
     expect(frozen.body).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: true });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await http(app).get('/__control/clock')).body).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: true });
-    expect((await http(app).post('/__control/clock').send({ advance_seconds: 1.5 })).body).toEqual({ now: '2030-01-01T00:00:01.500Z', frozen: true });
+    expect((await http(app).post('/__control/clock').send({ advance_seconds: 1.5 })).body).toEqual({
+      now: '2030-01-01T00:00:01.500Z',
+      frozen: true,
+    });
     const running = await http(app).post('/__control/clock').send({ frozen: false }).expect(200);
     expect(running.body.frozen).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(Date.parse((await http(app).get('/__control/clock')).body.now)).toBeGreaterThan(Date.UTC(2030, 0, 1, 0, 0, 1, 500));
+    expect(Date.parse((await http(app).get('/__control/clock')).body.now)).toBeGreaterThan(
+      Date.UTC(2030, 0, 1, 0, 0, 1, 500),
+    );
     await http(app).post('/__control/clock').send({ frozen: true }).expect(200);
     await http(app).post('/__control/reset').send({}).expect(204);
     expect((await http(app).get('/__control/clock')).body.frozen).toBe(false);
@@ -131,7 +160,9 @@ describe('control plane basics', () => {
   it('POST /__control/clock refuses both or neither field, and times no ISO date can show', async () => {
     const app = testApp();
     expect((await http(app).post('/__control/clock').send({})).status).toBe(422);
-    expect((await http(app).post('/__control/clock').send({ now: '2030-01-01T00:00:00Z', advance_seconds: 1 })).status).toBe(422);
+    expect(
+      (await http(app).post('/__control/clock').send({ now: '2030-01-01T00:00:00Z', advance_seconds: 1 })).status,
+    ).toBe(422);
     expect((await http(app).post('/__control/clock').send({ now: 'tomorrow' })).status).toBe(422);
     const far = await http(app).post('/__control/clock').send({ advance_seconds: 1e15 });
     expect(far.status).toBe(422);
@@ -151,7 +182,13 @@ describe('control plane basics', () => {
     expect((await http(app).get('/__control/clock')).body.now).toBe('9998-12-31T23:59:59.000Z');
   });
 
-  it.each(['2024-02-30T00:00:00Z', '2023-02-29T10:00:00Z', '2024-04-31T12:00:00Z', '2024-06-31T00:00:00+02:00', '2024-02-30'])(
+  it.each([
+    '2024-02-30T00:00:00Z',
+    '2023-02-29T10:00:00Z',
+    '2024-04-31T12:00:00Z',
+    '2024-06-31T00:00:00+02:00',
+    '2024-02-30',
+  ])(
     'POST /__control/clock refuses %s, a date the calendar has not (422 naming /now), and changes nothing',
     async (now) => {
       const app = testApp();
@@ -181,9 +218,21 @@ describe('control plane basics', () => {
 describe('clients and tenants', () => {
   it('a client registered through the control plane gets its own seeded world and can get a token', async () => {
     const app = testApp();
-    const created = await http(app).post('/__control/clients').send({ client_id: 'partner-b', client_secret: 'b-secret', scopes: ['read:assets'], settings: { tax_reporting: true } });
+    const created = await http(app)
+      .post('/__control/clients')
+      .send({
+        client_id: 'partner-b',
+        client_secret: 'b-secret',
+        scopes: ['read:assets'],
+        settings: { tax_reporting: true },
+      });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ client_id: 'partner-b', token_endpoint_auth_method: 'client_secret_post', scopes: ['read:assets'], settings: expect.objectContaining({ tax_reporting: true, lei_required: false, order_progression: 'manual' }) });
+    expect(created.body).toEqual({
+      client_id: 'partner-b',
+      token_endpoint_auth_method: 'client_secret_post',
+      scopes: ['read:assets'],
+      settings: expect.objectContaining({ tax_reporting: true, lei_required: false, order_progression: 'manual' }),
+    });
     expect(created.body).not.toHaveProperty('client_secret');
     const token = await tokenFor(app, { client_id: 'partner-b', client_secret: 'b-secret' });
     expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(200);
@@ -191,37 +240,71 @@ describe('clients and tenants', () => {
   });
 
   it('registering an existing client_id answers 409', async () => {
-    const response = await http(testApp()).post('/__control/clients').send({ client_id: 'sandbox-client', client_secret: 'x' });
+    const response = await http(testApp())
+      .post('/__control/clients')
+      .send({ client_id: 'sandbox-client', client_secret: 'x' });
     expect(response.status).toBe(409);
     expect(response.body.code).toBe('client_exists');
   });
 
   it('PATCH /__control/clients/{id} changes scopes and settings; new tokens carry the new scopes', async () => {
     const app = testApp();
-    const patched = await http(app).patch('/__control/clients/sandbox-client').send({ scopes: ['read:orders'], settings: { lei_required: true } });
+    const patched = await http(app)
+      .patch('/__control/clients/sandbox-client')
+      .send({ scopes: ['read:orders'], settings: { lei_required: true } });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ client_id: 'sandbox-client', token_endpoint_auth_method: 'client_secret_post', scopes: ['read:orders'], settings: expect.objectContaining({ tax_reporting: false, lei_required: true, order_progression: 'manual' }) });
+    expect(patched.body).toEqual({
+      client_id: 'sandbox-client',
+      token_endpoint_auth_method: 'client_secret_post',
+      scopes: ['read:orders'],
+      settings: expect.objectContaining({ tax_reporting: false, lei_required: true, order_progression: 'manual' }),
+    });
     const token = await tokenFor(app);
     expect((await http(app).get('/v1/assets').set('Authorization', `Bearer ${token}`)).status).toBe(403);
     expect((await http(app).patch('/__control/clients/ghost').send({ scopes: [] })).status).toBe(404);
-    expect((await http(app).patch('/__control/clients/sandbox-client').send({ scopes: ['admin'] })).status).toBe(422);
+    expect(
+      (
+        await http(app)
+          .patch('/__control/clients/sandbox-client')
+          .send({ scopes: ['admin'] })
+      ).status,
+    ).toBe(422);
   });
 
   it('a tenant’s changes are invisible to another tenant', async () => {
-    const app = testApp({ clients: [{ client_id: 'a', client_secret: 'a' }, { client_id: 'b', client_secret: 'b' }] });
+    const app = testApp({
+      clients: [
+        { client_id: 'a', client_secret: 'a' },
+        { client_id: 'b', client_secret: 'b' },
+      ],
+    });
     const state = await stateOf(app, 'a');
-    await http(app).put('/__control/state').set('X-Client-Id', 'a').send({ ...state, orders: state.orders.slice(0, 1) }).expect(204);
+    await http(app)
+      .put('/__control/state')
+      .set('X-Client-Id', 'a')
+      .send({ ...state, orders: state.orders.slice(0, 1) })
+      .expect(204);
     const tokenB = await tokenFor(app, { client_id: 'b', client_secret: 'b' });
     const orders = await http(app).get('/v1/orders?limit=1000').set('Authorization', `Bearer ${tokenB}`);
     expect(orders.body.data).toHaveLength(state.orders.length);
     const tokenA = await tokenFor(app, { client_id: 'a', client_secret: 'a' });
-    expect((await http(app).get('/v1/orders?limit=1000').set('Authorization', `Bearer ${tokenA}`)).body.data).toHaveLength(1);
+    expect(
+      (await http(app).get('/v1/orders?limit=1000').set('Authorization', `Bearer ${tokenA}`)).body.data,
+    ).toHaveLength(1);
   });
 
   it('control calls act on the default client (the first of CLIENTS) without X-Client-Id', async () => {
-    const app = testApp({ clients: [{ client_id: 'first', client_secret: 'x' }, { client_id: 'second', client_secret: 'y' }] });
+    const app = testApp({
+      clients: [
+        { client_id: 'first', client_secret: 'x' },
+        { client_id: 'second', client_secret: 'y' },
+      ],
+    });
     const state = await stateOf(app);
-    await http(app).put('/__control/state').send({ ...state, orders: [] }).expect(204);
+    await http(app)
+      .put('/__control/state')
+      .send({ ...state, orders: [] })
+      .expect(204);
     expect((await stateOf(app, 'first')).orders).toEqual([]);
     expect((await stateOf(app, 'second')).orders).toHaveLength(state.orders.length);
   });

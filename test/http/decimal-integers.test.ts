@@ -6,8 +6,17 @@ import { http, tokenFor } from '../support/test-app.js';
 // CONTRACT 15: integer parameters are decimal digits with an optional leading `-`. The validator's Ajv reads a query
 // value with Number(), which also takes hex, exponents, a sign, spaces and fractions; both paths of a read refuse them.
 const BAD: [string, string][] = [
-  ['skip', '0x10'], ['limit', '1e3'], ['skip', '+5'], ['skip', '%2B5'], ['limit', '%205'], ['limit', '5%20'], ['limit', '5.0'],
-  ['limit', '0b1'], ['limit', '0o7'], ['skip', 'Infinity'], ['limit', '%EF%BC%95'],
+  ['skip', '0x10'],
+  ['limit', '1e3'],
+  ['skip', '+5'],
+  ['skip', '%2B5'],
+  ['limit', '%205'],
+  ['limit', '5%20'],
+  ['limit', '5.0'],
+  ['limit', '0b1'],
+  ['limit', '0o7'],
+  ['skip', 'Infinity'],
+  ['limit', '%EF%BC%95'],
 ];
 
 describe.each([
@@ -25,7 +34,12 @@ describe.each([
     for (const path of ['/v1/orders', '/v1/accounts', '/v1/assets']) {
       const response = await http(app).get(`${path}?${name}=${value}`).set(auth);
       expect(response.status, path).toBe(422);
-      expect(response.body).toMatchObject({ code: 'validation_error', errors: [{ location: 'query', path: `/${name}`, message: 'must be integer (decimal digits, an optional leading -)' }] });
+      expect(response.body).toMatchObject({
+        code: 'validation_error',
+        errors: [
+          { location: 'query', path: `/${name}`, message: 'must be integer (decimal digits, an optional leading -)' },
+        ],
+      });
     }
   });
 

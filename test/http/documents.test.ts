@@ -41,8 +41,12 @@ describe('fund documents', () => {
   it('puts links under DOCS_URL when configured', async () => {
     const custom = testApp({ docsUrl: 'https://cdn.example.com/docs' });
     const token = await tokenFor(custom);
-    const response = await http(custom).get(`/v1/funds/${world.feeder_funds[0]!.abbreviation}/documents`).set('Authorization', `Bearer ${token}`);
-    expect(response.body.data[0].url).toMatch(/^https:\/\/cdn\.example\.com\/docs\/sandbox-client\/[^/]+\.pdf\?expires=\d+&signature=[0-9a-f]{64}$/);
+    const response = await http(custom)
+      .get(`/v1/funds/${world.feeder_funds[0]!.abbreviation}/documents`)
+      .set('Authorization', `Bearer ${token}`);
+    expect(response.body.data[0].url).toMatch(
+      /^https:\/\/cdn\.example\.com\/docs\/sandbox-client\/[^/]+\.pdf\?expires=\d+&signature=[0-9a-f]{64}$/,
+    );
   });
 });
 
@@ -68,7 +72,9 @@ describe('custom offering documents', () => {
     const offering = world.custom_offerings[0]!;
     expect((await get(`/v1/assets/XS0000000000/custom-offerings/${offering.id}/documents`)).status).toBe(404);
     const asset = world.assets.find((a) => a.id === offering.asset_id)!;
-    expect((await get(`/v1/assets/${asset.isin}/custom-offerings/3fa85f64-5717-4562-b3fc-2c963f66afa6/documents`)).status).toBe(404);
+    expect(
+      (await get(`/v1/assets/${asset.isin}/custom-offerings/3fa85f64-5717-4562-b3fc-2c963f66afa6/documents`)).status,
+    ).toBe(404);
   });
 });
 
@@ -79,7 +85,9 @@ describe('signed links', () => {
   };
 
   it('serve a real PDF without a bearer token', async () => {
-    const response = await http(app).get(local(await firstLink())).responseType('blob');
+    const response = await http(app)
+      .get(local(await firstLink()))
+      .responseType('blob');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     const pdf = response.body as Buffer;
@@ -125,7 +133,9 @@ describe('signed links', () => {
   it('answer 403 link_expired after 15 minutes of the tenant’s clock', async () => {
     const fresh = testApp();
     const token = await tokenFor(fresh);
-    const list = await http(fresh).get(`/v1/funds/${world.feeder_funds[0]!.abbreviation}/documents`).set('Authorization', `Bearer ${token}`);
+    const list = await http(fresh)
+      .get(`/v1/funds/${world.feeder_funds[0]!.abbreviation}/documents`)
+      .set('Authorization', `Bearer ${token}`);
     const link = local(list.body.data[0].url);
     expect((await http(fresh).get(link)).status).toBe(200);
     await http(fresh).post('/__control/clock').send({ advance_seconds: 901 }).expect(200);
@@ -139,12 +149,25 @@ describe('the control plane’s document links (GET /__control/documents)', () =
   it('lists every document of the tenant, in the world’s order, with its title, owner and a link that downloads it', async () => {
     const response = await http(app).get('/__control/documents');
     expect(response.status).toBe(200);
-    const listed = response.body.data as { id: string; title: string; type: string; feeder_fund_id: string | null; custom_offering_id: string | null; url: string }[];
+    const listed = response.body.data as {
+      id: string;
+      title: string;
+      type: string;
+      feeder_fund_id: string | null;
+      custom_offering_id: string | null;
+      url: string;
+    }[];
     expect(listed.map(({ url: _url, ...record }) => record)).toEqual(world.documents);
     for (const document of listed) {
-      expect(document.url).toMatch(new RegExp(`^http://${HOST.replace('.', '\\.')}/files/sandbox-client/${document.id}\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+      expect(document.url).toMatch(
+        new RegExp(
+          `^http://${HOST.replace('.', '\\.')}/files/sandbox-client/${document.id}\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}$`,
+        ),
+      );
     }
-    const pdf = await http(app).get(local(listed.at(-1)!.url)).responseType('blob');
+    const pdf = await http(app)
+      .get(local(listed.at(-1)!.url))
+      .responseType('blob');
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect((pdf.body as Buffer).toString('latin1')).toContain(listed.at(-1)!.title);
@@ -152,7 +175,10 @@ describe('the control plane’s document links (GET /__control/documents)', () =
 
   it('signs links for the tenant X-Client-Id names, which only that tenant’s path accepts', async () => {
     const fresh = testApp();
-    await http(fresh).post('/__control/clients').send({ client_id: 'other-client', client_secret: 'other-secret' }).expect(201);
+    await http(fresh)
+      .post('/__control/clients')
+      .send({ client_id: 'other-client', client_secret: 'other-secret' })
+      .expect(201);
     const response = await http(fresh).get('/__control/documents').set('X-Client-Id', 'other-client');
     expect(response.status).toBe(200);
     const link = local(response.body.data[0].url as string);
@@ -176,6 +202,8 @@ describe('the control plane’s document links (GET /__control/documents)', () =
     expect(unknown.body.code).toBe('client_not_found');
     const guarded = testApp({ controlToken: 'ctl-secret' });
     expect((await http(guarded).get('/__control/documents')).status).toBe(401);
-    expect((await http(guarded).get('/__control/documents').set('Authorization', 'Bearer ctl-secret')).status).toBe(200);
+    expect((await http(guarded).get('/__control/documents').set('Authorization', 'Bearer ctl-secret')).status).toBe(
+      200,
+    );
   });
 });

@@ -10,10 +10,20 @@ describe('every error is an application/problem+json of CONTRACT §4', () => {
     auth = { Authorization: `Bearer ${await tokenFor(app)}` };
   });
 
-  const expectProblem = (response: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, status: number, code: string) => {
+  const expectProblem = (
+    response: { status: number; headers: Record<string, string>; body: Record<string, unknown> },
+    status: number,
+    code: string,
+  ) => {
     expect(response.status).toBe(status);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status, code, type: `urn:problem:investment-api-fake:${code}`, title: expect.any(String), detail: expect.any(String) });
+    expect(response.body).toMatchObject({
+      status,
+      code,
+      type: `urn:problem:investment-api-fake:${code}`,
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   };
 
   it('404 route_not_found for an unknown path', async () => {
@@ -33,23 +43,37 @@ describe('every error is an application/problem+json of CONTRACT §4', () => {
   });
 
   it('400 malformed_body for unparseable JSON, naming the parse error', async () => {
-    const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json').send('{"client_id": ');
+    const response = await http(app)
+      .post('/__control/clients')
+      .set('Content-Type', 'application/json')
+      .send('{"client_id": ');
     expectProblem(response, 400, 'malformed_body');
   });
 
   it('400 malformed_body for a Content-Encoding whose data does not inflate', async () => {
-    const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{}');
+    const response = await http(app)
+      .post('/__control/clients')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('{}');
     expectProblem(response, 400, 'malformed_body');
   });
 
   it('415 unsupported_media_type for a Content-Encoding the fake cannot inflate, naming it', async () => {
-    const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{}');
+    const response = await http(app)
+      .post('/__control/clients')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'compress')
+      .send('{}');
     expectProblem(response, 415, 'unsupported_media_type');
     expect(response.body.detail).toContain('compress');
   });
 
   it('415 unsupported_media_type for JSON in a charset other than UTF-8', async () => {
-    const response = await http(app).post('/__control/clients').set('Content-Type', 'application/json; charset=latin1').send('{}');
+    const response = await http(app)
+      .post('/__control/clients')
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{}');
     expectProblem(response, 415, 'unsupported_media_type');
     expect(response.body.detail.toLowerCase()).toContain('latin1');
   });
@@ -74,11 +98,13 @@ describe('every error is an application/problem+json of CONTRACT §4', () => {
     const response = await http(app).get('/v1/orders?limit=0&side=HOLD&account_id=nope').set(auth);
     expectProblem(response, 422, 'validation_error');
     const errors = response.body.errors as { location: string; path: string }[];
-    expect(errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ location: 'query', path: '/limit' }),
-      expect.objectContaining({ location: 'query', path: '/side' }),
-      expect.objectContaining({ location: 'query', path: '/account_id' }),
-    ]));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ location: 'query', path: '/limit' }),
+        expect.objectContaining({ location: 'query', path: '/side' }),
+        expect.objectContaining({ location: 'query', path: '/account_id' }),
+      ]),
+    );
   });
 
   it('422 for limit over 1000 and skip below 0', async () => {
@@ -105,11 +131,15 @@ describe('every error is an application/problem+json of CONTRACT §4', () => {
   });
 
   it('422 naming body fields: unknown ones and wrong types', async () => {
-    const response = await http(app).post('/__control/clients').send({ client_id: 5, client_secret: 'x', colour: 'red' });
+    const response = await http(app)
+      .post('/__control/clients')
+      .send({ client_id: 5, client_secret: 'x', colour: 'red' });
     expectProblem(response, 422, 'validation_error');
-    expect(response.body.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ location: 'body', path: '/client_id' }),
-      expect.objectContaining({ location: 'body', path: '/colour' }),
-    ]));
+    expect(response.body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ location: 'body', path: '/client_id' }),
+        expect.objectContaining({ location: 'body', path: '/colour' }),
+      ]),
+    );
   });
 });

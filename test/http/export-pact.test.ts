@@ -10,7 +10,11 @@ async function session() {
   const token = await tokenFor(app);
   await http(app).get('/v1/assets?limit=1').set(bearer(token)).expect(200);
   await http(app).post('/__control/reset').expect(204);
-  const account = await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', first_name: 'Ada', external_id: 'ada-1' }).expect(201);
+  const account = await http(app)
+    .post('/v1/accounts')
+    .set(bearer(token))
+    .send({ type: 'individual', first_name: 'Ada', external_id: 'ada-1' })
+    .expect(201);
   const accountId = account.body.id as string;
   await http(app).get(`/v1/accounts/${accountId}`).set(bearer(token)).expect(200);
   await http(app).get(`/v1/accounts/${accountId}`).set(bearer(token)).expect(200);
@@ -26,12 +30,19 @@ async function session() {
 }
 
 const contractOf = async (app: Express, query = '') => {
-  const response = await http(app).get(`/__control/export?format=pact${query}`).buffer(true).parse((res, done) => {
-    let text = '';
-    res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    res.on('end', () => done(null, text));
-  });
-  return { response, text: response.body as string, contract: JSON.parse(response.body as string) as Record<string, any> };
+  const response = await http(app)
+    .get(`/__control/export?format=pact${query}`)
+    .buffer(true)
+    .parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => done(null, text));
+    });
+  return {
+    response,
+    text: response.body as string,
+    contract: JSON.parse(response.body as string) as Record<string, any>,
+  };
 };
 
 describe('GET /__control/export?format=pact', () => {
@@ -69,19 +80,31 @@ describe('GET /__control/export?format=pact', () => {
     for (const interaction of contract.interactions) {
       expect(interaction.request.headers.Authorization).toEqual([TOKEN_PLACEHOLDER]);
       expect(interaction.request.matchingRules.header.Authorization.matchers[0].match).toBe('regex');
-      expect(TOKEN_PLACEHOLDER).toMatch(new RegExp(interaction.request.matchingRules.header.Authorization.matchers[0].regex));
+      expect(TOKEN_PLACEHOLDER).toMatch(
+        new RegExp(interaction.request.matchingRules.header.Authorization.matchers[0].regex),
+      );
     }
   });
 
   it("keeps the client's secret and tokens out wherever a request put them: bodies, and the states made of them", async () => {
     const app = testApp();
     const token = await tokenFor(app);
-    const account = await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', external_id: 'sandbox-secret', first_name: token }).expect(201);
-    await http(app).get(`/v1/accounts/${account.body.id as string}`).set(bearer(token)).expect(200);
+    const account = await http(app)
+      .post('/v1/accounts')
+      .set(bearer(token))
+      .send({ type: 'individual', external_id: 'sandbox-secret', first_name: token })
+      .expect(201);
+    await http(app)
+      .get(`/v1/accounts/${account.body.id as string}`)
+      .set(bearer(token))
+      .expect(200);
     const { text, contract } = await contractOf(app);
     expect(text).not.toContain('sandbox-secret');
     expect(text).not.toContain(token);
-    expect(contract.interactions[1].providerStates[0]).toMatchObject({ name: 'an account exists', params: { external_id: '[redacted]', first_name: '[redacted]' } });
+    expect(contract.interactions[1].providerStates[0]).toMatchObject({
+      name: 'an account exists',
+      params: { external_id: '[redacted]', first_name: '[redacted]' },
+    });
   });
 
   it('names the states each request relied on, with the record as the request found it, and injects their identifiers into the path', async () => {
@@ -89,9 +112,15 @@ describe('GET /__control/export?format=pact', () => {
     const { contract } = await contractOf(app);
     const [created, read, changed, , cancelled, refused] = contract.interactions;
     expect(created.providerStates).toBeUndefined();
-    expect(read.providerStates).toEqual([{ name: 'an account exists', params: { type: 'individual', first_name: 'Ada', external_id: 'ada-1' } }]);
+    expect(read.providerStates).toEqual([
+      { name: 'an account exists', params: { type: 'individual', first_name: 'Ada', external_id: 'ada-1' } },
+    ]);
     expect(read.request.path).toBe(`/v1/accounts/${accountId}`);
-    expect(read.request.generators.path).toEqual({ type: 'ProviderState', expression: '/v1/accounts/${accountId}', dataType: 'STRING' });
+    expect(read.request.generators.path).toEqual({
+      type: 'ProviderState',
+      expression: '/v1/accounts/${accountId}',
+      dataType: 'STRING',
+    });
     expect(read.request.matchingRules.path.matchers[0]).toEqual({ match: 'regex', regex: '^/v1/accounts/[^/]+$' });
     expect(changed.request.body.content).toEqual({ city: 'London' });
     expect(cancelled.providerStates[0].name).toBe('an order exists in status PLACED');
@@ -138,7 +167,10 @@ describe("the Pact export of a client whose secret reads as the contract's own w
     const app = testApp({ clients: [client] });
     const token = await tokenFor(app, client);
     await http(app).get('/v1/accounts?limit=1').set(bearer(token)).set('X-Client-Id', 'wordy').expect(200);
-    const { contract, text } = await http(app).get('/__control/export?format=pact').set('X-Client-Id', 'wordy').then((r) => ({ text: r.text, contract: JSON.parse(r.text) as Record<string, any> }));
+    const { contract, text } = await http(app)
+      .get('/__control/export?format=pact')
+      .set('X-Client-Id', 'wordy')
+      .then((r) => ({ text: r.text, contract: JSON.parse(r.text) as Record<string, any> }));
     expect(Object.keys(contract)).toEqual(['consumer', 'provider', 'interactions', 'metadata']);
     expect(contract.interactions).toHaveLength(1);
     expect(contract.interactions[0].request.path).toBe('/v1/accounts');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HOST, http, testApp } from '../support/test-app.js';
 
-const clockOf = async (app: ReturnType<typeof testApp>) => Date.parse((await http(app).get('/__control/clock')).body.now as string);
+const clockOf = async (app: ReturnType<typeof testApp>) =>
+  Date.parse((await http(app).get('/__control/clock')).body.now as string);
 
 /** Moves the default tenant's clock a day ahead, so a reset that went through shows. */
 async function movedClock() {
@@ -13,7 +14,11 @@ async function movedClock() {
 describe('the control plane refuses other web origins (CSRF)', () => {
   it('a cross-origin POST /__control/reset answers 403 cross_origin_refused and resets nothing', async () => {
     const app = await movedClock();
-    const response = await http(app).post('/__control/reset').set('Origin', 'https://evil.example').set('Content-Type', 'application/json').send('{}');
+    const response = await http(app)
+      .post('/__control/reset')
+      .set('Origin', 'https://evil.example')
+      .set('Content-Type', 'application/json')
+      .send('{}');
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('cross_origin_refused');
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
@@ -34,7 +39,11 @@ describe('the control plane refuses other web origins (CSRF)', () => {
 
   it('a same-origin page (Origin equal to its own Host) keeps working, as the console does', async () => {
     const app = await movedClock();
-    await http(app).post('/__control/reset').set({ Origin: `http://${HOST}`, 'Sec-Fetch-Site': 'same-origin' }).send({}).expect(204);
+    await http(app)
+      .post('/__control/reset')
+      .set({ Origin: `http://${HOST}`, 'Sec-Fetch-Site': 'same-origin' })
+      .send({})
+      .expect(204);
     expect(Math.abs((await clockOf(app)) - Date.now())).toBeLessThan(60_000);
   });
 
@@ -68,7 +77,9 @@ describe('the control token', () => {
   it('"Bearer" is case-insensitive, as on /v1 (RFC 7235)', async () => {
     const app = testApp({ controlToken: 'let-me-in' });
     for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
-      expect((await http(app).get('/__control/state').set('Authorization', `${scheme} let-me-in`)).status, scheme).toBe(200);
+      expect((await http(app).get('/__control/state').set('Authorization', `${scheme} let-me-in`)).status, scheme).toBe(
+        200,
+      );
     }
   });
 

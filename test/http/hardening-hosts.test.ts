@@ -5,18 +5,33 @@ import { http, testApp } from '../support/test-app.js';
 const defaults = hostPolicy();
 
 describe('allowed Host values', () => {
-  it.each(['localhost', 'localhost:8080', 'app.localhost:3000', 'LOCALHOST.', '127.0.0.1:8080', '10.1.2.3', '[::1]:8080', '[fe80::1]', 'fake:8080', 'investment-api-fake', 'fake_svc'])(
-    '%s is accepted by default',
-    (host) => expect(checkHost(host, defaults)).toBe('allowed'),
+  it.each([
+    'localhost',
+    'localhost:8080',
+    'app.localhost:3000',
+    'LOCALHOST.',
+    '127.0.0.1:8080',
+    '10.1.2.3',
+    '[::1]:8080',
+    '[fe80::1]',
+    'fake:8080',
+    'investment-api-fake',
+    'fake_svc',
+  ])('%s is accepted by default', (host) => expect(checkHost(host, defaults)).toBe('allowed'));
+
+  it.each(['evil.com', 'attacker.example:8080', 'localhost.evil.com', '127.0.0.1.nip.io', 'fake.test'])(
+    '%s is refused by default',
+    (host) => {
+      expect(checkHost(host, defaults)).toBe('not_allowed');
+    },
   );
 
-  it.each(['evil.com', 'attacker.example:8080', 'localhost.evil.com', '127.0.0.1.nip.io', 'fake.test'])('%s is refused by default', (host) => {
-    expect(checkHost(host, defaults)).toBe('not_allowed');
-  });
-
-  it.each(['a b', 'host:port', 'x:99999999', '[::zz]', '[1.2.3.4]', '', 'a..b', 'evil.com@x', 'user@host'])('%j is malformed', (host) => {
-    expect(checkHost(host, defaults)).toBe('malformed');
-  });
+  it.each(['a b', 'host:port', 'x:99999999', '[::zz]', '[1.2.3.4]', '', 'a..b', 'evil.com@x', 'user@host'])(
+    '%j is malformed',
+    (host) => {
+      expect(checkHost(host, defaults)).toBe('malformed');
+    },
+  );
 
   it('no Host at all (HTTP/1.0) is accepted: no browser omits it, so no page rebinds through its absence', () => {
     expect(checkHost(undefined, defaults)).toBe('allowed');
@@ -24,10 +39,17 @@ describe('allowed Host values', () => {
 
   it('the BASE_URL host, ALLOWED_HOSTS names and leading-dot domains are accepted; "*" and "all" accept any', () => {
     const policy = hostPolicy(['fake.example.com', '.corp.internal', '*.ci.example'], ['https://sandbox.example.com']);
-    for (const host of ['fake.example.com:8080', 'sandbox.example.com', 'corp.internal', 'a.b.corp.internal', 'runner.ci.example']) {
+    for (const host of [
+      'fake.example.com:8080',
+      'sandbox.example.com',
+      'corp.internal',
+      'a.b.corp.internal',
+      'runner.ci.example',
+    ]) {
       expect(checkHost(host, policy), host).toBe('allowed');
     }
-    for (const host of ['example.com', 'notcorp.internal', 'other.example.com']) expect(checkHost(host, policy), host).toBe('not_allowed');
+    for (const host of ['example.com', 'notcorp.internal', 'other.example.com'])
+      expect(checkHost(host, policy), host).toBe('not_allowed');
     expect(checkHost('anything.example.org', hostPolicy(['*']))).toBe('allowed');
     expect(checkHost('anything.example.org', hostPolicy(['all']))).toBe('allowed');
   });
@@ -45,7 +67,10 @@ describe('the host guard', () => {
   });
 
   it('the token endpoint answers a foreign Host with the same 403 problem', async () => {
-    const response = await http(testApp({ allowedHosts: [] }), 'rebind.attacker.example').post('/oauth2/token').type('form').send({ grant_type: 'client_credentials' });
+    const response = await http(testApp({ allowedHosts: [] }), 'rebind.attacker.example')
+      .post('/oauth2/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials' });
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('host_not_allowed');
   });

@@ -25,8 +25,9 @@ describe('document lists page like every list', () => {
   });
 
   it('custom offering documents take skip and limit', async () => {
-    const offering = world.custom_offerings.find((o) => world.documents.filter((d) => d.custom_offering_id === o.id).length >= 2)
-      ?? world.custom_offerings.find((o) => world.documents.some((d) => d.custom_offering_id === o.id))!;
+    const offering =
+      world.custom_offerings.find((o) => world.documents.filter((d) => d.custom_offering_id === o.id).length >= 2) ??
+      world.custom_offerings.find((o) => world.documents.some((d) => d.custom_offering_id === o.id))!;
     const isin = world.assets.find((a) => a.id === offering.asset_id)!.isin;
     const path = `/v1/assets/${isin}/custom-offerings/${offering.id}/documents`;
     const all = ids(await get(path));
@@ -34,18 +35,23 @@ describe('document lists page like every list', () => {
     expect(ids(await get(`${path}?skip=1`))).toEqual(all.slice(1));
   });
 
-  it.each(['skip=-1', 'limit=0', 'limit=1001', 'skip=x', 'page=2'])('out-of-range paging (%s) answers 422 as on other lists', async (query) => {
-    const fund = world.feeder_funds[0]!;
-    const response = await get(`/v1/funds/${fund.abbreviation}/documents?${query}`);
-    expect(response.status).toBe(422);
-    expect(response.body.code).toBe('validation_error');
-  });
+  it.each(['skip=-1', 'limit=0', 'limit=1001', 'skip=x', 'page=2'])(
+    'out-of-range paging (%s) answers 422 as on other lists',
+    async (query) => {
+      const fund = world.feeder_funds[0]!;
+      const response = await get(`/v1/funds/${fund.abbreviation}/documents?${query}`);
+      expect(response.status).toBe(422);
+      expect(response.body.code).toBe('validation_error');
+    },
+  );
 });
 
 describe('next_redemption_date', () => {
   const classOf = (isin: string) => get(`/v1/share-classes/${isin}`);
   const regular = () => {
-    const shareClass = world.share_classes.find((s) => s.redemption_window === 'quarterly') ?? world.share_classes.find((s) => s.redemption_cycle && s.redemption_cycle !== 'none')!;
+    const shareClass =
+      world.share_classes.find((s) => s.redemption_window === 'quarterly') ??
+      world.share_classes.find((s) => s.redemption_cycle && s.redemption_cycle !== 'none')!;
     return { shareClass, isin: world.assets.find((a) => a.share_class_id === shareClass.id)!.isin };
   };
 
@@ -53,7 +59,8 @@ describe('next_redemption_date', () => {
     const now = Date.now();
     for (const asset of world.assets) {
       const { body } = await classOf(asset.isin);
-      if (body.next_redemption_date !== null) expect(Date.parse(body.next_redemption_date), asset.isin).toBeGreaterThan(now);
+      if (body.next_redemption_date !== null)
+        expect(Date.parse(body.next_redemption_date), asset.isin).toBeGreaterThan(now);
     }
   });
 
@@ -61,7 +68,12 @@ describe('next_redemption_date', () => {
     const { isin } = regular();
     const tenant = testApp();
     // a token lives by the tenant's clock too: one per clock setting
-    const read = async () => (await http(tenant).get(`/v1/share-classes/${isin}`).set({ Authorization: `Bearer ${await tokenFor(tenant)}` })).body.next_redemption_date as string;
+    const read = async () =>
+      (
+        await http(tenant)
+          .get(`/v1/share-classes/${isin}`)
+          .set({ Authorization: `Bearer ${await tokenFor(tenant)}` })
+      ).body.next_redemption_date as string;
     await http(tenant).post('/__control/clock').send({ now: '2030-02-10T12:00:00Z' }).expect(200);
     const in2030 = await read();
     expect(Date.parse(in2030)).toBeGreaterThan(Date.parse('2030-02-10T12:00:00Z'));
@@ -76,7 +88,12 @@ describe('next_redemption_date', () => {
     for (const asset of world.assets) {
       const byIsin = (await classOf(asset.isin)).body;
       const item = listed.find((s) => s.id === byIsin.id)!;
-      expect(byIsin.next_redemption_date).toBe(nextRedemptionDate({ redemption_window: item.redemption_window, redemption_cycle: byIsin.redemption_cycle }, new Date(Date.now())));
+      expect(byIsin.next_redemption_date).toBe(
+        nextRedemptionDate(
+          { redemption_window: item.redemption_window, redemption_cycle: byIsin.redemption_cycle },
+          new Date(Date.now()),
+        ),
+      );
       if (byIsin.redemption_cycle) expect(item.redemption_window).toBe(byIsin.redemption_cycle);
     }
   });

@@ -4,16 +4,46 @@ import type { World } from '../../src/api/types.js';
 import { bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 import { sleep } from '../support/waits.js';
 
-const journal = async (app: Express, query = '') => (await http(app).get(`/__control/requests${query}`)).body.data as { id: string; method: string; path: string; status: number; client_id: string | null; query: Record<string, string>; code: string | null; fault_id: string | null }[];
-const report = async (app: Express, clientId = 'sandbox-client') => (await http(app).get('/__control/report').set('X-Client-Id', clientId)).body as { client_id: string; findings: { code: string; requests: string[] }[] };
+const journal = async (app: Express, query = '') =>
+  (await http(app).get(`/__control/requests${query}`)).body.data as {
+    id: string;
+    method: string;
+    path: string;
+    status: number;
+    client_id: string | null;
+    query: Record<string, string>;
+    code: string | null;
+    fault_id: string | null;
+  }[];
+const report = async (app: Express, clientId = 'sandbox-client') =>
+  (await http(app).get('/__control/report').set('X-Client-Id', clientId)).body as {
+    client_id: string;
+    findings: { code: string; requests: string[] }[];
+  };
 /** A finding as every rule writes it: with its severity, a hint and its docs section. */
 const finding = (code: string, requests: unknown[]) =>
-  expect.objectContaining({ code, severity: expect.stringMatching(/^(error|warning)$/), message: expect.any(String), hint: expect.any(String), docs: `docs/readiness.md#${code}`, requests });
+  expect.objectContaining({
+    code,
+    severity: expect.stringMatching(/^(error|warning)$/),
+    message: expect.any(String),
+    hint: expect.any(String),
+    docs: `docs/readiness.md#${code}`,
+    requests,
+  });
 
 describe('faults', () => {
   it('a tenant holds at most 100 faults: the 101st answers 409 limit_reached and adds nothing; another tenant is unaffected', async () => {
-    const app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'acme', client_secret: 'acme-secret' }] });
-    for (let i = 0; i < 100; i++) await http(app).post('/__control/faults').send({ path: `/v1/orders/${i}`, status: 503 }).expect(201);
+    const app = testApp({
+      clients: [
+        { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+        { client_id: 'acme', client_secret: 'acme-secret' },
+      ],
+    });
+    for (let i = 0; i < 100; i++)
+      await http(app)
+        .post('/__control/faults')
+        .send({ path: `/v1/orders/${i}`, status: 503 })
+        .expect(201);
     const refused = await http(app).post('/__control/faults').send({ path: '/v1/accounts', status: 503 });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('limit_reached');
@@ -25,7 +55,10 @@ describe('faults', () => {
     await http(app).delete(`/__control/faults/${held[0]!.id}`).expect(204);
     await http(app).post('/__control/faults').send({ path: '/v1/accounts', status: 503 }).expect(201);
     // each fault is small too: a path of more than 2,048 characters is refused
-    const long = await http(app).post('/__control/faults').set('X-Client-Id', 'acme').send({ path: `/${'a'.repeat(2048)}`, status: 503 });
+    const long = await http(app)
+      .post('/__control/faults')
+      .set('X-Client-Id', 'acme')
+      .send({ path: `/${'a'.repeat(2048)}`, status: 503 });
     expect(long.status).toBe(422);
     expect(long.body.errors[0].path).toBe('/path');
   });
@@ -33,7 +66,9 @@ describe('faults', () => {
   it('GET /v1/orders fails twice with 503 and then succeeds; the journal shows the client tried three times', async () => {
     const app = testApp();
     const token = await tokenFor(app);
-    const fault = await http(app).post('/__control/faults').send({ method: 'GET', path: '/v1/orders', status: 503, count: 2, retry_after_seconds: 0 });
+    const fault = await http(app)
+      .post('/__control/faults')
+      .send({ method: 'GET', path: '/v1/orders', status: 503, count: 2, retry_after_seconds: 0 });
     expect(fault.status).toBe(201);
     expect(fault.body).toMatchObject({ id: expect.any(String), status: 503, remaining: 2, retry_after_seconds: 0 });
 
@@ -65,7 +100,10 @@ describe('faults', () => {
   it('other statuses answer an injected_fault problem, and * matches a segment, trailing slash or not', async () => {
     const app = testApp();
     const token = await tokenFor(app);
-    await http(app).post('/__control/faults').send({ method: 'delete', path: '/v1/orders/*', status: 500, count: 1 }).expect(201);
+    await http(app)
+      .post('/__control/faults')
+      .send({ method: 'delete', path: '/v1/orders/*', status: 500, count: 1 })
+      .expect(201);
     const response = await http(app).delete('/v1/orders/3fa85f64-5717-4562-b3fc-2c963f66afa6/').set(bearer(token));
     expect(response.status).toBe(500);
     expect(response.body.code).toBe('injected_fault');
@@ -74,7 +112,10 @@ describe('faults', () => {
   it('delays by latency_ms, then answers normally', async () => {
     const app = testApp();
     const token = await tokenFor(app);
-    await http(app).post('/__control/faults').send({ path: '/v1/share-classes', latency_ms: 300, count: 1 }).expect(201);
+    await http(app)
+      .post('/__control/faults')
+      .send({ path: '/v1/share-classes', latency_ms: 300, count: 1 })
+      .expect(201);
     const started = Date.now();
     const response = await http(app).get('/v1/share-classes').set(bearer(token));
     expect(response.status).toBe(200);
@@ -95,7 +136,10 @@ describe('faults', () => {
     const pattern = async () => {
       const app = testApp();
       const token = await tokenFor(app);
-      await http(app).post('/__control/faults').send({ path: '/v1/assets', status: 503, probability: 0.5, seed: 42, retry_after_seconds: 0 }).expect(201);
+      await http(app)
+        .post('/__control/faults')
+        .send({ path: '/v1/assets', status: 503, probability: 0.5, seed: 42, retry_after_seconds: 0 })
+        .expect(201);
       const statuses = [];
       for (let i = 0; i < 16; i++) statuses.push((await http(app).get('/v1/assets').set(bearer(token))).status);
       return statuses;
@@ -117,7 +161,13 @@ describe('faults', () => {
     const app = testApp();
     await http(app).post('/__control/clients').send({ client_id: 'b', client_secret: 'b' }).expect(201);
     await http(app).post('/__control/faults').set('X-Client-Id', 'b').send({ status: 503 }).expect(201);
-    expect((await http(app).get('/v1/assets').set(bearer(await tokenFor(app)))).status).toBe(200);
+    expect(
+      (
+        await http(app)
+          .get('/v1/assets')
+          .set(bearer(await tokenFor(app)))
+      ).status,
+    ).toBe(200);
     expect((await requestToken(app, { client_id: 'b', client_secret: 'b' })).status).toBe(503);
   });
 
@@ -149,7 +199,15 @@ describe('the request journal', () => {
     const token = await tokenFor(app);
     const response = await http(app).get('/v1/orders?limit=2&side=BUY').set(bearer(token));
     const [, entry] = await journal(app);
-    expect(entry).toMatchObject({ id: response.headers['x-request-id'], method: 'GET', path: '/v1/orders', query: { limit: '2', side: 'BUY' }, status: 200, client_id: 'sandbox-client', operation_id: 'listOrders' });
+    expect(entry).toMatchObject({
+      id: response.headers['x-request-id'],
+      method: 'GET',
+      path: '/v1/orders',
+      query: { limit: '2', side: 'BUY' },
+      status: 200,
+      client_id: 'sandbox-client',
+      operation_id: 'listOrders',
+    });
     expect(new Date((entry as unknown as { time: string }).time).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 
@@ -170,7 +228,9 @@ describe('the request journal', () => {
     const state = (await http(app).get('/__control/state')).body as World;
     await http(app).get(`/v1/accounts/${state.accounts[0]!.id}`).set(bearer(token));
     await http(app).get('/v1/accounts').set(bearer(token));
-    expect((await journal(app, '?path=/v1/accounts/*')).map((e) => e.path)).toEqual([`/v1/accounts/${state.accounts[0]!.id}`]);
+    expect((await journal(app, '?path=/v1/accounts/*')).map((e) => e.path)).toEqual([
+      `/v1/accounts/${state.accounts[0]!.id}`,
+    ]);
     expect((await journal(app, '?method=post')).map((e) => e.path)).toEqual(['/oauth2/token']);
     expect(await journal(app, '?client_id=nobody')).toEqual([]);
     expect((await journal(app)).some((e) => e.path.startsWith('/__control'))).toBe(false);
@@ -180,7 +240,7 @@ describe('the request journal', () => {
     const app = testApp();
     const token = await tokenFor(app);
     await http(app).post('/v1/accounts').set(bearer(token)).set('Content-Type', 'application/json').send('{"type":');
-    const [entry] = (await journal(app, '?method=POST&path=/v1/accounts'));
+    const [entry] = await journal(app, '?method=POST&path=/v1/accounts');
     expect(entry).toMatchObject({ status: 400, code: 'malformed_body', client_id: 'sandbox-client' });
   });
 
@@ -188,7 +248,8 @@ describe('the request journal', () => {
     const app = testApp({ journalSize: 5 });
     const token = await tokenFor(app);
     const ids = [];
-    for (let i = 0; i < 12; i++) ids.push((await http(app).get('/v1/assets').set(bearer(token))).headers['x-request-id']);
+    for (let i = 0; i < 12; i++)
+      ids.push((await http(app).get('/v1/assets').set(bearer(token))).headers['x-request-id']);
     expect((await journal(app)).map((e) => e.id)).toEqual(ids.slice(-5));
   });
 
@@ -200,7 +261,11 @@ describe('the request journal', () => {
     await http(app).post('/__control/reset').send({ client_id: 'b' }).expect(204);
     expect((await journal(app)).map((e) => e.client_id)).toEqual(['sandbox-client']);
     expect((await journal(app, '?client_id=b&since=start')).map((e) => e.client_id)).toEqual(['b']);
-    const listed = (await http(app).get('/__control/requests?client_id=b')).body as { data: unknown[]; since: string; last_reset: string };
+    const listed = (await http(app).get('/__control/requests?client_id=b')).body as {
+      data: unknown[];
+      since: string;
+      last_reset: string;
+    };
     expect(listed).toMatchObject({ data: [], since: 'reset', last_reset: expect.stringMatching(/^\d{4}-/) });
     await http(app).post('/__control/reset').expect(204);
     expect(await journal(app)).toEqual([]);
@@ -224,7 +289,10 @@ describe('the readiness report', () => {
   it('stays silent for a careful client: one token, retries after Retry-After, reads lists to the end', async () => {
     const app = testApp();
     const token = await tokenFor(app);
-    await http(app).post('/__control/faults').send({ path: '/v1/orders', status: 429, count: 1, retry_after_seconds: 1 }).expect(201);
+    await http(app)
+      .post('/__control/faults')
+      .send({ path: '/v1/orders', status: 429, count: 1, retry_after_seconds: 1 })
+      .expect(201);
     let page = await http(app).get('/v1/orders?limit=10').set(bearer(token));
     expect(page.status).toBe(429);
     // the wait Retry-After asks, on the clock the journal reads (Date), not in real time
@@ -245,7 +313,10 @@ describe('the readiness report', () => {
 
   it('flags a client that fetches a token for every call', async () => {
     const app = testApp();
-    for (let i = 0; i < 4; i++) await http(app).get('/v1/assets').set(bearer(await tokenFor(app)));
+    for (let i = 0; i < 4; i++)
+      await http(app)
+        .get('/v1/assets')
+        .set(bearer(await tokenFor(app)));
     const findings = (await report(app)).findings;
     expect(findings.map((f) => f.code)).toEqual(['token_per_call']);
     expect(findings[0]!.requests).toHaveLength(3);
@@ -254,16 +325,21 @@ describe('the readiness report', () => {
   it('flags a client that ignores 429: no retry at all, or a retry before Retry-After', async () => {
     const app = testApp();
     const token = await tokenFor(app);
-    await http(app).post('/__control/faults').send({ path: '/v1/assets', status: 429, count: 1, retry_after_seconds: 5 }).expect(201);
+    await http(app)
+      .post('/__control/faults')
+      .send({ path: '/v1/assets', status: 429, count: 1, retry_after_seconds: 5 })
+      .expect(201);
     const throttled = await http(app).get('/v1/assets').set(bearer(token));
     const retry = await http(app).get('/v1/assets').set(bearer(token));
     await http(app).post('/__control/faults').send({ path: '/v1/share-classes', status: 503, count: 1 }).expect(201);
     const abandoned = await http(app).get('/v1/share-classes').set(bearer(token));
     const findings = (await report(app)).findings;
-    expect(findings).toEqual(expect.arrayContaining([
-      finding('retry_ignored_retry_after', [throttled.headers['x-request-id'], retry.headers['x-request-id']]),
-      finding('no_retry_after_throttling', [abandoned.headers['x-request-id']]),
-    ]));
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        finding('retry_ignored_retry_after', [throttled.headers['x-request-id'], retry.headers['x-request-id']]),
+        finding('no_retry_after_throttling', [abandoned.headers['x-request-id']]),
+      ]),
+    );
   });
 
   it('flags a list read only to its full first page', async () => {
@@ -277,7 +353,11 @@ describe('the readiness report', () => {
     const app = testApp();
     const token = await tokenFor(app);
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', business_name: 'X' })).headers['x-request-id']);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await http(app).post('/v1/accounts').set(bearer(token)).send({ type: 'individual', business_name: 'X' }))
+          .headers['x-request-id'],
+      );
     expect((await report(app)).findings).toEqual([finding('repeated_client_error', ids)]);
   });
 
@@ -288,13 +368,18 @@ describe('the readiness report', () => {
     const completed = state.orders.find((o) => o.status === 'COMPLETED')!;
     const refused = await http(app).delete(`/v1/orders/${completed.id}/`).set(bearer(token));
     expect(refused.status).toBe(409);
-    expect((await report(app)).findings).toEqual([finding('cancel_not_cancellable', [refused.headers['x-request-id']])]);
+    expect((await report(app)).findings).toEqual([
+      finding('cancel_not_cancellable', [refused.headers['x-request-id']]),
+    ]);
   });
 
   it('is per client', async () => {
     const app = testApp();
     await http(app).post('/__control/clients').send({ client_id: 'b', client_secret: 'b' }).expect(201);
-    for (let i = 0; i < 4; i++) await http(app).get('/v1/assets').set(bearer(await tokenFor(app, { client_id: 'b', client_secret: 'b' })));
+    for (let i = 0; i < 4; i++)
+      await http(app)
+        .get('/v1/assets')
+        .set(bearer(await tokenFor(app, { client_id: 'b', client_secret: 'b' })));
     expect((await report(app)).findings).toEqual([]);
     expect((await report(app, 'b')).findings.map((f) => f.code)).toEqual(['token_per_call']);
   });

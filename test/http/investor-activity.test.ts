@@ -18,7 +18,11 @@ beforeAll(() => {
 });
 
 /** A new tenant with these settings, its clock frozen at T0, and helpers acting as it. */
-async function tenantWith(settings: Record<string, unknown>, target: Express = app, clientId = `activity-test-${++tenants}`) {
+async function tenantWith(
+  settings: Record<string, unknown>,
+  target: Express = app,
+  clientId = `activity-test-${++tenants}`,
+) {
   const tenant = await frozenTenant(target, clientId, settings, T0);
   const { control } = tenant;
   const world = async () => (await http(target).get('/__control/state').set(control).expect(200)).body as World;
@@ -27,7 +31,8 @@ async function tenantWith(settings: Record<string, unknown>, target: Express = a
     ...tenant,
     world,
     /** The orders investors placed, oldest first. */
-    investorOrders: async () => (await world()).orders.filter((o) => !fixtureOrders.has(o.id)).sort((a, b) => a.created.localeCompare(b.created)),
+    investorOrders: async () =>
+      (await world()).orders.filter((o) => !fixtureOrders.has(o.id)).sort((a, b) => a.created.localeCompare(b.created)),
     patch: (changes: Record<string, unknown>) => tenant.patch(changes).expect(200),
     reset: () => http(target).post('/__control/reset').set(control).expect(204),
   };
@@ -59,8 +64,12 @@ describe('investor_activity_per_hour', () => {
     }
     // the partner sees them where it looks for orders
     const first = placed[0]!;
-    const listed = (await http(app).get(`/v1/orders?account_id=${first.account_id}&limit=1000`).set('Authorization', `Bearer ${await t.token()}`).expect(200)).body
-      .data as Order[];
+    const listed = (
+      await http(app)
+        .get(`/v1/orders?account_id=${first.account_id}&limit=1000`)
+        .set('Authorization', `Bearer ${await t.token()}`)
+        .expect(200)
+    ).body.data as Order[];
     expect(listed.map((o) => o.id)).toContain(first.id);
   });
 
@@ -80,12 +89,14 @@ describe('investor_activity_per_hour', () => {
 
     // the same client on another server with the same seed: the same orders; another client: other instants
     const twin = await tenantWith({ investor_activity_per_hour: 120 }, testApp(), t.clientId);
-    expect(await (async () => {
-      await twin.advanceClock(600);
-      await twin.world();
-      await twin.advanceClock(1800);
-      return twin.investorOrders();
-    })()).toEqual(first);
+    expect(
+      await (async () => {
+        await twin.advanceClock(600);
+        await twin.world();
+        await twin.advanceClock(1800);
+        return twin.investorOrders();
+      })(),
+    ).toEqual(first);
     const other = await tenantWith({ investor_activity_per_hour: 120 });
     await other.advanceClock(2400);
     expect((await other.investorOrders()).map((o) => o.created)).not.toEqual(first.map((o) => o.created));
@@ -94,7 +105,15 @@ describe('investor_activity_per_hour', () => {
   it('a partner’s first read after the clock moved sees the orders investors placed meanwhile, with no control call between', async () => {
     const t = await tenantWith({ investor_activity_per_hour: 120 });
     const token = await t.token();
-    const listed = async () => ((await http(app).get('/v1/orders?limit=100&side=BUY&market=PRIMARY&order_status=PLACED').set('Authorization', `Bearer ${token}`).expect(200)).body.data as Order[]).length;
+    const listed = async () =>
+      (
+        (
+          await http(app)
+            .get('/v1/orders?limit=100&side=BUY&market=PRIMARY&order_status=PLACED')
+            .set('Authorization', `Bearer ${token}`)
+            .expect(200)
+        ).body.data as Order[]
+      ).length;
     const before = await listed();
     // the clock moved by the operator (the control call takes what was due before the move), then read by the partner
     // (less than the token's hour, which runs on the same clock)
@@ -122,9 +141,15 @@ describe('investor_activity_per_hour', () => {
     const placed = await t.investorOrders();
     expect(placed.length).toBeGreaterThan(0);
     const last = placed.at(-1)!;
-    const history = (await http(app).get(`/__control/orders/${last.id}`).set(t.control).expect(200)).body.status_history as { status: string; at: string; by: string }[];
+    const history = (await http(app).get(`/__control/orders/${last.id}`).set(t.control).expect(200)).body
+      .status_history as { status: string; at: string; by: string }[];
     expect(history[0]).toEqual({ status: 'PLACED', at: last.created, by: 'investor' });
-    if (history.length > 1) expect(history[1]).toEqual({ status: 'AWAITING_PAYMENT', at: new Date(Date.parse(last.created) + 10_000).toISOString(), by: 'progression' });
+    if (history.length > 1)
+      expect(history[1]).toEqual({
+        status: 'AWAITING_PAYMENT',
+        at: new Date(Date.parse(last.created) + 10_000).toISOString(),
+        by: 'progression',
+      });
     // the first was placed long enough ago to have completed (190 s of steps)
     const first = (await t.world()).orders.find((o) => o.id === placed[0]!.id)!;
     if (Date.parse(first.created) + 190_000 <= Date.parse(T0) + HOUR * 1000) expect(first.status).toBe('COMPLETED');
@@ -150,7 +175,10 @@ describe('investor_activity_per_hour', () => {
     const t = await tenantWith({ investor_activity_per_hour: 600 }, full);
     await t.advanceClock(HOUR);
     expect(await t.investorOrders()).toEqual([]);
-    await http(full).get('/v1/orders').set('Authorization', `Bearer ${await t.token()}`).expect(200);
+    await http(full)
+      .get('/v1/orders')
+      .set('Authorization', `Bearer ${await t.token()}`)
+      .expect(200);
   });
 
   it('a clock moved a year ahead places the first orders due, at most MOST_ORDERS_PER_READ, and carries on from there', async () => {
@@ -170,7 +198,9 @@ describe('investor_activity_per_hour', () => {
   it('a rate outside 0–3600 is refused naming the setting, and nothing changes', async () => {
     const t = await tenantWith({});
     for (const bad of [-1, 3601, 'often']) {
-      const response = await http(app).patch(`/__control/clients/${t.clientId}`).send({ settings: { investor_activity_per_hour: bad } });
+      const response = await http(app)
+        .patch(`/__control/clients/${t.clientId}`)
+        .send({ settings: { investor_activity_per_hour: bad } });
       expect(response.status).toBe(422);
       expect(JSON.stringify(response.body)).toContain('investor_activity_per_hour');
     }
@@ -181,7 +211,12 @@ describe('investor_activity_per_hour', () => {
 
 describe('demo', () => {
   const settingsOf = async (target: Express) =>
-    ((await http(target).get('/__control/clients').expect(200)).body.data as { client_id: string; settings: Record<string, unknown> }[]).map((c) => [c.client_id, c.settings.order_progression, c.settings.investor_activity_per_hour]);
+    (
+      (await http(target).get('/__control/clients').expect(200)).body.data as {
+        client_id: string;
+        settings: Record<string, unknown>;
+      }[]
+    ).map((c) => [c.client_id, c.settings.order_progression, c.settings.investor_activity_per_hour]);
 
   it('gives the default client clock progression and 120 investor orders an hour; the others, and a plain start, keep manual', async () => {
     expect(await settingsOf(testApp({ demo: true }))).toEqual([['sandbox-client', 'clock', 120]]);
@@ -190,7 +225,10 @@ describe('demo', () => {
       { client_id: 'first', client_secret: 's', settings: { investor_activity_per_hour: 5 } },
       { client_id: 'second', client_secret: 's' },
     ];
-    expect(await settingsOf(testApp({ demo: true, clients }))).toEqual([['first', 'clock', 5], ['second', 'manual', 0]]);
+    expect(await settingsOf(testApp({ demo: true, clients }))).toEqual([
+      ['first', 'clock', 5],
+      ['second', 'manual', 0],
+    ]);
   });
 
   it('a demo world moves by itself: after ten minutes of its clock, investors have placed orders and the first have moved on', async () => {
@@ -198,7 +236,9 @@ describe('demo', () => {
     const control = { 'X-Client-Id': 'sandbox-client' };
     await http(demo).post('/__control/clock').set(control).send({ now: T0, frozen: true }).expect(200);
     await http(demo).post('/__control/clock').set(control).send({ advance_seconds: 600 }).expect(200);
-    const placed = ((await http(demo).get('/__control/state').expect(200)).body as World).orders.filter((o) => Date.parse(o.created) > Date.parse(T0));
+    const placed = ((await http(demo).get('/__control/state').expect(200)).body as World).orders.filter(
+      (o) => Date.parse(o.created) > Date.parse(T0),
+    );
     expect(placed.length).toBeGreaterThan(0);
     expect(placed.some((o) => o.status !== 'PLACED')).toBe(true);
   });
@@ -207,8 +247,12 @@ describe('demo', () => {
     const demo = testApp({ demo: true });
     const control = { 'X-Client-Id': 'sandbox-client' };
     // frozen where it stands: the demo's own start, the clock then moved by the test alone
-    const start = Date.parse((await http(demo).post('/__control/clock').set(control).send({ frozen: true }).expect(200)).body.now);
-    const fixtures = new Set(((await http(demo).get('/__control/state').expect(200)).body as World).orders.map((o) => o.id));
+    const start = Date.parse(
+      (await http(demo).post('/__control/clock').set(control).send({ frozen: true }).expect(200)).body.now,
+    );
+    const fixtures = new Set(
+      ((await http(demo).get('/__control/state').expect(200)).body as World).orders.map((o) => o.id),
+    );
     await http(demo).post('/__control/clock').set(control).send({ advance_seconds: HOUR }).expect(200);
     type Traced = { order: Order; status_history: { status: string; at: string; by: string }[] };
     const orders = (await http(demo).get('/__control/orders').set(control).expect(200)).body.data as Traced[];
@@ -227,7 +271,10 @@ describe('demo', () => {
     expect(Math.min(...steps)).toBeLessThanOrEqual(30_000);
     const events = [...placedAt, ...steps];
     for (let window = 0; window < 120; window++) {
-      expect(events.some((at) => at > window * 30_000 && at <= (window + 1) * 30_000), `nothing between ${window * 30} s and ${(window + 1) * 30} s`).toBe(true);
+      expect(
+        events.some((at) => at > window * 30_000 && at <= (window + 1) * 30_000),
+        `nothing between ${window * 30} s and ${(window + 1) * 30} s`,
+      ).toBe(true);
     }
 
     // the fixtures' orders have long finished; investors' orders are still open and moving

@@ -15,8 +15,20 @@ describe('the document and the fake’s own pages', () => {
   });
 
   it('another method, another case, a trailing slash or OPTIONS is no operation: 404 route_not_found', async () => {
-    const paths = ['/OpenAPI.JSON', '/openapi.JSON', '/Docs', '/docs/Init.js', '/Console/', '/openapi.json/', '/docs//init.js'];
-    for (const response of [await http(app).post('/openapi.json'), ...(await Promise.all(paths.map((p) => http(app).get(p)))), await http(app).options('/openapi.yaml')]) {
+    const paths = [
+      '/OpenAPI.JSON',
+      '/openapi.JSON',
+      '/Docs',
+      '/docs/Init.js',
+      '/Console/',
+      '/openapi.json/',
+      '/docs//init.js',
+    ];
+    for (const response of [
+      await http(app).post('/openapi.json'),
+      ...(await Promise.all(paths.map((p) => http(app).get(p)))),
+      await http(app).options('/openapi.yaml'),
+    ]) {
       expect(response.status).toBe(404);
       expect(response.body.code).toBe('route_not_found');
     }

@@ -19,7 +19,11 @@ beforeAll(() => {
 });
 
 /** A new tenant with these settings, its clock frozen at T0, an order placed for it, and helpers acting as it. */
-async function tenantWith(settings: Record<string, unknown>, target: Express = app, clientId = `progression-test-${++tenants}`) {
+async function tenantWith(
+  settings: Record<string, unknown>,
+  target: Express = app,
+  clientId = `progression-test-${++tenants}`,
+) {
   const tenant = await frozenTenant(target, clientId, settings, T0);
   const { control } = tenant;
   // tokens live on the tenant's clock: a new one after each move
@@ -29,7 +33,8 @@ async function tenantWith(settings: Record<string, unknown>, target: Express = a
   };
   await signIn();
   const input = await orderInput(target, control);
-  const place = async () => (await http(target).post('/__control/orders').set(control).send(input).expect(201)).body as Order;
+  const place = async () =>
+    (await http(target).post('/__control/orders').set(control).send(input).expect(201)).body as Order;
   const order = await place();
   return {
     clientId,
@@ -39,8 +44,13 @@ async function tenantWith(settings: Record<string, unknown>, target: Express = a
       await tenant.advanceClock(seconds);
       await signIn();
     },
-    list: async (query = `account_id=${input.account_id}`) => (await http(target).get(`/v1/orders?${query}`).set(auth).expect(200)).body.data as Order[],
-    listed: async (id = order.id) => ((await http(target).get(`/v1/orders?account_id=${input.account_id}&limit=1000`).set(auth).expect(200)).body.data as Order[]).find((o) => o.id === id)!,
+    list: async (query = `account_id=${input.account_id}`) =>
+      (await http(target).get(`/v1/orders?${query}`).set(auth).expect(200)).body.data as Order[],
+    listed: async (id = order.id) =>
+      (
+        (await http(target).get(`/v1/orders?account_id=${input.account_id}&limit=1000`).set(auth).expect(200)).body
+          .data as Order[]
+      ).find((o) => o.id === id)!,
     cancel: (id = order.id) => http(target).delete(`/v1/orders/${id}/`).set(auth),
     history: async (id = order.id) => (await http(target).get(`/__control/orders/${id}`).set(control).expect(200)).body,
     patch: tenant.patch,
@@ -93,7 +103,11 @@ describe('order_progression clock', () => {
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('order_not_cancellable');
     expect((await t.listed()).status).toBe('CANCELLED');
-    expect((await t.history()).status_history.map((h: { by: string }) => h.by)).toEqual(['control', 'progression', 'partner']);
+    expect((await t.history()).status_history.map((h: { by: string }) => h.by)).toEqual([
+      'control',
+      'progression',
+      'partner',
+    ]);
   });
 
   it('the payment deadline cancels an order still awaiting payment, by the platform, without a payment reference', async () => {
@@ -132,8 +146,16 @@ describe('order_progression clock', () => {
 
   it('a clock set back before the tenant began counts from there: its fixture orders move as a tenant begun then', async () => {
     const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
-    const { control } = await frozenTenant(app, `progression-test-${++tenants}`, { order_progression: 'clock' }, dayAgo);
-    const placed = async () => ((await http(app).get('/__control/orders?order_status=PLACED').set(control).expect(200)).body.data as Order[]).map((o) => o.id);
+    const { control } = await frozenTenant(
+      app,
+      `progression-test-${++tenants}`,
+      { order_progression: 'clock' },
+      dayAgo,
+    );
+    const placed = async () =>
+      (
+        (await http(app).get('/__control/orders?order_status=PLACED').set(control).expect(200)).body.data as Order[]
+      ).map((o) => o.id);
     const before = await placed();
     expect(before.length).toBeGreaterThan(0);
     await http(app).post('/__control/clock').set(control).send({ advance_seconds: 10 }).expect(200);
@@ -153,7 +175,11 @@ describe('order_progression polls', () => {
     expect(delivering.status).toBe('AWAITING_TOKEN_DELIVERY');
     expect(delivering.payment_transaction_reference).toMatch(REFERENCE);
     const { status_history: history } = await t.history();
-    expect(history.map((h: { status: string }) => h.status)).toEqual(['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY']);
+    expect(history.map((h: { status: string }) => h.status)).toEqual([
+      'PLACED',
+      'AWAITING_PAYMENT',
+      'AWAITING_TOKEN_DELIVERY',
+    ]);
   });
 
   it('an order a list does not show does not move', async () => {
@@ -206,7 +232,11 @@ describe('progression settings', () => {
   it('a change names only what it changes, down to one step', async () => {
     const t = await tenantWith({ order_step_seconds: { AWAITING_PAYMENT: 7 } });
     const changed = await t.patch({ order_step_seconds: { PLACED: 1 } }).expect(200);
-    expect(changed.body.settings.order_step_seconds).toEqual({ PLACED: 1, AWAITING_PAYMENT: 7, AWAITING_TOKEN_DELIVERY: 60 });
+    expect(changed.body.settings.order_step_seconds).toEqual({
+      PLACED: 1,
+      AWAITING_PAYMENT: 7,
+      AWAITING_TOKEN_DELIVERY: 60,
+    });
   });
 
   it.each([
@@ -222,14 +252,20 @@ describe('progression settings', () => {
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     expect(JSON.stringify(refused.body.errors)).toContain(path);
-    const clients = (await http(app).get('/__control/clients')).body.data as { client_id: string; settings: { order_progression: string } }[];
+    const clients = (await http(app).get('/__control/clients')).body.data as {
+      client_id: string;
+      settings: { order_progression: string };
+    }[];
     expect(clients.find((c) => c.client_id === t.clientId)!.settings.order_progression).toBe('manual');
   });
 
   it('startServer refuses a client with a bad setting, naming it', async () => {
-    await expect(startServer({ port: 0, clients: [{ client_id: 'a', client_secret: 'b', settings: { order_polls_per_step: 0 } }] })).rejects.toThrow(
-      /client "a".*\n.*\/settings\/order_polls_per_step: must be >= 1/,
-    );
+    await expect(
+      startServer({
+        port: 0,
+        clients: [{ client_id: 'a', client_secret: 'b', settings: { order_polls_per_step: 0 } }],
+      }),
+    ).rejects.toThrow(/client "a".*\n.*\/settings\/order_polls_per_step: must be >= 1/);
   });
 });
 
@@ -263,10 +299,21 @@ describe('a partner with the control scope', () => {
       ],
     });
     const operator = { Authorization: 'Bearer operator' };
-    const theirs = (await http(shared).post('/__control/orders').set(operator).send(await orderInput(shared, operator)).expect(201)).body as Order;
-    const acme = { Authorization: `Bearer ${await tokenFor(shared, { client_id: 'acme', client_secret: 'acme-secret', scope: 'openid offline control' })}` };
+    const theirs = (
+      await http(shared)
+        .post('/__control/orders')
+        .set(operator)
+        .send(await orderInput(shared, operator))
+        .expect(201)
+    ).body as Order;
+    const acme = {
+      Authorization: `Bearer ${await tokenFor(shared, { client_id: 'acme', client_secret: 'acme-secret', scope: 'openid offline control' })}`,
+    };
     expect((await http(shared).get(`/__control/orders/${theirs.id}`).set(acme)).status).toBe(404);
-    const other = await http(shared).get(`/__control/orders/${theirs.id}`).set(acme).set('X-Client-Id', 'sandbox-client');
+    const other = await http(shared)
+      .get(`/__control/orders/${theirs.id}`)
+      .set(acme)
+      .set('X-Client-Id', 'sandbox-client');
     expect(other.status).toBe(403);
     expect((await http(shared).get(`/__control/orders/${theirs.id}`).set(operator)).status).toBe(200);
   });
@@ -275,7 +322,9 @@ describe('a partner with the control scope', () => {
 async function orderInput(target: Express, headers: Record<string, string>) {
   const world = (await http(target).get('/__control/state').set(headers)).body as World;
   const trader = world.accounts.find(
-    (a) => world.wallets.some((w) => w.account_id === a.id && w.is_primary) && world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+    (a) =>
+      world.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
+      world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
   )!;
   const asset = world.assets.find((a) => a.subscribeable)!;
   const value = world.share_classes.find((s) => s.id === asset.share_class_id)!.min_investment ?? 100_000;

@@ -30,7 +30,12 @@ async function fresh() {
   return { clientId, auth, world, cancel, listed, seeded };
 }
 
-const listItemOf = ({ sender_payment_method_details: _s, recipient_payment_method_details: _r, recipient_wallet_address: _w, ...item }: OrderRecord): Order => item;
+const listItemOf = ({
+  sender_payment_method_details: _s,
+  recipient_payment_method_details: _r,
+  recipient_wallet_address: _w,
+  ...item
+}: OrderRecord): Order => item;
 
 async function placeFor(clientId: string, world: World): Promise<OrderRecord> {
   const primaryWallet = new Set(world.wallets.filter((w) => w.is_primary).map((w) => w.account_id));
@@ -40,34 +45,51 @@ async function placeFor(clientId: string, world: World): Promise<OrderRecord> {
   const response = await http(app)
     .post('/__control/orders')
     .set('X-Client-Id', clientId)
-    .send({ account_id: account.id, isin: asset.isin, side: 'BUY', market: 'SECONDARY', amount_of_units: 1, value: 1000 });
+    .send({
+      account_id: account.id,
+      isin: asset.isin,
+      side: 'BUY',
+      market: 'SECONDARY',
+      amount_of_units: 1,
+      value: 1000,
+    });
   expect(response.status).toBe(201);
   return response.body as OrderRecord;
 }
 
 describe('DELETE /v1/orders/{order_id}/', () => {
-  it.each(['PLACED', 'AWAITING_PAYMENT'] as const)('cancels a %s order: 200, the order CANCELLED with its payment and settlement details', async (status) => {
-    const { cancel, listed, seeded } = await fresh();
-    const order = seeded(status);
-    const response = await cancel(order.id);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ...order, status: 'CANCELLED' });
-    for (const field of ['sender_payment_method_details', 'recipient_payment_method_details', 'recipient_wallet_address']) {
-      expect(response.body).toHaveProperty(field);
-    }
-    expect(await listed(order.id, order.account_id)).toEqual(listItemOf({ ...order, status: 'CANCELLED' }));
-  });
+  it.each(['PLACED', 'AWAITING_PAYMENT'] as const)(
+    'cancels a %s order: 200, the order CANCELLED with its payment and settlement details',
+    async (status) => {
+      const { cancel, listed, seeded } = await fresh();
+      const order = seeded(status);
+      const response = await cancel(order.id);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ ...order, status: 'CANCELLED' });
+      for (const field of [
+        'sender_payment_method_details',
+        'recipient_payment_method_details',
+        'recipient_wallet_address',
+      ]) {
+        expect(response.body).toHaveProperty(field);
+      }
+      expect(await listed(order.id, order.account_id)).toEqual(listItemOf({ ...order, status: 'CANCELLED' }));
+    },
+  );
 
-  it.each(['AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'] as const)('refuses a %s order: 409 order_not_cancellable, the order unchanged', async (status) => {
-    const { cancel, listed, seeded } = await fresh();
-    const order = seeded(status);
-    const response = await cancel(order.id);
-    expect(response.status).toBe(409);
-    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status: 409, code: 'order_not_cancellable' });
-    expect(response.body.detail).toContain(status);
-    expect(await listed(order.id, order.account_id)).toEqual(listItemOf(order));
-  });
+  it.each(['AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'] as const)(
+    'refuses a %s order: 409 order_not_cancellable, the order unchanged',
+    async (status) => {
+      const { cancel, listed, seeded } = await fresh();
+      const order = seeded(status);
+      const response = await cancel(order.id);
+      expect(response.status).toBe(409);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({ status: 409, code: 'order_not_cancellable' });
+      expect(response.body.detail).toContain(status);
+      expect(await listed(order.id, order.account_id)).toEqual(listItemOf(order));
+    },
+  );
 
   it('answers 404 not_found for an unknown order id', async () => {
     const { cancel } = await fresh();
@@ -89,7 +111,10 @@ describe('DELETE /v1/orders/{order_id}/', () => {
 
   it('answers 403 insufficient_scope to a token without write:orders, and cancels nothing', async () => {
     const { seeded } = await fresh();
-    await http(app).post('/__control/clients').send({ client_id: 'reader', client_secret: 'secret-r', scopes: ['read:orders'] }).expect(201);
+    await http(app)
+      .post('/__control/clients')
+      .send({ client_id: 'reader', client_secret: 'secret-r', scopes: ['read:orders'] })
+      .expect(201);
     const token = await tokenFor(app, { client_id: 'reader', client_secret: 'secret-r' });
     const order = seeded('PLACED');
     const response = await http(app).delete(`/v1/orders/${order.id}/`).set('Authorization', `Bearer ${token}`);

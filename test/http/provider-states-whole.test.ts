@@ -6,30 +6,55 @@ import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 // CONTRACT 16, "Provider states, whole or not at all": a refused setup changes nothing, and the journal keeps of a
 // setup what the state used, counted in its budgets like any other entry.
 const URL = '/__control/pact/provider-states';
-const recordsOf = (world: World) => ({ accounts: world.accounts.length, wallets: world.wallets.length, payment_method_details: world.payment_method_details.length, orders: world.orders.length });
-const stateOf = async (app: Express, clientId = 'sandbox-client'): Promise<World> => (await http(app).get('/__control/state').set('X-Client-Id', clientId).expect(200)).body;
-const usageOf = async (app: Express): Promise<Schemas['Usage']> => (await http(app).get('/__control/usage').expect(200)).body;
+const recordsOf = (world: World) => ({
+  accounts: world.accounts.length,
+  wallets: world.wallets.length,
+  payment_method_details: world.payment_method_details.length,
+  orders: world.orders.length,
+});
+const stateOf = async (app: Express, clientId = 'sandbox-client'): Promise<World> =>
+  (await http(app).get('/__control/state').set('X-Client-Id', clientId).expect(200)).body;
+const usageOf = async (app: Express): Promise<Schemas['Usage']> =>
+  (await http(app).get('/__control/usage').expect(200)).body;
 
 describe('a provider state, whole or not at all', () => {
   it.each([
     ['amount_of_units 1e308', { amount_of_units: 1e308 }],
     ['a value past a safe integer', { value: 2 ** 60 }],
     ['an account the rules refuse', { account: { type: 'individual', lei: '5493001KJTIIGC8Y1R12' } }],
-  ])('"an order exists in status PLACED" with %s answers 422 and leaves no account, wallet or payment method, nor a step in the journal', async (_name, params) => {
-    const app = testApp();
-    const before = recordsOf(await stateOf(app));
-    const refused = await http(app).post(URL).send({ state: 'an order exists in status PLACED', params, action: 'setup' });
-    expect(refused.status).toBe(422);
-    expect(recordsOf(await stateOf(app))).toEqual(before);
-    // nothing made, nothing to replay: the span holds no step
-    expect((await usageOf(app)).largest.by_journal_bytes.filter((row) => row.client_id === 'sandbox-client' && row.journal_entries > 0)).toEqual([]);
-  });
+  ])(
+    '"an order exists in status PLACED" with %s answers 422 and leaves no account, wallet or payment method, nor a step in the journal',
+    async (_name, params) => {
+      const app = testApp();
+      const before = recordsOf(await stateOf(app));
+      const refused = await http(app)
+        .post(URL)
+        .send({ state: 'an order exists in status PLACED', params, action: 'setup' });
+      expect(refused.status).toBe(422);
+      expect(recordsOf(await stateOf(app))).toEqual(before);
+      // nothing made, nothing to replay: the span holds no step
+      expect(
+        (await usageOf(app)).largest.by_journal_bytes.filter(
+          (row) => row.client_id === 'sandbox-client' && row.journal_entries > 0,
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it('the same state with the values it can take is made, the order in its status', async () => {
     const app = testApp();
-    const made = await http(app).post(URL).send({ state: 'an order exists in status COMPLETED', params: { amount_of_units: 3 }, action: 'setup' }).expect(200);
-    const order = await http(app).get(`/__control/orders/${made.body.orderId as string}`).expect(200);
-    expect(order.body.order).toMatchObject({ status: 'COMPLETED', amount_of_units: 3, account_id: made.body.accountId });
+    const made = await http(app)
+      .post(URL)
+      .send({ state: 'an order exists in status COMPLETED', params: { amount_of_units: 3 }, action: 'setup' })
+      .expect(200);
+    const order = await http(app)
+      .get(`/__control/orders/${made.body.orderId as string}`)
+      .expect(200);
+    expect(order.body.order).toMatchObject({
+      status: 'COMPLETED',
+      amount_of_units: 3,
+      account_id: made.body.accountId,
+    });
   });
 });
 
@@ -46,7 +71,9 @@ describe('a provider state in the journal', () => {
     const quiet = bearer(await tokenFor(app, { client_id: 'quiet', client_secret: 'quiet-secret' }));
     for (let i = 0; i < 20; i++) await http(app).get('/v1/accounts').set(quiet).expect(200);
     const answer = await http(app).post(URL).send({ state: 'an account exists', params, action: 'setup' });
-    const kept = (await http(app).get('/__control/requests?since=start&path=/v1/accounts').set('X-Client-Id', 'quiet').expect(200)).body.data as unknown[];
+    const kept = (
+      await http(app).get('/__control/requests?since=start&path=/v1/accounts').set('X-Client-Id', 'quiet').expect(200)
+    ).body.data as unknown[];
     return { app, answer, kept, usage: await usageOf(app) };
   }
 

@@ -4,15 +4,27 @@ import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
 import { HOST, bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 
-interface Finding { code: string; severity: string; message: string; hint: string; docs: string; requests: string[] }
-interface Report { client_id: string; requests_seen: number; findings: Finding[] }
+interface Finding {
+  code: string;
+  severity: string;
+  message: string;
+  hint: string;
+  docs: string;
+  requests: string[];
+}
+interface Report {
+  client_id: string;
+  requests_seen: number;
+  findings: Finding[];
+}
 
 const report = async (app: Express, clientId?: string): Promise<Report> => {
   const call = http(app).get('/__control/report');
   return (await (clientId ? call.set('X-Client-Id', clientId) : call)).body as Report;
 };
 const codes = async (app: Express) => (await report(app)).findings.map((f) => f.code);
-const advance = (app: Express, seconds: number) => http(app).post('/__control/clock').send({ advance_seconds: seconds }).expect(200);
+const advance = (app: Express, seconds: number) =>
+  http(app).post('/__control/clock').send({ advance_seconds: seconds }).expect(200);
 const idOf = (response: { headers: Record<string, string | undefined> }) => response.headers['x-request-id']!;
 
 async function fundDocuments(app: Express, token: string) {
@@ -35,7 +47,12 @@ describe('stale_document_link', () => {
     const stale = await download();
     expect(stale.status).toBe(403);
     const [finding] = (await report(app)).findings;
-    expect(finding).toMatchObject({ code: 'stale_document_link', severity: 'error', requests: [idOf(stale)], docs: 'docs/readiness.md#stale_document_link' });
+    expect(finding).toMatchObject({
+      code: 'stale_document_link',
+      severity: 'error',
+      requests: [idOf(stale)],
+      docs: 'docs/readiness.md#stale_document_link',
+    });
     expect(finding!.hint).toMatch(/valid 15 minutes.*list the documents again/);
   });
 
@@ -45,7 +62,9 @@ describe('stale_document_link', () => {
     const documents = await fundDocuments(app, token);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(idOf((await documents.list()).response));
-    expect((await report(app)).findings).toEqual([expect.objectContaining({ code: 'stale_document_link', severity: 'error', requests: ids })]);
+    expect((await report(app)).findings).toEqual([
+      expect.objectContaining({ code: 'stale_document_link', severity: 'error', requests: ids }),
+    ]);
   });
 
   it('stays silent for a client that downloads while links are valid and lists again only after they expired', async () => {
@@ -61,7 +80,10 @@ describe('stale_document_link', () => {
 
   it('never reads a download through a link it did not sign', async () => {
     const app = testApp();
-    for (let i = 0; i < 3; i++) await http(app).get(`/files/sandbox-client/x.pdf?expires=1&signature=${'0'.repeat(64)}`).expect(403);
+    for (let i = 0; i < 3; i++)
+      await http(app)
+        .get(`/files/sandbox-client/x.pdf?expires=1&signature=${'0'.repeat(64)}`)
+        .expect(403);
     expect(await report(app)).toMatchObject({ requests_seen: 0, findings: [] });
   });
 });
@@ -82,7 +104,9 @@ describe('over_polling', () => {
     const ids = await poll(app, token, 16, 4);
     const [finding] = (await report(app)).findings;
     expect(finding).toMatchObject({ code: 'over_polling', severity: 'warning', requests: ids });
-    expect(finding!.message).toMatch(/^\/v1\/orders\?order_status=PLACED was asked 16 times in 6\d s of the tenant's clock/);
+    expect(finding!.message).toMatch(
+      /^\/v1\/orders\?order_status=PLACED was asked 16 times in 6\d s of the tenant's clock/,
+    );
     expect(finding!.hint).toMatch(/at most every 5 s/);
   });
 
@@ -103,10 +127,13 @@ describe('wrong_path', () => {
     const token = await tokenFor(app);
     const order = ((await http(app).get('/__control/state')).body as World).orders.find((o) => o.status === 'PLACED')!;
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push(idOf(await http(app).delete(`/v1/orders/${order.id}`).set(bearer(token)).expect(404)));
+    for (let i = 0; i < 3; i++)
+      ids.push(idOf(await http(app).delete(`/v1/orders/${order.id}`).set(bearer(token)).expect(404)));
     const { findings } = await report(app);
     expect(findings).toEqual([expect.objectContaining({ code: 'wrong_path', severity: 'error', requests: ids })]);
-    expect(findings[0]!.hint).toBe('Send DELETE /v1/orders/{order_id}/, the path the document has: with the trailing slash.');
+    expect(findings[0]!.hint).toBe(
+      'Send DELETE /v1/orders/{order_id}/, the path the document has: with the trailing slash.',
+    );
   });
 
   it('names the documented path of any operation, and the document where no path is close', async () => {
@@ -115,7 +142,10 @@ describe('wrong_path', () => {
     for (let i = 0; i < 3; i++) await http(app).get('/v1/accounts/').set(bearer(token)).expect(404);
     for (let i = 0; i < 3; i++) await http(app).get('/v1/portfolio').set(bearer(token)).expect(404);
     const hints = (await report(app)).findings.map((f) => f.hint);
-    expect(hints).toEqual([expect.stringMatching(/^Send GET \/v1\/accounts, the path the document has/), expect.stringMatching(/OpenAPI document \(GET \/openapi\.json\)/)]);
+    expect(hints).toEqual([
+      expect.stringMatching(/^Send GET \/v1\/accounts, the path the document has/),
+      expect.stringMatching(/OpenAPI document \(GET \/openapi\.json\)/),
+    ]);
   });
 
   it('stays silent for a client that corrects its path after the first 404, and for requests without a verified token', async () => {
@@ -136,7 +166,9 @@ describe('unused_scopes', () => {
     await http(app).get('/v1/orders').set(bearer(token)).expect(200);
     const [finding] = (await report(app)).findings;
     expect(finding).toMatchObject({ code: 'unused_scopes', severity: 'warning', requests: ['1'] });
-    expect(finding!.message).toBe('Tokens were asked with read:documents, write:accounts, which no request of this client needed.');
+    expect(finding!.message).toBe(
+      'Tokens were asked with read:documents, write:accounts, which no request of this client needed.',
+    );
     expect(finding!.hint).toContain('scope=openid offline read:orders, without read:documents write:accounts');
   });
 
@@ -146,7 +178,10 @@ describe('unused_scopes', () => {
     await http(app).get('/v1/orders').set(bearer(token)).expect(200);
     expect(await codes(app)).toEqual([]);
     const plain = testApp();
-    await http(plain).get('/v1/orders').set(bearer(await tokenFor(plain))).expect(200);
+    await http(plain)
+      .get('/v1/orders')
+      .set(bearer(await tokenFor(plain)))
+      .expect(200);
     expect(await codes(plain)).toEqual([]);
   });
 });
@@ -157,16 +192,35 @@ describe('token_auth_method_mismatch', () => {
 
   it('flags a right secret sent the other way than the client is registered for, naming what to configure', async () => {
     const app = testApp();
-    const refused = await http(app).post('/oauth2/token').type('form').set('Authorization', basic('sandbox-client', 'sandbox-secret')).send(form);
+    const refused = await http(app)
+      .post('/oauth2/token')
+      .type('form')
+      .set('Authorization', basic('sandbox-client', 'sandbox-secret'))
+      .send(form);
     expect(refused.status).toBe(401);
     const [finding] = (await report(app)).findings;
-    expect(finding).toMatchObject({ code: 'token_auth_method_mismatch', severity: 'error', requests: [idOf(refused)], docs: 'docs/readiness.md#token_auth_method_mismatch' });
-    expect(finding!.message).toContain('authenticated with client_secret_basic, but the client is registered for client_secret_post');
+    expect(finding).toMatchObject({
+      code: 'token_auth_method_mismatch',
+      severity: 'error',
+      requests: [idOf(refused)],
+      docs: 'docs/readiness.md#token_auth_method_mismatch',
+    });
+    expect(finding!.message).toContain(
+      'authenticated with client_secret_basic, but the client is registered for client_secret_post',
+    );
     expect(finding!.hint).toMatch(/client_id and client_secret in the form body/);
   });
 
   it('names Basic for a client_secret_basic client that sent its credentials in the form', async () => {
-    const app = testApp({ clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret', token_endpoint_auth_method: 'client_secret_basic' }] });
+    const app = testApp({
+      clients: [
+        {
+          client_id: 'sandbox-client',
+          client_secret: 'sandbox-secret',
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
+    });
     await requestToken(app).expect(401);
     const [finding] = (await report(app)).findings;
     expect(finding).toMatchObject({ code: 'token_auth_method_mismatch' });
@@ -175,8 +229,15 @@ describe('token_auth_method_mismatch', () => {
 
   it('a client refused both ways (its registration changed between them) gets one finding per method it used', async () => {
     const app = testApp();
-    const viaBasic = await http(app).post('/oauth2/token').type('form').set('Authorization', basic('sandbox-client', 'sandbox-secret')).send(form);
-    await http(app).patch('/__control/clients/sandbox-client').send({ token_endpoint_auth_method: 'client_secret_basic' }).expect(200);
+    const viaBasic = await http(app)
+      .post('/oauth2/token')
+      .type('form')
+      .set('Authorization', basic('sandbox-client', 'sandbox-secret'))
+      .send(form);
+    await http(app)
+      .patch('/__control/clients/sandbox-client')
+      .send({ token_endpoint_auth_method: 'client_secret_basic' })
+      .expect(200);
     const viaForm = await requestToken(app).expect(401);
     const findings = (await report(app)).findings;
     expect(findings.map((f) => [f.requests, f.message.match(/authenticated with (\w+)/)![1]])).toEqual([
@@ -196,12 +257,21 @@ describe('token_auth_method_mismatch', () => {
 describe('the report as a whole', () => {
   it('counts the verified requests it read: never control calls, never unverified requests', async () => {
     const app = testApp();
-    expect(await report(app)).toEqual({ client_id: 'sandbox-client', requests_seen: 0, findings: [], since: 'start', resets: 0 });
+    expect(await report(app)).toEqual({
+      client_id: 'sandbox-client',
+      requests_seen: 0,
+      findings: [],
+      since: 'start',
+      resets: 0,
+    });
     await requestToken(app, { client_secret: 'wrong' }).expect(401);
     await http(app).get('/v1/orders').expect(401);
     await http(app).get('/__control/state').expect(200);
     expect((await report(app)).requests_seen).toBe(0);
-    await http(app).get('/v1/orders').set(bearer(await tokenFor(app))).expect(200);
+    await http(app)
+      .get('/v1/orders')
+      .set(bearer(await tokenFor(app)))
+      .expect(200);
     expect((await report(app)).requests_seen).toBe(2);
   });
 

@@ -45,7 +45,10 @@ describe('no request crashes the process', () => {
       body: `{"type":"individual","external_id":${deepJson(65)}}`,
     });
     expect(accounts.status).toBe(400);
-    expect(await accounts.json()).toMatchObject({ code: 'malformed_body', detail: expect.stringContaining('at most 64') });
+    expect(await accounts.json()).toMatchObject({
+      code: 'malformed_body',
+      detail: expect.stringContaining('at most 64'),
+    });
     expect((await fetch(`${fake.url}/__control/health`)).status).toBe(200);
   });
 
@@ -59,12 +62,16 @@ describe('no request crashes the process', () => {
   });
 
   it('a Host that is no host answers 400, at the token endpoint (invalid_request, RFC 6749) and on /v1 (malformed_host)', async () => {
-    const form = 'grant_type=client_credentials&scope=openid&client_id=sandbox-client&client_secret=sandbox-secret&audience=a';
+    const form =
+      'grant_type=client_credentials&scope=openid&client_id=sandbox-client&client_secret=sandbox-secret&audience=a';
     for (const head of [
       `POST /oauth2/token HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}`,
       'GET /v1/accounts HTTP/1.1\r\nAuthorization: Bearer x',
     ]) {
-      const answer = await rawRequest(fake.port, `${head}\r\nHost: a b\r\nConnection: close\r\n\r\n${head.startsWith('POST') ? form : ''}`);
+      const answer = await rawRequest(
+        fake.port,
+        `${head}\r\nHost: a b\r\nConnection: close\r\n\r\n${head.startsWith('POST') ? form : ''}`,
+      );
       expect(answer).toMatch(/^HTTP\/1\.1 400/);
       expect(answer).toContain('The Host header is not a host name');
       expect(answer).toContain(head.startsWith('POST') ? '"error":"invalid_request"' : '"code":"malformed_host"');
@@ -72,7 +79,10 @@ describe('no request crashes the process', () => {
   });
 
   it("headers larger than Node's limit answer 431 with a problem body", async () => {
-    const answer = await rawRequest(fake.port, `GET /v1/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = await rawRequest(
+      fake.port,
+      `GET /v1/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 431/);
     expect(answer).toContain('application/problem+json');
     expect(answer).toContain('"code":"headers_too_large"');
@@ -92,7 +102,11 @@ describe('errors are bounded', () => {
     const items = Array(499_000).fill('1').join(',');
     const body = `{"type":"individual","wallets":[${items}]}`;
     expect(body.length).toBeLessThan(1024 * 1024);
-    const response = await http(app).post('/v1/accounts').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
+    const response = await http(app)
+      .post('/v1/accounts')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(response.status).toBe(422);
     expect(response.text.length).toBeLessThan(64 * 1024);
     expect(response.body.errors.length).toBeGreaterThan(0);
@@ -109,7 +123,9 @@ describe('only verified clients are attributed', () => {
     const app = testApp();
     await http(app).post('/__control/faults').send({ path: '/v1/*', status: 503, count: 1 }).expect(201);
     for (let i = 0; i < 4; i++) {
-      const response = await http(app).get('/v1/orders').set('Authorization', `Bearer ${forged('sandbox-client')}`);
+      const response = await http(app)
+        .get('/v1/orders')
+        .set('Authorization', `Bearer ${forged('sandbox-client')}`);
       expect(response.status).toBe(401);
     }
     expect((await http(app).get('/__control/faults')).body.data[0]).toMatchObject({ remaining: 1 });
@@ -125,11 +141,39 @@ describe('only verified clients are attributed', () => {
   it('a token request with a wrong secret is anonymous; with the right one it is the client’s', async () => {
     const app = testApp();
     await http(app).post('/__control/faults').send({ path: '/oauth2/token', status: 503, count: 1 }).expect(201);
-    const wrong = await http(app).post('/oauth2/token').type('form').send({ grant_type: 'client_credentials', scope: 'openid', client_id: 'sandbox-client', client_secret: 'guess', audience: HOST });
+    const wrong = await http(app)
+      .post('/oauth2/token')
+      .type('form')
+      .send({
+        grant_type: 'client_credentials',
+        scope: 'openid',
+        client_id: 'sandbox-client',
+        client_secret: 'guess',
+        audience: HOST,
+      });
     expect(wrong.status).toBe(401);
-    expect((await http(app).post('/oauth2/token').type('form').send({ grant_type: 'client_credentials', scope: 'openid', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: HOST })).status).toBe(503);
-    const journal = (await http(app).get('/__control/requests')).body.data as { client_id: string | null; status: number }[];
-    expect(journal.map((e) => [e.status, e.client_id])).toEqual([[401, null], [503, 'sandbox-client']]);
+    expect(
+      (
+        await http(app)
+          .post('/oauth2/token')
+          .type('form')
+          .send({
+            grant_type: 'client_credentials',
+            scope: 'openid',
+            client_id: 'sandbox-client',
+            client_secret: 'sandbox-secret',
+            audience: HOST,
+          })
+      ).status,
+    ).toBe(503);
+    const journal = (await http(app).get('/__control/requests')).body.data as {
+      client_id: string | null;
+      status: number;
+    }[];
+    expect(journal.map((e) => [e.status, e.client_id])).toEqual([
+      [401, null],
+      [503, 'sandbox-client'],
+    ]);
   });
 });
 

@@ -4,8 +4,10 @@ import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 import { startServer } from '../../src/index.js';
 
 type Entry = { id: string; method: string; path: string; status: number; client_id: string | null };
-const entries = async (app: Express, headers: Record<string, string> = {}) => (await http(app).get('/__control/requests').set(headers).expect(200)).body.data as Entry[];
-const exchange = (app: Express, id: string, headers: Record<string, string> = {}) => http(app).get(`/__control/requests/${id}`).set(headers);
+const entries = async (app: Express, headers: Record<string, string> = {}) =>
+  (await http(app).get('/__control/requests').set(headers).expect(200)).body.data as Entry[];
+const exchange = (app: Express, id: string, headers: Record<string, string> = {}) =>
+  http(app).get(`/__control/requests/${id}`).set(headers);
 
 describe('GET /__control/requests/{request_id}', () => {
   it('shows one request with the body it sent and the answer it got: a 422 with its field errors', async () => {
@@ -16,7 +18,11 @@ describe('GET /__control/requests/{request_id}', () => {
     const id = refused.headers['x-request-id'] as string;
     const answer = await exchange(app, id).expect(200);
     expect(answer.body.entry).toEqual((await entries(app)).find((e) => e.id === id));
-    expect(answer.body.request).toMatchObject({ content_type: expect.stringMatching(/^application\/json/), truncated: false, size: JSON.stringify(sent).length });
+    expect(answer.body.request).toMatchObject({
+      content_type: expect.stringMatching(/^application\/json/),
+      truncated: false,
+      size: JSON.stringify(sent).length,
+    });
     expect(JSON.parse(answer.body.request.text)).toEqual(sent);
     expect(answer.body.response.content_type).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(answer.body.response.text)).toEqual(refused.body);
@@ -44,13 +50,22 @@ describe('GET /__control/requests/{request_id}', () => {
     expect(Buffer.byteLength(body.response.text)).toBeLessThanOrEqual(8 * 1024);
 
     const world = (await http(app).get('/__control/state')).body as { feeder_funds: { abbreviation: string }[] };
-    const documents = await http(app).get(`/v1/funds/${world.feeder_funds[0]!.abbreviation}/documents`).set(bearer(token)).expect(200);
+    const documents = await http(app)
+      .get(`/v1/funds/${world.feeder_funds[0]!.abbreviation}/documents`)
+      .set(bearer(token))
+      .expect(200);
     const link = new URL(documents.body.data[0].url as string);
     const pdf = await http(app).get(`${link.pathname}${link.search}`).expect(200);
     const download = (await exchange(app, pdf.headers['x-request-id'] as string).expect(200)).body;
     expect(download.entry.query.signature).toBe('[redacted]');
-    expect(download.response).toEqual({ content_type: 'application/pdf', size: pdf.body.length, truncated: false, text: null });
-    const links = (await exchange(app, documents.headers['x-request-id'] as string).expect(200)).body.response.text as string;
+    expect(download.response).toEqual({
+      content_type: 'application/pdf',
+      size: pdf.body.length,
+      truncated: false,
+      text: null,
+    });
+    const links = (await exchange(app, documents.headers['x-request-id'] as string).expect(200)).body.response
+      .text as string;
     expect(links).toContain('signature=[redacted]');
   });
 
@@ -63,10 +78,20 @@ describe('GET /__control/requests/{request_id}', () => {
     });
     expect((await exchange(app, '999999').expect(404)).body.code).toBe('request_not_found');
     expect((await exchange(app, 'x'.repeat(41)).expect(422)).body.code).toBe('validation_error');
-    const acme = await tokenFor(app, { client_id: 'acme', client_secret: 'acme-secret', scope: 'openid offline control' });
-    const globex = await tokenFor(app, { client_id: 'globex', client_secret: 'globex-secret', scope: 'openid offline control' });
+    const acme = await tokenFor(app, {
+      client_id: 'acme',
+      client_secret: 'acme-secret',
+      scope: 'openid offline control',
+    });
+    const globex = await tokenFor(app, {
+      client_id: 'globex',
+      client_secret: 'globex-secret',
+      scope: 'openid offline control',
+    });
     const own = (await http(app).get('/v1/assets').set(bearer(acme)).expect(200)).headers['x-request-id'] as string;
-    const theirs = (await http(app).get('/v1/assets').set(bearer(globex)).expect(200)).headers['x-request-id'] as string;
+    const theirs = (await http(app).get('/v1/assets').set(bearer(globex)).expect(200)).headers[
+      'x-request-id'
+    ] as string;
     expect((await exchange(app, own, bearer(acme)).expect(200)).body.entry.client_id).toBe('acme');
     expect((await exchange(app, theirs, bearer(acme)).expect(404)).body.code).toBe('request_not_found');
     // the operator sees every client's
@@ -76,7 +101,11 @@ describe('GET /__control/requests/{request_id}', () => {
   it('the control client reads it: fake.control.request(id)', async () => {
     const fake = await startServer();
     try {
-      const answer = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers: { authorization: `Bearer ${await fake.token()}`, 'content-type': 'application/json' }, body: '{"type":"individual","business_name":"X"}' });
+      const answer = await fetch(`${fake.url}/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await fake.token()}`, 'content-type': 'application/json' },
+        body: '{"type":"individual","business_name":"X"}',
+      });
       expect(answer.status).toBe(422);
       const { entry, request, response } = await fake.control.request(answer.headers.get('x-request-id')!);
       expect(entry).toMatchObject({ method: 'POST', path: '/v1/accounts', status: 422 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { http, requestToken, testApp } from '../support/test-app.js';
 
 // Behind a proxy that terminates TLS (docs/scaling.md): TRUST_PROXY takes the scheme from X-Forwarded-Proto.
-const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { iss: string };
+const decode = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { iss: string };
 
 describe('TRUST_PROXY', () => {
   it('with it, the token issuer, the discovery document and the console’s own origin take the forwarded https scheme', async () => {
@@ -12,7 +13,10 @@ describe('TRUST_PROXY', () => {
     const discovery = await http(app).get('/.well-known/openid-configuration').set('X-Forwarded-Proto', 'https');
     expect(discovery.body.token_endpoint).toBe('https://fake.test/oauth2/token');
     // the console, served at https://fake.test, posts with its own Origin
-    const reset = await http(app).post('/__control/reset').set({ 'X-Forwarded-Proto': 'https', Origin: 'https://fake.test', 'Sec-Fetch-Site': 'same-origin' }).send({});
+    const reset = await http(app)
+      .post('/__control/reset')
+      .set({ 'X-Forwarded-Proto': 'https', Origin: 'https://fake.test', 'Sec-Fetch-Site': 'same-origin' })
+      .send({});
     expect(reset.status).toBe(204);
   });
 
@@ -20,7 +24,10 @@ describe('TRUST_PROXY', () => {
     const app = testApp();
     const token = await requestToken(app).set('X-Forwarded-Proto', 'https');
     expect(decode(token.body.access_token).iss).toBe('http://fake.test');
-    const reset = await http(app).post('/__control/reset').set({ 'X-Forwarded-Proto': 'https', Origin: 'https://fake.test' }).send({});
+    const reset = await http(app)
+      .post('/__control/reset')
+      .set({ 'X-Forwarded-Proto': 'https', Origin: 'https://fake.test' })
+      .send({});
     expect(reset.status).toBe(403);
   });
 });

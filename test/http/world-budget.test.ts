@@ -14,9 +14,11 @@ const CLIENTS = [
 /** Two partners in a sandbox of 2 MiB for 4 tenants: each guaranteed 512 KiB. */
 const SHARED = { clients: CLIENTS, maxTenants: 4, worldBytes: 2 * MiB };
 
-const usageOf = async (app: Express): Promise<Schemas['Usage']> => (await http(app).get('/__control/usage').expect(200)).body;
+const usageOf = async (app: Express): Promise<Schemas['Usage']> =>
+  (await http(app).get('/__control/usage').expect(200)).body;
 const rowOf = (usage: Schemas['Usage'], clientId: string) => usage.tenants.find((row) => row.client_id === clientId)!;
-const stateOf = async (app: Express, clientId: string): Promise<World> => (await http(app).get('/__control/state').set('X-Client-Id', clientId).expect(200)).body;
+const stateOf = async (app: Express, clientId: string): Promise<World> =>
+  (await http(app).get('/__control/state').set('X-Client-Id', clientId).expect(200)).body;
 const authOf = async (app: Express, index: number) => bearer(await tokenFor(app, CLIENTS[index]));
 /** An account of ~50 KB as JSON. */
 const large = (name: string) => ({ type: 'individual', first_name: name.padEnd(50_000, '.') });
@@ -25,7 +27,10 @@ const large = (name: string) => ({ type: 'individual', first_name: name.padEnd(5
 async function fill(app: Express, auth: Record<string, string>, most = 100) {
   const created: number[] = [];
   for (let i = 0; i < most; i++) {
-    const response = await http(app).post('/v1/accounts').set(auth).send(large(`${i}`));
+    const response = await http(app)
+      .post('/v1/accounts')
+      .set(auth)
+      .send(large(`${i}`));
     if (response.status !== 201) return { created: created.length, refusal: response };
     created.push(i);
   }
@@ -43,7 +48,12 @@ describe('WORLD_BYTES, shared', () => {
     expect(first.created).toBeGreaterThan(25);
     // the other partner, within its 512 KiB, is refused nothing
     const within = Math.floor((512 * 1024 - rowOf(await usageOf(app), 'second').world_bytes) / 50_100);
-    for (let i = 0; i < within; i++) await http(app).post('/v1/accounts').set(two).send(large(`two-${i}`)).expect(201);
+    for (let i = 0; i < within; i++)
+      await http(app)
+        .post('/v1/accounts')
+        .set(two)
+        .send(large(`two-${i}`))
+        .expect(201);
     // past it, the room is the first partner's loan: refused, naming the setting
     const past = await http(app).post('/v1/accounts').set(two).send(large('past'));
     expect(past.status).toBe(409);
@@ -76,12 +86,16 @@ describe('WORLD_BYTES, shared', () => {
   it('a new client whose guarantee cannot be held is refused at creation (409 limit_reached naming WORLD_BYTES and the tenants that hold the room), and made once they give it back', async () => {
     const app = testApp(SHARED);
     await fill(app, await authOf(app, 0));
-    const refused = await http(app).post('/__control/clients').send({ client_id: 'third', client_secret: 'third-secret' });
+    const refused = await http(app)
+      .post('/__control/clients')
+      .send({ client_id: 'third', client_secret: 'third-secret' });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('limit_reached');
     expect(refused.body.detail).toContain('WORLD_BYTES (2097152)');
     expect(refused.body.detail).toContain('"sandbox-client"');
-    expect((await http(app).get('/__control/clients').expect(200)).body.data.map((c: { client_id: string }) => c.client_id)).toEqual(['sandbox-client', 'second']);
+    expect(
+      (await http(app).get('/__control/clients').expect(200)).body.data.map((c: { client_id: string }) => c.client_id),
+    ).toEqual(['sandbox-client', 'second']);
     await http(app).post('/__control/reset').set('X-Client-Id', 'sandbox-client').send({}).expect(204);
     await http(app).post('/__control/clients').send({ client_id: 'third', client_secret: 'third-secret' }).expect(201);
   });
@@ -93,12 +107,20 @@ describe('WORLD_BYTES, shared', () => {
     const bigger = structuredClone(before);
     // ~850 KB of accounts beside the world's own
     const { external_id: _, ...fields } = bigger.accounts.find((a) => a.type === 'individual')!;
-    for (let i = 0; i < 17; i++) bigger.accounts.push({ ...fields, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, first_name: 'x'.repeat(50_000) });
+    for (let i = 0; i < 17; i++)
+      bigger.accounts.push({
+        ...fields,
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        first_name: 'x'.repeat(50_000),
+      });
     const refused = await http(app).put('/__control/state').send(bigger);
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toContain('WORLD_BYTES (1048576)');
     expect(await stateOf(app, 'sandbox-client')).toEqual(before);
-    await http(app).put('/__control/state').send({ ...bigger, accounts: bigger.accounts.slice(0, -6) }).expect(204);
+    await http(app)
+      .put('/__control/state')
+      .send({ ...bigger, accounts: bigger.accounts.slice(0, -6) })
+      .expect(204);
   });
 
   it('GET /__control/usage answers each tenant’s use, guarantee and what it borrows, beside each budget', async () => {
@@ -117,23 +139,41 @@ describe('WORLD_BYTES, shared', () => {
       guarantee_bytes: 512 * 1024,
       borrowed_bytes: one.borrowed_bytes,
     });
-    expect(usage.budgets.tenant_guarantee_bytes).toEqual({ setting: 'TENANT_GUARANTEE_BYTES', used: 512 * 1024, limit: 512 * 1024 });
-    expect(usage.budgets.tenant_bytes).toMatchObject({ setting: 'MAX_TENANT_BYTES', used: one.world_bytes, limit: 2 * MiB });
+    expect(usage.budgets.tenant_guarantee_bytes).toEqual({
+      setting: 'TENANT_GUARANTEE_BYTES',
+      used: 512 * 1024,
+      limit: 512 * 1024,
+    });
+    expect(usage.budgets.tenant_bytes).toMatchObject({
+      setting: 'MAX_TENANT_BYTES',
+      used: one.world_bytes,
+      limit: 2 * MiB,
+    });
   });
 });
 
 describe('worlds the fake is told to build', () => {
   it('CLIENTS whose guarantees WORLD_BYTES cannot hold stop the start, naming the settings', () => {
     const clients = ['a', 'b', 'c'].map((client_id) => ({ client_id, client_secret: 's' }));
-    expect(() => createApp({ clients, worldBytes: 2 * MiB, tenantGuaranteeBytes: MiB })).toThrow(/CLIENTS.*WORLD_BYTES \(2097152\)/);
-    expect(() => createApp({ clients: clients.slice(0, 2), worldBytes: 2 * MiB, tenantGuaranteeBytes: MiB })).not.toThrow();
+    expect(() => createApp({ clients, worldBytes: 2 * MiB, tenantGuaranteeBytes: MiB })).toThrow(
+      /CLIENTS.*WORLD_BYTES \(2097152\)/,
+    );
+    expect(() =>
+      createApp({ clients: clients.slice(0, 2), worldBytes: 2 * MiB, tenantGuaranteeBytes: MiB }),
+    ).not.toThrow();
   });
 
   it('fixtures that do not fit stop the start, naming the settings: FIXTURES, FIXTURE_ACCOUNTS, WORLD_BYTES, MAX_TENANT_BYTES', async () => {
     const world = await stateOf(testApp(), 'sandbox-client');
     world.accounts[0]!.city = 'x'.repeat(10_000);
-    expect(() => createApp({ fixtures: world, worldBytes: 64 * 1024 })).toThrow(/library option fixtures.*WORLD_BYTES \(65536\)/);
-    expect(() => createApp({ fixtures: world, maxTenantBytes: 32 * 1024 })).toThrow(/library option fixtures.*MAX_TENANT_BYTES \(32768\)/);
-    expect(() => createApp({ fixtureScale: { accounts: 40 }, worldBytes: 64 * 1024 })).toThrow(/FIXTURE_ACCOUNTS=40.*WORLD_BYTES/);
+    expect(() => createApp({ fixtures: world, worldBytes: 64 * 1024 })).toThrow(
+      /library option fixtures.*WORLD_BYTES \(65536\)/,
+    );
+    expect(() => createApp({ fixtures: world, maxTenantBytes: 32 * 1024 })).toThrow(
+      /library option fixtures.*MAX_TENANT_BYTES \(32768\)/,
+    );
+    expect(() => createApp({ fixtureScale: { accounts: 40 }, worldBytes: 64 * 1024 })).toThrow(
+      /FIXTURE_ACCOUNTS=40.*WORLD_BYTES/,
+    );
   });
 });

@@ -9,7 +9,11 @@ const start = stoppedAfterEachTest();
 describe('keep-alive connections', () => {
   it('are kept 65 s by default, with the headers a second longer and the whole request at least 120 s', () => {
     expect(connectionTimeouts()).toEqual({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 });
-    expect(connectionTimeouts(300_000)).toEqual({ keepAliveTimeout: 300_000, headersTimeout: 301_000, requestTimeout: 301_000 });
+    expect(connectionTimeouts(300_000)).toEqual({
+      keepAliveTimeout: 300_000,
+      headersTimeout: 301_000,
+      requestTimeout: 301_000,
+    });
   });
 
   it('advertise the 65 s they are kept (Keep-Alive: timeout=65)', async () => {

@@ -43,12 +43,16 @@ async function surfaces(url: string, clientId: string): Promise<Record<string, s
   const ids = (JSON.parse(list) as { data: { id: string }[] }).data.map((entry) => entry.id);
   const shown: Record<string, string> = { list };
   for (const id of ids) shown[`request ${id}`] = await text(`/__control/requests/${id}`);
-  for (const format of ['har', 'http', 'pact', 'vitest']) shown[format] = await text(`/__control/export?format=${format}`);
+  for (const format of ['har', 'http', 'pact', 'vitest'])
+    shown[format] = await text(`/__control/export?format=${format}`);
   shown.junit = await text('/__control/report?format=junit');
   return shown;
 }
 
-const leaks = (shown: Record<string, string>, value: string): string[] => Object.entries(shown).filter(([, text]) => shows(text, value)).map(([name]) => name);
+const leaks = (shown: Record<string, string>, value: string): string[] =>
+  Object.entries(shown)
+    .filter(([, text]) => shows(text, value))
+    .map(([name]) => name);
 
 describe("the client's secret and token pasted into a path and a query", () => {
   const secret = 'acme.secret-0123456789';
@@ -56,7 +60,10 @@ describe("the client's secret and token pasted into a path and a query", () => {
   let token = '';
   let shown: Record<string, string>;
   beforeAll(async () => {
-    fake = await startServer({ seed: 1, clients: [{ client_id: 'acme', client_secret: secret, scopes: ['read:accounts', 'write:accounts'] }] });
+    fake = await startServer({
+      seed: 1,
+      clients: [{ client_id: 'acme', client_secret: secret, scopes: ['read:accounts', 'write:accounts'] }],
+    });
     token = await fake.token('acme');
     const headers = { authorization: `Bearer ${token}` };
     for (const value of [secret, token]) {
@@ -99,13 +106,28 @@ async function opaqueUpstream(token: string): Promise<{ url: string; close: () =
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       if (req.method === 'POST' && req.url === '/oauth2/token') {
-        res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600, scope: 'read:accounts write:accounts' }));
+        res.end(
+          JSON.stringify({
+            access_token: token,
+            token_type: 'Bearer',
+            expires_in: 3600,
+            scope: 'read:accounts write:accounts',
+          }),
+        );
       } else if (req.url?.startsWith('/v1/accounts?')) {
         // a list shaped otherwise than the fake's: a difference, so shadow mode's vitest file has this session
         res.end(JSON.stringify({ data: [], note: 'the upstream' }));
       } else {
         res.statusCode = 404;
-        res.end(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: `nothing at ${req.url}`, code: 'not_found' }));
+        res.end(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Not Found',
+            status: 404,
+            detail: `nothing at ${req.url}`,
+            code: 'not_found',
+          }),
+        );
       }
     });
   });
@@ -124,8 +146,16 @@ describe("in shadow mode, the upstream's own token sent back in a path and a que
   beforeAll(async () => {
     upstream = await opaqueUpstream(token);
     shadow = await startServer({ seed: 7, upstream: upstream.url });
-    const form = { grant_type: 'client_credentials', scope: 'read:accounts write:accounts', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(shadow.url).host };
-    const granted = (await (await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) })).json()) as { access_token: string };
+    const form = {
+      grant_type: 'client_credentials',
+      scope: 'read:accounts write:accounts',
+      client_id: 'sandbox-client',
+      client_secret: 'sandbox-secret',
+      audience: new URL(shadow.url).host,
+    };
+    const granted = (await (
+      await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) })
+    ).json()) as { access_token: string };
     expect(granted.access_token).toBe(token);
     const headers = { authorization: `Bearer ${token}` };
     for (const spelled of spellings(token)) {
@@ -143,7 +173,7 @@ describe("in shadow mode, the upstream's own token sent back in a path and a que
     await upstream?.close();
   });
 
-  it('shows it in no list, entry, export or report, in any spelling: the fidelity report\'s paths neither', () => {
+  it("shows it in no list, entry, export or report, in any spelling: the fidelity report's paths neither", () => {
     expect(shown['fidelity vitest']).toContain("the upstream's answer, where the fake differed");
     expect((JSON.parse(shown.fidelity!) as { differences: unknown[] }).differences.length).toBeGreaterThan(0);
     expect(leaks(shown, token)).toEqual([]);
@@ -154,16 +184,22 @@ describe("in shadow mode, the upstream's own token sent back in a path and a que
 describe("the request log line of a path that carries the client's credentials", () => {
   it('shows the path as the journal does: neither the secret nor the token, in any spelling', async () => {
     const lines: string[] = [];
-    const ctx = createContext({ allowedHosts: ['.test'], clients: [{ client_id: 'acme', client_secret: 'acme.secret-0123456789', scopes: ['read:accounts'] }] });
+    const ctx = createContext({
+      allowedHosts: ['.test'],
+      clients: [{ client_id: 'acme', client_secret: 'acme.secret-0123456789', scopes: ['read:accounts'] }],
+    });
     ctx.logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const app = buildApp(ctx);
     const token = await tokenFor(app, { client_id: 'acme', client_secret: 'acme.secret-0123456789' });
     for (const value of ['acme.secret-0123456789', token]) {
-      for (const spelled of spellings(value)) await supertestOf(app).get(`/v1/accounts/${spelled}`).set('Authorization', `Bearer ${token}`);
+      for (const spelled of spellings(value))
+        await supertestOf(app).get(`/v1/accounts/${spelled}`).set('Authorization', `Bearer ${token}`);
     }
     const requestLines = lines.filter((line) => line.includes('"msg":"request"') && line.includes('/v1/accounts/'));
     expect(requestLines).toHaveLength(12);
-    expect(requestLines.filter((line) => shows(line, 'acme.secret-0123456789') || shows(line, token.split('.')[2]!))).toEqual([]);
+    expect(
+      requestLines.filter((line) => shows(line, 'acme.secret-0123456789') || shows(line, token.split('.')[2]!)),
+    ).toEqual([]);
     expect(requestLines.every((line) => line.includes('[redacted]'))).toBe(true);
   });
 });

@@ -53,7 +53,10 @@ describe('the demo partner', () => {
     const created = (path: RegExp) => calls.filter((e) => e.method === 'POST' && path.test(e.path) && e.status === 201);
     expect(created(/^\/v1\/accounts$/).length).toBeGreaterThan(0);
     // each account's wallet right after it (the journal read may fall between the two)
-    const [accounts, wallets] = [created(/^\/v1\/accounts$/).length, created(/^\/v1\/accounts\/[\w-]+\/wallets$/).length];
+    const [accounts, wallets] = [
+      created(/^\/v1\/accounts$/).length,
+      created(/^\/v1\/accounts\/[\w-]+\/wallets$/).length,
+    ];
     expect(accounts - wallets).toBeGreaterThanOrEqual(0);
     expect(accounts - wallets).toBeLessThanOrEqual(1);
     // orders read page by page and cancelled after a read
@@ -76,7 +79,9 @@ describe('the demo partner', () => {
     const firstRequests = async () => {
       const fake = await start({ ...FAST, seed: 7 });
       const partner = fake.control.forClient(PARTNER);
-      await expect.poll(async () => (await partner.requests({ since: 'start' })).length, { timeout: 10_000 }).toBeGreaterThan(12);
+      await expect
+        .poll(async () => (await partner.requests({ since: 'start' })).length, { timeout: 10_000 })
+        .toBeGreaterThan(12);
       const entries = (await partner.requests({ since: 'start' })).slice(0, 12);
       return entries.map((e) => `${e.method} ${e.path.replace(/[0-9a-f-]{36}/g, '{id}')} ${e.status}`);
     };
@@ -105,43 +110,81 @@ describe('the demo partner', () => {
   it('starts a new day at once when its tenant is full (409 limit_reached), and never passes the limit', async () => {
     const probe = await start({ demo: true, demoPartner: false });
     const world = probe.state();
-    const records = world.accounts.length + world.wallets.length + world.payment_method_details.length + world.orders.length;
+    const records =
+      world.accounts.length + world.wallets.length + world.payment_method_details.length + world.orders.length;
     await probe.stop();
     // room for an account and its payment method, not for its wallet; behind a public base URL and a guarded
     // control plane: its tokens ask for that URL's host, its reset goes through the guard with its own token
-    const fake = await start({ ...FAST, maxRecordsPerTenant: records + 2, baseUrl: 'https://sandbox.example.com', controlToken: 'operator-token' });
-    const partner = createControlClient({ url: `http://127.0.0.1:${fake.port}`, controlToken: 'operator-token', clientId: PARTNER });
-    await expect.poll(async () => (await partner.requests({ since: 'start' })).some((e) => e.code === 'limit_reached'), { timeout: 10_000 }).toBe(true);
+    const fake = await start({
+      ...FAST,
+      maxRecordsPerTenant: records + 2,
+      baseUrl: 'https://sandbox.example.com',
+      controlToken: 'operator-token',
+    });
+    const partner = createControlClient({
+      url: `http://127.0.0.1:${fake.port}`,
+      controlToken: 'operator-token',
+      clientId: PARTNER,
+    });
+    await expect
+      .poll(async () => (await partner.requests({ since: 'start' })).some((e) => e.code === 'limit_reached'), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     await expect.poll(() => resetSinceStart(partner), { timeout: 10_000 }).toBe(true);
     const now = fake.state(PARTNER);
-    expect(now.accounts.length + now.wallets.length + now.payment_method_details.length + now.orders.length).toBeLessThanOrEqual(records + 2);
+    expect(
+      now.accounts.length + now.wallets.length + now.payment_method_details.length + now.orders.length,
+    ).toBeLessThanOrEqual(records + 2);
   }, 30_000);
 
   it('after a restart with STATE_DIR, keeps its client and follows the accounts it opened instead of opening them again', async () => {
     const stateDir = dirs.stateDir();
     const first = await dirs.start({ ...FAST, stateDir, demoPartnerIntervalMs: 50 });
-    await expect.poll(() => first.state(PARTNER).accounts.some((a) => a.external_id === 'demo-partner-0-1'), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => first.state(PARTNER).accounts.some((a) => a.external_id === 'demo-partner-0-1'), { timeout: 10_000 })
+      .toBe(true);
     const secret = (await first.control.clients()).find((c) => c.client_id === PARTNER)!.client_secret;
     await dirs.stopped(first);
     const second = await dirs.start({ ...FAST, stateDir });
     const partner = second.control.forClient(PARTNER);
-    expect((await second.control.clients()).find((c) => c.client_id === PARTNER)).toMatchObject({ client_secret: secret, demo_partner: true });
+    expect((await second.control.clients()).find((c) => c.client_id === PARTNER)).toMatchObject({
+      client_secret: secret,
+      demo_partner: true,
+    });
     // its first round again: the account looked for, found, and followed
-    await expect.poll(async () => (await partner.requests({ since: 'start' })).some((e) => e.operation_id === 'listAccounts' && e.query.external_id === 'demo-partner-0-1'), { timeout: 10_000 }).toBe(true);
-    await expect.poll(async () => (await partner.requests({ since: 'start' })).filter((e) => e.operation_id === 'listOrders').length, { timeout: 10_000 }).toBeGreaterThan(1);
+    await expect
+      .poll(
+        async () =>
+          (await partner.requests({ since: 'start' })).some(
+            (e) => e.operation_id === 'listAccounts' && e.query.external_id === 'demo-partner-0-1',
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    await expect
+      .poll(
+        async () => (await partner.requests({ since: 'start' })).filter((e) => e.operation_id === 'listOrders').length,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(1);
     expect(second.state(PARTNER).accounts.filter((a) => a.external_id === 'demo-partner-0-1')).toHaveLength(1);
-    expect((await partner.requests({ since: 'start' })).filter((e) => e.status >= 400 && e.code !== 'order_not_cancellable')).toEqual([]);
+    expect(
+      (await partner.requests({ since: 'start' })).filter((e) => e.status >= 400 && e.code !== 'order_not_cancellable'),
+    ).toEqual([]);
   }, 30_000);
 
   it('stops with the server, its round in flight awaited', async () => {
     const fake = await start(FAST);
-    await expect.poll(async () => (await fake.control.forClient(PARTNER).requests({ since: 'start' })).length).toBeGreaterThan(3);
+    await expect
+      .poll(async () => (await fake.control.forClient(PARTNER).requests({ since: 'start' })).length)
+      .toBeGreaterThan(3);
     const began = Date.now();
     await fake.stop();
     expect(Date.now() - began).toBeLessThan(3_000);
   });
 
-  it('is never run in shadow mode, where the API is the upstream\'s', () => {
+  it("is never run in shadow mode, where the API is the upstream's", () => {
     expect(runsDemoPartner({ demo: true, tokenTtlSeconds: 3600 })).toBe(true);
     expect(runsDemoPartner({ demo: true, upstream: 'https://sandbox.example.com', tokenTtlSeconds: 3600 })).toBe(false);
     expect(runsDemoPartner({ demo: true, demoPartner: false, tokenTtlSeconds: 3600 })).toBe(false);

@@ -18,7 +18,10 @@ describe("shadow mode's differences as a vitest file", () => {
         return { status: 201, body: { ...rest, nickname: 'ada', dob_year: '1985', last_name: 'Byron' } };
       }
       if (method === 'DELETE' && path.startsWith('/v1/orders/') && answer.status === 200) {
-        return { status: 409, body: { type: 'about:blank', title: 'Conflict', status: 409, detail: 'no', code: 'order_not_cancellable' } };
+        return {
+          status: 409,
+          body: { type: 'about:blank', title: 'Conflict', status: 409, detail: 'no', code: 'order_not_cancellable' },
+        };
       }
       return undefined;
     }));
@@ -29,11 +32,18 @@ describe("shadow mode's differences as a vitest file", () => {
     const steps = await scriptedSession(shadow.url, behind.state());
     const token = (steps[0]!.body as { access_token: string }).access_token;
     const file = await shadow.control.fidelityVitest();
-    expect([...file.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => from)).toEqual(['vitest', 'investment-api-fake']);
+    expect([...file.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => from)).toEqual([
+      'vitest',
+      'investment-api-fake',
+    ]);
     expect(file).toContain(`Shadow mode's differences between the fake and ${upstreamUrl}`);
     expect(file).toMatch(/it\("2\. POST \/v1\/accounts → 201 \(the upstream's answer, where the fake differed\)"/);
-    expect(file).toContain('for (const value of valuesAt(answer.body, "/nickname")) expect(value, `${STEP}: ${"missing_field at /nickname"}`).toBeDefined();');
-    expect(file).toContain('for (const value of valuesAt(answer.body, "/first_name")) expect(value, `${STEP}: ${"extra_field at /first_name"}`).toBeUndefined();');
+    expect(file).toContain(
+      'for (const value of valuesAt(answer.body, "/nickname")) expect(value, `${STEP}: ${"missing_field at /nickname"}`).toBeDefined();',
+    );
+    expect(file).toContain(
+      'for (const value of valuesAt(answer.body, "/first_name")) expect(value, `${STEP}: ${"extra_field at /first_name"}`).toBeUndefined();',
+    );
     expect(file).toContain('expect(jsonType(value), `${STEP}: ${"type at /dob_year"}`).toBe("string");');
     expect(file).toContain('.toEqual("Byron");');
     // the cancel the upstream refused: its status and code
@@ -45,7 +55,9 @@ describe("shadow mode's differences as a vitest file", () => {
   it('names the client whose session it replays; one without a difference gets a file that says so', async () => {
     const named = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest&client_id=sandbox-client`)).text();
     expect(named).toContain('in the session of client "sandbox-client"');
-    const other = await (await fetch(`${shadow.url}/__control/fidelity?format=vitest`, { headers: { 'x-client-id': 'nobody-shadowed' } })).text();
+    const other = await (
+      await fetch(`${shadow.url}/__control/fidelity?format=vitest`, { headers: { 'x-client-id': 'nobody-shadowed' } })
+    ).text();
     expect(other).toContain('Shadow mode found no difference');
     expect(other).toContain('client "nobody-shadowed"');
   });
@@ -73,7 +85,8 @@ describe('an identifier that reads as code behind a line break (CONTRACT 16)', (
     // the line breaks (LF, U+2028, CR) decoded from the path end no comment: each shows as an escape
     const notReplayed = file.split(/\r\n|[\n\r\u2028\u2029]/).filter((line) => line.includes('// not replayed:'));
     expect(notReplayed).toHaveLength(3);
-    for (const [i, escape] of ['\\n', '\\u2028', '\\r'].entries()) expect(notReplayed[i]).toContain(`"X${escape}process.getBuiltinModule("fs")`);
+    for (const [i, escape] of ['\\n', '\\u2028', '\\r'].entries())
+      expect(notReplayed[i]).toContain(`"X${escape}process.getBuiltinModule("fs")`);
     expect(foreignCode(file)).toEqual([]);
     expect(codeShape(file).names).not.toContain('process');
   });

@@ -9,15 +9,26 @@ const start = stoppedAfterEachTest();
 /** A BUY any seeded world accepts: an account with a primary wallet and payment method, a subscribeable asset at its minimum. */
 function buyIn(world: World): OrderPlacement {
   const account = world.accounts.find(
-    (a) => world.wallets.some((w) => w.account_id === a.id && w.is_primary) && world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+    (a) =>
+      world.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
+      world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
   )!;
   const asset = world.assets.find((a) => a.subscribeable)!;
   const minimum = world.share_classes.find((s) => s.id === asset.share_class_id)!.min_investment;
-  return { account_id: account.id, isin: asset.isin, side: 'BUY', market: 'PRIMARY', amount_of_units: 2, value: minimum ?? 100_000 };
+  return {
+    account_id: account.id,
+    isin: asset.isin,
+    side: 'BUY',
+    market: 'PRIMARY',
+    amount_of_units: 2,
+    value: minimum ?? 100_000,
+  };
 }
 
 async function listedOrder(server: FakeServer, orderId: string, clientId?: string) {
-  const response = await fetch(`${server.url}/v1/orders?limit=1000`, { headers: { authorization: `Bearer ${await server.token(clientId)}` } });
+  const response = await fetch(`${server.url}/v1/orders?limit=1000`, {
+    headers: { authorization: `Bearer ${await server.token(clientId)}` },
+  });
   const body = (await response.json()) as { data: Schemas['Order'][] };
   return body.data.find((o) => o.id === orderId);
 }
@@ -35,7 +46,11 @@ describe('FakeServer order helpers', () => {
   it('placeOrderSync and advanceOrderSync drive a BUY to COMPLETED, which the API shows at every step', async () => {
     const server = await start();
     const order = server.placeOrderSync(buyIn(server.state()));
-    expect(order).toMatchObject({ status: 'PLACED', payment_transaction_reference: null, settlement_transaction_hash: null });
+    expect(order).toMatchObject({
+      status: 'PLACED',
+      payment_transaction_reference: null,
+      settlement_transaction_hash: null,
+    });
     expect(await listedOrder(server, order.id)).toMatchObject({ status: 'PLACED' });
 
     const statuses = [];
@@ -49,7 +64,10 @@ describe('FakeServer order helpers', () => {
       payment_transaction_reference: expect.stringMatching(/^PAY-[A-Z0-9]{12}$/),
       settlement_transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
     });
-    expect(thrown(() => server.advanceOrderSync(order.id))).toMatchObject({ status: 409, code: 'order_not_advanceable' });
+    expect(thrown(() => server.advanceOrderSync(order.id))).toMatchObject({
+      status: 409,
+      code: 'order_not_advanceable',
+    });
   });
 
   it('setOrderStatusSync forces a status with consistent fields', async () => {
@@ -60,7 +78,10 @@ describe('FakeServer order helpers', () => {
       payment_transaction_reference: expect.stringMatching(/^PAY-/),
       settlement_transaction_hash: null,
     });
-    expect(server.setOrderStatusSync(order.id, 'PLACED')).toMatchObject({ status: 'PLACED', payment_transaction_reference: null });
+    expect(server.setOrderStatusSync(order.id, 'PLACED')).toMatchObject({
+      status: 'PLACED',
+      payment_transaction_reference: null,
+    });
   });
 
   it('a broken rule throws an error with its status and code, and changes nothing', async () => {
@@ -68,9 +89,18 @@ describe('FakeServer order helpers', () => {
     const before = JSON.stringify(server.state());
     const world = server.state();
     const walletless = world.accounts.find((a) => !world.wallets.some((w) => w.account_id === a.id && w.is_primary))!;
-    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({ status: 422, code: 'no_primary_wallet' });
-    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), amount_of_units: 0 }))).toMatchObject({ status: 422, code: 'validation_error' });
-    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), isin: 'XX0000000000' }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({
+      status: 422,
+      code: 'no_primary_wallet',
+    });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), amount_of_units: 0 }))).toMatchObject({
+      status: 422,
+      code: 'validation_error',
+    });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), isin: 'XX0000000000' }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     expect(JSON.stringify(server.state())).toBe(before);
   });
 
@@ -87,7 +117,10 @@ describe('FakeServer order helpers', () => {
     expect(thrown(() => server.advanceOrderSync(order.id))).toMatchObject({ status: 404, code: 'not_found' });
     expect(server.advanceOrderSync(order.id, 'partner-b').status).toBe('AWAITING_PAYMENT');
     expect(server.setOrderStatusSync(order.id, 'COMPLETED', 'partner-b').status).toBe('COMPLETED');
-    expect(thrown(() => server.placeOrderSync(buyIn(server.state()), 'nobody'))).toMatchObject({ status: 404, code: 'client_not_found' });
+    expect(thrown(() => server.placeOrderSync(buyIn(server.state()), 'nobody'))).toMatchObject({
+      status: 404,
+      code: 'client_not_found',
+    });
   });
 
   it('the order returned is a copy: changing it changes nothing in the server', async () => {
@@ -103,10 +136,15 @@ describe('FakeServer order helpers', () => {
     const order = await server.control.placeOrder(buyIn(world));
     expect(server.state().orders.find((o) => o.id === order.id)).toEqual(order);
     const walletless = world.accounts.find((a) => !world.wallets.some((w) => w.account_id === a.id && w.is_primary))!;
-    const refused = await server.control.placeOrder({ ...buyIn(world), account_id: walletless.id }).catch((error: unknown) => error);
+    const refused = await server.control
+      .placeOrder({ ...buyIn(world), account_id: walletless.id })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ControlError);
     expect(refused).toMatchObject({ status: 422, problem: { code: 'no_primary_wallet' } });
-    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({ status: 422, code: 'no_primary_wallet' });
+    expect(thrown(() => server.placeOrderSync({ ...buyIn(world), account_id: walletless.id }))).toMatchObject({
+      status: 422,
+      code: 'no_primary_wallet',
+    });
   });
 
   it('the deprecated names of 0.1.0 (placeOrder, advanceOrder, setOrderStatus) still drive orders in this process', async () => {

@@ -62,7 +62,9 @@ describe('startServer', () => {
   });
 
   it('takes its clients from options', async () => {
-    const server = await start({ clients: [{ client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:assets'] }] });
+    const server = await start({
+      clients: [{ client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:assets'] }],
+    });
     expect(server.clientId).toBe('acme');
     const token = await server.token();
     expect((await getJson(server, '/v1/assets', token)).status).toBe(200);
@@ -70,7 +72,9 @@ describe('startServer', () => {
   });
 
   it('refuses fixtures that are not a valid world, naming the problem', async () => {
-    await expect(startServer({ fixtures: { feeder_funds: [] } as never })).rejects.toThrow(/not a valid world[\s\S]*share_classes/);
+    await expect(startServer({ fixtures: { feeder_funds: [] } as never })).rejects.toThrow(
+      /not a valid world[\s\S]*share_classes/,
+    );
   });
 
   it('serves a world given as fixtures instead of the generated one', async () => {

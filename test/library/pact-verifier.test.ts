@@ -25,7 +25,12 @@ async function verifyAgainstFake(pactFile: string, fakeUrl: string, token: strin
 const PARTNER = { client_id: 'partner-app', client_secret: 'partner-app-secret' };
 
 /** A fake nobody used, of another world (seed) than the session's, with the partner's client beside the default one. */
-const freshFake = () => startServer({ port: 0, seed: 7, clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, PARTNER] });
+const freshFake = () =>
+  startServer({
+    port: 0,
+    seed: 7,
+    clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, PARTNER],
+  });
 
 let session: FakeServer;
 let contract: Record<string, any>;
@@ -52,15 +57,32 @@ async function verifiedOnFreshFake(pact: unknown): Promise<void> {
 describe('a session exported as a Pact contract, verified by Pact', () => {
   it("uses Pact as a dev dependency only, its usage reporting off: the package's users never install it", () => {
     expect(process.env.PACT_DO_NOT_TRACK).toBe('true');
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     expect(manifest.devDependencies?.['@pact-foundation/pact']).toBeDefined();
-    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) expect(manifest[field]?.['@pact-foundation/pact'], field).toBeUndefined();
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
+      expect(manifest[field]?.['@pact-foundation/pact'], field).toBeUndefined();
   });
 
   it('covers the session: states, an error answer, lists and a cancel', () => {
     const names = contract.interactions.flatMap((i: any) => (i.providerStates ?? []).map((s: any) => s.name));
-    expect(new Set(names)).toEqual(new Set(['an account exists', 'a wallet exists', 'payment method details exist', 'an order exists in status PLACED', 'an order exists in status CANCELLED', 'an asset exists', 'a feeder fund exists', 'a custom offering exists']));
-    expect(contract.interactions.map((i: any) => i.response.status)).toEqual(expect.arrayContaining([200, 201, 404, 409]));
+    expect(new Set(names)).toEqual(
+      new Set([
+        'an account exists',
+        'a wallet exists',
+        'payment method details exist',
+        'an order exists in status PLACED',
+        'an order exists in status CANCELLED',
+        'an asset exists',
+        'a feeder fund exists',
+        'a custom offering exists',
+      ]),
+    );
+    expect(contract.interactions.map((i: any) => i.response.status)).toEqual(
+      expect.arrayContaining([200, 201, 404, 409]),
+    );
   });
 
   it("passes Pact's verifier against a fresh fake of another world, through its state-change URL", async () => {
@@ -77,7 +99,9 @@ describe('a session exported as a Pact contract, verified by Pact', () => {
 
   it('fails it when a refused cancel is expected with another problem code', async () => {
     const broken = structuredClone(contract);
-    const refused = broken.interactions.find((i: any) => i.description === 'DELETE /v1/orders/{order_id}/ answers 409 order_not_cancellable');
+    const refused = broken.interactions.find(
+      (i: any) => i.description === 'DELETE /v1/orders/{order_id}/ answers 409 order_not_cancellable',
+    );
     refused.response.body.content.code = 'order_cancelled';
     await expect(verifiedOnFreshFake(broken)).rejects.toThrow();
   }, 60_000);

@@ -23,7 +23,10 @@ beforeEach(async () => {
 describe('fake.verify', () => {
   it('answers the matching requests in this process, at once', async () => {
     await get('/v1/orders?order_status=PLACED');
-    expect(fake.verify({ operation: 'listOrders', query: { order_status: 'PLACED' } })).toEqual({ matched: 1, requests: [expect.any(String)] });
+    expect(fake.verify({ operation: 'listOrders', query: { order_status: 'PLACED' } })).toEqual({
+      matched: 1,
+      requests: [expect.any(String)],
+    });
     expect(fake.verify({ method: 'POST', path: '/oauth2/token' }, { exactly: 1 }).matched).toBe(1);
   });
 
@@ -38,8 +41,12 @@ describe('fake.verify', () => {
     expect(thrown).toBeInstanceOf(AssertionError);
     expect(thrown).toBeInstanceOf(VerificationError);
     const message = (thrown as Error).message;
-    expect(message).toContain('Expected at least 1 request(s) matching operation listOrders, query order_status=PLACED; 0 matched.');
-    expect(message).toMatch(/Near misses, closest first:\n {2}request \d+: GET \/v1\/orders\?order_status=COMPLETED&limit=5 → 200 \(listOrders\)\n {6}query\.order_status: expected "PLACED", got "COMPLETED"/);
+    expect(message).toContain(
+      'Expected at least 1 request(s) matching operation listOrders, query order_status=PLACED; 0 matched.',
+    );
+    expect(message).toMatch(
+      /Near misses, closest first:\n {2}request \d+: GET \/v1\/orders\?order_status=COMPLETED&limit=5 → 200 \(listOrders\)\n {6}query\.order_status: expected "PLACED", got "COMPLETED"/,
+    );
     expect((thrown as VerificationError).failure.near_misses).toHaveLength(2);
   });
 
@@ -58,27 +65,43 @@ describe('fake.verify', () => {
 describe('the control client', () => {
   it('verifies over HTTP, rejecting with the same AssertionError', async () => {
     await get('/v1/assets');
-    await expect(fake.control.verify({ operation: 'listAssets' }, { exactly: 1 })).resolves.toMatchObject({ matched: 1 });
-    const failure = await fake.control.verify({ operation: 'listAssets' }, { exactly: 2 }).catch((error: unknown) => error);
+    await expect(fake.control.verify({ operation: 'listAssets' }, { exactly: 1 })).resolves.toMatchObject({
+      matched: 1,
+    });
+    const failure = await fake.control
+      .verify({ operation: 'listAssets' }, { exactly: 2 })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AssertionError);
-    expect((failure as Error).message).toContain('Expected exactly 2 request(s) matching operation listAssets; 1 matched.');
+    expect((failure as Error).message).toContain(
+      'Expected exactly 2 request(s) matching operation listAssets; 1 matched.',
+    );
   });
 
   it('reports bad patterns as a ControlError, not as an assertion', async () => {
     // a compile error in TypeScript (operation is typed as the document's ids); a plain JavaScript caller gets a 422
     // @ts-expect-error: not an operation of the document
-    await expect(fake.control.verify({ operation: 'listPizzas' })).rejects.toMatchObject({ name: 'ControlError', status: 422 });
+    await expect(fake.control.verify({ operation: 'listPizzas' })).rejects.toMatchObject({
+      name: 'ControlError',
+      status: 422,
+    });
   });
 
   it('reads the report as JUnit and the journal as HAR and .http', async () => {
     await get('/v1/assets');
     expect(await fake.control.reportJunit()).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
     expect(JSON.parse(await fake.control.exportRequests()).log.version).toBe('1.2');
-    expect(await fake.control.exportRequests('http')).toContain(`GET {{base}}/v1/assets\nAuthorization: Bearer {{token}}`);
-    const contract = JSON.parse(await fake.control.exportRequests('pact', { consumer: 'my-app' })) as { consumer: { name: string }; interactions: { description: string }[] };
+    expect(await fake.control.exportRequests('http')).toContain(
+      `GET {{base}}/v1/assets\nAuthorization: Bearer {{token}}`,
+    );
+    const contract = JSON.parse(await fake.control.exportRequests('pact', { consumer: 'my-app' })) as {
+      consumer: { name: string };
+      interactions: { description: string }[];
+    };
     expect(contract.consumer).toEqual({ name: 'my-app' });
     expect(contract.interactions.map((i) => i.description)).toContain('GET /v1/assets answers 200');
-    expect(await fake.control.providerState({ state: 'an asset exists', action: 'setup' })).toEqual({ isin: expect.any(String) });
+    expect(await fake.control.providerState({ state: 'an asset exists', action: 'setup' })).toEqual({
+      isin: expect.any(String),
+    });
   });
 });
 
@@ -87,16 +110,18 @@ describe('the vitest matchers', () => {
     await get('/v1/orders?order_status=PLACED');
     expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'PLACED' } }, { at_least: 1 });
     expect(fake).not.toHaveReceived({ operation: 'cancelOrder' });
-    expect(() => expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'COMPLETED' } })).toThrow(
-      /query\.order_status: expected "COMPLETED", got "PLACED"/,
-    );
+    expect(() =>
+      expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'COMPLETED' } }),
+    ).toThrow(/query\.order_status: expected "COMPLETED", got "PLACED"/);
     expect(() => expect(fake).not.toHaveReceived({ operation: 'listOrders' })).toThrow(/but 1 matched/);
   });
 
   it('toHaveReceived on a control client is awaited', async () => {
     await get('/v1/assets');
     await expect(fake.control).toHaveReceived({ operation: 'listAssets' }, { exactly: 1 });
-    await expect(expect(fake.control).toHaveReceived({ operation: 'listAssets' }, { exactly: 3 })).rejects.toThrow(/Expected exactly 3 request/);
+    await expect(expect(fake.control).toHaveReceived({ operation: 'listAssets' }, { exactly: 3 })).rejects.toThrow(
+      /Expected exactly 3 request/,
+    );
   });
 
   it('toHaveNoReadinessFindings passes for a careful client and lists findings for a careless one', async () => {
@@ -117,14 +142,22 @@ describe('the vitest matchers', () => {
     expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(
       /^The readiness report of sandbox-client over its whole journal \(\d+ request\(s\) seen, across 1 reset\) has 1 finding\(s\):\n/,
     );
-    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(/\nFindings before the last reset count too: \{ since: 'reset' \} reads since the last reset only\.$/);
-    await expect(expect(fake.control).toHaveNoReadinessFindings()).rejects.toThrow(/over its whole journal .* across 1 reset/);
+    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(
+      /\nFindings before the last reset count too: \{ since: 'reset' \} reads since the last reset only\.$/,
+    );
+    await expect(expect(fake.control).toHaveNoReadinessFindings()).rejects.toThrow(
+      /over its whole journal .* across 1 reset/,
+    );
     expect(fake).toHaveNoReadinessFindings({ since: 'reset' });
     await expect(fake.control).toHaveNoReadinessFindings({ since: 'reset' });
 
     for (let i = 0; i < 3; i++) await get('/v1/orders/');
-    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(/^The readiness report of sandbox-client since its last reset \(4 request\(s\) seen\) has 1 finding\(s\):\n/);
-    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).not.toThrow(/Findings before the last reset/);
+    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(
+      /^The readiness report of sandbox-client since its last reset \(4 request\(s\) seen\) has 1 finding\(s\):\n/,
+    );
+    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).not.toThrow(
+      /Findings before the last reset/,
+    );
     expect(() => expect(fake).not.toHaveNoReadinessFindings({ since: 'reset', allow: ['wrong_path'] })).toThrow(
       /^Expected readiness findings for sandbox-client since its last reset, but its 4 request\(s\) raised none\.$/,
     );
@@ -132,9 +165,13 @@ describe('the vitest matchers', () => {
 
   it('toHaveNoReadinessFindings fails when no request was seen: an empty report proves nothing', () => {
     fake.reset();
-    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(/No requests yet: the readiness report of sandbox-client since its last reset saw no request/);
+    expect(() => expect(fake).toHaveNoReadinessFindings({ since: 'reset' })).toThrow(
+      /No requests yet: the readiness report of sandbox-client since its last reset saw no request/,
+    );
     fake.clearRequests();
-    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(/No requests yet: the readiness report of sandbox-client over its whole journal saw no request/);
+    expect(() => expect(fake).toHaveNoReadinessFindings()).toThrow(
+      /No requests yet: the readiness report of sandbox-client over its whole journal saw no request/,
+    );
   });
 
   it('across resets: verify counts since the last one, the report and the exports cover the whole journal', async () => {
@@ -149,13 +186,21 @@ describe('the vitest matchers', () => {
     expect(fake.report()).toMatchObject({ requests_seen: 3, since: 'start', resets: 1 });
     expect(fake.report({ since: 'reset' })).toMatchObject({ requests_seen: 1, since: 'reset', resets: 0 });
     expect(await fake.control.report({ since: 'reset' })).toMatchObject({ requests_seen: 1 });
-    const har = JSON.parse(fake.exportRequests('har')) as { log: { pages: { title: string }[]; entries: { pageref: string }[] } };
+    const har = JSON.parse(fake.exportRequests('har')) as {
+      log: { pages: { title: string }[]; entries: { pageref: string }[] };
+    };
     expect(har.log.entries.map((e) => e.pageref)).toEqual(['stretch_1', 'stretch_1', 'stretch_2']);
     expect(har.log.pages[1]!.title).toMatch(/^Requests after the reset at \d{4}-/);
     expect(JSON.parse(fake.exportRequests('har', { since: 'reset' })).log.entries).toHaveLength(1);
-    expect(fake.exportRequests('http')).toMatch(/\n# ----- after the reset at [^\n]+ -----\n\n### \d+: GET \/v1\/assets/);
+    expect(fake.exportRequests('http')).toMatch(
+      /\n# ----- after the reset at [^\n]+ -----\n\n### \d+: GET \/v1\/assets/,
+    );
     expect((await fake.control.requests()).map((r) => r.path)).toEqual(['/v1/assets']);
-    expect((await fake.control.requests({ since: 'start' })).map((r) => r.path)).toEqual(['/oauth2/token', '/v1/assets', '/v1/assets']);
+    expect((await fake.control.requests({ since: 'start' })).map((r) => r.path)).toEqual([
+      '/oauth2/token',
+      '/v1/assets',
+      '/v1/assets',
+    ]);
   });
 
   it('refuses a subject that is neither a fake nor a control client', () => {

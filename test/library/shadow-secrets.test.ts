@@ -15,24 +15,62 @@ describe('shadow mode in front of an upstream that echoes the client its own cre
     ({ behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path, headers }, answer) => {
       const body = answer.body as Record<string, unknown>;
       const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
-      const echo = (credential: string) => ({ note: `issued to sandbox-client with ${credential}!`, deep: [{ list: { of: [`x${credential}y`] } }], [credential]: 42 });
+      const echo = (credential: string) => ({
+        note: `issued to sandbox-client with ${credential}!`,
+        deep: [{ list: { of: [`x${credential}y`] } }],
+        [credential]: 42,
+      });
       // the token answer echoes the secret; an account's answer echoes the secret and the bearer token, nested, as
       // substrings, under a secret-named field of another type, as a key, and as an error's code
-      if (method === 'POST' && path === '/oauth2/token' && answer.status === 200) return { status: 200, body: { ...body, ...echo(SECRET) } };
-      if (method === 'POST' && path === '/v1/accounts') return { status: answer.status, body: { ...body, ...echo(bearer), copy: echo(SECRET), api_key: { value: SECRET, number: 7 } } };
-      if (method === 'GET' && path.startsWith('/v1/accounts/')) return { status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: `no ${bearer}`, code: `gone-${SECRET}` } };
+      if (method === 'POST' && path === '/oauth2/token' && answer.status === 200)
+        return { status: 200, body: { ...body, ...echo(SECRET) } };
+      if (method === 'POST' && path === '/v1/accounts')
+        return {
+          status: answer.status,
+          body: { ...body, ...echo(bearer), copy: echo(SECRET), api_key: { value: SECRET, number: 7 } },
+        };
+      if (method === 'GET' && path.startsWith('/v1/accounts/'))
+        return {
+          status: 404,
+          body: {
+            type: 'about:blank',
+            title: 'Not Found',
+            status: 404,
+            detail: `no ${bearer}`,
+            code: `gone-${SECRET}`,
+          },
+        };
       return undefined;
     }));
     const host = new URL(shadow.url).host;
     const granted = await fetch(`${shadow.url}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ grant_type: 'client_credentials', scope: 'read:accounts write:accounts', client_id: 'sandbox-client', client_secret: SECRET, audience: host }),
+      body: form({
+        grant_type: 'client_credentials',
+        scope: 'read:accounts write:accounts',
+        client_id: 'sandbox-client',
+        client_secret: SECRET,
+        audience: host,
+      }),
     });
     token = ((await granted.json()) as { access_token: string }).access_token;
     const call = (method: string, path: string, body?: unknown) =>
-      fetch(`${shadow.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    const created = await call('POST', '/v1/accounts', { type: 'individual', external_id: 'echo-1', first_name: 'Ada', last_name: 'Lovelace', country: 'GB', dob_day: 10, dob_month: 12, dob_year: 1985 });
+      fetch(`${shadow.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    const created = await call('POST', '/v1/accounts', {
+      type: 'individual',
+      external_id: 'echo-1',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      country: 'GB',
+      dob_day: 10,
+      dob_month: 12,
+      dob_year: 1985,
+    });
     expect(await created.text()).toContain(SECRET);
     await call('GET', '/v1/accounts/00000000-0000-4000-8000-000000000000');
   });
@@ -42,8 +80,12 @@ describe('shadow mode in front of an upstream that echoes the client its own cre
     const text = async (path: string) => (await fetch(`${shadow.url}${path}`)).text();
     const report = JSON.parse(await text('/__control/fidelity')) as Schemas['FidelityReport'];
     // the differences are there, their values redacted
-    expect(report.differences.map((d) => d.pointer)).toEqual(expect.arrayContaining(['/note', '/deep', '/api_key', '/copy']));
-    const entries = (JSON.parse(await text('/__control/requests?client_id=sandbox-client&since=start')) as { data: { id: string }[] }).data;
+    expect(report.differences.map((d) => d.pointer)).toEqual(
+      expect.arrayContaining(['/note', '/deep', '/api_key', '/copy']),
+    );
+    const entries = (
+      JSON.parse(await text('/__control/requests?client_id=sandbox-client&since=start')) as { data: { id: string }[] }
+    ).data;
     expect(entries).toHaveLength(3);
     const everything = [
       JSON.stringify(report),
@@ -70,7 +112,16 @@ describe('the same definition without shadow mode', () => {
       const created = await fetch(`${fake.url}/v1/accounts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'individual', external_id: `x-${SECRET}-y`, first_name: `a${token}`, last_name: 'Lovelace', country: 'GB', dob_day: 10, dob_month: 12, dob_year: 1985 }),
+        body: JSON.stringify({
+          type: 'individual',
+          external_id: `x-${SECRET}-y`,
+          first_name: `a${token}`,
+          last_name: 'Lovelace',
+          country: 'GB',
+          dob_day: 10,
+          dob_month: 12,
+          dob_year: 1985,
+        }),
       });
       expect(await created.text()).toContain(SECRET);
       const id = created.headers.get('x-request-id')!;

@@ -44,7 +44,9 @@ it('refuses it otherwise: 502 upstream_unreachable naming the certificate proble
   started.push(fake);
   const answer = await fetch(`${fake.url}/v1/assets`);
   expect(answer.status).toBe(502);
-  expect(((await answer.json()) as { detail: string }).detail).toMatch(/cannot be reached \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
+  expect(((await answer.json()) as { detail: string }).detail).toMatch(
+    /cannot be reached \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+  );
 });
 
 it("adds the system's trust store and NODE_EXTRA_CA_CERTS to Node's own roots", () => {

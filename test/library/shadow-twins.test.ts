@@ -6,7 +6,10 @@ import { tenantFileName } from '../../src/persistence/tenant-file.js';
 import { startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';
 
-const CLIENTS = Array.from({ length: 40 }, (_, i) => ({ client_id: `partner-${i + 1}`, client_secret: `secret-of-partner-${i + 1}` }));
+const CLIENTS = Array.from({ length: 40 }, (_, i) => ({
+  client_id: `partner-${i + 1}`,
+  client_secret: `secret-of-partner-${i + 1}`,
+}));
 
 describe('shadow mode with more clients than MAX_TWINS', () => {
   let upstream: FakeServer;
@@ -23,23 +26,44 @@ describe('shadow mode with more clients than MAX_TWINS', () => {
   it("answers every client, compares the first ten, says why the others are not compared, and leaves the operator's slots alone", async () => {
     const host = new URL(shadow.url).host;
     for (const { client_id, client_secret } of CLIENTS) {
-      const granted = await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'read:accounts', client_id, client_secret, audience: host }) });
+      const granted = await fetch(`${shadow.url}/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'read:accounts',
+          client_id,
+          client_secret,
+          audience: host,
+        }),
+      });
       expect(granted.status).toBe(200);
       const { access_token } = (await granted.json()) as { access_token: string };
-      expect((await fetch(`${shadow.url}/v1/accounts?limit=1`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(200);
+      expect(
+        (await fetch(`${shadow.url}/v1/accounts?limit=1`, { headers: { authorization: `Bearer ${access_token}` } }))
+          .status,
+      ).toBe(200);
     }
     const report = (await (await fetch(`${shadow.url}/__control/fidelity`)).json()) as Schemas['FidelityReport'];
     expect(report).toMatchObject({ exchanges: 80, compared: 20, not_comparable: 60 });
     expect(report.not_comparable_exchanges).toHaveLength(60);
-    for (const entry of report.not_comparable_exchanges) expect(entry.reason).toMatch(/has no twin: This fake holds 10 twins, the most MAX_TWINS allows/);
+    for (const entry of report.not_comparable_exchanges)
+      expect(entry.reason).toMatch(/has no twin: This fake holds 10 twins, the most MAX_TWINS allows/);
     expect(report.not_comparable_exchanges[0]!.reason).toContain('partner-11');
 
     // the operator's own clients still have the 19 slots the default client leaves
     for (let i = 0; i < 19; i++) {
-      const created = await fetch(`${shadow.url}/__control/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: `operator-${i}`, client_secret: 'operator-secret' }) });
+      const created = await fetch(`${shadow.url}/__control/clients`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: `operator-${i}`, client_secret: 'operator-secret' }),
+      });
       expect(created.status).toBe(201);
     }
-    const refused = await fetch(`${shadow.url}/__control/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'operator-20', client_secret: 'operator-secret' }) });
+    const refused = await fetch(`${shadow.url}/__control/clients`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'operator-20', client_secret: 'operator-secret' }),
+    });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { detail: string }).detail).toContain('MAX_TENANTS');
   });
@@ -53,7 +77,16 @@ describe('a twin with STATE_DIR', () => {
     try {
       const host = new URL(shadow.url).host;
       const { client_id, client_secret } = CLIENTS[0]!;
-      const granted = await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'read:accounts', client_id, client_secret, audience: host }) });
+      const granted = await fetch(`${shadow.url}/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'read:accounts',
+          client_id,
+          client_secret,
+          audience: host,
+        }),
+      });
       expect(granted.status).toBe(200);
       expect((await shadow.control.clients()).map((c) => c.client_id)).toContain(client_id);
     } finally {

@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +23,8 @@ import { sleep, until } from '../support/waits.js';
 const { running, stateDir, start, stopped, withAcme } = stateDirFixtures();
 
 const json = { 'content-type': 'application/json' };
-const control = (fake: FakeServer, path: string, init: RequestInit = {}) => fetch(`${fake.url}/__control${path}`, { ...init, headers: { ...json, ...init.headers } });
+const control = (fake: FakeServer, path: string, init: RequestInit = {}) =>
+  fetch(`${fake.url}/__control${path}`, { ...init, headers: { ...json, ...init.headers } });
 const health = (fake: FakeServer) => healthOf(fake.url);
 
 describe('STATE_DIR is locked to one instance', () => {
@@ -24,7 +35,9 @@ describe('STATE_DIR is locked to one instance', () => {
       (fake) => (running.push(fake), undefined),
       (error: Error) => error,
     );
-    expect(refused?.message).toContain(`STATE_DIR "${dir}" is in use by process ${process.pid} on host "${hostname()}"`);
+    expect(refused?.message).toContain(
+      `STATE_DIR "${dir}" is in use by process ${process.pid} on host "${hostname()}"`,
+    );
     // the refused start changed nothing: the first one still writes and answers
     await first.control.addClient({ client_id: 'acme', client_secret: 's' });
     await stopped(first);
@@ -38,7 +51,10 @@ describe('STATE_DIR is locked to one instance', () => {
     await stopped(first);
     // what a SIGKILL leaves: the lock folder, naming a process that no longer runs
     mkdirSync(join(dir, 'lock'));
-    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: 2 ** 22 + 17, hostname: hostname(), started: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      join(dir, 'lock', 'holder.json'),
+      JSON.stringify({ pid: 2 ** 22 + 17, hostname: hostname(), started: '2026-01-01T00:00:00.000Z' }),
+    );
     const second = await start({ stateDir: dir });
     expect((await health(second)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
   });
@@ -47,7 +63,10 @@ describe('STATE_DIR is locked to one instance', () => {
     const dir = stateDir();
     mkdirSync(join(dir, 'lock'));
     // our own pid, running, but not the process that took the lock: its start differs
-    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: process.pid, hostname: hostname(), started: new Date().toISOString(), process_start: '1' }));
+    writeFileSync(
+      join(dir, 'lock', 'holder.json'),
+      JSON.stringify({ pid: process.pid, hostname: hostname(), started: new Date().toISOString(), process_start: '1' }),
+    );
     const second = await start({ stateDir: dir });
     expect((await health(second)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
   });
@@ -55,7 +74,10 @@ describe('STATE_DIR is locked to one instance', () => {
   it('createApp, which cannot wait, refuses a lock held on another host that is not stale, naming its holder', () => {
     const dir = stateDir();
     mkdirSync(join(dir, 'lock'));
-    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: 1, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      join(dir, 'lock', 'holder.json'),
+      JSON.stringify({ pid: 1, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }),
+    );
     expect(() => createApp({ stateDir: dir })).toThrow(/is in use by process 1 on host "other-host", since 2026-01-01/);
   });
 });
@@ -83,7 +105,10 @@ describe('the operator’s SIGNING_KEY_FILE', () => {
   it('is read as it is and left as it is: a 0644 key (the image’s node user reads it) keeps its mode, also beside a STATE_DIR', async () => {
     const dir = stateDir();
     const keyFile = join(dir, 'operator-key.pem');
-    writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(
+      keyFile,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     chmodSync(keyFile, 0o644);
     const fake = await start({ stateDir: join(dir, 'state'), signingKeyFile: keyFile });
     expect((await fetch(`${fake.url}/__control/health`)).status).toBe(200);
@@ -150,21 +175,38 @@ describe('a STATE_DIR that cannot take writes', () => {
     expect(await health(fake)).toEqual({ status: 200, body: { status: 'ok', persistence: { status: 'ok' } } });
     breakFolder(dir);
     // a change the directory does not take: acknowledged (it was made in memory), then the health check says so
-    await control(fake, '/clock', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ now: '2030-01-01T00:00:00Z' }) });
+    await control(fake, '/clock', {
+      method: 'POST',
+      headers: { 'x-client-id': 'acme' },
+      body: JSON.stringify({ now: '2030-01-01T00:00:00Z' }),
+    });
     await until(async () => (await health(fake)).status === 503);
     const degraded = await health(fake);
-    expect(degraded.body).toMatchObject({ status: 'degraded', persistence: { status: 'degraded', reason: expect.stringMatching(/^ENOTDIR/), tenants_not_saved: 1 } });
+    expect(degraded.body).toMatchObject({
+      status: 'degraded',
+      persistence: { status: 'degraded', reason: expect.stringMatching(/^ENOTDIR/), tenants_not_saved: 1 },
+    });
     expect(JSON.stringify(degraded.body)).not.toContain(dir);
 
-    const refused = await control(fake, '/faults', { method: 'POST', headers: { 'x-client-id': 'acme' }, body: JSON.stringify({ status: 503 }) });
+    const refused = await control(fake, '/faults', {
+      method: 'POST',
+      headers: { 'x-client-id': 'acme' },
+      body: JSON.stringify({ status: 503 }),
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(((await refused.json()) as { code: string }).code).toBe('state_not_saved');
     expect(await fake.control.forClient('acme').faults()).toEqual([]);
     const token = await fetchToken(fake.url, 'acme', 's');
-    const account = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify({ type: 'individual' }) });
+    const account = await fetch(`${fake.url}/v1/accounts`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ type: 'individual' }),
+    });
     expect(account.status).toBe(503);
-    expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
 
     mendFolder(dir);
     await until(async () => (await health(fake)).status === 200);

@@ -7,10 +7,22 @@ import { stateDirFixtures } from '../support/state-dirs.js';
 const { running, stateDir, start } = stateDirFixtures();
 
 const api = (fake: FakeServer, token: string, path: string, init: RequestInit = {}) =>
-  fetch(`${fake.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+  fetch(`${fake.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
 const ACCOUNT = {
-  type: 'individual', external_id: 'kept-1', first_name: 'Ada', last_name: 'Lovelace', dob_day: 10, dob_month: 12, dob_year: 1985,
-  country: 'GB', city: 'London', line1: '1 St James Sq', postal_code: 'SW1Y 4JH',
+  type: 'individual',
+  external_id: 'kept-1',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  dob_day: 10,
+  dob_month: 12,
+  dob_year: 1985,
+  country: 'GB',
+  city: 'London',
+  line1: '1 St James Sq',
+  postal_code: 'SW1Y 4JH',
 };
 
 describe('STATE_DIR', () => {
@@ -18,7 +30,12 @@ describe('STATE_DIR', () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir });
     const control = first.control;
-    await control.addClient({ client_id: 'acme', client_secret: 'acme-secret', scopes: ['read:accounts', 'write:accounts', 'control'], settings: { tax_reporting: false } });
+    await control.addClient({
+      client_id: 'acme',
+      client_secret: 'acme-secret',
+      scopes: ['read:accounts', 'write:accounts', 'control'],
+      settings: { tax_reporting: false },
+    });
     await control.forClient('acme').setClock('2031-05-01T12:00:00Z');
     const token = await fetchToken(first.url, 'acme', 'acme-secret');
     const created = await api(first, token, '/v1/accounts', { method: 'POST', body: JSON.stringify(ACCOUNT) });
@@ -27,7 +44,11 @@ describe('STATE_DIR', () => {
     await control.forClient('acme').addFault({ path: '/v1/assets', status: 503, count: 2 });
     await control.forClient('acme').addFault({ method: 'POST', path: '/v1/accounts', drop: true, phase: 'after' });
     const link = (await control.forClient('acme').documents())[0]!.url;
-    const before = { state: first.state('acme'), clients: await control.clients(), faults: await control.forClient('acme').faults() };
+    const before = {
+      state: first.state('acme'),
+      clients: await control.clients(),
+      faults: await control.forClient('acme').faults(),
+    };
     const { port } = first;
     await first.stop();
     running.splice(running.indexOf(first), 1);
@@ -90,7 +111,11 @@ describe('STATE_DIR', () => {
     expect(files).toContain('written.json');
     expect(Date.now() - since).toBeLessThan(1000);
     const file = JSON.parse(readFileSync(join(dir, 'tenants', 'written.json'), 'utf8'));
-    expect(file).toMatchObject({ format: 'investment-api-fake/tenant@1', client: { client_id: 'written', client_secret: 's' }, clock_offset_ms: 0 });
+    expect(file).toMatchObject({
+      format: 'investment-api-fake/tenant@1',
+      client: { client_id: 'written', client_secret: 's' },
+      clock_offset_ms: 0,
+    });
     const key = join(dir, 'signing-key.pem');
     expect(readFileSync(key, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     expect(statSync(key).mode & 0o777).toBe(0o600);
@@ -98,7 +123,8 @@ describe('STATE_DIR', () => {
 
   it('the JWKS kid is the key’s thumbprint, the same after a restart', async () => {
     const dir = stateDir();
-    const jwks = async (fake: FakeServer) => ((await (await fetch(`${fake.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]!.kid;
+    const jwks = async (fake: FakeServer) =>
+      ((await (await fetch(`${fake.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]!.kid;
     const first = await start({ stateDir: dir });
     const kid = await jwks(first);
     expect(kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -118,7 +144,9 @@ describe('STATE_DIR', () => {
     delete kept.faults.faults[0].fault.phase;
     writeFileSync(file, JSON.stringify(kept));
     const again = await start({ stateDir: dir });
-    expect(await again.control.forClient('acme').faults()).toMatchObject([{ path: '/v1/assets', status: 503, phase: 'before' }]);
+    expect(await again.control.forClient('acme').faults()).toMatchObject([
+      { path: '/v1/assets', status: 503, phase: 'before' },
+    ]);
   });
 
   it('a status history kept before histories named who placed an order (`placement`) comes back as `fixtures`; a placed order says who placed it', async () => {
@@ -153,10 +181,28 @@ describe('STATE_DIR', () => {
     const parsed = JSON.parse(good);
     const cases: [string, RegExp][] = [
       ['{"format": ', /is not JSON/],
-      [JSON.stringify({ ...parsed, format: 'investment-api-fake/tenant@0' }), /is not a valid tenant .*\n {2}\/format: must be equal to one of the allowed values/],
-      [JSON.stringify({ ...parsed, world: { ...parsed.world, orders: [{ ...parsed.world.orders[0], account_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }] } }), /\/world\/orders\/0\/account_id: no item of accounts has id "3fa85f64/],
-      [JSON.stringify({ ...parsed, client: { ...parsed.client, client_id: 'globex' } }), /holds client "globex", whose file is "globex.json"/],
-      [JSON.stringify({ ...parsed, clock_offset_ms: 1e16 }), /is not a valid tenant: The clock must stay between 1970-01-01T00:00:00Z and 9998-12-31T23:59:59Z/],
+      [
+        JSON.stringify({ ...parsed, format: 'investment-api-fake/tenant@0' }),
+        /is not a valid tenant .*\n {2}\/format: must be equal to one of the allowed values/,
+      ],
+      [
+        JSON.stringify({
+          ...parsed,
+          world: {
+            ...parsed.world,
+            orders: [{ ...parsed.world.orders[0], account_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }],
+          },
+        }),
+        /\/world\/orders\/0\/account_id: no item of accounts has id "3fa85f64/,
+      ],
+      [
+        JSON.stringify({ ...parsed, client: { ...parsed.client, client_id: 'globex' } }),
+        /holds client "globex", whose file is "globex.json"/,
+      ],
+      [
+        JSON.stringify({ ...parsed, clock_offset_ms: 1e16 }),
+        /is not a valid tenant: The clock must stay between 1970-01-01T00:00:00Z and 9998-12-31T23:59:59Z/,
+      ],
     ];
     for (const [text, message] of cases) {
       writeFileSync(file, text);
@@ -169,7 +215,9 @@ describe('STATE_DIR', () => {
     }
     writeFileSync(join(dir, 'signing-key.pem'), 'not a key');
     writeFileSync(file, good);
-    await expect(startServer({ stateDir: dir })).rejects.toThrow(`The signing key "${join(dir, 'signing-key.pem')}" is not a PEM private key`);
+    await expect(startServer({ stateDir: dir })).rejects.toThrow(
+      `The signing key "${join(dir, 'signing-key.pem')}" is not a PEM private key`,
+    );
   });
 
   it('a write cut short leaves a temporary file that the next start removes, never reads', async () => {
@@ -185,26 +233,52 @@ describe('STATE_DIR', () => {
     const dir = stateDir();
     const { generateKeyPairSync } = await import('node:crypto');
     const keyFile = join(dir, 'replicas.pem');
-    writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string);
+    writeFileSync(
+      keyFile,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string,
+    );
     const baseUrl = 'http://127.0.0.1:1';
-    const [a, b] = await Promise.all([start({ signingKeyFile: keyFile, baseUrl }), start({ signingKeyFile: keyFile, baseUrl })]);
+    const [a, b] = await Promise.all([
+      start({ signingKeyFile: keyFile, baseUrl }),
+      start({ signingKeyFile: keyFile, baseUrl }),
+    ]);
     const local = (fake: FakeServer) => `http://127.0.0.1:${fake.port}`;
-    const token = (await (await fetch(`${local(a)}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid offline', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: '127.0.0.1:1' }),
-    })).json()) as { access_token: string };
+    const token = (await (
+      await fetch(`${local(a)}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'openid offline',
+          client_id: 'sandbox-client',
+          client_secret: 'sandbox-secret',
+          audience: '127.0.0.1:1',
+        }),
+      })
+    ).json()) as { access_token: string };
     const onB = await fetch(`${local(b)}/v1/assets`, { headers: { authorization: `Bearer ${token.access_token}` } });
     expect(onB.status).toBe(200);
-    const kids = await Promise.all([a, b].map(async (f) => ((await (await fetch(`${local(f)}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]!.kid));
+    const kids = await Promise.all(
+      [a, b].map(
+        async (f) =>
+          ((await (await fetch(`${local(f)}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]!
+            .kid,
+      ),
+    );
     expect(kids[0]).toBe(kids[1]);
-    await expect(startServer({ signingKeyFile: join(dir, 'missing.pem') })).rejects.toThrow(`SIGNING_KEY_FILE "${join(dir, 'missing.pem')}" cannot be read`);
+    await expect(startServer({ signingKeyFile: join(dir, 'missing.pem') })).rejects.toThrow(
+      `SIGNING_KEY_FILE "${join(dir, 'missing.pem')}" cannot be read`,
+    );
   });
 
   it('a client keeps its token_endpoint_auth_method across a restart; a file written before the field existed loads as client_secret_post', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir });
-    await first.control.addClient({ client_id: 'basic-one', client_secret: 'b', token_endpoint_auth_method: 'client_secret_basic' });
+    await first.control.addClient({
+      client_id: 'basic-one',
+      client_secret: 'b',
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
     await first.control.addClient({ client_id: 'older', client_secret: 'o' });
     const { port } = first;
     await first.stop();
@@ -217,17 +291,32 @@ describe('STATE_DIR', () => {
     writeFileSync(olderFile, JSON.stringify({ ...JSON.parse(readFileSync(olderFile, 'utf8')), client: olderClient }));
 
     const second = await start({ stateDir: dir, port });
-    const methods = Object.fromEntries((await second.control.clients()).map((c) => [c.client_id, c.token_endpoint_auth_method]));
-    expect(methods).toEqual({ 'sandbox-client': 'client_secret_post', 'basic-one': 'client_secret_basic', older: 'client_secret_post' });
-    await expect(fetchToken(second.url, 'basic-one', 'b', { authMethod: 'client_secret_basic' })).resolves.toMatch(/^ey/);
-    await expect(fetchToken(second.url, 'basic-one', 'b')).rejects.toThrow(/invalid_client .*registered for client_secret_basic/);
+    const methods = Object.fromEntries(
+      (await second.control.clients()).map((c) => [c.client_id, c.token_endpoint_auth_method]),
+    );
+    expect(methods).toEqual({
+      'sandbox-client': 'client_secret_post',
+      'basic-one': 'client_secret_basic',
+      older: 'client_secret_post',
+    });
+    await expect(fetchToken(second.url, 'basic-one', 'b', { authMethod: 'client_secret_basic' })).resolves.toMatch(
+      /^ey/,
+    );
+    await expect(fetchToken(second.url, 'basic-one', 'b')).rejects.toThrow(
+      /invalid_client .*registered for client_secret_basic/,
+    );
     await expect(fetchToken(second.url, 'older', 'o')).resolves.toMatch(/^ey/);
     await second.stop();
     running.splice(0);
 
     const file = join(dir, 'tenants', 'basic-one.json');
-    writeFileSync(file, JSON.stringify({ ...kept, client: { ...kept.client, token_endpoint_auth_method: 'private_key_jwt' } }));
-    await expect(startServer({ stateDir: dir })).rejects.toThrow(new RegExp(`${file}.*\\n {2}/client/token_endpoint_auth_method: must be equal to one of the allowed values`));
+    writeFileSync(
+      file,
+      JSON.stringify({ ...kept, client: { ...kept.client, token_endpoint_auth_method: 'private_key_jwt' } }),
+    );
+    await expect(startServer({ stateDir: dir })).rejects.toThrow(
+      new RegExp(`${file}.*\\n {2}/client/token_endpoint_auth_method: must be equal to one of the allowed values`),
+    );
   });
 
   it('a partner keeps its control access across a restart (the scope lives in its client record)', async () => {
@@ -239,7 +328,10 @@ describe('STATE_DIR', () => {
     await first.stop();
     running.splice(0);
     const second = await start({ stateDir: dir, controlToken: 'ops', port });
-    const partner = createControlClient({ url: second.url, clientCredentials: { clientId: 'acme', clientSecret: 's' } });
+    const partner = createControlClient({
+      url: second.url,
+      clientCredentials: { clientId: 'acme', clientSecret: 's' },
+    });
     expect((await partner.clients()).map((c) => c.client_id)).toEqual(['acme']);
   });
 });
@@ -248,8 +340,18 @@ describe('STATE_DIR', () => {
 async function placementFor(control: ReturnType<FakeServer['control']['forClient']>) {
   const world = await control.snapshot();
   const asset = world.assets.find((a) => a.subscribeable)!;
-  const account = world.accounts.find((a) =>
-    world.wallets.some((w) => w.account_id === a.id && w.is_primary) && world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary))!;
+  const account = world.accounts.find(
+    (a) =>
+      world.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
+      world.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+  )!;
   const minimum = world.share_classes.find((s) => s.id === asset.share_class_id)!.min_investment ?? 1;
-  return { account_id: account.id, isin: asset.isin, side: 'BUY' as const, market: 'PRIMARY' as const, amount_of_units: 1, value: minimum };
+  return {
+    account_id: account.id,
+    isin: asset.isin,
+    side: 'BUY' as const,
+    market: 'PRIMARY' as const,
+    amount_of_units: 1,
+    value: minimum,
+  };
 }

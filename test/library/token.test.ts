@@ -4,14 +4,29 @@ import { expiryOf } from '../../src/token-keeper.js';
 
 let fake: FakeServer;
 beforeAll(async () => {
-  fake = await startServer({ seed: 1, clients: [{ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { client_id: 'other', client_secret: 'other-secret', scopes: ['read:assets'] }] });
+  fake = await startServer({
+    seed: 1,
+    clients: [
+      { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+      { client_id: 'other', client_secret: 'other-secret', scopes: ['read:assets'] },
+    ],
+  });
 });
 beforeEach(() => fake.reset());
 afterAll(() => fake.stop());
 
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { jti: string; exp: number; iat: number; scope: string; sub: string };
-const grants = async (clientId = fake.clientId) => (await fake.control.forClient(clientId).requests({ method: 'POST', path: '/oauth2/token' })).length;
-const get = async (path: string, token: string) => (await fetch(`${fake.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status;
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as {
+    jti: string;
+    exp: number;
+    iat: number;
+    scope: string;
+    sub: string;
+  };
+const grants = async (clientId = fake.clientId) =>
+  (await fake.control.forClient(clientId).requests({ method: 'POST', path: '/oauth2/token' })).length;
+const get = async (path: string, token: string) =>
+  (await fetch(`${fake.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status;
 
 describe('fake.token()', () => {
   it('keeps one token per client: asked again, the same one, fetched once', async () => {
@@ -26,7 +41,9 @@ describe('fake.token()', () => {
   });
 
   it('shares a token being fetched between concurrent callers', async () => {
-    const tokens = await Promise.all(Array.from({ length: 5 }, () => fake.token('other', { fresh: true }).then(() => fake.token('other'))));
+    const tokens = await Promise.all(
+      Array.from({ length: 5 }, () => fake.token('other', { fresh: true }).then(() => fake.token('other'))),
+    );
     expect(new Set(tokens).size).toBe(1);
     fake.reset('other');
     await Promise.all([fake.token('other', { fresh: true }), fake.token('other'), fake.token('other')]);
@@ -69,11 +86,17 @@ describe('fake.token()', () => {
     expect(await get('/v1/orders', after)).toBe(200);
     await fake.control.updateClient('other', { token_endpoint_auth_method: 'client_secret_basic' });
     expect(await fake.token('other')).not.toBe(after);
-    await fake.control.updateClient('other', { token_endpoint_auth_method: 'client_secret_post', scopes: ['read:assets'] });
+    await fake.control.updateClient('other', {
+      token_endpoint_auth_method: 'client_secret_post',
+      scopes: ['read:assets'],
+    });
   });
 
   it('rejects for an unknown client with the DomainError client_not_found, and keeps nothing', async () => {
-    const refused = await fake.token('nobody').then(() => undefined, (error: unknown) => error);
+    const refused = await fake.token('nobody').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ status: 404, code: 'client_not_found' });
   });
@@ -81,10 +104,12 @@ describe('fake.token()', () => {
   it("the README's pattern, a token asked before every request across resets, has no readiness findings; fresh ones per call would", async () => {
     for (let test = 0; test < 3; test++) {
       fake.reset();
-      for (let call = 0; call < 4; call++) expect(await get('/v1/share-classes?limit=100', await fake.token())).toBe(200);
+      for (let call = 0; call < 4; call++)
+        expect(await get('/v1/share-classes?limit=100', await fake.token())).toBe(200);
     }
     expect(fake.report().findings).toEqual([]);
-    for (let call = 0; call < 4; call++) expect(await get('/v1/share-classes?limit=100', await fake.token(undefined, { fresh: true }))).toBe(200);
+    for (let call = 0; call < 4; call++)
+      expect(await get('/v1/share-classes?limit=100', await fake.token(undefined, { fresh: true }))).toBe(200);
     expect(fake.report().findings.map((f) => f.code)).toContain('token_per_call');
   });
 });

@@ -8,20 +8,33 @@ import { codeShape, foreignCode, literalsOf } from '../support/generated-code.js
 let fake: FakeServer;
 
 beforeAll(async () => {
-  fake = await startServer({ seed: 1, clients: [{ client_id: 'acme', client_secret: 'acme-secret-0123456789', scopes: ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'control'] }] });
+  fake = await startServer({
+    seed: 1,
+    clients: [
+      {
+        client_id: 'acme',
+        client_secret: 'acme-secret-0123456789',
+        scopes: ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'control'],
+      },
+    ],
+  });
 });
 afterAll(() => fake.stop());
 beforeEach(() => fake.reset());
 
 /** The names of the file's `it`s, in order. */
-const steps = (file: string): string[] => [...file.matchAll(/^ {2}it(?:\.skip)?\("([^"]+)"/gm)].map(([, title]) => title!);
+const steps = (file: string): string[] =>
+  [...file.matchAll(/^ {2}it(?:\.skip)?\("([^"]+)"/gm)].map(([, title]) => title!);
 
 describe('a session exported as a vitest file', () => {
   it('imports only vitest and the package, and holds no secret nor token of the session', async () => {
     const token = await fake.token('acme', { fresh: true });
     await driveSession(fake, 'acme');
     const file = fake.exportRequests('vitest', { clientId: 'acme' });
-    expect([...file.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => from)).toEqual(['vitest', 'investment-api-fake']);
+    expect([...file.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => from)).toEqual([
+      'vitest',
+      'investment-api-fake',
+    ]);
     expect(file).not.toContain('acme-secret-0123456789');
     expect(file).not.toContain(token);
     expect(file).not.toContain(token.split('.')[1]);
@@ -50,7 +63,7 @@ describe('a session exported as a vitest file', () => {
     expect(file).toContain(`id: "${startingAccountId}",`);
   });
 
-  it('reads a record made inside another (an account\'s first wallet) from the list that shows it first', async () => {
+  it("reads a record made inside another (an account's first wallet) from the list that shows it first", async () => {
     const token = await fake.token('acme');
     const send = async (method: string, path: string, body?: unknown) =>
       (await fetch(`${fake.url}${path}`, {
@@ -59,7 +72,13 @@ describe('a session exported as a vitest file', () => {
         ...(body !== undefined && { body: JSON.stringify(body) }),
       }).then((r) => r.json())) as { id: string; data: { id: string }[] };
     const account = await send('POST', '/v1/accounts', {
-      type: 'individual', first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE',
+      type: 'individual',
+      first_name: 'Ann',
+      last_name: 'Example',
+      dob_day: 14,
+      dob_month: 7,
+      dob_year: 1985,
+      country: 'DE',
       wallets: [{ chain: 'polygon', wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', is_primary: true }],
     });
     const wallet = (await send('GET', `/v1/accounts/${account.id}/wallets`)).data[0]!;
@@ -70,9 +89,13 @@ describe('a session exported as a vitest file', () => {
     expect(file).toContain('send("PATCH", `/v1/accounts/${account1}/wallets/${wallet1}`');
   });
 
-  it('replays a Pact provider state set up in the session, reading the records it made from the replay\'s answer', async () => {
+  it("replays a Pact provider state set up in the session, reading the records it made from the replay's answer", async () => {
     const control = fake.control.forClient('acme');
-    const made = (await control.providerState({ state: 'an account exists', params: { type: 'individual', first_name: 'Wile' }, action: 'setup' })) as { accountId: string };
+    const made = (await control.providerState({
+      state: 'an account exists',
+      params: { type: 'individual', first_name: 'Wile' },
+      action: 'setup',
+    })) as { accountId: string };
     await control.providerState({ state: 'an account exists', action: 'teardown' });
     const token = await fake.token('acme');
     await fetch(`${fake.url}/v1/accounts/${made.accountId}`, { headers: { authorization: `Bearer ${token}` } });
@@ -109,7 +132,9 @@ describe('a session exported as a vitest file', () => {
   });
 
   it('starts from the tenant as its span began: seed, settings and scopes, the clock then', async () => {
-    await fake.control.forClient('acme').updateClient('acme', { settings: { order_progression: 'polls', order_polls_per_step: 2 } });
+    await fake.control
+      .forClient('acme')
+      .updateClient('acme', { settings: { order_progression: 'polls', order_polls_per_step: 2 } });
     fake.reset('acme');
     const before = Date.now();
     await fake.control.forClient('acme').updateClient('acme', { settings: { order_progression: 'manual' } });
@@ -136,7 +161,7 @@ describe('a session exported as a vitest file', () => {
     expect(file).toContain('it.skip("1. POST /v1/accounts → ');
   });
 
-  it('replays a token request sent by HTTP Basic with the made-up secret, and none of the session\'s credentials', async () => {
+  it("replays a token request sent by HTTP Basic with the made-up secret, and none of the session's credentials", async () => {
     const basic = Buffer.from('acme:acme-secret-0123456789').toString('base64');
     const answer = await fetch(`${fake.url}/oauth2/token`, {
       method: 'POST',
@@ -144,7 +169,9 @@ describe('a session exported as a vitest file', () => {
       body: new URLSearchParams({ grant_type: 'client_credentials', audience: new URL(fake.url).host }).toString(),
     });
     const file = fake.exportRequests('vitest', { clientId: 'acme' });
-    expect(steps(file)).toEqual([`1. POST /oauth2/token → ${answer.status}${answer.status === 200 ? '' : ` ${((await answer.json()) as { error: string }).error}`}`]);
+    expect(steps(file)).toEqual([
+      `1. POST /oauth2/token → ${answer.status}${answer.status === 200 ? '' : ` ${((await answer.json()) as { error: string }).error}`}`,
+    ]);
     expect(file).toMatch(/authorization: basic\(CLIENT_ID, (CLIENT_SECRET|WRONG_SECRET)\)/);
     expect(file).toContain('audience: new URL(fake.url).host,');
     expect(file).not.toContain(basic);
@@ -154,7 +181,9 @@ describe('a session exported as a vitest file', () => {
   it('is written skipped, saying why, when the journal no longer holds the whole span; a reset starts a whole one', async () => {
     await fake.token('acme', { fresh: true });
     fake.clearRequests('acme');
-    expect(fake.exportRequests('vitest', { clientId: 'acme' })).toMatch(/NOT REPLAYED: the journal no longer holds the whole span[\s\S]*describe\.skip\(/);
+    expect(fake.exportRequests('vitest', { clientId: 'acme' })).toMatch(
+      /NOT REPLAYED: the journal no longer holds the whole span[\s\S]*describe\.skip\(/,
+    );
     fake.reset('acme');
     fake.clearRequests('acme');
     const file = fake.exportRequests('vitest', { clientId: 'acme' });
@@ -166,9 +195,22 @@ describe('a session exported as a vitest file', () => {
 describe('outside values in the file (CONTRACT 16)', () => {
   it('a body member named __proto__ is replayed as a member, so the replay sends the bytes the session sent', async () => {
     const token = await fake.token('acme');
-    const account = { type: 'individual', external_id: 'proto-1', first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE' };
+    const account = {
+      type: 'individual',
+      external_id: 'proto-1',
+      first_name: 'Ann',
+      last_name: 'Example',
+      dob_day: 14,
+      dob_month: 7,
+      dob_year: 1985,
+      country: 'DE',
+    };
     const sent = `${JSON.stringify(account).slice(0, -1)},"__proto__":{"first_name":"Mallory"}}`;
-    const answer = await fetch(`${fake.url}/v1/accounts`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: sent });
+    const answer = await fetch(`${fake.url}/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: sent,
+    });
     // the fake refuses the member it does not know
     expect(answer.status).toBe(422);
     const file = fake.exportRequests('vitest', { clientId: 'acme' });
@@ -177,16 +219,38 @@ describe('outside values in the file (CONTRACT 16)', () => {
     expect(foreignCode(file)).toEqual([]);
   });
 
-  it("a client secret that reads as code (answer.status) is taken out of the values only: every step still reads its answer", async () => {
+  it('a client secret that reads as code (answer.status) is taken out of the values only: every step still reads its answer', async () => {
     const secret = 'answer.status';
     const scopes = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets'] as const;
-    const own = await startServer({ seed: 1, clients: [{ client_id: 'coder', client_secret: secret, scopes: [...scopes] }] });
+    const own = await startServer({
+      seed: 1,
+      clients: [{ client_id: 'coder', client_secret: secret, scopes: [...scopes] }],
+    });
     try {
-      const form = { grant_type: 'client_credentials', scope: scopes.join(' '), audience: new URL(own.url).host, client_id: 'coder', client_secret: secret };
+      const form = {
+        grant_type: 'client_credentials',
+        scope: scopes.join(' '),
+        audience: new URL(own.url).host,
+        client_id: 'coder',
+        client_secret: secret,
+      };
       const issued = await fetch(`${own.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
       const token = ((await issued.json()) as { access_token: string }).access_token;
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      await fetch(`${own.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ type: 'individual', external_id: secret, first_name: 'Ann', last_name: 'Example', dob_day: 14, dob_month: 7, dob_year: 1985, country: 'DE' }) });
+      await fetch(`${own.url}/v1/accounts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          type: 'individual',
+          external_id: secret,
+          first_name: 'Ann',
+          last_name: 'Example',
+          dob_day: 14,
+          dob_month: 7,
+          dob_year: 1985,
+          country: 'DE',
+        }),
+      });
       await fetch(`${own.url}/v1/accounts?limit=5`, { headers });
       const file = own.exportRequests('vitest', { clientId: 'coder' });
       expect(file.match(/expect\(answer\.status, STEP\)\.toBe\(\d+\);/g)).toHaveLength(3);
@@ -212,12 +276,22 @@ describe('GET /__control/export?format=vitest', () => {
   });
 
   it("a partner's control token exports its own session, and no other tenant's", async () => {
-    const form = { grant_type: 'client_credentials', scope: 'openid offline control', audience: new URL(fake.url).host, client_id: 'acme', client_secret: 'acme-secret-0123456789' };
+    const form = {
+      grant_type: 'client_credentials',
+      scope: 'openid offline control',
+      audience: new URL(fake.url).host,
+      client_id: 'acme',
+      client_secret: 'acme-secret-0123456789',
+    };
     const issued = await fetch(`${fake.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
     const token = ((await issued.json()) as { access_token: string }).access_token;
-    const own = await fetch(`${fake.url}/__control/export?format=vitest`, { headers: { authorization: `Bearer ${token}` } });
+    const own = await fetch(`${fake.url}/__control/export?format=vitest`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(await own.text()).toContain('const CLIENT_ID = "acme";');
-    const other = await fetch(`${fake.url}/__control/export?format=vitest&client_id=sandbox-client`, { headers: { authorization: `Bearer ${token}` } });
+    const other = await fetch(`${fake.url}/__control/export?format=vitest&client_id=sandbox-client`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(other.status).toBe(403);
     expect(((await other.json()) as { code: string }).code).toBe('forbidden_tenant');
   });
@@ -232,7 +306,9 @@ describe('the control changes the journal keeps', () => {
     const requests = await control.requests();
     expect(requests.every((entry) => !entry.path.startsWith('/__control'))).toBe(true);
     expect(requests).toHaveLength(10);
-    const har = JSON.parse(fake.exportRequests('har', { clientId: 'acme', since: 'reset' })) as { log: { entries: { request: { url: string } }[] } };
+    const har = JSON.parse(fake.exportRequests('har', { clientId: 'acme', since: 'reset' })) as {
+      log: { entries: { request: { url: string } }[] };
+    };
     expect(har.log.entries).toHaveLength(10);
     expect(fake.exportRequests('http', { clientId: 'acme', since: 'reset' })).not.toContain('__control');
     expect(fake.verify({ method: 'POST', path: '/__control*' }, { exactly: 0 }, 'acme').matched).toBe(0);

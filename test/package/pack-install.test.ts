@@ -18,26 +18,56 @@ let packed: PackResult;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'pack-install-'));
   packed = await pack(work);
-  process.stdout.write(`package: ${packed.filename}, ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.entryCount} files\n`);
+  process.stdout.write(
+    `package: ${packed.filename}, ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.entryCount} files\n`,
+  );
 
   project = join(work, 'partner');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'partner-suite', private: true, type: 'module' }));
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false,
-      noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noEmit: true, types: ['node'],
-    },
-    include: ['*.ts'],
-  }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'partner-suite', private: true, type: 'module' }),
+  );
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: false,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        types: ['node'],
+      },
+      include: ['*.ts'],
+    }),
+  );
   copyFileSync(join(here, 'usage.ts'), join(project, 'usage.ts'));
   copyFileSync(join(here, 'usage-testcontainers.ts'), join(project, 'usage-testcontainers.ts'));
   writeFileSync(join(project, 'containers-doc.ts'), `${markedSnippet('testcontainers-module', 'ts')}export {};\n`);
   copyFileSync(join(here, 'partner-suite.ts'), join(project, 'fake.test.ts'));
-  const devDependencies = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies as Record<string, string>;
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed.filename),
-    `typescript@${devDependencies['typescript']}`, `vitest@${devDependencies['vitest']}`, `@types/node@${devDependencies['@types/node']}`,
-    `testcontainers@${devDependencies['testcontainers']}`], project);
+  const devDependencies = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies as Record<
+    string,
+    string
+  >;
+  await sh(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      join(work, packed.filename),
+      `typescript@${devDependencies['typescript']}`,
+      `vitest@${devDependencies['vitest']}`,
+      `@types/node@${devDependencies['@types/node']}`,
+      `testcontainers@${devDependencies['testcontainers']}`,
+    ],
+    project,
+  );
 }, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -45,10 +75,22 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('ships the compiled code, its complete declarations, the README, the docs pages and the license, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'LICENSE', 'dist/bundle/index.js', 'dist/bundle/library.js', 'dist/src/index.d.ts', 'dist/bundle/cli.js',
-      'dist/src/api/schema.d.ts', 'dist/src/api/openapi.json', 'dist/src/api/openapi.yaml', 'docs/readiness.md', 'docs/configuration.md',
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'dist/bundle/index.js',
+        'dist/bundle/library.js',
+        'dist/src/index.d.ts',
+        'dist/bundle/cli.js',
+        'dist/src/api/schema.d.ts',
+        'dist/src/api/openapi.json',
+        'dist/src/api/openapi.yaml',
+        'docs/readiness.md',
+        'docs/configuration.md',
+      ]),
+    );
     expect(paths.filter((p) => !/^(package\.json|README\.md|LICENSE|dist\/.+|docs\/[\w-]+\.md)$/.test(p))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.tsbuildinfo'))).toEqual([]);
     // Every declaration a declaration imports is shipped (the generated schema.d.ts was missing once).
@@ -91,10 +133,22 @@ describe('the packed package', () => {
     await sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project);
     // The @ts-expect-error lines are errors indeed: without them tsc reports exactly those.
     for (const file of ['usage.ts', 'usage-testcontainers.ts']) {
-      writeFileSync(join(project, file), readFileSync(join(project, file), 'utf8').replaceAll('// @ts-expect-error', '// expected:'));
+      writeFileSync(
+        join(project, file),
+        readFileSync(join(project, file), 'utf8').replaceAll('// @ts-expect-error', '// expected:'),
+      );
     }
-    const failed = await sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project).then(() => '', (e: Error) => e.message);
-    expect(failed).toMatch(/usage\.ts\(\d+,\d+\): error TS2345: Argument of type '"SHIPPED"' is not assignable to parameter of type '"PLACED" \| "AWAITING_PAYMENT"/);
+    const failed = await sh(
+      process.execPath,
+      [join(project, 'node_modules/typescript/bin/tsc'), '-p', project],
+      project,
+    ).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(failed).toMatch(
+      /usage\.ts\(\d+,\d+\): error TS2345: Argument of type '"SHIPPED"' is not assignable to parameter of type '"PLACED" \| "AWAITING_PAYMENT"/,
+    );
     expect(failed).toMatch(/Property 'price_eur' does not exist/);
     expect(failed).toMatch(/Type 'string' is not assignable to type 'number'/);
     expect(failed).toMatch(/Type '"too_slow"' is not assignable to type '"token_per_call" \| /);
@@ -103,7 +157,9 @@ describe('the packed package', () => {
     expect(failed).toMatch(/Type '"cancelOrders"' is not assignable to type /);
     expect(failed).toMatch(/Type '\\?"yesterday\\?"' is not assignable to type/);
     // the Testcontainers module's builders are typed
-    expect(failed).toMatch(/usage-testcontainers\.ts\(\d+,\d+\): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/);
+    expect(failed).toMatch(
+      /usage-testcontainers\.ts\(\d+,\d+\): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/,
+    );
     expect(failed.match(/error TS/g)).toHaveLength(8);
   }, 120_000);
 
@@ -116,7 +172,9 @@ describe('the packed package', () => {
     const script = "import('investment-api-fake/vitest').then((m) => console.log(Object.keys(m.matchers).join(',')))";
     const { stdout } = await sh(process.execPath, ['-e', script], project);
     expect(stdout.trim()).toBe('toHaveReceived,toHaveNoReadinessFindings');
-    expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/bundle/vitest.js', 'dist/src/vitest.d.ts']));
+    expect(packed.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['dist/bundle/vitest.js', 'dist/src/vitest.d.ts']),
+    );
   });
 
   it('has the Testcontainers module at its own subpath, the only file that imports the optional peer testcontainers', async () => {
@@ -124,16 +182,23 @@ describe('the packed package', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     expect(manifest.peerDependenciesMeta.testcontainers).toEqual({ optional: true });
     expect(manifest.dependencies.testcontainers).toBeUndefined();
-    const importers = packed.files.map((f) => f.path).filter((p) => p.startsWith('dist/bundle/') && p.endsWith('.js'))
+    const importers = packed.files
+      .map((f) => f.path)
+      .filter((p) => p.startsWith('dist/bundle/') && p.endsWith('.js'))
       .filter((p) => /from ["']testcontainers["']/.test(readFileSync(join(installed, p), 'utf8')));
     expect(importers).toEqual(['dist/bundle/testcontainers.js']);
-    const script = "import('investment-api-fake/testcontainers').then((m) => console.log(typeof m.InvestmentApiFakeContainer, m.DEFAULT_IMAGE))";
+    const script =
+      "import('investment-api-fake/testcontainers').then((m) => console.log(typeof m.InvestmentApiFakeContainer, m.DEFAULT_IMAGE))";
     const { stdout } = await sh(process.execPath, ['-e', script], project);
     expect(stdout.trim()).toBe(`function ghcr.io/investment-platform/investment-api-fake:${manifest.version}`);
   });
 
   it('is ESM that require() loads on the supported Node versions, with a CLI on the PATH', async () => {
-    const { stdout } = await sh(process.execPath, ['-e', "console.log(typeof require('investment-api-fake').startServer)"], project);
+    const { stdout } = await sh(
+      process.execPath,
+      ['-e', "console.log(typeof require('investment-api-fake').startServer)"],
+      project,
+    );
     expect(stdout.trim()).toBe('function');
     const version = await sh(join(project, 'node_modules/.bin/investment-api-fake'), ['--version'], project);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);

@@ -5,9 +5,21 @@ import { parse } from 'yaml';
 import { expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
 
-interface Step { uses?: string; run?: string; with?: Record<string, string>; env?: Record<string, string> }
-interface Job { permissions?: Record<string, string>; needs?: string[]; steps: Step[] }
-const workflow = parse(readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8')) as { on: { push: { tags: string[] } }; jobs: Record<string, Job> };
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, string>;
+  env?: Record<string, string>;
+}
+interface Job {
+  permissions?: Record<string, string>;
+  needs?: string[];
+  steps: Step[];
+}
+const workflow = parse(readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8')) as {
+  on: { push: { tags: string[] } };
+  jobs: Record<string, Job>;
+};
 const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
 const using = (action: string) => steps.filter((s) => s.uses?.startsWith(`${action}@`));
 
@@ -17,11 +29,18 @@ it('runs on version tags only', () => {
 
 it('builds the image for linux/amd64 and linux/arm64 and pushes it to GHCR under the repository owner', () => {
   const [build] = using('docker/build-push-action');
-  expect(build?.with?.platforms?.split(',').map((p) => p.trim()).sort()).toEqual(['linux/amd64', 'linux/arm64']);
+  expect(
+    build?.with?.platforms
+      ?.split(',')
+      .map((p) => p.trim())
+      .sort(),
+  ).toEqual(['linux/amd64', 'linux/arm64']);
   expect(build?.with?.push).toBe(true);
   expect(using('docker/setup-qemu-action')).toHaveLength(1);
   expect(using('docker/login-action')[0]?.with?.registry).toBe('ghcr.io');
-  expect(using('docker/metadata-action')[0]?.with?.images).toBe('ghcr.io/${{ github.repository_owner }}/investment-api-fake');
+  expect(using('docker/metadata-action')[0]?.with?.images).toBe(
+    'ghcr.io/${{ github.repository_owner }}/investment-api-fake',
+  );
   const job = Object.values(workflow.jobs).find((j) => j.steps.includes(build!));
   expect(job?.permissions?.packages).toBe('write');
 });

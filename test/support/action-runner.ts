@@ -18,7 +18,10 @@ export interface StepRun {
   outputs: Record<string, string>;
 }
 
-interface ActionMetadata { inputs: Record<string, { default?: string }>; runs: { main: string; post?: string } }
+interface ActionMetadata {
+  inputs: Record<string, { default?: string }>;
+  runs: { main: string; post?: string };
+}
 
 /** `name<<delimiter`…`delimiter` blocks (and the older `name=value` lines), as the runner reads them. */
 export function readFileCommands(text: string): Record<string, string> {
@@ -51,7 +54,10 @@ export class RunnerJob {
 
   /** `main`, with these inputs (and action.yml's defaults for the rest). */
   async main(inputs: Record<string, string>): Promise<StepRun> {
-    this.inputs = { ...Object.fromEntries(Object.entries(this.metadata.inputs).map(([name, input]) => [name, input.default ?? ''])), ...inputs };
+    this.inputs = {
+      ...Object.fromEntries(Object.entries(this.metadata.inputs).map(([name, input]) => [name, input.default ?? ''])),
+      ...inputs,
+    };
     const run = await this.step(this.metadata.runs.main, {});
     this.state = { ...this.state, ...readFileCommands(readFileSync(join(this.dir, 'state'), 'utf8')) };
     return run;
@@ -59,7 +65,10 @@ export class RunnerJob {
 
   /** `post`: the same inputs, and `main`'s state. */
   post(): Promise<StepRun> {
-    return this.step(this.metadata.runs.post!, Object.fromEntries(Object.entries(this.state).map(([name, value]) => [`STATE_${name}`, value])));
+    return this.step(
+      this.metadata.runs.post!,
+      Object.fromEntries(Object.entries(this.state).map(([name, value]) => [`STATE_${name}`, value])),
+    );
   }
 
   /** The `report` step (report/action.yml), a later step of the same job. */
@@ -77,7 +86,11 @@ export class RunnerJob {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private async step(script: string, extra: Record<string, string>, inputs: Record<string, string> = this.inputs): Promise<StepRun> {
+  private async step(
+    script: string,
+    extra: Record<string, string>,
+    inputs: Record<string, string> = this.inputs,
+  ): Promise<StepRun> {
     const summaryFile = join(this.dir, `step-summary-${this.summaries.length + 1}.md`);
     this.summaries.push(summaryFile);
     for (const file of ['output', 'state', 'env']) writeFileSync(join(this.dir, file), '');
@@ -85,7 +98,9 @@ export class RunnerJob {
     const env: NodeJS.ProcessEnv = {
       ...cleanEnv,
       ...this.exported,
-      ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`INPUT_${name.replace(/ /g, '_').toUpperCase()}`, value])),
+      ...Object.fromEntries(
+        Object.entries(inputs).map(([name, value]) => [`INPUT_${name.replace(/ /g, '_').toUpperCase()}`, value]),
+      ),
       ...extra,
       GITHUB_ACTIONS: 'true',
       RUNNER_TEMP: this.dir,
@@ -95,8 +110,12 @@ export class RunnerJob {
       GITHUB_STEP_SUMMARY: summaryFile,
     };
     const { code, log } = await new Promise<{ code: number | null; log: string }>((resolve) => {
-      const child = execFile(process.execPath, [join(ROOT, script)], { cwd: this.dir, env, maxBuffer: 16 * 1024 * 1024 }, (_error, stdout, stderr) =>
-        resolve({ code: child.exitCode, log: `${stdout}${stderr}` }));
+      const child = execFile(
+        process.execPath,
+        [join(ROOT, script)],
+        { cwd: this.dir, env, maxBuffer: 16 * 1024 * 1024 },
+        (_error, stdout, stderr) => resolve({ code: child.exitCode, log: `${stdout}${stderr}` }),
+      );
     });
     this.exported = { ...this.exported, ...readFileCommands(readFileSync(join(this.dir, 'env'), 'utf8')) };
     return { code, log, outputs: readFileCommands(readFileSync(join(this.dir, 'output'), 'utf8')) };

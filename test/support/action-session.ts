@@ -19,4 +19,8 @@ export async function carefulCalls(url: string, clientId: string, clientSecret: 
 }
 
 /** Whether anything answers the fake's health check there. */
-export const answers = (url: string): Promise<boolean> => fetch(`${url}/__control/health`).then((r) => r.ok, () => false);
+export const answers = (url: string): Promise<boolean> =>
+  fetch(`${url}/__control/health`).then(
+    (r) => r.ok,
+    () => false,
+  );

@@ -36,7 +36,10 @@ export async function spawnCli(port: number, args: string[] = [], extraEnv: Reco
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) return { child, url, port, output: () => output, exited: true };
-    const ok = await fetch(`${url}/__control/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/__control/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, url, port, output: () => output, exited: false };
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -54,4 +57,5 @@ export function killLaunched(): void {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-export const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+export const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -8,7 +8,9 @@ afterAll(closeListeningServers);
 afterEach(() => {
   const mismatches = takeAnswerMismatches();
   if (mismatches.length > 0) {
-    const list = mismatches.slice(0, 5).map((m) => `  ${m.method} ${m.path} (${m.operationId}) ${m.status}: ${m.problems.slice(0, 5).join('; ')}`);
+    const list = mismatches
+      .slice(0, 5)
+      .map((m) => `  ${m.method} ${m.path} (${m.operationId}) ${m.status}: ${m.problems.slice(0, 5).join('; ')}`);
     throw new Error(`${mismatches.length} answer(s) do not match the OpenAPI document:\n${list.join('\n')}`);
   }
 });

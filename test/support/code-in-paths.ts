@@ -14,19 +14,37 @@ export const BREAKS = ['%0A', '%E2%80%A8', '%0D'];
  */
 export async function fidelityFileWithCodeInPaths(): Promise<string> {
   const { shadow, stop } = await shadowOfDeviatingUpstream(({ method, path }, answer) => {
-    if (method === 'POST' && path === '/v1/accounts' && answer.status === 201) return { status: 201, body: { ...(answer.body as object), nickname: 'ada' } };
-    if (method === 'GET' && path.startsWith('/v1/share-classes/')) return { status: 200, body: { id: 'X', name: 'a share class' } };
+    if (method === 'POST' && path === '/v1/accounts' && answer.status === 201)
+      return { status: 201, body: { ...(answer.body as object), nickname: 'ada' } };
+    if (method === 'GET' && path.startsWith('/v1/share-classes/'))
+      return { status: 200, body: { id: 'X', name: 'a share class' } };
     return undefined;
   });
   try {
-    const form = { grant_type: 'client_credentials', scope: 'read:accounts write:accounts read:assets', client_id: 'sandbox-client', client_secret: 'sandbox-secret', audience: new URL(shadow.url).host };
+    const form = {
+      grant_type: 'client_credentials',
+      scope: 'read:accounts write:accounts read:assets',
+      client_id: 'sandbox-client',
+      client_secret: 'sandbox-secret',
+      audience: new URL(shadow.url).host,
+    };
     const granted = await fetch(`${shadow.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
     const token = ((await granted.json()) as { access_token: string }).access_token;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const account = { type: 'individual', external_id: 'code-in-paths', first_name: 'Ada', last_name: 'Lovelace', country: 'GB', dob_day: 10, dob_month: 12, dob_year: 1985 };
+    const account = {
+      type: 'individual',
+      external_id: 'code-in-paths',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      country: 'GB',
+      dob_day: 10,
+      dob_month: 12,
+      dob_year: 1985,
+    };
     await fetch(`${shadow.url}/v1/accounts`, { method: 'POST', headers, body: JSON.stringify(account) });
     // the identifier is one segment: its quotes and its `//` encoded, as a client's URL encoder would write them
-    for (const lineBreak of BREAKS) await fetch(`${shadow.url}/v1/share-classes/X${lineBreak}${encodeURIComponent(PAYLOAD)}`, { headers });
+    for (const lineBreak of BREAKS)
+      await fetch(`${shadow.url}/v1/share-classes/X${lineBreak}${encodeURIComponent(PAYLOAD)}`, { headers });
     return await shadow.control.fidelityVitest();
   } finally {
     await stop();

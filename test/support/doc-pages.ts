@@ -21,6 +21,9 @@ export const readPage = (page: string): string => readFileSync(join(ROOT, page),
 export function markedSnippet(marker: string, language = 'sh'): string {
   const block = new RegExp(`<!-- readme-test: ${marker} -->\\n\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g');
   const found = DOC_PAGES.flatMap((page) => [...readPage(page).matchAll(block)].map((match) => match[1]!));
-  if (found.length !== 1) throw new Error(`${found.length} \`\`\`${language} blocks marked ${marker} in ${DOC_PAGES.join(', ')}; one expected`);
+  if (found.length !== 1)
+    throw new Error(
+      `${found.length} \`\`\`${language} blocks marked ${marker} in ${DOC_PAGES.join(', ')}; one expected`,
+    );
   return found[0]!;
 }

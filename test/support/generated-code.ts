@@ -29,11 +29,16 @@ export function codeShape(text: string): CodeShape {
   const strings: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) strings.push(node.text);
-    if (ts.isTemplateExpression(node)) strings.push(node.head.text, ...node.templateSpans.map((span) => span.literal.text));
+    if (ts.isTemplateExpression(node))
+      strings.push(node.head.text, ...node.templateSpans.map((span) => span.literal.text));
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
       const parent = node.parent;
-      const isKey = (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isMethodDeclaration(parent)) && parent.name === node;
-      const isMember = (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isQualifiedName(parent) && parent.right === node);
+      const isKey =
+        (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isMethodDeclaration(parent)) &&
+        parent.name === node;
+      const isMember =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+        (ts.isQualifiedName(parent) && parent.right === node);
       if (isMember) members.add(node.text);
       else if (!isKey) names.add(node.text);
     }
@@ -51,7 +56,8 @@ function statementShape(statement: ts.Statement): string {
   }
   if (ts.isFunctionDeclaration(statement)) return `function ${statement.name?.text}`;
   if (ts.isInterfaceDeclaration(statement)) return `interface ${statement.name.text}`;
-  if (ts.isExpressionStatement(statement) && ts.isCallExpression(statement.expression)) return `call ${statement.expression.expression.getText()}`;
+  if (ts.isExpressionStatement(statement) && ts.isCallExpression(statement.expression))
+    return `call ${statement.expression.expression.getText()}`;
   return `${ts.SyntaxKind[statement.kind]} ${statement.getText().slice(0, 80)}`;
 }
 
@@ -62,19 +68,105 @@ const GENERATED_STATEMENT =
 /** Every name the generator's own code uses: its variables, helpers, vitest's and the package's, and the globals its helpers call. */
 const GENERATED_NAMES = new Set([
   ...['afterAll', 'beforeAll', 'describe', 'expect', 'it', 'startServer', 'FakeServer', 'World'],
-  ...['CLIENT_ID', 'CLIENT_SECRET', 'WRONG_SECRET', 'STARTED_AT', 'FIXTURES', 'STEP', 'fake', 'control', 'token', 'clock', 'answer'],
+  ...[
+    'CLIENT_ID',
+    'CLIENT_SECRET',
+    'WRONG_SECRET',
+    'STARTED_AT',
+    'FIXTURES',
+    'STEP',
+    'fake',
+    'control',
+    'token',
+    'clock',
+    'answer',
+  ],
   ...['clockAt', 'send', 'issued', 'issuedToken', 'basic', 'valuesAt', 'jsonType', 'Answer'],
-  ...['instant', 'how', 'ms', 'method', 'path', 'request', 'url', 'name', 'value', 'headers', 'body', 'response', 'text', 'pointer', 'step', 'key', 'raw', 'values', 'id', 'secret'],
-  ...['Date', 'Object', 'Array', 'JSON', 'URL', 'URLSearchParams', 'fetch', 'crypto', 'btoa', 'encodeURIComponent', 'Promise', 'Record', 'ReturnType', 'undefined'],
+  ...[
+    'instant',
+    'how',
+    'ms',
+    'method',
+    'path',
+    'request',
+    'url',
+    'name',
+    'value',
+    'headers',
+    'body',
+    'response',
+    'text',
+    'pointer',
+    'step',
+    'key',
+    'raw',
+    'values',
+    'id',
+    'secret',
+  ],
+  ...[
+    'Date',
+    'Object',
+    'Array',
+    'JSON',
+    'URL',
+    'URLSearchParams',
+    'fetch',
+    'crypto',
+    'btoa',
+    'encodeURIComponent',
+    'Promise',
+    'Record',
+    'ReturnType',
+    'undefined',
+  ],
 ]);
 
 /** Names after a dot that the generator writes. */
 const GENERATED_MEMBERS = new Set([
   ...['skip', 'anything', 'rejects', 'toThrow', 'toBe', 'toEqual', 'toMatchObject', 'toBeDefined', 'toBeUndefined'],
   ...['control', 'forClient', 'setClock', 'advanceClock', 'now', 'token', 'stop', 'url', 'host', 'hostname', 'id'],
-  ...['placeOrder', 'advanceOrder', 'setOrderStatus', 'addFault', 'removeFault', 'clearFaults', 'addPaymentMethodDetails', 'providerState', 'updateClient', 'restore'],
-  ...['status', 'body', 'code', 'error', 'query', 'json', 'form', 'text', 'contentType', 'authorization', 'searchParams', 'append'],
-  ...['parse', 'stringify', 'entries', 'prototype', 'hasOwnProperty', 'call', 'split', 'slice', 'replace', 'toString', 'randomUUID', 'isArray', 'flatMap'],
+  ...[
+    'placeOrder',
+    'advanceOrder',
+    'setOrderStatus',
+    'addFault',
+    'removeFault',
+    'clearFaults',
+    'addPaymentMethodDetails',
+    'providerState',
+    'updateClient',
+    'restore',
+  ],
+  ...[
+    'status',
+    'body',
+    'code',
+    'error',
+    'query',
+    'json',
+    'form',
+    'text',
+    'contentType',
+    'authorization',
+    'searchParams',
+    'append',
+  ],
+  ...[
+    'parse',
+    'stringify',
+    'entries',
+    'prototype',
+    'hasOwnProperty',
+    'call',
+    'split',
+    'slice',
+    'replace',
+    'toString',
+    'randomUUID',
+    'isArray',
+    'flatMap',
+  ],
 ]);
 
 const SNAPSHOT = /^SNAPSHOT_\d+$/;
@@ -91,7 +183,9 @@ export function foreignCode(text: string): string[] {
   return [
     ...shape.errors.map((error) => `syntax: ${error}`),
     ...shape.statements.filter((s) => !GENERATED_STATEMENT.test(s)).map((s) => `statement: ${s}`),
-    ...[...shape.names].filter((name) => !GENERATED_NAMES.has(name) && !ISSUED_VARIABLE.test(name) && !SNAPSHOT.test(name)).map((name) => `name: ${name}`),
+    ...[...shape.names]
+      .filter((name) => !GENERATED_NAMES.has(name) && !ISSUED_VARIABLE.test(name) && !SNAPSHOT.test(name))
+      .map((name) => `name: ${name}`),
     ...[...shape.members].filter((name) => !GENERATED_MEMBERS.has(name)).map((name) => `member: ${name}`),
   ];
 }
@@ -105,9 +199,16 @@ export function literalsOf(text: string, member: string): unknown[] {
   const file = ts.createSourceFile('export.test.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: unknown[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === member && ts.isObjectLiteralExpression(node.initializer)) {
+    if (
+      ts.isPropertyAssignment(node) &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === member &&
+      ts.isObjectLiteralExpression(node.initializer)
+    ) {
       try {
-        found.push(runInNewContext(`(${node.initializer.getText()})`, Object.create(null) as object, { timeout: 1000 }));
+        found.push(
+          runInNewContext(`(${node.initializer.getText()})`, Object.create(null) as object, { timeout: 1000 }),
+        );
       } catch (error) {
         // an error of the other context is no Error of this one
         if ((error as { name?: unknown }).name !== 'ReferenceError') throw error;

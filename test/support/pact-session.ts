@@ -8,7 +8,9 @@ export const walletAddress = (n: number): string => `0x${n.toString(16).padStart
  * listed, a wallet registered and changed, payment method details read, an order cancelled and cancelled again (409),
  * an unknown account (404), the catalog. Answers the records it made.
  */
-export async function partnerSession(fake: FakeServer): Promise<{ token: string; accountId: string; walletId: string; orderId: string }> {
+export async function partnerSession(
+  fake: FakeServer,
+): Promise<{ token: string; accountId: string; walletId: string; orderId: string }> {
   const token = await fake.token();
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${fake.url}${path}`, {
@@ -19,16 +21,29 @@ export async function partnerSession(fake: FakeServer): Promise<{ token: string;
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
   await api('GET', '/v1/accounts?limit=2');
-  const account = await api('POST', '/v1/accounts', { type: 'individual', external_id: 'ada-1', first_name: 'Ada', last_name: 'Lovelace' });
+  const account = await api('POST', '/v1/accounts', {
+    type: 'individual',
+    external_id: 'ada-1',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+  });
   const accountId = account.body.id as string;
   await api('GET', `/v1/accounts/${accountId}`);
   await api('GET', `/v1/accounts/${accountId}`); // the same exchange again: one interaction
   await api('PATCH', `/v1/accounts/${accountId}`, { city: 'London' });
-  const wallet = await api('POST', `/v1/accounts/${accountId}/wallets`, { wallet_address: walletAddress(0xada), is_primary: true });
+  const wallet = await api('POST', `/v1/accounts/${accountId}/wallets`, {
+    wallet_address: walletAddress(0xada),
+    is_primary: true,
+  });
   const walletId = wallet.body.id as string;
   await api('GET', `/v1/accounts/${accountId}/wallets`);
   await api('PATCH', `/v1/accounts/${accountId}/wallets/${walletId}`, { is_primary: false });
-  const method = await fake.control.addPaymentMethodDetails(accountId, { type: 'sepa', iban: 'DE89370400440532013000', account_holder_name: 'Ada Lovelace', is_primary: true });
+  const method = await fake.control.addPaymentMethodDetails(accountId, {
+    type: 'sepa',
+    iban: 'DE89370400440532013000',
+    account_holder_name: 'Ada Lovelace',
+    is_primary: true,
+  });
   await api('GET', `/v1/accounts/${accountId}/payment-method-details/${method.id}`);
   const placed = await api('GET', '/v1/orders?order_status=PLACED&limit=1');
   const orderId = placed.body.data[0].id as string;

@@ -38,14 +38,19 @@ export async function rawConnection(port: number): Promise<RawConnection> {
       const end = received.indexOf('\r\n\r\n');
       if (end !== -1) {
         const [statusLine, ...lines] = received.slice(0, end).split('\r\n');
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
         const length = Number(headers['content-length'] ?? 0);
         if (received.length >= end + 4 + length) {
           received = received.slice(end + 4 + length);
           return { status: Number(statusLine!.split(' ')[1]), headers };
         }
       }
-      if (closedByServer) throw new Error(`the server closed the connection${received ? ` after sending ${JSON.stringify(received)}` : ''}`);
+      if (closedByServer)
+        throw new Error(
+          `the server closed the connection${received ? ` after sending ${JSON.stringify(received)}` : ''}`,
+        );
       await next();
     }
   }

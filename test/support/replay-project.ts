@@ -18,17 +18,26 @@ export class ReplayProject {
     this.dir = mkdtempSync(join(area, 'replay-'));
     mkdirSync(join(this.dir, 'node_modules'));
     symlinkSync(ROOT, join(this.dir, 'node_modules', 'investment-api-fake'), 'dir');
-    writeFileSync(join(this.dir, 'package.json'), JSON.stringify({ name: 'bug-report', private: true, type: 'module' }));
+    writeFileSync(
+      join(this.dir, 'package.json'),
+      JSON.stringify({ name: 'bug-report', private: true, type: 'module' }),
+    );
     // its own config, so the repository's (its aliases to the sources, its projects) is not used
-    writeFileSync(join(this.dir, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'], testTimeout: 20000 } };\n");
+    writeFileSync(
+      join(this.dir, 'vitest.config.mjs'),
+      "export default { test: { include: ['*.test.ts'], testTimeout: 20000 } };\n",
+    );
   }
 
   /** Runs one file under vitest: whether it passed, and what vitest printed (colours off). */
   run(fileName: string, text: string): Promise<{ passed: boolean; output: string }> {
     writeFileSync(join(this.dir, fileName), text);
     return new Promise((resolve) => {
-      execFile('npx', ['vitest', 'run', fileName], { cwd: this.dir, env: { ...cleanEnv, NO_COLOR: '1', FORCE_COLOR: '0' } }, (error, stdout, stderr) =>
-        resolve({ passed: error === null, output: `${stdout}\n${stderr}` }),
+      execFile(
+        'npx',
+        ['vitest', 'run', fileName],
+        { cwd: this.dir, env: { ...cleanEnv, NO_COLOR: '1', FORCE_COLOR: '0' } },
+        (error, stdout, stderr) => resolve({ passed: error === null, output: `${stdout}\n${stderr}` }),
       );
     });
   }

@@ -16,17 +16,28 @@ const form = (fields: Record<string, string>): string => new URLSearchParams(fie
  * wallets, payment method details, orders (a cancel), the catalog and the documents. The records the session does not
  * create (payment method details, orders, the catalog) are the fixtures' of `world`, which both sides hold.
  */
-export async function scriptedSession(base: string, world: World, options: { clientId?: string; secret?: string } = {}): Promise<SessionStep[]> {
+export async function scriptedSession(
+  base: string,
+  world: World,
+  options: { clientId?: string; secret?: string } = {},
+): Promise<SessionStep[]> {
   const steps: SessionStep[] = [];
   const host = new URL(base).host;
   let token = '';
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<SessionStep> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<SessionStep> => {
     const isForm = typeof body === 'string';
     const response = await fetch(`${base}${path}`, {
       method,
       headers: {
         ...(token && { authorization: `Bearer ${token}` }),
-        ...(body !== undefined && { 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json' }),
+        ...(body !== undefined && {
+          'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json',
+        }),
         ...headers,
       },
       ...(body !== undefined && { body: isForm ? body : JSON.stringify(body) }),
@@ -46,7 +57,13 @@ export async function scriptedSession(base: string, world: World, options: { cli
   const tokenAnswer = await call(
     'POST',
     '/oauth2/token',
-    form({ grant_type: 'client_credentials', scope: 'openid offline read:accounts write:accounts read:orders write:orders read:assets read:documents', client_id: clientId, client_secret: options.secret ?? 'sandbox-secret', audience: host }),
+    form({
+      grant_type: 'client_credentials',
+      scope: 'openid offline read:accounts write:accounts read:orders write:orders read:assets read:documents',
+      client_id: clientId,
+      client_secret: options.secret ?? 'sandbox-secret',
+      audience: host,
+    }),
   );
   token = (tokenAnswer.body as { access_token: string }).access_token;
 
@@ -61,14 +78,19 @@ export async function scriptedSession(base: string, world: World, options: { cli
     dob_month: 12,
     dob_year: 1985,
     wallets: [{ chain: 'polygon', wallet_address: '0x52908400098527886e0f7030069857d2e4169ee7', is_primary: true }],
-    payment_methods: [{ type: 'sepa', iban: 'DE89370400440532013000', account_holder_name: 'Ada Lovelace', is_primary: true }],
+    payment_methods: [
+      { type: 'sepa', iban: 'DE89370400440532013000', account_holder_name: 'Ada Lovelace', is_primary: true },
+    ],
   });
   const accountId = (created.body as { id: string }).id;
   await call('PATCH', `/v1/accounts/${accountId}`, { city: 'London', birthdate: '1985-12-11' });
   await call('GET', `/v1/accounts/${accountId}`);
   await call('GET', `/v1/accounts?external_id=${externalId}`);
   await call('GET', '/v1/accounts?account_type=business&limit=3');
-  const wallet = await call('POST', `/v1/accounts/${accountId}/wallets`, { chain: 'polygon', wallet_address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d' });
+  const wallet = await call('POST', `/v1/accounts/${accountId}/wallets`, {
+    chain: 'polygon',
+    wallet_address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d',
+  });
   const walletId = (wallet.body as { id: string }).id;
   await call('PATCH', `/v1/accounts/${accountId}/wallets/${walletId}`, { is_primary: true });
   await call('GET', `/v1/accounts/${accountId}/wallets`);

@@ -11,7 +11,10 @@ import { until } from './waits.js';
  */
 export interface Health {
   status: number;
-  body: { status: string; persistence?: { status: string; reason?: string; since?: string; tenants_not_saved?: number } };
+  body: {
+    status: string;
+    persistence?: { status: string; reason?: string; since?: string; tenants_not_saved?: number };
+  };
 }
 
 /** The health check of the fake at `url`: its status and body. */

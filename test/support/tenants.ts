@@ -30,7 +30,10 @@ export function appPerFile(options: FakeOptions = {}) {
     async tenant(client: Omit<Partial<ClientCreate>, 'client_id'> = {}): Promise<FreshTenant> {
       const clientId = `tenant-${++tenants}`;
       const clientSecret = client.client_secret ?? 'tenant-secret';
-      await http(app).post('/__control/clients').send({ ...client, client_id: clientId, client_secret: clientSecret }).expect(201);
+      await http(app)
+        .post('/__control/clients')
+        .send({ ...client, client_id: clientId, client_secret: clientSecret })
+        .expect(201);
       const token = await tokenFor(app, { client_id: clientId, client_secret: clientSecret });
       return { app, clientId, clientSecret, token };
     },
@@ -42,16 +45,21 @@ export function appPerFile(options: FakeOptions = {}) {
  * control headers that act as it, its clock moves and a token of its own (tokens live on its clock).
  */
 export async function frozenTenant(target: Express, clientId: string, settings: Record<string, unknown>, now: string) {
-  await http(target).post('/__control/clients').send({ client_id: clientId, client_secret: 'secret', settings }).expect(201);
+  await http(target)
+    .post('/__control/clients')
+    .send({ client_id: clientId, client_secret: 'secret', settings })
+    .expect(201);
   const control = { 'X-Client-Id': clientId };
-  const setClock = (body: Record<string, unknown>) => http(target).post('/__control/clock').set(control).send(body).expect(200);
+  const setClock = (body: Record<string, unknown>) =>
+    http(target).post('/__control/clock').set(control).send(body).expect(200);
   await setClock({ now, frozen: true });
   return {
     clientId,
     control,
     setClock,
     advanceClock: (seconds: number) => setClock({ advance_seconds: seconds }),
-    patch: (changes: Record<string, unknown>) => http(target).patch(`/__control/clients/${clientId}`).send({ settings: changes }),
+    patch: (changes: Record<string, unknown>) =>
+      http(target).patch(`/__control/clients/${clientId}`).send({ settings: changes }),
     token: () => tokenFor(target, { client_id: clientId, client_secret: 'secret' }),
   };
 }

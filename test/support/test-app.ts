@@ -22,7 +22,11 @@ export function takeAnswerMismatches(): AnswerMismatch[] {
  */
 export function testApp(options: FakeOptions = {}): Express {
   // `.test` names are not localhost names: the tests' hosts are allowed like a partner's ALLOWED_HOSTS would.
-  return createApp({ validateResponses: (mismatch) => void mismatches.push(mismatch), allowedHosts: ['.test'], ...options });
+  return createApp({
+    validateResponses: (mismatch) => void mismatches.push(mismatch),
+    allowedHosts: ['.test'],
+    ...options,
+  });
 }
 
 /**
@@ -45,10 +49,15 @@ function serverOf(app: Express): Server {
 export async function closeListeningServers(): Promise<void> {
   const servers = [...listening.values()];
   listening.clear();
-  await Promise.all(servers.map((server) => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(resolve);
-  })));
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
 }
 
 /** A supertest agent that always sends the same Host, so tokens (issuer, audience) stay valid across requests. */
@@ -80,7 +89,8 @@ export function requestToken(app: Express, fields: TokenRequestFields = {}, host
 
 export async function tokenFor(app: Express, fields: TokenRequestFields = {}, host = HOST): Promise<string> {
   const response = await requestToken(app, fields, host);
-  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`token request failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.access_token as string;
 }
 

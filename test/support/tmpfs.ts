@@ -25,7 +25,10 @@ const cannotMount = ((): string | undefined => {
  */
 export function itOnTmpfs(name: string, test: () => Promise<void>, timeout?: number): void {
   if (cannotMount === undefined) return void it(name, test, timeout);
-  if (process.env.CI) return void it(name, () => Promise.reject(new Error(`cannot mount a tmpfs (${cannotMount}): under CI this test must run as root`)));
+  if (process.env.CI)
+    return void it(name, () =>
+      Promise.reject(new Error(`cannot mount a tmpfs (${cannotMount}): under CI this test must run as root`)),
+    );
   it.skip(`${name} (skipped: cannot mount a tmpfs here: ${cannotMount}; run as root)`, test);
 }
 

@@ -6,7 +6,10 @@ import { Fixtures, Tenant } from '../../src/domain/tenants.js';
 
 /** A tenant over the seed-1 world, for domain tests without HTTP. */
 export function seededTenant(settings: Partial<ClientSettings> = {}): Tenant {
-  return new Tenant(toClientRecord({ client_id: 'unit', client_secret: 'unit', settings }), new Fixtures(generateWorld({ seed: 1 })));
+  return new Tenant(
+    toClientRecord({ client_id: 'unit', client_secret: 'unit', settings }),
+    new Fixtures(generateWorld({ seed: 1 })),
+  );
 }
 
 /** Runs `action`, expects it to throw a DomainError, and answers it. */

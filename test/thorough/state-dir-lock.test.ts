@@ -41,14 +41,20 @@ describe('STATE_DIR is locked to one instance, over time', () => {
   it('a lock held on another host (a new container on the same volume) is waited for until it is stale, then taken over', async () => {
     const dir = stateDir();
     mkdirSync(join(dir, 'lock'));
-    writeFileSync(join(dir, 'lock', 'holder.json'), JSON.stringify({ pid: process.pid, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      join(dir, 'lock', 'holder.json'),
+      JSON.stringify({ pid: process.pid, hostname: 'other-host', started: '2026-01-01T00:00:00.000Z' }),
+    );
     // last refreshed 28 s ago: stale (30 s) in 2 s
     const refreshed = new Date(Date.now() - 28_000);
     utimesSync(join(dir, 'lock'), refreshed, refreshed);
     const began = Date.now();
     const fake = await start({ stateDir: dir });
     expect(Date.now() - began).toBeGreaterThanOrEqual(1900);
-    expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8'))).toMatchObject({ pid: process.pid, hostname: hostname() });
+    expect(JSON.parse(readFileSync(join(dir, 'lock', 'holder.json'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      hostname: hostname(),
+    });
     expect((await health(fake)).body).toEqual({ status: 'ok', persistence: { status: 'ok' } });
   });
 });
@@ -61,7 +67,8 @@ describe('a tenant is written only when it changed, also when large', () => {
     await fake.control.addClient({ client_id: 'big', client_secret: 's' });
     const token = await fetchToken(fake.url, 'big', 's');
     // reads of the tenant while its file is being made
-    for (let i = 0; i < 20; i++) await fetch(`${fake.url}/v1/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 20; i++)
+      await fetch(`${fake.url}/v1/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } });
     const before = fake.state('big');
     await stopped(fake);
     const again = await start(options);
@@ -77,7 +84,9 @@ describe('a tenant is written only when it changed', () => {
     const before = written();
     const token = await fetchToken(fake.url, 'acme', 's');
     for (let i = 0; i < 5; i++) {
-      expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await fetch(`${fake.url}/v1/accounts`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+        200,
+      );
       expect((await control(fake, '/state', { headers: { 'x-client-id': 'acme' } })).status).toBe(200);
       await sleep(250);
     }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createAccount, listAccounts, updateAccount } from '../../src/domain/accounts.js';
-import { createPaymentMethodDetails, getPaymentMethodDetails, updatePaymentMethodDetails } from '../../src/domain/payment-methods.js';
+import {
+  createPaymentMethodDetails,
+  getPaymentMethodDetails,
+  updatePaymentMethodDetails,
+} from '../../src/domain/payment-methods.js';
 import { listWallets, registerWallet, updateWallet } from '../../src/domain/wallets.js';
 import { failure, seededTenant, VALID } from '../support/world.js';
 
@@ -47,26 +51,40 @@ describe('creating an account', () => {
     [{ dob_day: 1.5, dob_month: 4, dob_year: 1990 }, 'whole numbers'],
     [{ dob_day: 1, dob_month: 1, dob_year: 2999 }, 'in the future'],
   ])('refuses a date of birth that is not a real past date: %j (%s)', (dob) => {
-    expect(failure(() => createAccount(seededTenant(), { type: 'individual', ...dob }))).toMatchObject({ status: 422, code: 'invalid_date_of_birth' });
+    expect(failure(() => createAccount(seededTenant(), { type: 'individual', ...dob }))).toMatchObject({
+      status: 422,
+      code: 'invalid_date_of_birth',
+    });
   });
 
   it('accepts 29 February of a leap year, and refuses today', () => {
     const tenant = seededTenant();
     expect(createAccount(tenant, { type: 'individual', dob_day: 29, dob_month: 2, dob_year: 2000 }).dob_day).toBe(29);
     const today = tenant.clock.now();
-    const error = failure(() => createAccount(tenant, { type: 'individual', dob_day: today.getUTCDate(), dob_month: today.getUTCMonth() + 1, dob_year: today.getUTCFullYear() }));
+    const error = failure(() =>
+      createAccount(tenant, {
+        type: 'individual',
+        dob_day: today.getUTCDate(),
+        dob_month: today.getUTCMonth() + 1,
+        dob_year: today.getUTCFullYear(),
+      }),
+    );
     expect(error.code).toBe('invalid_date_of_birth');
   });
 
   it('judges "in the past" by the tenant clock', () => {
     const tenant = seededTenant();
     tenant.clock.set(new Date('1980-06-01T00:00:00Z'));
-    expect(failure(() => createAccount(tenant, { type: 'individual', dob_day: 1, dob_month: 1, dob_year: 1990 })).code).toBe('invalid_date_of_birth');
+    expect(
+      failure(() => createAccount(tenant, { type: 'individual', dob_day: 1, dob_month: 1, dob_year: 1990 })).code,
+    ).toBe('invalid_date_of_birth');
   });
 
   it('checks the LEI per ISO 17442', () => {
     expect(createAccount(seededTenant(), { type: 'business', lei: VALID.lei }).lei).toBe(VALID.lei);
-    expect(failure(() => createAccount(seededTenant(), { type: 'business', lei: '5493001KJTIIGC8Y1R13' }))).toMatchObject({ code: 'invalid_lei', errors: [{ path: '/lei' }] });
+    expect(
+      failure(() => createAccount(seededTenant(), { type: 'business', lei: '5493001KJTIIGC8Y1R13' })),
+    ).toMatchObject({ code: 'invalid_lei', errors: [{ path: '/lei' }] });
     expect(failure(() => createAccount(seededTenant(), { type: 'business', lei: 'short' })).code).toBe('invalid_lei');
   });
 
@@ -78,12 +96,17 @@ describe('creating an account', () => {
     const business = failure(() => createAccount(tenant, { type: 'business', tax_residencies: 'DE' }));
     expect(business.errors!.map((e) => e.path)).toEqual(['/tax_id']);
     expect(createAccount(tenant, { type: 'individual', tin: '123', tax_residencies: 'DE' }).tin).toBe('123');
-    expect(failure(() => createAccount(tenant, { type: 'individual', tin: '  ', tax_residencies: 'DE' })).code).toBe('field_required');
+    expect(failure(() => createAccount(tenant, { type: 'individual', tin: '  ', tax_residencies: 'DE' })).code).toBe(
+      'field_required',
+    );
   });
 
   it('with lei_required, requires lei on business accounts only', () => {
     const tenant = seededTenant({ lei_required: true });
-    expect(failure(() => createAccount(tenant, { type: 'business' }))).toMatchObject({ code: 'field_required', errors: [{ path: '/lei' }] });
+    expect(failure(() => createAccount(tenant, { type: 'business' }))).toMatchObject({
+      code: 'field_required',
+      errors: [{ path: '/lei' }],
+    });
     expect(createAccount(tenant, { type: 'individual' }).type).toBe('individual');
   });
 
@@ -92,9 +115,16 @@ describe('creating an account', () => {
   });
 
   it('names every broken rule at once, with validation_error when they differ', () => {
-    const error = failure(() => createAccount(seededTenant({ tax_reporting: true }), { type: 'business', lei: 'bad', first_name: 'x' }));
+    const error = failure(() =>
+      createAccount(seededTenant({ tax_reporting: true }), { type: 'business', lei: 'bad', first_name: 'x' }),
+    );
     expect(error.code).toBe('validation_error');
-    expect(error.errors!.map((e) => e.code).sort()).toEqual(['field_not_applicable', 'field_required', 'field_required', 'invalid_lei']);
+    expect(error.errors!.map((e) => e.code).sort()).toEqual([
+      'field_not_applicable',
+      'field_required',
+      'field_required',
+      'invalid_lei',
+    ]);
   });
 
   it('creates its wallets and payment methods with it, normalising IBANs', () => {
@@ -102,10 +132,15 @@ describe('creating an account', () => {
     const account = createAccount(tenant, {
       type: 'individual',
       wallets: [{ wallet_address: VALID.wallet, is_primary: true }, { wallet_address: VALID.walletLower }],
-      payment_methods: [{ type: 'sepa', iban: 'de89 3704 0044 0532 0130 00', account_holder_name: 'Ann Example', is_primary: true }],
+      payment_methods: [
+        { type: 'sepa', iban: 'de89 3704 0044 0532 0130 00', account_holder_name: 'Ann Example', is_primary: true },
+      ],
     });
     const wallets = listWallets(tenant.store, account.id, {});
-    expect(wallets.map((w) => [w.wallet_address, w.is_primary, w.chain])).toEqual([[VALID.wallet, true, 'polygon'], [VALID.walletLower, false, 'polygon']]);
+    expect(wallets.map((w) => [w.wallet_address, w.is_primary, w.chain])).toEqual([
+      [VALID.wallet, true, 'polygon'],
+      [VALID.walletLower, false, 'polygon'],
+    ]);
     const [method] = tenant.store.paymentMethodsByAccount.get(account.id)!;
     expect(method).toMatchObject({ iban: VALID.iban, is_primary: true, account_holder_name: 'Ann Example' });
     expect(account).not.toHaveProperty('wallets');
@@ -114,8 +149,18 @@ describe('creating an account', () => {
   it('creates nothing when one nested item is bad: a bad IBAN in the third payment method leaves no account', () => {
     const tenant = seededTenant();
     const before = JSON.stringify(tenant.store.snapshot());
-    const methods = [VALID.iban, 'GB82WEST12345698765432', 'DE89370400440532013001'].map((iban) => ({ type: 'sepa' as const, iban, account_holder_name: 'A' }));
-    const error = failure(() => createAccount(tenant, { type: 'individual', wallets: [{ wallet_address: VALID.wallet }], payment_methods: methods }));
+    const methods = [VALID.iban, 'GB82WEST12345698765432', 'DE89370400440532013001'].map((iban) => ({
+      type: 'sepa' as const,
+      iban,
+      account_holder_name: 'A',
+    }));
+    const error = failure(() =>
+      createAccount(tenant, {
+        type: 'individual',
+        wallets: [{ wallet_address: VALID.wallet }],
+        payment_methods: methods,
+      }),
+    );
     expect(error).toMatchObject({ status: 422, code: 'invalid_iban', errors: [{ path: '/payment_methods/2/iban' }] });
     expect(JSON.stringify(tenant.store.snapshot())).toBe(before);
   });
@@ -124,13 +169,30 @@ describe('creating an account', () => {
     const tenant = seededTenant();
     const taken = tenant.store.wallets[0]!.wallet_address.toLowerCase();
     const before = JSON.stringify(tenant.store.snapshot());
-    expect(failure(() => createAccount(tenant, { type: 'individual', wallets: [{ wallet_address: taken }] }))).toMatchObject({ status: 409, code: 'wallet_already_registered' });
-    expect(failure(() => createAccount(tenant, { type: 'individual', wallets: [{ wallet_address: VALID.wallet }, { wallet_address: VALID.wallet.toLowerCase() }] })).status).toBe(409);
+    expect(
+      failure(() => createAccount(tenant, { type: 'individual', wallets: [{ wallet_address: taken }] })),
+    ).toMatchObject({ status: 409, code: 'wallet_already_registered' });
+    expect(
+      failure(() =>
+        createAccount(tenant, {
+          type: 'individual',
+          wallets: [{ wallet_address: VALID.wallet }, { wallet_address: VALID.wallet.toLowerCase() }],
+        }),
+      ).status,
+    ).toBe(409);
     expect(JSON.stringify(tenant.store.snapshot())).toBe(before);
   });
 
   it('refuses two primaries in one body', () => {
-    const error = failure(() => createAccount(seededTenant(), { type: 'individual', wallets: [{ wallet_address: VALID.wallet, is_primary: true }, { wallet_address: VALID.walletLower, is_primary: true }] }));
+    const error = failure(() =>
+      createAccount(seededTenant(), {
+        type: 'individual',
+        wallets: [
+          { wallet_address: VALID.wallet, is_primary: true },
+          { wallet_address: VALID.walletLower, is_primary: true },
+        ],
+      }),
+    );
     expect(error).toMatchObject({ code: 'multiple_primary', errors: [{ path: '/wallets/1/is_primary' }] });
   });
 });
@@ -157,10 +219,17 @@ describe('updating an account', () => {
   it('refuses a future birthdate and fields of the other type', () => {
     const tenant = seededTenant();
     const individual = createAccount(tenant, { type: 'individual' });
-    expect(failure(() => updateAccount(tenant, individual.id, { birthdate: '2999-01-01' }))).toMatchObject({ code: 'invalid_date_of_birth', errors: [{ path: '/birthdate' }] });
-    expect(failure(() => updateAccount(tenant, individual.id, { business_name: 'X' })).code).toBe('field_not_applicable');
+    expect(failure(() => updateAccount(tenant, individual.id, { birthdate: '2999-01-01' }))).toMatchObject({
+      code: 'invalid_date_of_birth',
+      errors: [{ path: '/birthdate' }],
+    });
+    expect(failure(() => updateAccount(tenant, individual.id, { business_name: 'X' })).code).toBe(
+      'field_not_applicable',
+    );
     const business = createAccount(tenant, { type: 'business' });
-    expect(failure(() => updateAccount(tenant, business.id, { birthdate: '1990-01-01' })).code).toBe('field_not_applicable');
+    expect(failure(() => updateAccount(tenant, business.id, { birthdate: '1990-01-01' })).code).toBe(
+      'field_not_applicable',
+    );
     expect(failure(() => updateAccount(tenant, business.id, { lei: 'nope' })).code).toBe('invalid_lei');
   });
 
@@ -168,7 +237,10 @@ describe('updating an account', () => {
     const tenant = seededTenant({ tax_reporting: true });
     const account = createAccount(tenant, { type: 'individual', tin: 'T', tax_residencies: 'DE', city: 'Berlin' });
     const before = JSON.stringify(account);
-    expect(failure(() => updateAccount(tenant, account.id, { tin: null, city: 'Paris' }))).toMatchObject({ code: 'field_required', errors: [{ path: '/tin' }] });
+    expect(failure(() => updateAccount(tenant, account.id, { tin: null, city: 'Paris' }))).toMatchObject({
+      code: 'field_required',
+      errors: [{ path: '/tin' }],
+    });
     expect(failure(() => updateAccount(tenant, account.id, { tax_residencies: '' })).code).toBe('field_required');
     expect(JSON.stringify(tenant.store.accountById.get(account.id))).toBe(before);
     expect(updateAccount(tenant, account.id, { city: 'Paris' }).city).toBe('Paris');
@@ -185,7 +257,9 @@ describe('listing accounts', () => {
     const a = createAccount(tenant, { type: 'individual', external_id: 'dup' });
     const b = createAccount(tenant, { type: 'business', external_id: 'dup' });
     expect(listAccounts(tenant.store, { external_id: 'dup' }).map((x) => x.id)).toEqual([a.id, b.id]);
-    expect(listAccounts(tenant.store, { external_id: 'dup', account_type: 'business' }).map((x) => x.id)).toEqual([b.id]);
+    expect(listAccounts(tenant.store, { external_id: 'dup', account_type: 'business' }).map((x) => x.id)).toEqual([
+      b.id,
+    ]);
     expect(listAccounts(tenant.store, { limit: 1000 }).at(-1)!.id).toBe(b.id);
   });
 
@@ -196,13 +270,21 @@ describe('listing accounts', () => {
     const third = createAccount(tenant, { type: 'business', external_id: 'new' });
     updateAccount(tenant, first.id, { external_id: 'new', city: 'Köln' });
     expect(listAccounts(tenant.store, { external_id: 'old' })).toEqual([]);
-    expect(listAccounts(tenant.store, { external_id: 'new' }).map((x) => [x.id, x.city])).toEqual([[first.id, 'Köln'], [second.id, undefined], [third.id, undefined]]);
+    expect(listAccounts(tenant.store, { external_id: 'new' }).map((x) => [x.id, x.city])).toEqual([
+      [first.id, 'Köln'],
+      [second.id, undefined],
+      [third.id, undefined],
+    ]);
     expect(listAccounts(tenant.store, { external_id: 'new', skip: 1, limit: 1 }).map((x) => x.id)).toEqual([second.id]);
     updateAccount(tenant, second.id, { external_id: null });
     expect(listAccounts(tenant.store, { external_id: 'new' }).map((x) => x.id)).toEqual([first.id, third.id]);
     // the whole list keeps its order and holds each account's latest record
     const all = listAccounts(tenant.store, { limit: 1000 });
-    expect(all.slice(-3).map((x) => [x.id, x.external_id])).toEqual([[first.id, 'new'], [second.id, undefined], [third.id, 'new']]);
+    expect(all.slice(-3).map((x) => [x.id, x.external_id])).toEqual([
+      [first.id, 'new'],
+      [second.id, undefined],
+      [third.id, 'new'],
+    ]);
     updateAccount(tenant, second.id, { external_id: 'old' });
     expect(listAccounts(tenant.store, { external_id: 'old' }).map((x) => x.id)).toEqual([second.id]);
   });
@@ -213,7 +295,12 @@ describe('wallets', () => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'individual' });
     const wallet = registerWallet(tenant, account.id, { wallet_address: VALID.wallet });
-    expect(wallet).toMatchObject({ account_id: account.id, chain: 'polygon', wallet_address: VALID.wallet, is_primary: false });
+    expect(wallet).toMatchObject({
+      account_id: account.id,
+      chain: 'polygon',
+      wallet_address: VALID.wallet,
+      is_primary: false,
+    });
   });
 
   it.each([
@@ -224,20 +311,30 @@ describe('wallets', () => {
   ])('refuses %s (%s) with invalid_wallet_address', (address) => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'individual' });
-    expect(failure(() => registerWallet(tenant, account.id, { wallet_address: address }))).toMatchObject({ status: 422, code: 'invalid_wallet_address', errors: [{ path: '/wallet_address' }] });
+    expect(failure(() => registerWallet(tenant, account.id, { wallet_address: address }))).toMatchObject({
+      status: 422,
+      code: 'invalid_wallet_address',
+      errors: [{ path: '/wallet_address' }],
+    });
   });
 
   it('accepts all-upper-case digits without a checksum', () => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'individual' });
-    expect(registerWallet(tenant, account.id, { wallet_address: '0x' + VALID.wallet.slice(2).toUpperCase() }).is_primary).toBe(false);
+    expect(
+      registerWallet(tenant, account.id, { wallet_address: '0x' + VALID.wallet.slice(2).toUpperCase() }).is_primary,
+    ).toBe(false);
   });
 
   it('refuses an address registered anywhere in the tenant, whatever its case (409)', () => {
     const tenant = seededTenant();
     const other = tenant.store.wallets[0]!;
     const account = createAccount(tenant, { type: 'individual' });
-    expect(failure(() => registerWallet(tenant, account.id, { wallet_address: other.wallet_address.toUpperCase().replace('0X', '0x') }))).toMatchObject({ status: 409, code: 'wallet_already_registered' });
+    expect(
+      failure(() =>
+        registerWallet(tenant, account.id, { wallet_address: other.wallet_address.toUpperCase().replace('0X', '0x') }),
+      ),
+    ).toMatchObject({ status: 409, code: 'wallet_already_registered' });
   });
 
   it('keeps one primary per account: true switches it in one step, false clears, null changes nothing', () => {
@@ -267,15 +364,27 @@ describe('wallets', () => {
     const tenant = seededTenant();
     const foreign = tenant.store.wallets[0]!;
     const account = createAccount(tenant, { type: 'individual' });
-    expect(failure(() => updateWallet(tenant.store, account.id, foreign.id, { is_primary: true }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(failure(() => updateWallet(tenant.store, account.id, foreign.id, { is_primary: true }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     expect(foreign.is_primary).toBe(tenant.store.walletById.get(foreign.id)!.is_primary);
   });
 
   it('lists an account’s wallets filtered by address (any case) and is_primary', () => {
     const tenant = seededTenant();
-    const account = createAccount(tenant, { type: 'individual', wallets: [{ wallet_address: VALID.wallet, is_primary: true }, { wallet_address: VALID.walletLower }] });
-    expect(listWallets(tenant.store, account.id, { wallet_address: VALID.wallet.toLowerCase() }).map((w) => w.wallet_address)).toEqual([VALID.wallet]);
-    expect(listWallets(tenant.store, account.id, { is_primary: false }).map((w) => w.wallet_address)).toEqual([VALID.walletLower]);
+    const account = createAccount(tenant, {
+      type: 'individual',
+      wallets: [{ wallet_address: VALID.wallet, is_primary: true }, { wallet_address: VALID.walletLower }],
+    });
+    expect(
+      listWallets(tenant.store, account.id, { wallet_address: VALID.wallet.toLowerCase() }).map(
+        (w) => w.wallet_address,
+      ),
+    ).toEqual([VALID.wallet]);
+    expect(listWallets(tenant.store, account.id, { is_primary: false }).map((w) => w.wallet_address)).toEqual([
+      VALID.walletLower,
+    ]);
     expect(failure(() => listWallets(tenant.store, '3fa85f64-5717-4562-b3fc-2c963f66afa6', {})).status).toBe(404);
   });
 });
@@ -284,8 +393,17 @@ describe('payment method details', () => {
   it('are created through the control plane with a normalised IBAN', () => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'business' });
-    const details = createPaymentMethodDetails(tenant.store, account.id, { type: 'sepa', iban: ' gb82 west 1234 5698 7654 32 ', account_holder_name: 'Acme Ltd' });
-    expect(details).toMatchObject({ account_id: account.id, type: 'sepa', iban: 'GB82WEST12345698765432', is_primary: false });
+    const details = createPaymentMethodDetails(tenant.store, account.id, {
+      type: 'sepa',
+      iban: ' gb82 west 1234 5698 7654 32 ',
+      account_holder_name: 'Acme Ltd',
+    });
+    expect(details).toMatchObject({
+      account_id: account.id,
+      type: 'sepa',
+      iban: 'GB82WEST12345698765432',
+      is_primary: false,
+    });
     expect(getPaymentMethodDetails(tenant.store, account.id, details.id)).toBe(details);
   });
 
@@ -297,21 +415,42 @@ describe('payment method details', () => {
   ])('refuses %s (%s) with invalid_iban', (iban) => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'business' });
-    expect(failure(() => createPaymentMethodDetails(tenant.store, account.id, { type: 'sepa', iban, account_holder_name: 'A' }))).toMatchObject({ status: 422, code: 'invalid_iban' });
+    expect(
+      failure(() =>
+        createPaymentMethodDetails(tenant.store, account.id, { type: 'sepa', iban, account_holder_name: 'A' }),
+      ),
+    ).toMatchObject({ status: 422, code: 'invalid_iban' });
     expect(tenant.store.paymentMethodsByAccount.get(account.id)).toBeUndefined();
   });
 
   it('need a holder name that is not blank', () => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'business' });
-    expect(failure(() => createPaymentMethodDetails(tenant.store, account.id, { type: 'sepa', iban: VALID.iban, account_holder_name: '  ' })).code).toBe('field_required');
+    expect(
+      failure(() =>
+        createPaymentMethodDetails(tenant.store, account.id, {
+          type: 'sepa',
+          iban: VALID.iban,
+          account_holder_name: '  ',
+        }),
+      ).code,
+    ).toBe('field_required');
   });
 
   it('keep one primary per account', () => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'business' });
-    const a = createPaymentMethodDetails(tenant.store, account.id, { type: 'sepa', iban: VALID.iban, account_holder_name: 'A', is_primary: true });
-    const b = createPaymentMethodDetails(tenant.store, account.id, { type: 'sepa', iban: 'GB82WEST12345698765432', account_holder_name: 'A' });
+    const a = createPaymentMethodDetails(tenant.store, account.id, {
+      type: 'sepa',
+      iban: VALID.iban,
+      account_holder_name: 'A',
+      is_primary: true,
+    });
+    const b = createPaymentMethodDetails(tenant.store, account.id, {
+      type: 'sepa',
+      iban: 'GB82WEST12345698765432',
+      account_holder_name: 'A',
+    });
     updatePaymentMethodDetails(tenant.store, account.id, b.id, { is_primary: true });
     expect([a.is_primary, b.is_primary]).toEqual([false, true]);
     updatePaymentMethodDetails(tenant.store, account.id, b.id, { is_primary: null });
@@ -323,6 +462,8 @@ describe('payment method details', () => {
     const foreign = tenant.store.paymentMethodDetails[0]!;
     const account = createAccount(tenant, { type: 'business' });
     expect(failure(() => getPaymentMethodDetails(tenant.store, account.id, foreign.id)).status).toBe(404);
-    expect(failure(() => updatePaymentMethodDetails(tenant.store, account.id, foreign.id, { is_primary: false })).status).toBe(404);
+    expect(
+      failure(() => updatePaymentMethodDetails(tenant.store, account.id, foreign.id, { is_primary: false })).status,
+    ).toBe(404);
   });
 });

@@ -42,6 +42,8 @@ describe('inlineSchemaRefs', () => {
     });
     const sibling = { $ref: '#/components/schemas/Kind', description: 'kept' };
     expect(inlineSchemaRefs(sibling, schemas)).toEqual(sibling);
-    expect(inlineSchemaRefs({ $ref: '#/components/parameters/Limit' }, schemas)).toEqual({ $ref: '#/components/parameters/Limit' });
+    expect(inlineSchemaRefs({ $ref: '#/components/parameters/Limit' }, schemas)).toEqual({
+      $ref: '#/components/parameters/Limit',
+    });
   });
 });

@@ -12,29 +12,40 @@ const GiB = 1024 ** 3;
 const BASE = { maxTenants: 1000, maxRecordsPerTenant: 100_000, journalSize: 1000 };
 
 describe('the memory budgets', () => {
-  it.each([[2 * GiB], [4 * GiB], [8 * GiB]])('by default keep worlds and journals under half of a heap limit of %d bytes, for any number of tenants', (heapLimit) => {
-    for (const maxTenants of [1, 10, 1000, 100_000]) {
-      const budgets = resolveBudgets({ ...BASE, maxTenants }, heapLimit);
-      expect(budgetedBytes(budgets, 60_000)).toBeLessThan(heapLimit / 2);
-      expect(budgetWarning(budgets, 60_000, heapLimit)).toBeUndefined();
-      // what the default 1,000 worlds got in total before (30% of the heap at 3 bytes of heap a byte), whatever MAX_TENANTS
-      expect(budgets.worldBytes).toBeGreaterThan(heapLimit * 0.0999);
-      expect(budgets.worldBytes).toBeLessThanOrEqual(heapLimit * 0.1);
-      expect(budgets.tenantGuaranteeBytes).toBe(Math.floor(budgets.worldBytes / maxTenants));
-      // no cap below WORLD_BYTES: a tenant alone may take it all
-      expect(budgets.maxTenantBytes).toBe(budgets.worldBytes);
-      expect(budgets.journalTotalBytes).toBeLessThanOrEqual(heapLimit / 4);
-    }
-    // the seeded default world (~60 KB as counted) fits each of the default 1,000 guarantees with room to grow
-    expect(resolveBudgets(BASE, heapLimit).tenantGuaranteeBytes).toBeGreaterThanOrEqual(2 * 60_000);
-  });
+  it.each([[2 * GiB], [4 * GiB], [8 * GiB]])(
+    'by default keep worlds and journals under half of a heap limit of %d bytes, for any number of tenants',
+    (heapLimit) => {
+      for (const maxTenants of [1, 10, 1000, 100_000]) {
+        const budgets = resolveBudgets({ ...BASE, maxTenants }, heapLimit);
+        expect(budgetedBytes(budgets, 60_000)).toBeLessThan(heapLimit / 2);
+        expect(budgetWarning(budgets, 60_000, heapLimit)).toBeUndefined();
+        // what the default 1,000 worlds got in total before (30% of the heap at 3 bytes of heap a byte), whatever MAX_TENANTS
+        expect(budgets.worldBytes).toBeGreaterThan(heapLimit * 0.0999);
+        expect(budgets.worldBytes).toBeLessThanOrEqual(heapLimit * 0.1);
+        expect(budgets.tenantGuaranteeBytes).toBe(Math.floor(budgets.worldBytes / maxTenants));
+        // no cap below WORLD_BYTES: a tenant alone may take it all
+        expect(budgets.maxTenantBytes).toBe(budgets.worldBytes);
+        expect(budgets.journalTotalBytes).toBeLessThanOrEqual(heapLimit / 4);
+      }
+      // the seeded default world (~60 KB as counted) fits each of the default 1,000 guarantees with room to grow
+      expect(resolveBudgets(BASE, heapLimit).tenantGuaranteeBytes).toBeGreaterThanOrEqual(2 * 60_000);
+    },
+  );
 
   it('takes each setting as given: WORLD_BYTES, TENANT_GUARANTEE_BYTES, MAX_TENANT_BYTES', () => {
-    const budgets = resolveBudgets({ ...BASE, worldBytes: 8_000_000, tenantGuaranteeBytes: 100_000, maxTenantBytes: 2_000_000 }, 4 * GiB);
+    const budgets = resolveBudgets(
+      { ...BASE, worldBytes: 8_000_000, tenantGuaranteeBytes: 100_000, maxTenantBytes: 2_000_000 },
+      4 * GiB,
+    );
     expect(budgets).toMatchObject({ worldBytes: 8_000_000, tenantGuaranteeBytes: 100_000, maxTenantBytes: 2_000_000 });
-    expect(resolveBudgets({ ...BASE, maxTenants: 4, worldBytes: 8_000_000 }, 4 * GiB)).toMatchObject({ tenantGuaranteeBytes: 2_000_000, maxTenantBytes: 8_000_000 });
+    expect(resolveBudgets({ ...BASE, maxTenants: 4, worldBytes: 8_000_000 }, 4 * GiB)).toMatchObject({
+      tenantGuaranteeBytes: 2_000_000,
+      maxTenantBytes: 8_000_000,
+    });
     // in shadow mode twins take none of the operator's slots: each slot of either kind is guaranteed its part
-    expect(resolveBudgets({ ...BASE, maxTenants: 20, twinSlots: 10, worldBytes: 3_000_000 }, 4 * GiB).tenantGuaranteeBytes).toBe(100_000);
+    expect(
+      resolveBudgets({ ...BASE, maxTenants: 20, twinSlots: 10, worldBytes: 3_000_000 }, 4 * GiB).tenantGuaranteeBytes,
+    ).toBe(100_000);
   });
 
   it('warns, naming the settings, when an operator’s settings pass half of the heap limit', () => {
@@ -45,15 +56,27 @@ describe('the memory budgets', () => {
     expect(warning).toContain('JOURNAL_TOTAL_BYTES=');
     expect(warning).toMatch(/--max-old-space-size/);
     // the fixtures every tenant is copied from take heap beside the worlds
-    expect(budgetedBytes(resolveBudgets(BASE, 4 * GiB), 100_000_000) - budgetedBytes(resolveBudgets(BASE, 4 * GiB), 0)).toBe(100_000_000 * WORLD_HEAP_PER_JSON_BYTE);
-    expect(budgetWarning(resolveBudgets({ ...BASE, worldBytes: 500_000_000 }, 4 * GiB), 100_000_000, 4 * GiB)).toContain('fixtures');
+    expect(
+      budgetedBytes(resolveBudgets(BASE, 4 * GiB), 100_000_000) - budgetedBytes(resolveBudgets(BASE, 4 * GiB), 0),
+    ).toBe(100_000_000 * WORLD_HEAP_PER_JSON_BYTE);
+    expect(
+      budgetWarning(resolveBudgets({ ...BASE, worldBytes: 500_000_000 }, 4 * GiB), 100_000_000, 4 * GiB),
+    ).toContain('fixtures');
   });
 
   it('refuses a library option out of bounds, naming it', () => {
-    expect(() => resolveBudgets({ ...BASE, journalBytes: 10 }, 4 * GiB)).toThrow('journalBytes (JOURNAL_BYTES) must be an integer ≥ 65536');
-    expect(() => resolveBudgets({ ...BASE, maxTenantBytes: 1.5e4 + 0.5 }, 4 * GiB)).toThrow('maxTenantBytes (MAX_TENANT_BYTES)');
-    expect(() => resolveBudgets({ ...BASE, worldBytes: 1000 }, 4 * GiB)).toThrow('worldBytes (WORLD_BYTES) must be an integer ≥ 65536');
-    expect(() => resolveBudgets({ ...BASE, tenantGuaranteeBytes: -1 }, 4 * GiB)).toThrow('tenantGuaranteeBytes (TENANT_GUARANTEE_BYTES)');
+    expect(() => resolveBudgets({ ...BASE, journalBytes: 10 }, 4 * GiB)).toThrow(
+      'journalBytes (JOURNAL_BYTES) must be an integer ≥ 65536',
+    );
+    expect(() => resolveBudgets({ ...BASE, maxTenantBytes: 1.5e4 + 0.5 }, 4 * GiB)).toThrow(
+      'maxTenantBytes (MAX_TENANT_BYTES)',
+    );
+    expect(() => resolveBudgets({ ...BASE, worldBytes: 1000 }, 4 * GiB)).toThrow(
+      'worldBytes (WORLD_BYTES) must be an integer ≥ 65536',
+    );
+    expect(() => resolveBudgets({ ...BASE, tenantGuaranteeBytes: -1 }, 4 * GiB)).toThrow(
+      'tenantGuaranteeBytes (TENANT_GUARANTEE_BYTES)',
+    );
   });
 
   it('an instance started with settings past half the heap logs the warning through its own logger; with the defaults it logs none', () => {
@@ -81,7 +104,11 @@ describe("a tenant's running count of its world's bytes", () => {
     });
     updateAccount(tenant, account.id, { city: 'Berlin'.repeat(20) });
     registerWallet(tenant, account.id, { wallet_address: VALID.walletLower });
-    createPaymentMethodDetails(tenant.store, account.id, { type: 'sepa', iban: VALID.iban, account_holder_name: 'Lovelace' });
+    createPaymentMethodDetails(tenant.store, account.id, {
+      type: 'sepa',
+      iban: VALID.iban,
+      account_holder_name: 'Lovelace',
+    });
     expect(tenant.store.bytes).toBeGreaterThan(start);
     // a flag moved from one record to another: `false` is a byte longer than `true`
     expect(Math.abs(tenant.store.bytes - worldBytes(tenant.store.snapshotView()))).toBeLessThanOrEqual(2);

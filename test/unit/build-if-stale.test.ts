@@ -14,7 +14,13 @@ afterEach(() => {
 function checkout(built: boolean, at = 1_000_000): string {
   const root = mkdtempSync(join(tmpdir(), 'build-if-stale-'));
   roots.push(root);
-  const files = ['src/index.ts', 'console/src/app.tsx', 'fixtures/generate.ts', 'package.json', ...(built ? (BUILD_OUTPUTS as string[]) : [])];
+  const files = [
+    'src/index.ts',
+    'console/src/app.tsx',
+    'fixtures/generate.ts',
+    'package.json',
+    ...(built ? (BUILD_OUTPUTS as string[]) : []),
+  ];
   for (const file of files) touch(root, file, at);
   return root;
 }
@@ -49,6 +55,16 @@ describe('npm start builds only when the sources are newer than dist/', () => {
   });
 
   it('reads what the build reads: the sources, the console, the fixtures, its scripts and the manifests', () => {
-    expect(BUILD_INPUTS).toEqual(expect.arrayContaining(['src', 'console', 'fixtures', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.build.json']));
+    expect(BUILD_INPUTS).toEqual(
+      expect.arrayContaining([
+        'src',
+        'console',
+        'fixtures',
+        'scripts',
+        'package.json',
+        'package-lock.json',
+        'tsconfig.build.json',
+      ]),
+    );
   });
 });

@@ -25,8 +25,12 @@ describe("answerClientError: Node's parser refusals", () => {
   });
 
   it('answers a request that took too long 408 request_timeout, and anything else 400 malformed_request', async () => {
-    expect(await answerTo('ERR_HTTP_REQUEST_TIMEOUT')).toMatch(/^HTTP\/1\.1 408 Request Timeout[\s\S]*"code":"request_timeout"/);
-    expect(await answerTo('HPE_INVALID_METHOD')).toMatch(/^HTTP\/1\.1 400 Bad Request[\s\S]*"code":"malformed_request"/);
+    expect(await answerTo('ERR_HTTP_REQUEST_TIMEOUT')).toMatch(
+      /^HTTP\/1\.1 408 Request Timeout[\s\S]*"code":"request_timeout"/,
+    );
+    expect(await answerTo('HPE_INVALID_METHOD')).toMatch(
+      /^HTTP\/1\.1 400 Bad Request[\s\S]*"code":"malformed_request"/,
+    );
   });
 
   it('writes nothing to a connection the client reset or that can no longer be written, and destroys it', () => {

@@ -6,7 +6,10 @@ const close = closePathFinder([
   { openApiRoute: '/v1/accounts', methods: ['GET', 'POST'] },
   { openApiRoute: '/v1/accounts/{account_id}', methods: ['GET', 'PATCH'] },
   { openApiRoute: '/v1/accounts/{account_id}/wallets', methods: ['GET', 'POST'] },
-  { openApiRoute: '/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}', methods: ['GET', 'PATCH'] },
+  {
+    openApiRoute: '/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}',
+    methods: ['GET', 'PATCH'],
+  },
   { openApiRoute: '/v1/orders', methods: ['GET'] },
   { openApiRoute: '/v1/orders/{order_id}/', methods: ['DELETE'] },
   { openApiRoute: '/v1/share-classes', methods: ['GET'] },
@@ -17,7 +20,11 @@ const close = closePathFinder([
 
 describe('the document path a refused path is close to', () => {
   it('a fixed segment a few edits off, in any case', () => {
-    expect(close('GET', '/v1/acounts')).toEqual({ openApiRoute: '/v1/accounts', spelling: '/v1/accounts', difference: 'accounts, not acounts' });
+    expect(close('GET', '/v1/acounts')).toEqual({
+      openApiRoute: '/v1/accounts',
+      spelling: '/v1/accounts',
+      difference: 'accounts, not acounts',
+    });
     expect(close('GET', '/v1/ACCOUNTZ/a1/walet')).toEqual({
       openApiRoute: '/v1/accounts/{account_id}/wallets',
       spelling: '/v1/accounts/a1/wallets',
@@ -31,17 +38,32 @@ describe('the document path a refused path is close to', () => {
       spelling: '/v1/accounts/a1/payment-method-details/{payment_method_details_id}',
       difference: 'a segment missing: {payment_method_details_id}',
     });
-    expect(close('POST', '/v1/a1/wallets')).toMatchObject({ spelling: '/v1/accounts/a1/wallets', difference: 'a segment missing: accounts' });
+    expect(close('POST', '/v1/a1/wallets')).toMatchObject({
+      spelling: '/v1/accounts/a1/wallets',
+      difference: 'a segment missing: accounts',
+    });
   });
 
   it('a segment too many, the one that is a word of the document rather than a value', () => {
-    expect(close('GET', '/v1/share-classes/IE00B4L5Y983/documents')).toMatchObject({ spelling: '/v1/share-classes/IE00B4L5Y983', difference: 'a segment too many: documents' });
-    expect(close('GET', '/v1/orders/o1')).toMatchObject({ spelling: '/v1/orders', difference: 'a segment too many: o1' });
+    expect(close('GET', '/v1/share-classes/IE00B4L5Y983/documents')).toMatchObject({
+      spelling: '/v1/share-classes/IE00B4L5Y983',
+      difference: 'a segment too many: documents',
+    });
+    expect(close('GET', '/v1/orders/o1')).toMatchObject({
+      spelling: '/v1/orders',
+      difference: 'a segment too many: o1',
+    });
   });
 
   it("keeps the document's trailing slash and names the slashes the request got wrong", () => {
-    expect(close('DELETE', '/v1/order/o1')).toEqual({ openApiRoute: '/v1/orders/{order_id}/', spelling: '/v1/orders/o1/', difference: 'orders, not order; with the trailing slash' });
-    expect(close('GET', '/v1//acounts/')?.difference).toBe('accounts, not acounts; no doubled slashes; without the trailing slash');
+    expect(close('DELETE', '/v1/order/o1')).toEqual({
+      openApiRoute: '/v1/orders/{order_id}/',
+      spelling: '/v1/orders/o1/',
+      difference: 'orders, not order; with the trailing slash',
+    });
+    expect(close('GET', '/v1//acounts/')?.difference).toBe(
+      'accounts, not acounts; no doubled slashes; without the trailing slash',
+    );
   });
 
   it('guesses nothing when two paths are as close, when the method is not there, or when too little of the path is', () => {

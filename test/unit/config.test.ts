@@ -57,7 +57,11 @@ describe('optionsFromCli', () => {
   });
 
   it('reads STATE_DIR, SIGNING_KEY_FILE and TRUST_PROXY (true or false, said plainly)', () => {
-    expect(parse([], { STATE_DIR: '/state', SIGNING_KEY_FILE: '/keys/k.pem', TRUST_PROXY: 'true' })).toMatchObject({ stateDir: '/state', signingKeyFile: '/keys/k.pem', trustProxy: true });
+    expect(parse([], { STATE_DIR: '/state', SIGNING_KEY_FILE: '/keys/k.pem', TRUST_PROXY: 'true' })).toMatchObject({
+      stateDir: '/state',
+      signingKeyFile: '/keys/k.pem',
+      trustProxy: true,
+    });
     expect(parse(['--trust-proxy', '0'])).toMatchObject({ trustProxy: false });
     expect(() => parse([], { TRUST_PROXY: 'maybe' })).toThrow('TRUST_PROXY must be true or false, got "maybe".');
   });
@@ -83,17 +87,24 @@ describe('optionsFromCli', () => {
     expect(parse(['--demo'])).not.toHaveProperty('demoPartner');
     expect(() => parse([], { DEMO_PARTNER: 'later' })).toThrow('DEMO_PARTNER must be on or off, got "later".');
     expect(() => parse(['--demo-partner'])).toThrow(ConfigError);
-    expect(USAGE).toMatch(/\n {2}--demo-partner <on\|off> +DEMO_PARTNER: under --demo, client demo-partner calls the API every few seconds/);
+    expect(USAGE).toMatch(
+      /\n {2}--demo-partner <on\|off> +DEMO_PARTNER: under --demo, client demo-partner calls the API every few seconds/,
+    );
   });
 
   it('lets a flag win over its variable', () => {
-    expect(parse(['--port', '1234', '--log-level=debug'], { PORT: '9000', LOG_LEVEL: 'warn' })).toMatchObject({ port: 1234, logLevel: 'debug' });
+    expect(parse(['--port', '1234', '--log-level=debug'], { PORT: '9000', LOG_LEVEL: 'warn' })).toMatchObject({
+      port: 1234,
+      logLevel: 'debug',
+    });
   });
 
   it('sizes the generated world from either of its two settings', () => {
     expect(parse(['--fixture-accounts', '3'])).toMatchObject({ fixtureScale: { accounts: 3 } });
     expect(parse([], { FIXTURE_ORDERS: '0' })).toMatchObject({ fixtureScale: { orders: 0 } });
-    expect(parse(['--fixture-accounts', '3', '--fixture-orders', '4'])).toMatchObject({ fixtureScale: { accounts: 3, orders: 4 } });
+    expect(parse(['--fixture-accounts', '3', '--fixture-orders', '4'])).toMatchObject({
+      fixtureScale: { accounts: 3, orders: 4 },
+    });
     expect(parse([])).not.toHaveProperty('fixtureScale');
   });
 
@@ -111,7 +122,11 @@ describe('optionsFromCli', () => {
     [['--base-url', 'localhost'], {}, '--base-url must be an absolute URL, got "localhost".'],
     [[], { LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud".'],
     [[], { CLIENTS: '[' }, 'CLIENTS must be JSON'],
-    [['--clients', '[{"client_id":"acme"}]'], {}, 'Every client in --clients needs a non-empty "client_id" and "client_secret".'],
+    [
+      ['--clients', '[{"client_id":"acme"}]'],
+      {},
+      'Every client in --clients needs a non-empty "client_id" and "client_secret".',
+    ],
     [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
     [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
     [[], { JOURNAL_BYTES: '1000' }, 'JOURNAL_BYTES must be an integer ≥ 65536, got "1000".'],
@@ -128,7 +143,9 @@ describe('optionsFromCli', () => {
 
 describe('CLIENTS', () => {
   it('is checked once, by the document, when the instance is made: a bad method names the client, the field and what it may be', () => {
-    const options = parse([], { CLIENTS: '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]' });
+    const options = parse([], {
+      CLIENTS: '[{"client_id":"acme","client_secret":"s","token_endpoint_auth_method":"basic"}]',
+    });
     expect(() => createContext(options as FakeOptions)).toThrow(
       'The client "acme" is not valid (1 problem(s)):\n  /token_endpoint_auth_method: must be equal to one of the allowed values: "client_secret_post", "client_secret_basic"',
     );
@@ -145,7 +162,9 @@ describe('readFixturesFile', () => {
   });
 
   it('names a file it cannot read, and one that is not JSON', () => {
-    expect(() => readFixturesFile(join(dir, 'missing.json'))).toThrow(/^FIXTURES file ".*missing\.json" cannot be read: ENOENT/);
+    expect(() => readFixturesFile(join(dir, 'missing.json'))).toThrow(
+      /^FIXTURES file ".*missing\.json" cannot be read: ENOENT/,
+    );
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{');
     expect(() => readFixturesFile(broken)).toThrow(/^FIXTURES file ".*broken\.json" is not JSON: /);

@@ -5,14 +5,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bridgeOverEngineApi, chooseNetwork, engineAddress, NoBridgeNetworkError, type EngineProbe } from '../../src/container-network.js';
+import {
+  bridgeOverEngineApi,
+  chooseNetwork,
+  engineAddress,
+  NoBridgeNetworkError,
+  type EngineProbe,
+} from '../../src/container-network.js';
 import { InvestmentApiFakeContainer, NoBridgeNetworkError as Exported } from '../../src/testcontainers.js';
 
 const BOTH = { TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1', TESTCONTAINERS_RYUK_DISABLED: 'true' };
 const RUNTIME_FAILURE = new Error('Could not find a working container runtime strategy');
 
 /** An engine as the module's two probes see it; `directly` counts its calls. */
-function engine(bridge: boolean, options: { client?: 'works' | 'fails'; direct?: boolean | undefined } = {}): EngineProbe & { asked: number } {
+function engine(
+  bridge: boolean,
+  options: { client?: 'works' | 'fails'; direct?: boolean | undefined } = {},
+): EngineProbe & { asked: number } {
   const probe = {
     asked: 0,
     bridgeThroughTestcontainers: async () => {
@@ -48,9 +57,14 @@ describe("the Testcontainers module's network", () => {
   });
 
   it("names both settings and the missing bridge when Testcontainers' reaper is on, before any container starts", async () => {
-    const error = await chooseNetwork(engine(false), { TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1' }).catch((e: unknown) => e);
+    const error = await chooseNetwork(engine(false), { TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1' }).catch(
+      (e: unknown) => e,
+    );
     namesBoth(error, 'TESTCONTAINERS_RYUK_DISABLED');
-    namesBoth(await chooseNetwork(engine(false), { ...BOTH, TESTCONTAINERS_RYUK_DISABLED: 'false' }).catch((e: unknown) => e), 'TESTCONTAINERS_RYUK_DISABLED');
+    namesBoth(
+      await chooseNetwork(engine(false), { ...BOTH, TESTCONTAINERS_RYUK_DISABLED: 'false' }).catch((e: unknown) => e),
+      'TESTCONTAINERS_RYUK_DISABLED',
+    );
   });
 
   it("puts its words in place of Testcontainers' runtime failure when the engine, asked directly, has no bridge", async () => {
@@ -62,7 +76,9 @@ describe("the Testcontainers module's network", () => {
 
   it("leaves Testcontainers' failure as it is when the bridge is not the cause or cannot be known", async () => {
     await expect(chooseNetwork(engine(true, { client: 'fails' }), {})).rejects.toBe(RUNTIME_FAILURE);
-    await expect(chooseNetwork(engine(false, { client: 'fails', direct: undefined }), {})).rejects.toBe(RUNTIME_FAILURE);
+    await expect(chooseNetwork(engine(false, { client: 'fails', direct: undefined }), {})).rejects.toBe(
+      RUNTIME_FAILURE,
+    );
     const configured = engine(false, { client: 'fails' });
     await expect(chooseNetwork(configured, BOTH)).rejects.toBe(RUNTIME_FAILURE);
     expect(configured.asked).toBe(0);
@@ -79,7 +95,10 @@ describe('the engine asked directly', () => {
   });
 
   /** An engine API on a Unix socket that answers the network list with `networks` (or a status). */
-  async function fakeEngine(answer: { status: number; body: unknown }): Promise<{ env: NodeJS.ProcessEnv; paths: string[] }> {
+  async function fakeEngine(answer: {
+    status: number;
+    body: unknown;
+  }): Promise<{ env: NodeJS.ProcessEnv; paths: string[] }> {
     dir = mkdtempSync(join(tmpdir(), 'engine-'));
     const socketPath = join(dir, 'docker.sock');
     const paths: string[] = [];
@@ -98,19 +117,25 @@ describe('the engine asked directly', () => {
   });
 
   it('finds a bridge network', async () => {
-    expect(await bridgeOverEngineApi((await fakeEngine({ status: 200, body: [{ Name: 'bridge', Driver: 'bridge' }] })).env)).toBe(true);
+    expect(
+      await bridgeOverEngineApi((await fakeEngine({ status: 200, body: [{ Name: 'bridge', Driver: 'bridge' }] })).env),
+    ).toBe(true);
   });
 
   it('knows nothing from an error answer, a body that is no list, or no engine at all', async () => {
     const failing = await fakeEngine({ status: 500, body: { message: 'boom' } });
     expect(await bridgeOverEngineApi(failing.env)).toBeUndefined();
-    expect(await bridgeOverEngineApi({ DOCKER_HOST: `unix://${join(tmpdir(), 'no-such-engine.sock')}` })).toBeUndefined();
+    expect(
+      await bridgeOverEngineApi({ DOCKER_HOST: `unix://${join(tmpdir(), 'no-such-engine.sock')}` }),
+    ).toBeUndefined();
     expect(await bridgeOverEngineApi({ DOCKER_HOST: 'ssh://me@engine' })).toBeUndefined();
   });
 
   it("finds the engine where Docker's clients do", () => {
     expect(engineAddress({})).toEqual({ socketPath: '/var/run/docker.sock' });
-    expect(engineAddress({ DOCKER_HOST: 'unix:///run/user/1000/podman/podman.sock' })).toEqual({ socketPath: '/run/user/1000/podman/podman.sock' });
+    expect(engineAddress({ DOCKER_HOST: 'unix:///run/user/1000/podman/podman.sock' })).toEqual({
+      socketPath: '/run/user/1000/podman/podman.sock',
+    });
     expect(engineAddress({ DOCKER_HOST: 'tcp://10.0.0.2:2375' })).toEqual({ host: '10.0.0.2', port: 2375 });
     expect(engineAddress({ DOCKER_HOST: 'tcp://10.0.0.2:2376', DOCKER_TLS_VERIFY: '1' })).toBeUndefined();
   });
@@ -120,6 +145,7 @@ describe('withHostPort', () => {
   it('takes a port of this machine, and refuses one that is none at once', () => {
     const container = new InvestmentApiFakeContainer('investment-api-fake:test');
     expect(container.withHostPort(18080)).toBe(container);
-    for (const port of [0, 65_536, 80.5, -1, Number.NaN]) expect(() => container.withHostPort(port), String(port)).toThrow(/withHostPort takes a port from 1 to 65535/);
+    for (const port of [0, 65_536, 80.5, -1, Number.NaN])
+      expect(() => container.withHostPort(port), String(port)).toThrow(/withHostPort takes a port from 1 to 65535/);
   });
 });

@@ -12,7 +12,16 @@ describe('the Testcontainers module settings', () => {
   it('maps each setting to the variable the CLI reads, and nothing when none is set', () => {
     expect(containerEnvironment({})).toEqual({});
     const clients = [{ client_id: 'acme', client_secret: 's3cret', scopes: ['read:accounts' as const] }];
-    expect(containerEnvironment({ seed: 7, clients, controlToken: 'ops', demo: true, stateDir: '/tmp/fake-state', hostPort: 41234 })).toEqual({
+    expect(
+      containerEnvironment({
+        seed: 7,
+        clients,
+        controlToken: 'ops',
+        demo: true,
+        stateDir: '/tmp/fake-state',
+        hostPort: 41234,
+      }),
+    ).toEqual({
       SEED: '7',
       CLIENTS: JSON.stringify(clients),
       CONTROL_TOKEN: 'ops',
@@ -24,10 +33,27 @@ describe('the Testcontainers module settings', () => {
   });
 
   it('gives an environment the CLI itself reads back as the same settings', () => {
-    const clients = [{ client_id: 'acme', client_secret: 's3cret' }, { client_id: 'beta', client_secret: 'b3ta' }];
-    const env = containerEnvironment({ seed: 42, clients, controlToken: 'ops', demo: true, stateDir: '/srv/state', hostPort: 40000 });
+    const clients = [
+      { client_id: 'acme', client_secret: 's3cret' },
+      { client_id: 'beta', client_secret: 'b3ta' },
+    ];
+    const env = containerEnvironment({
+      seed: 42,
+      clients,
+      controlToken: 'ops',
+      demo: true,
+      stateDir: '/srv/state',
+      hostPort: 40000,
+    });
     const options = optionsFromCli([], env);
-    expect(options).toMatchObject({ seed: 42, clients, controlToken: 'ops', demo: true, stateDir: '/state', port: 40000 });
+    expect(options).toMatchObject({
+      seed: 42,
+      clients,
+      controlToken: 'ops',
+      demo: true,
+      stateDir: '/state',
+      port: 40000,
+    });
   });
 
   it('knows the default client when no clients are given, else the first given', () => {
@@ -48,6 +74,8 @@ describe('the Testcontainers module settings', () => {
   it("defaults to the published image of the package's own version, as docs/containers.md names it", () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(DEFAULT_IMAGE).toBe(`ghcr.io/investment-platform/investment-api-fake:${version}`);
-    expect(readFileSync(join(ROOT, 'docs/containers.md'), 'utf8')).toContain('ghcr.io/investment-platform/investment-api-fake');
+    expect(readFileSync(join(ROOT, 'docs/containers.md'), 'utf8')).toContain(
+      'ghcr.io/investment-platform/investment-api-fake',
+    );
   });
 });

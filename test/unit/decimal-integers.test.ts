@@ -14,13 +14,26 @@ const DOCUMENT = {
       parameters: [{ name: 'page', in: 'path', required: true, schema: { type: 'integer' } }],
       post: {
         operationId: 'turnPage',
-        parameters: [{ $ref: '#/components/parameters/Count' }, { name: 'X-Depth', in: 'header', schema: { $ref: '#/components/schemas/Depth' } }, { name: 'note', in: 'query', schema: { type: 'string' } }],
+        parameters: [
+          { $ref: '#/components/parameters/Count' },
+          { name: 'X-Depth', in: 'header', schema: { $ref: '#/components/schemas/Depth' } },
+          { name: 'note', in: 'query', schema: { type: 'string' } },
+        ],
         responses: {},
       },
     },
-    '/plain': { get: { operationId: 'plain', parameters: [{ name: 'note', in: 'query', schema: { type: 'string' } }], responses: {} } },
+    '/plain': {
+      get: {
+        operationId: 'plain',
+        parameters: [{ name: 'note', in: 'query', schema: { type: 'string' } }],
+        responses: {},
+      },
+    },
   },
-  components: { schemas: { Depth: { type: 'integer', minimum: 0 } }, parameters: { Count: { name: 'count', in: 'query', schema: { type: 'integer' } } } },
+  components: {
+    schemas: { Depth: { type: 'integer', minimum: 0 } },
+    parameters: { Count: { name: 'count', in: 'query', schema: { type: 'integer' } } },
+  },
 } as unknown as ApiDocument;
 
 function run(query: Record<string, unknown>, page: string, depth?: string): unknown {
@@ -60,13 +73,18 @@ describe('integer parameters in decimal digits', () => {
 });
 
 describe('the fast parameter check', () => {
-  const fast = compileFastParameters(loadApiDocument().document, { operationId: 'listOrders', method: 'get', path: '/v1/orders' })!;
+  const fast = compileFastParameters(loadApiDocument().document, {
+    operationId: 'listOrders',
+    method: 'get',
+    path: '/v1/orders',
+  })!;
 
   it('takes integers in decimal digits, as numbers', () => {
     expect(fast('limit=5&skip=%31', {})).toMatchObject({ limit: 5, skip: 1 });
   });
 
   it('leaves every other spelling of a number to the validator path, which refuses it', () => {
-    for (const raw of ['0x10', '1e3', '%2B5', '%205', '5.0', '0b1', 'Infinity']) expect(fast(`limit=${raw}`, {}), raw).toBeUndefined();
+    for (const raw of ['0x10', '1e3', '%2B5', '%205', '5.0', '0b1', 'Infinity'])
+      expect(fast(`limit=${raw}`, {}), raw).toBeUndefined();
   });
 });

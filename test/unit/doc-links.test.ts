@@ -9,7 +9,8 @@ import { DOC_PAGES, readPage } from '../support/doc-pages.js';
 const ROOT = join(import.meta.dirname, '../..');
 const PAGES = [...DOC_PAGES, 'ARCHITECTURE.md', 'examples/README.md', 'bench/README.md'];
 
-const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, (code) => code.replace(/[[\]()]/g, ''));
+const withoutCode = (markdown: string) =>
+  markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, (code) => code.replace(/[[\]()]/g, ''));
 
 /** A heading's anchor as GitHub writes it (github-slugger): lower case, punctuation gone, each space a hyphen. */
 const slugOf = (heading: string): string =>
@@ -49,15 +50,34 @@ const linksOf = (page: string) =>
 
 describe("GitHub's anchors, as this test computes them", () => {
   it('drop punctuation and inline code marks, keep underscores and hyphens, and number a repeated heading', () => {
-    expect(slugOf('One replica that survives restarts: `STATE_DIR`')).toBe('one-replica-that-survives-restarts-state_dir');
-    expect(slugOf('Testing how your client copes: faults, the journal and the readiness report')).toBe('testing-how-your-client-copes-faults-the-journal-and-the-readiness-report');
+    expect(slugOf('One replica that survives restarts: `STATE_DIR`')).toBe(
+      'one-replica-that-survives-restarts-state_dir',
+    );
+    expect(slugOf('Testing how your client copes: faults, the journal and the readiness report')).toBe(
+      'testing-how-your-client-copes-faults-the-journal-and-the-readiness-report',
+    );
     expect(slugOf('N replicas behind your [proxy](https://nginx.org)')).toBe('n-replicas-behind-your-proxy');
   });
 });
 
 describe('the documentation', () => {
   it('has a page for each feature beside the README', () => {
-    expect(DOC_PAGES).toEqual(expect.arrayContaining(['README.md', ...['configuration', 'api', 'control-plane', 'test-suites', 'readiness', 'shadow-mode', 'mcp', 'containers', 'scaling'].map((name) => `docs/${name}.md`)]));
+    expect(DOC_PAGES).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        ...[
+          'configuration',
+          'api',
+          'control-plane',
+          'test-suites',
+          'readiness',
+          'shadow-mode',
+          'mcp',
+          'containers',
+          'scaling',
+        ].map((name) => `docs/${name}.md`),
+      ]),
+    );
   });
 
   it('keeps the README short: a page that leads to the others', () => {
@@ -92,9 +112,13 @@ describe('the links in the code', () => {
         .filter((file) => /\.(ts|tsx|yaml)$/.test(file) && !file.endsWith('schema.d.ts'))
         .map((file) => join(folder, file));
     const named = [...sources('src'), ...sources('console/src')].flatMap((file) =>
-      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\b((?:README|docs\/[\w-]+)\.md(?:#[\w-]+)?)/g)].map((match) => ({ file, target: match[1]! })),
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\b((?:README|docs\/[\w-]+)\.md(?:#[\w-]+)?)/g)].map(
+        (match) => ({ file, target: match[1]! }),
+      ),
     );
     expect(named.length).toBeGreaterThan(0);
-    expect(named.flatMap(({ file, target }) => (deadEnd(target) ? [`${file}: ${target}: ${deadEnd(target)}`] : []))).toEqual([]);
+    expect(
+      named.flatMap(({ file, target }) => (deadEnd(target) ? [`${file}: ${target}: ${deadEnd(target)}`] : [])),
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
-import { compileDocumentValidator, compileWorldValidator, documentedResponse, loadApiDocument, operationsOf, type ApiDocument } from '../../src/api/document.js';
+import {
+  compileDocumentValidator,
+  compileWorldValidator,
+  documentedResponse,
+  loadApiDocument,
+  operationsOf,
+  type ApiDocument,
+} from '../../src/api/document.js';
 import { AnswerCheck } from '../../src/api/answer-check.js';
 import { DocumentCheck } from '../../src/shadow/document-check.js';
 import { runNow } from '../../src/util/slices.js';
@@ -41,12 +48,21 @@ describe('documentedResponse: which answer the document gives for a status', () 
         post: { operationId: 'addThing', responses: { 201: { content: { 'application/json': { schema: thing } } } } },
       },
     },
-    components: { schemas: {}, responses: { Problem: { content: { 'application/problem+json': { schema: problem } } } } },
+    components: {
+      schemas: {},
+      responses: { Problem: { content: { 'application/problem+json': { schema: problem } } } },
+    },
   } as unknown as ApiDocument;
 
   it('takes the status, then its class, then default, and follows a shared response', () => {
-    expect(documentedResponse(own, '/things', 'GET', 200)).toEqual({ key: '200', content: { 'application/json': { schema: thing } } });
-    expect(documentedResponse(own, '/things', 'get', 404)).toEqual({ key: '4XX', content: { 'application/problem+json': { schema: problem } } });
+    expect(documentedResponse(own, '/things', 'GET', 200)).toEqual({
+      key: '200',
+      content: { 'application/json': { schema: thing } },
+    });
+    expect(documentedResponse(own, '/things', 'get', 404)).toEqual({
+      key: '4XX',
+      content: { 'application/problem+json': { schema: problem } },
+    });
     expect(documentedResponse(own, '/things', 'get', 503)?.key).toBe('default');
     expect(documentedResponse(own, '/things', 'post', 404)).toBeUndefined();
     expect(documentedResponse(own, '/nothing', 'get', 200)).toBeUndefined();
@@ -55,9 +71,15 @@ describe('documentedResponse: which answer the document gives for a status', () 
   it('is the rule of shadow mode’s check of an upstream’s answer', () => {
     const check = new DocumentCheck(own);
     expect(check.checkAnswer('/things', 'GET', 200, { id: 'a' })).toEqual([]);
-    expect(check.checkAnswer('/things', 'GET', 200, {})).toEqual([expect.objectContaining({ pointer: '', message: "must have required property 'id'" })]);
-    expect(check.checkAnswer('/things', 'GET', 409, { code: 7 })).toEqual([expect.objectContaining({ pointer: '/code', message: 'must be string' })]);
-    expect(check.checkAnswer('/things', 'POST', 500, {})).toEqual([expect.objectContaining({ message: 'status 500 is not documented for this operation (201)' })]);
+    expect(check.checkAnswer('/things', 'GET', 200, {})).toEqual([
+      expect.objectContaining({ pointer: '', message: "must have required property 'id'" }),
+    ]);
+    expect(check.checkAnswer('/things', 'GET', 409, { code: 7 })).toEqual([
+      expect.objectContaining({ pointer: '/code', message: 'must be string' }),
+    ]);
+    expect(check.checkAnswer('/things', 'POST', 500, {})).toEqual([
+      expect.objectContaining({ message: 'status 500 is not documented for this operation (201)' }),
+    ]);
   });
 });
 
@@ -68,7 +90,10 @@ describe('AnswerCheck: one check of answers, its two rules said as options', () 
       '/things': {
         get: {
           operationId: 'listThings',
-          responses: { 200: { content: { 'application/json': { schema: { type: 'object', required: ['id'] } } } }, 409: { content: { 'application/problem+json': { schema: problem } } } },
+          responses: {
+            200: { content: { 'application/json': { schema: { type: 'object', required: ['id'] } } } },
+            409: { content: { 'application/problem+json': { schema: problem } } },
+          },
         },
       },
     },
@@ -81,15 +106,27 @@ describe('AnswerCheck: one check of answers, its two rules said as options', () 
 
   it('holds an error no operation lists to the Problem schema (problem), or flags its status (flagged)', () => {
     expect(check(fakes, { status: 503, body: { code: 'down' }, mediaType: 'application/problem+json' })).toEqual([]);
-    expect(check(fakes, { status: 503, body: { code: 5 }, mediaType: 'application/problem+json' })).toEqual(['/code: must be string']);
-    expect(check(upstreams, { status: 503, body: { code: 'down' } })).toEqual([': status 503 is not documented for this operation (200, 409)']);
-    expect(check(fakes, { status: 201, body: {}, mediaType: 'application/json' })).toEqual([': status 201 is not documented for this operation (200, 409)']);
+    expect(check(fakes, { status: 503, body: { code: 5 }, mediaType: 'application/problem+json' })).toEqual([
+      '/code: must be string',
+    ]);
+    expect(check(upstreams, { status: 503, body: { code: 'down' } })).toEqual([
+      ': status 503 is not documented for this operation (200, 409)',
+    ]);
+    expect(check(fakes, { status: 201, body: {}, mediaType: 'application/json' })).toEqual([
+      ': status 201 is not documented for this operation (200, 409)',
+    ]);
   });
 
   it('takes the schema of the answer’s own media type (exact), or of the first JSON one documented (firstJson)', () => {
-    expect(check(fakes, { status: 409, body: { code: 'x' }, mediaType: 'application/json' })).toEqual([': application/json is not a media type the document gives for status 409']);
-    expect(check(upstreams, { status: 409, body: { code: 7 }, mediaType: 'application/json' })).toEqual(['/code: must be string']);
-    expect(check(fakes, { status: 200, body: {}, mediaType: 'application/problem+json' })).toEqual([": must have required property 'id'"]);
+    expect(check(fakes, { status: 409, body: { code: 'x' }, mediaType: 'application/json' })).toEqual([
+      ': application/json is not a media type the document gives for status 409',
+    ]);
+    expect(check(upstreams, { status: 409, body: { code: 7 }, mediaType: 'application/json' })).toEqual([
+      '/code: must be string',
+    ]);
+    expect(check(fakes, { status: 200, body: {}, mediaType: 'application/problem+json' })).toEqual([
+      ": must have required property 'id'",
+    ]);
   });
 });
 
@@ -102,16 +139,34 @@ describe('compileWorldValidator: a fixtures world against the document’s World
 
   it('names an unknown field by its own path, a wrong type by where it is, and a missing list at the root', () => {
     const world = generateWorld({ seed: 2, scale: { accounts: 2, orders: 2 } });
-    const errors = validate({ ...world, accounts: [{ ...world.accounts[0], nickname: 'x' }], orders: 'none', feeder_funds: undefined });
-    expect(errors).toContainEqual({ location: 'body', path: '/accounts/0/nickname', message: 'must NOT have additional properties' });
+    const errors = validate({
+      ...world,
+      accounts: [{ ...world.accounts[0], nickname: 'x' }],
+      orders: 'none',
+      feeder_funds: undefined,
+    });
+    expect(errors).toContainEqual({
+      location: 'body',
+      path: '/accounts/0/nickname',
+      message: 'must NOT have additional properties',
+    });
     expect(errors).toContainEqual({ location: 'body', path: '/orders', message: 'must be array' });
-    expect(errors).toContainEqual({ location: 'body', path: '/', message: "must have required property 'feeder_funds'" });
+    expect(errors).toContainEqual({
+      location: 'body',
+      path: '/',
+      message: "must have required property 'feeder_funds'",
+    });
   });
 });
 
 describe('a field error of an unknown member', () => {
   it('points at it as a JSON Pointer writes it: `/` as ~1 and `~` as ~0', () => {
-    const check = compileDocumentValidator(document, { type: 'object', properties: { inner: { type: 'object', additionalProperties: false } } });
-    expect(check({ inner: { 'a/b~c': 1 } })).toEqual([{ location: 'body', path: '/inner/a~1b~0c', message: 'must NOT have additional properties' }]);
+    const check = compileDocumentValidator(document, {
+      type: 'object',
+      properties: { inner: { type: 'object', additionalProperties: false } },
+    });
+    expect(check({ inner: { 'a/b~c': 1 } })).toEqual([
+      { location: 'body', path: '/inner/a~1b~0c', message: 'must NOT have additional properties' },
+    ]);
   });
 });

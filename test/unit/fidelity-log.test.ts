@@ -9,7 +9,14 @@ const differing = (clientId: string | null, differences: number): ExchangeOutcom
   operation: 'listAccounts',
   method: 'GET',
   path: '/v1/accounts',
-  result: { findings: Array.from({ length: differences }, (_, i) => ({ kind: 'value' as const, pointer: `/data/${i}`, upstream: 1, fake: 2 })) },
+  result: {
+    findings: Array.from({ length: differences }, (_, i) => ({
+      kind: 'value' as const,
+      pointer: `/data/${i}`,
+      upstream: 1,
+      fake: 2,
+    })),
+  },
   violations: [],
 });
 
@@ -21,7 +28,10 @@ describe("shadow mode's findings, kept per client", () => {
     log.add(quiet);
     expect(log.report('quiet').differences.map((d) => d.request_id)).toEqual([quiet.requestId, quiet.requestId]);
     expect(log.report('noisy').differences).toHaveLength(REPORT_LIST_LIMIT);
-    expect(log.report('noisy')).toMatchObject({ compared: 1, operations: [{ operation: 'listAccounts', differences: REPORT_LIST_LIMIT + 10 }] });
+    expect(log.report('noisy')).toMatchObject({
+      compared: 1,
+      operations: [{ operation: 'listAccounts', differences: REPORT_LIST_LIMIT + 10 }],
+    });
   });
 
   it("shows the operator every client's first items in the order they came, at most REPORT_LIST_LIMIT of each list", () => {

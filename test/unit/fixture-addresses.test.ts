@@ -28,7 +28,14 @@ describe('fixture addresses', () => {
   });
 
   it('keeps every seed deterministic: the same seed, the same addresses', () => {
-    const addresses = (seed: number) => generateWorld({ seed, scale: { accounts: 50, orders: 0 } }).accounts.map((a) => [a.country, a.city, a.line1, a.postal_code, a.state]);
+    const addresses = (seed: number) =>
+      generateWorld({ seed, scale: { accounts: 50, orders: 0 } }).accounts.map((a) => [
+        a.country,
+        a.city,
+        a.line1,
+        a.postal_code,
+        a.state,
+      ]);
     expect(addresses(7)).toEqual(addresses(7));
     expect(addresses(7)).not.toEqual(addresses(8));
   });

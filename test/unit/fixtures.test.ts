@@ -10,9 +10,24 @@ import type { Account, OrderRecord, World } from '../../src/api/types.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/; // version 4
 const REF_MS = Date.parse(REFERENCE_DATE);
 const TWO_YEARS_MS = 2 * 366 * 86_400_000;
-const FEE_FIELDS = ['management_fee', 'administration_fee', 'servicing_fee', 'subscription_fee', 'redemption_fee',
-  'depositary_fee', 'target_return_net'] as const;
-const INDIVIDUAL_ONLY = ['first_name', 'last_name', 'dob_day', 'dob_month', 'dob_year', 'place_of_birth', 'tin'] as const;
+const FEE_FIELDS = [
+  'management_fee',
+  'administration_fee',
+  'servicing_fee',
+  'subscription_fee',
+  'redemption_fee',
+  'depositary_fee',
+  'target_return_net',
+] as const;
+const INDIVIDUAL_ONLY = [
+  'first_name',
+  'last_name',
+  'dob_day',
+  'dob_month',
+  'dob_year',
+  'place_of_birth',
+  'tin',
+] as const;
 const BUSINESS_ONLY = ['business_name', 'lei', 'tax_id'] as const;
 const ADDRESS_FIELDS = ['country', 'city', 'line1', 'postal_code', 'state'] as const;
 const STATUSES = ['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED', 'CANCELLED'];
@@ -139,7 +154,9 @@ describe.each([1, 2, 42, 2026])('the world of seed %i', (seed) => {
     expect(fees).not.toContain(undefined);
     expect(fees).toContain(null);
     expect(fees.filter((fee) => fee !== null).length).toBeGreaterThan(fees.length / 2);
-    expect(world.share_classes.some((shareClass) => FEE_FIELDS.filter((field) => shareClass[field] === null).length >= 3)).toBe(true);
+    expect(
+      world.share_classes.some((shareClass) => FEE_FIELDS.filter((field) => shareClass[field] === null).length >= 3),
+    ).toBe(true);
 
     const abbreviations = world.share_classes.map((shareClass) => shareClass.abbreviation);
     expect(new Set(abbreviations).size).toBe(abbreviations.length);
@@ -160,7 +177,9 @@ describe.each([1, 2, 42, 2026])('the world of seed %i', (seed) => {
       expect(Number.isInteger(shareClass.lock_up)).toBe(true);
       expect(shareClass.lock_up_duration).toBe(shareClass.lock_up === 0 ? null : `${shareClass.lock_up} months`);
       expect(shareClass.redemption_window).toMatch(/^[a-z-]+$/);
-      expect(['daily', 'weekly', 'monthly', 'quarterly', 'annually', 'none', null]).toContain(shareClass.redemption_cycle);
+      expect(['daily', 'weekly', 'monthly', 'quarterly', 'annually', 'none', null]).toContain(
+        shareClass.redemption_cycle,
+      );
       if (shareClass.redemption_cycle !== null) expect(shareClass.redemption_cycle).toBe(shareClass.redemption_window);
       if (shareClass.redemption_cycle === 'none') expect(shareClass.next_redemption_date).toBeNull();
       if (shareClass.next_redemption_date !== null) {
@@ -171,7 +190,9 @@ describe.each([1, 2, 42, 2026])('the world of seed %i', (seed) => {
   });
 
   it('covers every flag combination and 2+ currencies with valid, unique ISINs', () => {
-    const combinations = new Set(world.assets.map((asset) => `${asset.subscribeable}/${asset.redeemable}/${asset.tradeable}`));
+    const combinations = new Set(
+      world.assets.map((asset) => `${asset.subscribeable}/${asset.redeemable}/${asset.tradeable}`),
+    );
     expect(combinations.size).toBe(8);
     expect(new Set(world.assets.map((asset) => asset.currency)).size).toBeGreaterThanOrEqual(2);
     for (const asset of world.assets) {
@@ -195,7 +216,9 @@ describe.each([1, 2, 42, 2026])('the world of seed %i', (seed) => {
 
   it('has both account types, each with only its own fields', () => {
     expect(new Set(world.accounts.map((account) => account.type))).toEqual(new Set(['individual', 'business']));
-    expect(world.accounts.filter((account) => account.external_id !== undefined).length).toBeGreaterThan(world.accounts.length / 2);
+    expect(world.accounts.filter((account) => account.external_id !== undefined).length).toBeGreaterThan(
+      world.accounts.length / 2,
+    );
     for (const account of world.accounts) {
       if (account.external_id !== undefined) expect(account.external_id).toMatch(/^user_\d+$/);
       for (const field of ADDRESS_FIELDS) expect(typeof account[field], field).toBe('string');
@@ -287,7 +310,11 @@ describe.each([1, 2, 42, 2026])('the world of seed %i', (seed) => {
       const primaryPm = world.payment_method_details.find((pm) => pm.account_id === account!.id && pm.is_primary);
       expect(primaryWallet).toBeDefined();
       expect(primaryPm).toBeDefined();
-      const accountSide = { type: primaryPm!.type, iban: primaryPm!.iban, account_holder_name: primaryPm!.account_holder_name };
+      const accountSide = {
+        type: primaryPm!.type,
+        iban: primaryPm!.iban,
+        account_holder_name: primaryPm!.account_holder_name,
+      };
       if (order.side === 'BUY') {
         expect(order.sender_payment_method_details).toEqual(accountSide);
         expect(order.recipient_payment_method_details).toEqual(PLATFORM_PAYMENT_DETAILS);
@@ -312,8 +339,12 @@ describe.each([1, 2, 42, 2026])('the world of seed %i', (seed) => {
 
   it('sorts every list by (created, id), and undated lists by id', () => {
     const sortedByCreated = <T extends { created: string; id: string }>(items: T[]): boolean =>
-      items.every((item, i) => i === 0 || items[i - 1]!.created < item.created ||
-        (items[i - 1]!.created === item.created && items[i - 1]!.id < item.id));
+      items.every(
+        (item, i) =>
+          i === 0 ||
+          items[i - 1]!.created < item.created ||
+          (items[i - 1]!.created === item.created && items[i - 1]!.id < item.id),
+      );
     const sortedById = <T extends { id: string }>(items: T[]): boolean =>
       items.every((item, i) => i === 0 || items[i - 1]!.id < item.id);
     expect(sortedByCreated(world.share_classes)).toBe(true);

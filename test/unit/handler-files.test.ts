@@ -40,20 +40,31 @@ const HANDLER_FILES = [
 ];
 const text = new Map(HANDLER_FILES.map((file) => [file, readFileSync(new URL(file, SRC), 'utf8')]));
 /** A handler map's member: `operationId:` at the start of a line. */
-const serves = (file: string, operationId: string): boolean => new RegExp(`^\\s+${operationId}:`, 'm').test(text.get(file) ?? '');
+const serves = (file: string, operationId: string): boolean =>
+  new RegExp(`^\\s+${operationId}:`, 'm').test(text.get(file) ?? '');
 
 describe('handler files', () => {
   it('serve each operation from the file of its tag (/v1, auth, documents) or of what it acts on (/__control), and from no other', () => {
     const misplaced = operationsOf(document).flatMap((operation) => {
       const expected = fileOf(operation);
       const found = HANDLER_FILES.filter((file) => serves(file, operation.operationId));
-      return found.length === 1 && found[0] === expected ? [] : [`${operation.operationId}: expected in ${expected}, found in ${found.join(', ') || 'none'}`];
+      return found.length === 1 && found[0] === expected
+        ? []
+        : [`${operation.operationId}: expected in ${expected}, found in ${found.join(', ') || 'none'}`];
     });
     expect(misplaced).toEqual([]);
   });
 
   it('hold one file per tag of the API', () => {
-    const tags = new Set(operationsOf(document).filter((op) => !op.path.startsWith('/__control')).map((op) => fileOf(op)));
-    expect([...tags].sort()).toEqual(readdirSync(new URL('http/handlers/', SRC)).map((name) => `http/handlers/${name}`).sort());
+    const tags = new Set(
+      operationsOf(document)
+        .filter((op) => !op.path.startsWith('/__control'))
+        .map((op) => fileOf(op)),
+    );
+    expect([...tags].sort()).toEqual(
+      readdirSync(new URL('http/handlers/', SRC))
+        .map((name) => `http/handlers/${name}`)
+        .sort(),
+    );
   });
 });

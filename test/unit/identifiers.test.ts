@@ -71,11 +71,60 @@ describe('IBAN', () => {
   });
 
   it('knows the SEPA countries', () => {
-    const sepa = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT',
-      'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'IS', 'LI', 'NO', 'CH', 'GB', 'MC', 'SM', 'VA', 'AD'];
+    const sepa = [
+      'AT',
+      'BE',
+      'BG',
+      'HR',
+      'CY',
+      'CZ',
+      'DK',
+      'EE',
+      'FI',
+      'FR',
+      'DE',
+      'GR',
+      'HU',
+      'IE',
+      'IT',
+      'LV',
+      'LT',
+      'LU',
+      'MT',
+      'NL',
+      'PL',
+      'PT',
+      'RO',
+      'SK',
+      'SI',
+      'ES',
+      'SE',
+      'IS',
+      'LI',
+      'NO',
+      'CH',
+      'GB',
+      'MC',
+      'SM',
+      'VA',
+      'AD',
+    ];
     for (const country of sepa) expect(IBAN_LENGTHS[country], country).toBeGreaterThanOrEqual(15);
-    expect(IBAN_LENGTHS).toMatchObject({ DE: 22, FR: 27, NL: 18, ES: 24, IT: 27, AT: 20, BE: 16, LU: 20, IE: 22, PT: 25,
-      FI: 18, CH: 21, GB: 22 });
+    expect(IBAN_LENGTHS).toMatchObject({
+      DE: 22,
+      FR: 27,
+      NL: 18,
+      ES: 24,
+      IT: 27,
+      AT: 20,
+      BE: 16,
+      LU: 20,
+      IE: 22,
+      PT: 25,
+      FI: 18,
+      CH: 21,
+      GB: 22,
+    });
   });
 
   it('computes check digits that validate', () => {

@@ -16,11 +16,18 @@ function instantsAt(activity: InvestorActivity, perHour: number, reads: readonly
 describe('InvestorActivity', () => {
   it('draws the same instants however often it is read between two clock readings (below the cap of one read)', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 2 * HOUR }), { maxLength: 20 }), fc.integer({ min: 1, max: 300 }), (reads, perHour) => {
-        const stepwise = instantsAt(new InvestorActivity('seed:a', START), perHour, [...reads.sort((a, b) => a - b), 2 * HOUR]);
-        const once = instantsAt(new InvestorActivity('seed:a', START), perHour, [2 * HOUR]);
-        expect(stepwise).toEqual(once);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 2 * HOUR }), { maxLength: 20 }),
+        fc.integer({ min: 1, max: 300 }),
+        (reads, perHour) => {
+          const stepwise = instantsAt(new InvestorActivity('seed:a', START), perHour, [
+            ...reads.sort((a, b) => a - b),
+            2 * HOUR,
+          ]);
+          const once = instantsAt(new InvestorActivity('seed:a', START), perHour, [2 * HOUR]);
+          expect(stepwise).toEqual(once);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -80,7 +87,9 @@ describe('InvestorActivity', () => {
   });
 
   it('draws each gap about the mean (3/4 to 5/4 of it), the first after a start within 3/8 to 5/8 of it, for any seed and rate', () => {
-    expect([gapShare(0, true), gapShare(1, true), gapShare(0, false), gapShare(1, false)]).toEqual([0.375, 0.625, 0.75, 1.25]);
+    expect([gapShare(0, true), gapShare(1, true), gapShare(0, false), gapShare(1, false)]).toEqual([
+      0.375, 0.625, 0.75, 1.25,
+    ]);
     fc.assert(
       fc.property(fc.string({ maxLength: 12 }), fc.integer({ min: 1, max: 3600 }), (seed, perHour) => {
         const mean = HOUR / perHour;
@@ -98,7 +107,11 @@ describe('InvestorActivity', () => {
 
   it('places every order on an account able to buy (a primary wallet and payment method), however few there are', () => {
     const source = generateWorld({ seed: 5 });
-    const able = source.accounts.filter((a) => source.wallets.some((w) => w.account_id === a.id && w.is_primary) && source.payment_method_details.some((p) => p.account_id === a.id && p.is_primary));
+    const able = source.accounts.filter(
+      (a) =>
+        source.wallets.some((w) => w.account_id === a.id && w.is_primary) &&
+        source.payment_method_details.some((p) => p.account_id === a.id && p.is_primary),
+    );
     expect(able.length).toBeGreaterThan(0);
     // only one account keeps its primaries
     const only = able[0]!.id;

@@ -4,7 +4,19 @@ import { Journal, JournalRecord } from '../../src/records/journal.js';
 let ids = 0;
 const request = (clientId: string, path: string) =>
   new JournalRecord(
-    { id: String(++ids), client_id: clientId, method: 'GET', path, rawQuery: '', status: 200, duration_ms: 1, operation_id: null, code: null, fault_id: null, applied: true },
+    {
+      id: String(++ids),
+      client_id: clientId,
+      method: 'GET',
+      path,
+      rawQuery: '',
+      status: 200,
+      duration_ms: 1,
+      operation_id: null,
+      code: null,
+      fault_id: null,
+      applied: true,
+    },
     { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: 0 },
   );
 const kinds = (records: JournalRecord[]) => records.map((r) => r.control?.kind ?? r.entry.path);

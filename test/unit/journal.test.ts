@@ -6,7 +6,19 @@ import { REDACT_ALL, redactedJsonMembers, redactedText } from '../../src/records
 let ids = 0;
 const record = (clientId: string | null, path = '/v1/assets', method = 'GET') =>
   new JournalRecord(
-    { id: String(++ids), client_id: clientId, method, path, rawQuery: '', status: 200, duration_ms: 1, operation_id: null, code: null, fault_id: null, applied: true },
+    {
+      id: String(++ids),
+      client_id: clientId,
+      method,
+      path,
+      rawQuery: '',
+      status: 200,
+      duration_ms: 1,
+      operation_id: null,
+      code: null,
+      fault_id: null,
+      applied: true,
+    },
     { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: null },
   );
 const paths = (records: JournalRecord[]) => records.map((r) => r.entry.path);
@@ -14,7 +26,19 @@ const paths = (records: JournalRecord[]) => records.map((r) => r.entry.path);
 /** A record whose request body is `bodyBytes` long: what it holds is its overhead, path and body. */
 const sized = (clientId: string | null, path: string, bodyBytes: number) =>
   new JournalRecord(
-    { id: String(++ids), client_id: clientId, method: 'POST', path, rawQuery: '', status: 201, duration_ms: 1, operation_id: null, code: null, fault_id: null, applied: true },
+    {
+      id: String(++ids),
+      client_id: clientId,
+      method: 'POST',
+      path,
+      rawQuery: '',
+      status: 201,
+      duration_ms: 1,
+      operation_id: null,
+      code: null,
+      fault_id: null,
+      applied: true,
+    },
     { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: null },
     { request: keptBody(Buffer.alloc(bodyBytes, 0x61), 'application/json'), response: null, authorization: 'bearer' },
   );
@@ -76,7 +100,10 @@ describe('the journal within its byte budgets', () => {
   });
 
   it('a tenant whose journal passes JOURNAL_BYTES keeps its newest records within the budget, and every request is kept', () => {
-    const journal = new Journal(1000, undefined, { bytesPerTenant: 3 * each + 100, totalBytes: Number.POSITIVE_INFINITY });
+    const journal = new Journal(1000, undefined, {
+      bytesPerTenant: 3 * each + 100,
+      totalBytes: Number.POSITIVE_INFINITY,
+    });
     for (let i = 10; i < 20; i++) journal.record(sized('a', `/p/${i}`, 4000));
     journal.record(sized('b', '/p/99', 4000));
     expect(paths(journal.records('a', 'start'))).toEqual(['/p/17', '/p/18', '/p/19']);
@@ -109,10 +136,24 @@ describe('the journal within its byte budgets', () => {
     // a request alone above the total stays: the others give
     const alone = new Journal(1000, undefined, { bytesPerTenant: Number.POSITIVE_INFINITY, totalBytes: 64 * 1024 });
     alone.record(sized('a', '/p/50', 4000));
-    alone.record(new JournalRecord(
-      { id: 'long', client_id: 'b', method: 'GET', path: `/v1/${'x'.repeat(40_000)}`, rawQuery: '', status: 404, duration_ms: 1, operation_id: null, code: null, fault_id: null, applied: true },
-      { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: null },
-    ));
+    alone.record(
+      new JournalRecord(
+        {
+          id: 'long',
+          client_id: 'b',
+          method: 'GET',
+          path: `/v1/${'x'.repeat(40_000)}`,
+          rawQuery: '',
+          status: 404,
+          duration_ms: 1,
+          operation_id: null,
+          code: null,
+          fault_id: null,
+          applied: true,
+        },
+        { at: Date.now(), retryAfter: null, bodyHash: null, itemCount: null, tenantAt: null },
+      ),
+    );
     expect(alone.records('b', 'start')).toHaveLength(1);
     expect(alone.records('a', 'start')).toEqual([]);
   });
@@ -136,7 +177,15 @@ describe('the journal within its byte budgets', () => {
   it('a control step counts in the budgets like any other entry: one alone above JOURNAL_BYTES goes, and its span says it lost a step', () => {
     const journal = new Journal(1000, undefined, { bytesPerTenant: 64 * 1024, totalBytes: 128 * 1024 });
     journal.record(sized('other', '/p/01', 4000));
-    journal.recordControl('a', { kind: 'provider_state', change: { state: 'an account exists', params: { first_name: 'x'.repeat(40_000) } }, answer: {} }, 0);
+    journal.recordControl(
+      'a',
+      {
+        kind: 'provider_state',
+        change: { state: 'an account exists', params: { first_name: 'x'.repeat(40_000) } },
+        answer: {},
+      },
+      0,
+    );
     expect(journal.span('a')).toMatchObject({ records: [], complete: false });
     journal.recordControl('a', { kind: 'clear_faults' }, 0);
     expect(journal.span('a').records).toHaveLength(1);
@@ -179,14 +228,20 @@ describe('the journal within its byte budgets', () => {
 
 describe('redaction when the journal is read', () => {
   it('replaces secret-named members of any type, at any depth, also in a cut or broken text, and keeps the rest byte for byte', () => {
-    const text = '{ "a": 1, "password" : 12345678, "nested": {"client_secret": ["x", {"y": 1}], "ok": "token: fine"}, "api_token": {"v": "s"}, "pass\\u0077ord": true }';
+    const text =
+      '{ "a": 1, "password" : 12345678, "nested": {"client_secret": ["x", {"y": 1}], "ok": "token: fine"}, "api_token": {"v": "s"}, "pass\\u0077ord": true }';
     expect(redactedJsonMembers(text)).toBe(
       '{ "a": 1, "password" : "[redacted]", "nested": {"client_secret": "[redacted]", "ok": "token: fine"}, "api_token": "[redacted]", "pass\\u0077ord": "[redacted]" }',
     );
     expect(redactedJsonMembers('{"refresh_token": {"deep": [1, 2')).toBe('{"refresh_token": "[redacted]"');
     expect(redactedJsonMembers('{"note": "\\"password\\": 1"}')).toBe('{"note": "\\"password\\": 1"}');
     expect(redactedText('password=hunter2&user=ada', 'text/plain', REDACT_ALL)).toBe('password=[redacted]&user=ada');
-    expect(redactedText('{"q": "my-own-bearer-token"}', 'application/json', { ...REDACT_ALL, credentials: ['my-own-bearer-token'] })).toBe('{"q": "[redacted]"}');
+    expect(
+      redactedText('{"q": "my-own-bearer-token"}', 'application/json', {
+        ...REDACT_ALL,
+        credentials: ['my-own-bearer-token'],
+      }),
+    ).toBe('{"q": "[redacted]"}');
   });
 
   it('keeps a body as handed and cuts it at the limit in bytes when read', () => {

@@ -17,7 +17,12 @@ function values(seed: number, count: number): unknown[] {
     if (kind === 2) return [0, -0, 1, -1.5, 1e21, 1e-7, 123456789.125, Number.MAX_SAFE_INTEGER][Math.floor(next() * 8)];
     if (kind === 3 || kind === 4) return strings[Math.floor(next() * strings.length)];
     if (kind === 5) return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
-    return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) }, () => [strings[Math.floor(next() * strings.length)], value(depth + 1)]));
+    return Object.fromEntries(
+      Array.from({ length: Math.floor(next() * 4) }, () => [
+        strings[Math.floor(next() * strings.length)],
+        value(depth + 1),
+      ]),
+    );
   };
   return Array.from({ length: count }, () => value(0));
 }
@@ -40,14 +45,44 @@ describe('JSON parsed in slices', () => {
   });
 
   it('refuses what JSON.parse refuses', () => {
-    for (const text of ['', ' ', '{', '[1,]', '{"a":1,}', '{"a" 1}', '{a:1}', '01', '1.', '.5', '+1', 'tru', 'truex', '"a', '"\t"', '"\\x"', '[1 2]', '{} {}', 'nul', 'NaN', '[', '{"a":[}']) {
+    for (const text of [
+      '',
+      ' ',
+      '{',
+      '[1,]',
+      '{"a":1,}',
+      '{"a" 1}',
+      '{a:1}',
+      '01',
+      '1.',
+      '.5',
+      '+1',
+      'tru',
+      'truex',
+      '"a',
+      '"\t"',
+      '"\\x"',
+      '[1 2]',
+      '{} {}',
+      'nul',
+      'NaN',
+      '[',
+      '{"a":[}',
+    ]) {
       expect(() => JSON.parse(text), text).toThrow(SyntaxError);
       expect(() => parse(text), text).toThrow(SyntaxError);
     }
   });
 
   it('gives the event loop turns over a large text, and returns its value whole', async () => {
-    const big = { data: Array.from({ length: 7000 }, (_, i) => ({ id: `id-${i}`, n: i, note: 'x'.repeat(100), deep: { list: [1, 'two', null] } })) };
+    const big = {
+      data: Array.from({ length: 7000 }, (_, i) => ({
+        id: `id-${i}`,
+        n: i,
+        note: 'x'.repeat(100),
+        deep: { list: [1, 'two', null] },
+      })),
+    };
     const { result: value, turns } = await slicedCountingTurns(parsingJson(JSON.stringify(big)));
     expect(turns).toBeGreaterThan(1);
     expect(value).toStrictEqual(big);

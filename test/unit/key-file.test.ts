@@ -17,9 +17,15 @@ describe('kept signing keys', () => {
     expect(pkcs8Pem(pair)).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     expect(jwkThumbprint(keyPairFromPem(pkcs8Pem(pair), 'again').publicKey)).toBe(jwkThumbprint(pair.publicKey));
     expect(() => keyPairFromPem('hello', 'KEY "x.pem"')).toThrow(/^KEY "x.pem" is not a PEM private key/);
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string;
     expect(() => keyPairFromPem(ec, 'KEY "ec.pem"')).toThrow(/ec key; tokens are signed RS256/);
-    const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string;
     expect(() => keyPairFromPem(short, 'KEY "short.pem"')).toThrow(/1024-bit RSA key; RS256 needs 2048 bits/);
   });
 });

@@ -25,7 +25,22 @@ const LAYERS: readonly (readonly string[])[] = [
   ['control-client.ts', 'mcp'],
   // the demo partner: a partner's session over HTTP, started by the composition (src/demo/)
   ['demo'],
-  ['app.ts', 'server.ts', 'token-keeper.ts', 'drain.ts', 'index.ts', 'cli.ts', 'cli-mcp.ts', 'banner.ts', 'log-format.ts', 'process-guard.ts', 'vitest.ts', 'testcontainers.ts', 'container-settings.ts', 'container-network.ts'],
+  [
+    'app.ts',
+    'server.ts',
+    'token-keeper.ts',
+    'drain.ts',
+    'index.ts',
+    'cli.ts',
+    'cli-mcp.ts',
+    'banner.ts',
+    'log-format.ts',
+    'process-guard.ts',
+    'vitest.ts',
+    'testcontainers.ts',
+    'container-settings.ts',
+    'container-network.ts',
+  ],
 ];
 
 const sourceFiles = (dir: string): string[] =>
@@ -44,7 +59,9 @@ const isTopLevelFile = (file: string): boolean => unitOf(file).endsWith('.ts');
 /** Relative imports, type-only ones included: a type import is an arrow between layers too. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')));
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
+    resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')),
+  );
 }
 
 const files = sourceFiles(SRC);
@@ -58,7 +75,11 @@ describe('layers', () => {
   it('every import runs down (or within one folder), never up or sideways', () => {
     const wrong = [...graph].flatMap(([from, targets]) =>
       targets
-        .filter((to) => unitOf(to) !== unitOf(from) && !(rankOf(to) < rankOf(from) || (rankOf(to) === rankOf(from) && isTopLevelFile(to))))
+        .filter(
+          (to) =>
+            unitOf(to) !== unitOf(from) &&
+            !(rankOf(to) < rankOf(from) || (rankOf(to) === rankOf(from) && isTopLevelFile(to))),
+        )
         .map((to) => `${relative(SRC, from)} → ${relative(SRC, to)}`),
     );
     expect(wrong).toEqual([]);

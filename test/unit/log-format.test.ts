@@ -18,7 +18,10 @@ const request = (fields: Record<string, unknown> = {}) => ({
 /** A writable that keeps what it is given. */
 function sink(isTTY: boolean) {
   const written: string[] = [];
-  return { written, isTTY, write: (chunk: string) => written.push(chunk) > 0 } as unknown as NodeJS.WritableStream & { isTTY: boolean; written: string[] };
+  return { written, isTTY, write: (chunk: string) => written.push(chunk) > 0 } as unknown as NodeJS.WritableStream & {
+    isTTY: boolean;
+    written: string[];
+  };
 }
 
 afterEach(() => {
@@ -32,22 +35,34 @@ describe('prettyLine', () => {
   });
 
   it('rounds durations of 10 ms and more to whole milliseconds, and shows an unknown client as -', () => {
-    expect(prettyLine(request({ durationMs: 12.7, clientId: null, method: 'DELETE' }), false)).toBe('12:03:04.567 DELETE /v1/orders 200 13 ms - 7');
+    expect(prettyLine(request({ durationMs: 12.7, clientId: null, method: 'DELETE' }), false)).toBe(
+      '12:03:04.567 DELETE /v1/orders 200 13 ms - 7',
+    );
   });
 
   it('leaves the duration out when the record has none', () => {
-    expect(prettyLine(request({ durationMs: undefined }), false)).toBe('12:03:04.567 GET    /v1/orders 200  sandbox-client 7');
+    expect(prettyLine(request({ durationMs: undefined }), false)).toBe(
+      '12:03:04.567 GET    /v1/orders 200  sandbox-client 7',
+    );
   });
 
   it('colours the status by its class on a terminal: 2xx green, 3xx cyan, 4xx yellow, 5xx red', () => {
-    for (const [status, code] of [[200, 32], [302, 36], [404, 33], [503, 31]] as const) {
+    for (const [status, code] of [
+      [200, 32],
+      [302, 36],
+      [404, 33],
+      [503, 31],
+    ] as const) {
       expect(prettyLine(request({ status }), true)).toContain(`\x1b[${code}m${status}\x1b[0m`);
     }
     expect(prettyLine(request(), true)).toMatch(/^\x1b\[2m12:03:04\.567\x1b\[0m /);
   });
 
   it('writes any other record as time, level name and message, with its other fields as JSON', () => {
-    const line = prettyLine({ level: 40, time: TIME, msg: 'slow start', service: 'investment-api-fake', pid: 1, hostname: 'h', ms: 900 }, false);
+    const line = prettyLine(
+      { level: 40, time: TIME, msg: 'slow start', service: 'investment-api-fake', pid: 1, hostname: 'h', ms: 900 },
+      false,
+    );
     expect(line).toBe('12:03:04.567 warn slow start {"ms":900}');
     expect(prettyLine({ level: 35, time: TIME }, false)).toBe('12:03:04.567 35 ');
   });
@@ -80,7 +95,9 @@ describe('prettyStream', () => {
 describe('cliLogger', () => {
   it('logs pretty lines to stdout at the level asked', () => {
     const written: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => written.push(String(chunk)) > 0);
+    vi.spyOn(process.stdout, 'write').mockImplementation(
+      (chunk: string | Uint8Array) => written.push(String(chunk)) > 0,
+    );
     const logger = cliLogger('warn', 'pretty');
     logger.info('not shown');
     logger.warn({ port: 8080 }, 'shown');

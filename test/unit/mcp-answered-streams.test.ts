@@ -7,19 +7,37 @@ import { releaseAnsweredStreams } from '../../src/mcp/answered-streams.js';
 type Core = { handleRequest(request: Request): Promise<Response>; _streamMapping: Map<string, unknown> };
 
 async function sessionWithAnswers(count: number) {
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'session', enableJsonResponse: true });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => 'session',
+    enableJsonResponse: true,
+  });
   const server = new McpServer({ name: 'probe', version: '1' });
-  server.registerTool('echo', { description: 'echo' }, async () => ({ content: [{ type: 'text', text: 'x'.repeat(10_000) }] }));
+  server.registerTool('echo', { description: 'echo' }, async () => ({
+    content: [{ type: 'text', text: 'x'.repeat(10_000) }],
+  }));
   await server.connect(transport);
   const core = (transport as unknown as { _webStandardTransport: Core })._webStandardTransport;
   const post = async (body: unknown) => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'session', 'mcp-protocol-version': '2025-06-18' };
-    const response = await core.handleRequest(new Request('http://fake.test/__control/mcp', { method: 'POST', headers, body: JSON.stringify(body) }));
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': 'session',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const response = await core.handleRequest(
+      new Request('http://fake.test/__control/mcp', { method: 'POST', headers, body: JSON.stringify(body) }),
+    );
     expect(response.status).toBe(200);
     await response.text();
   };
-  await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
-  for (let id = 1; id <= count; id++) await post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+  await post({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+  });
+  for (let id = 1; id <= count; id++)
+    await post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {} } });
   return { transport, core };
 }
 

@@ -16,13 +16,19 @@ describe('the MCP tools take their schemas from the document', () => {
     expect(Object.keys(defs).sort()).toEqual(['Fault', 'FaultPhase']);
     const properties = defs.Fault!.properties as Record<string, unknown>;
     expect(properties.method).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
-    expect(properties.remaining).toEqual({ description: (component('Fault').properties as Record<string, { description: string }>).remaining!.description, anyOf: [{ type: 'integer' }, { type: 'null' }] });
+    expect(properties.remaining).toEqual({
+      description: (component('Fault').properties as Record<string, { description: string }>).remaining!.description,
+      anyOf: [{ type: 'integer' }, { type: 'null' }],
+    });
     expect(JSON.stringify(schema)).not.toMatch(/nullable|#\/components/);
   });
 
   it("flattens an operation's body into the tool's input, with client_id, from the component itself", () => {
     const tools = new Map(toolsOf(document).map((t) => [t.name, t]));
-    const addFault = tools.get('add_fault')!.input.schema as { properties: Record<string, unknown>; additionalProperties: boolean };
+    const addFault = tools.get('add_fault')!.input.schema as {
+      properties: Record<string, unknown>;
+      additionalProperties: boolean;
+    };
     const { properties: faultCreate } = component('FaultCreate') as { properties: Record<string, unknown> };
     expect(Object.keys(addFault.properties).sort()).toEqual(['client_id', ...Object.keys(faultCreate)].sort());
     expect(addFault.properties.status).toEqual(faultCreate.status);
@@ -30,13 +36,20 @@ describe('the MCP tools take their schemas from the document', () => {
     const listRequests = tools.get('list_requests')!.input.schema as { properties: Record<string, unknown> };
     expect(Object.keys(listRequests.properties)).toEqual(expect.arrayContaining(['client_id', 'method', 'path']));
     expect(tools.get('readiness_report')!.input.schema.properties).not.toHaveProperty('format');
-    expect(tools.get('set_clock')!.input.schema).toMatchObject({ not: { required: ['advance_seconds', 'at'] }, description: expect.stringContaining("`now` is this tool's `at`") });
+    expect(tools.get('set_clock')!.input.schema).toMatchObject({
+      not: { required: ['advance_seconds', 'at'] },
+      description: expect.stringContaining("`now` is this tool's `at`"),
+    });
   });
 
   it("checks a value with Ajv over the document's components", () => {
     const check = documentCheck(document, { $ref: '#/components/schemas/FaultCreate' });
     expect(check({ status: 503, count: 1 })).toEqual([]);
-    expect(check({ status: 99, colour: 'red' }).map((e) => e.path).sort()).toEqual(['/colour', '/status']);
+    expect(
+      check({ status: 99, colour: 'red' })
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(['/colour', '/status']);
   });
 });
 
@@ -45,7 +58,11 @@ describe('the control client port', () => {
     const port = clientPort(document, { url: 'http://127.0.0.1:9' });
     const error = await port.call({ operationId: 'getClock' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ControlRefusal);
-    expect((error as ControlRefusal).problem).toMatchObject({ code: 'fake_unreachable', status: 502, detail: expect.stringContaining('http://127.0.0.1:9') });
+    expect((error as ControlRefusal).problem).toMatchObject({
+      code: 'fake_unreachable',
+      status: 502,
+      detail: expect.stringContaining('http://127.0.0.1:9'),
+    });
   });
 });
 
@@ -58,7 +75,11 @@ describe("docs/mcp.md's editor configuration", () => {
     expect(entries.filter((e) => e.args?.includes('mcp'))).toHaveLength(2);
     expect(entries.some((e) => e.args?.includes('--url'))).toBe(true);
     expect(entries.some((e) => e.url?.endsWith('/__control/mcp'))).toBe(true);
-    for (const prompt of ['why does my order sync miss completed orders?', 'prove my client retries a lost answer', 'reset and move the clock a day']) {
+    for (const prompt of [
+      'why does my order sync miss completed orders?',
+      'prove my client retries a lost answer',
+      'reset and move the clock a day',
+    ]) {
       expect(section.toLowerCase()).toContain(`"${prompt}"`);
     }
   });
@@ -97,7 +118,10 @@ describe("the tools' descriptions", () => {
     for (const tool of toolsOf(document)) {
       for (const example of jsonObjectsIn(tool.description)) {
         examples++;
-        expect(tool.input.check(example as Record<string, unknown>), `${tool.name}: ${JSON.stringify(example)}`).toEqual([]);
+        expect(
+          tool.input.check(example as Record<string, unknown>),
+          `${tool.name}: ${JSON.stringify(example)}`,
+        ).toEqual([]);
       }
     }
     expect(examples).toBeGreaterThanOrEqual(5);

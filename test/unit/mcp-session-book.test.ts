@@ -64,30 +64,39 @@ describe('the MCP session book', () => {
       fc.record({ close: fc.nat() }),
     );
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 8 }), fc.array(step, { maxLength: 60 }), (perOwner, total, steps) => {
-        const { sessions, closed, open } = book(perOwner, total);
-        const live: { id: string; owner: string }[] = [];
-        for (const s of steps) {
-          if ('open' in s) {
-            const before = closed.length;
-            const id = open(s.open);
-            for (const gone of closed.slice(before)) {
-              expect(gone.startsWith(`${s.open}-`)).toBe(true);
-              live.splice(live.findIndex((l) => l.id === gone), 1);
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(step, { maxLength: 60 }),
+        (perOwner, total, steps) => {
+          const { sessions, closed, open } = book(perOwner, total);
+          const live: { id: string; owner: string }[] = [];
+          for (const s of steps) {
+            if ('open' in s) {
+              const before = closed.length;
+              const id = open(s.open);
+              for (const gone of closed.slice(before)) {
+                expect(gone.startsWith(`${s.open}-`)).toBe(true);
+                live.splice(
+                  live.findIndex((l) => l.id === gone),
+                  1,
+                );
+              }
+              if (id) live.push({ id, owner: s.open });
+            } else if ('use' in s && live.length > 0) {
+              const target = live[s.use % live.length]!;
+              expect(sessions.use(target.id, s.as)).toBe(target.owner === s.as ? target.id : undefined);
+            } else if ('close' in s && live.length > 0) {
+              const [gone] = live.splice(s.close % live.length, 1);
+              sessions.remove(gone!.id);
             }
-            if (id) live.push({ id, owner: s.open });
-          } else if ('use' in s && live.length > 0) {
-            const target = live[s.use % live.length]!;
-            expect(sessions.use(target.id, s.as)).toBe(target.owner === s.as ? target.id : undefined);
-          } else if ('close' in s && live.length > 0) {
-            const [gone] = live.splice(s.close % live.length, 1);
-            sessions.remove(gone!.id);
+            expect(live.length).toBeLessThanOrEqual(total);
+            for (const o of ['operator', 'a', 'b', 'c', 'd'])
+              expect(live.filter((l) => l.owner === o).length).toBeLessThanOrEqual(perOwner);
+            for (const l of live) expect(sessions.has(l.id)).toBe(true);
           }
-          expect(live.length).toBeLessThanOrEqual(total);
-          for (const o of ['operator', 'a', 'b', 'c', 'd']) expect(live.filter((l) => l.owner === o).length).toBeLessThanOrEqual(perOwner);
-          for (const l of live) expect(sessions.has(l.id)).toBe(true);
-        }
-      }),
+        },
+      ),
       { numRuns: 300, seed: 20261128 },
     );
   });

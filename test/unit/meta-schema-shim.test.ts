@@ -5,10 +5,14 @@ import { skipMetaSchemaUnlessChecked } from '../../src/http/meta-schema-shim.js'
 interface SchemaValidator {
   validate(document: unknown): { errors: unknown[] };
 }
-type SchemaValidatorClass = (new (options: { version: string; validateApiSpec: boolean }) => SchemaValidator) & { original?: SchemaValidatorClass };
+type SchemaValidatorClass = (new (options: {
+  version: string;
+  validateApiSpec: boolean;
+}) => SchemaValidator) & { original?: SchemaValidatorClass };
 
 const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-const module = (): { OpenAPISchemaValidator: SchemaValidatorClass } => fromValidator('./framework/openapi.schema.validator');
+const module = (): { OpenAPISchemaValidator: SchemaValidatorClass } =>
+  fromValidator('./framework/openapi.schema.validator');
 const BROKEN = { openapi: '3.0.3', info: { title: 'x' }, paths: { '/a': { get: { responses: 'none' } } } };
 const FINE = { openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: {} };
 

@@ -39,7 +39,6 @@ function order(side: OrderSide, status: OrderStatus, fields: Partial<OrderRecord
   };
 }
 
-
 /** Advances until the end of the lifecycle; answers every state the order went through, with its fields. */
 function walk(side: OrderSide): OrderRecord[] {
   const states = [order(side, 'PLACED')];
@@ -132,7 +131,9 @@ describe('the fields set on the way to a status', () => {
   it('are the fields a walk of lifecycle steps from PLACED has set', () => {
     for (const side of ['BUY', 'SELL'] as const) {
       for (const state of walk(side)) {
-        const set = (['payment_transaction_reference', 'settlement_transaction_hash'] as const).filter((field) => state[field] !== null);
+        const set = (['payment_transaction_reference', 'settlement_transaction_hash'] as const).filter(
+          (field) => state[field] !== null,
+        );
         expect(fieldsSetOnTheWayTo(side, state.status).sort()).toEqual(set);
       }
     }
@@ -143,9 +144,16 @@ describe('cancellation', () => {
   it('is accepted from PLACED and AWAITING_PAYMENT, on both sides, and sets no side-effect field', () => {
     for (const side of ['BUY', 'SELL'] as const) {
       for (const status of ['PLACED', 'AWAITING_PAYMENT'] as const) {
-        const hash = side === 'SELL' && status === 'AWAITING_PAYMENT' ? makeSettlementHash('a0000000-0000-4000-8000-000000000001') : null;
+        const hash =
+          side === 'SELL' && status === 'AWAITING_PAYMENT'
+            ? makeSettlementHash('a0000000-0000-4000-8000-000000000001')
+            : null;
         const before = order(side, status, { settlement_transaction_hash: hash });
-        expect(cancelledFields(before)).toEqual({ status: 'CANCELLED', payment_transaction_reference: null, settlement_transaction_hash: hash });
+        expect(cancelledFields(before)).toEqual({
+          status: 'CANCELLED',
+          payment_transaction_reference: null,
+          settlement_transaction_hash: hash,
+        });
       }
     }
   });
@@ -173,16 +181,28 @@ describe('a forced status', () => {
     ['SELL', 'COMPLETED', true, true],
   ];
 
-  it.each(expected)('%s → %s sets the reference exactly when it left AWAITING_PAYMENT (%s), the hash when it left AWAITING_TOKEN_DELIVERY (%s)', (side, status, paid, settled) => {
-    for (const from of STATUSES.filter((s) => s !== 'CANCELLED')) {
-      for (const start of [order(side, from), { ...order(side, from), ...forcedFields(order(side, from), 'COMPLETED') }]) {
-        const forced = forcedFields(start, status);
-        expect(forced.status).toBe(status);
-        expect(forced.payment_transaction_reference === null ? false : REFERENCE.test(forced.payment_transaction_reference)).toBe(paid);
-        expect(forced.settlement_transaction_hash === null ? false : HASH.test(forced.settlement_transaction_hash)).toBe(settled);
+  it.each(expected)(
+    '%s → %s sets the reference exactly when it left AWAITING_PAYMENT (%s), the hash when it left AWAITING_TOKEN_DELIVERY (%s)',
+    (side, status, paid, settled) => {
+      for (const from of STATUSES.filter((s) => s !== 'CANCELLED')) {
+        for (const start of [
+          order(side, from),
+          { ...order(side, from), ...forcedFields(order(side, from), 'COMPLETED') },
+        ]) {
+          const forced = forcedFields(start, status);
+          expect(forced.status).toBe(status);
+          expect(
+            forced.payment_transaction_reference === null
+              ? false
+              : REFERENCE.test(forced.payment_transaction_reference),
+          ).toBe(paid);
+          expect(
+            forced.settlement_transaction_hash === null ? false : HASH.test(forced.settlement_transaction_hash),
+          ).toBe(settled);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('keeps values already set and makes up missing ones', () => {
     const half = order('BUY', 'AWAITING_TOKEN_DELIVERY', { payment_transaction_reference: 'PAY-KEEPME000000' });
@@ -192,7 +212,10 @@ describe('a forced status', () => {
   });
 
   it('clears the fields of the states it has not reached', () => {
-    const completed = order('SELL', 'COMPLETED', { payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: makeSettlementHash('a0000000-0000-4000-8000-000000000001') });
+    const completed = order('SELL', 'COMPLETED', {
+      payment_transaction_reference: 'PAY-KEEPME000000',
+      settlement_transaction_hash: makeSettlementHash('a0000000-0000-4000-8000-000000000001'),
+    });
     expect(forcedFields(completed, 'AWAITING_TOKEN_DELIVERY')).toEqual({
       status: 'AWAITING_TOKEN_DELIVERY',
       payment_transaction_reference: null,
@@ -203,15 +226,33 @@ describe('a forced status', () => {
   it('CANCELLED keeps the fields of the status it leaves, whatever that status is', () => {
     const hash = makeSettlementHash('a0000000-0000-4000-8000-000000000001');
     const delivering = order('BUY', 'AWAITING_TOKEN_DELIVERY', { payment_transaction_reference: 'PAY-KEEPME000000' });
-    expect(forcedFields(delivering, 'CANCELLED')).toEqual({ status: 'CANCELLED', payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: null });
-    const completed = order('SELL', 'COMPLETED', { payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: hash });
-    expect(forcedFields(completed, 'CANCELLED')).toEqual({ status: 'CANCELLED', payment_transaction_reference: 'PAY-KEEPME000000', settlement_transaction_hash: hash });
+    expect(forcedFields(delivering, 'CANCELLED')).toEqual({
+      status: 'CANCELLED',
+      payment_transaction_reference: 'PAY-KEEPME000000',
+      settlement_transaction_hash: null,
+    });
+    const completed = order('SELL', 'COMPLETED', {
+      payment_transaction_reference: 'PAY-KEEPME000000',
+      settlement_transaction_hash: hash,
+    });
+    expect(forcedFields(completed, 'CANCELLED')).toEqual({
+      status: 'CANCELLED',
+      payment_transaction_reference: 'PAY-KEEPME000000',
+      settlement_transaction_hash: hash,
+    });
     const cancelled = order('SELL', 'CANCELLED', { settlement_transaction_hash: hash });
-    expect(forcedFields(cancelled, 'CANCELLED')).toEqual({ status: 'CANCELLED', payment_transaction_reference: null, settlement_transaction_hash: hash });
+    expect(forcedFields(cancelled, 'CANCELLED')).toEqual({
+      status: 'CANCELLED',
+      payment_transaction_reference: null,
+      settlement_transaction_hash: hash,
+    });
   });
 
   it('refuses a status that is not one with 422 validation_error', () => {
-    expect(failure(() => forcedFields(order('BUY', 'PLACED'), 'SHIPPED' as OrderStatus))).toMatchObject({ status: 422, code: 'validation_error' });
+    expect(failure(() => forcedFields(order('BUY', 'PLACED'), 'SHIPPED' as OrderStatus))).toMatchObject({
+      status: 422,
+      code: 'validation_error',
+    });
   });
 });
 
@@ -243,7 +284,11 @@ describe('status changes in a store', () => {
   it('an unknown order id answers 404 not_found for cancel, advance and forced status', () => {
     const { tenant } = storeWith('PLACED');
     const unknown = '00000000-0000-4000-8000-000000000000';
-    for (const action of [() => cancelOrder(tenant, unknown), () => advanceOrder(tenant, unknown), () => setOrderStatus(tenant, unknown, 'COMPLETED')]) {
+    for (const action of [
+      () => cancelOrder(tenant, unknown),
+      () => advanceOrder(tenant, unknown),
+      () => setOrderStatus(tenant, unknown, 'COMPLETED'),
+    ]) {
       expect(failure(action)).toMatchObject({ status: 404, code: 'not_found' });
     }
   });
@@ -252,6 +297,10 @@ describe('status changes in a store', () => {
     const { tenant, store, target } = storeWith('PLACED');
     expect(advanceOrder(tenant, target.id).status).toBe(store.orderById.get(target.id)!.status);
     setOrderStatus(tenant, target.id, 'COMPLETED');
-    expect(store.orderById.get(target.id)).toMatchObject({ status: 'COMPLETED', payment_transaction_reference: expect.stringMatching(REFERENCE), settlement_transaction_hash: expect.stringMatching(HASH) });
+    expect(store.orderById.get(target.id)).toMatchObject({
+      status: 'COMPLETED',
+      payment_transaction_reference: expect.stringMatching(REFERENCE),
+      settlement_transaction_hash: expect.stringMatching(HASH),
+    });
   });
 });

@@ -23,10 +23,10 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-
 const minInvestmentOf = (asset: AssetRecord) => store.shareClassById.get(asset.share_class_id)!.min_investment;
 const primaryWalletOf = (account: Account) => store.walletsByAccount.get(account.id)?.find((w) => w.is_primary);
-const primaryPaymentMethodOf = (account: Account) => store.paymentMethodsByAccount.get(account.id)?.find((p) => p.is_primary);
+const primaryPaymentMethodOf = (account: Account) =>
+  store.paymentMethodsByAccount.get(account.id)?.find((p) => p.is_primary);
 const offeringsOf = (asset: AssetRecord) => store.customOfferingsByAsset.get(asset.id) ?? [];
 
 function asset(where: (a: AssetRecord) => boolean): AssetRecord {
@@ -93,7 +93,11 @@ describe('placeOrder: a valid order', () => {
       settlement_transaction_hash: null,
       payment_transaction_reference: null,
       custom_offering_id: null,
-      sender_payment_method_details: { type: 'sepa', iban: paymentMethod.iban, account_holder_name: paymentMethod.account_holder_name },
+      sender_payment_method_details: {
+        type: 'sepa',
+        iban: paymentMethod.iban,
+        account_holder_name: paymentMethod.account_holder_name,
+      },
       recipient_payment_method_details: { ...PLATFORM_PAYMENT_DETAILS },
       recipient_wallet_address: primaryWalletOf(buyer)!.wallet_address,
     });
@@ -120,42 +124,83 @@ describe('placeOrder: a valid order', () => {
   });
 
   it('uses the wallet and payment method flagged primary, not the first ones registered', () => {
-    const buyer = account((a) => (store.walletsByAccount.get(a.id)?.length ?? 0) > 1 && (store.paymentMethodsByAccount.get(a.id)?.length ?? 0) > 1);
+    const buyer = account(
+      (a) =>
+        (store.walletsByAccount.get(a.id)?.length ?? 0) > 1 &&
+        (store.paymentMethodsByAccount.get(a.id)?.length ?? 0) > 1,
+    );
     const [firstWallet, laterWallet] = store.walletsByAccount.get(buyer.id)!;
     const [firstDetails, laterDetails] = store.paymentMethodsByAccount.get(buyer.id)!;
-    [firstWallet!.is_primary, laterWallet!.is_primary, firstDetails!.is_primary, laterDetails!.is_primary] = [false, true, false, true];
+    [firstWallet!.is_primary, laterWallet!.is_primary, firstDetails!.is_primary, laterDetails!.is_primary] = [
+      false,
+      true,
+      false,
+      true,
+    ];
     const order = placeOrder(tenant, placement(subscribeable(), { account_id: buyer.id }));
     expect(order.recipient_wallet_address).toBe(laterWallet!.wallet_address);
     expect(order.sender_payment_method_details?.iban).toBe(laterDetails!.iban);
-    const sell = placeOrder(tenant, placement(asset((a) => a.redeemable), { side: 'SELL', account_id: buyer.id }));
+    const sell = placeOrder(
+      tenant,
+      placement(
+        asset((a) => a.redeemable),
+        { side: 'SELL', account_id: buyer.id },
+      ),
+    );
     expect(sell.recipient_payment_method_details?.iban).toBe(laterDetails!.iban);
   });
 
   it('a SELL is paid by the platform to the primary payment method, with no wallet', () => {
     const seller = trader();
-    const order = placeOrder(tenant, placement(asset((a) => a.redeemable), { side: 'SELL', account_id: seller.id }));
+    const order = placeOrder(
+      tenant,
+      placement(
+        asset((a) => a.redeemable),
+        { side: 'SELL', account_id: seller.id },
+      ),
+    );
     const paymentMethod = primaryPaymentMethodOf(seller)!;
     expect(order.sender_payment_method_details).toEqual(PLATFORM_PAYMENT_DETAILS);
-    expect(order.recipient_payment_method_details).toEqual({ type: 'sepa', iban: paymentMethod.iban, account_holder_name: paymentMethod.account_holder_name });
+    expect(order.recipient_payment_method_details).toEqual({
+      type: 'sepa',
+      iban: paymentMethod.iban,
+      account_holder_name: paymentMethod.account_holder_name,
+    });
     expect(order.recipient_wallet_address).toBeNull();
   });
 
   it('a SELL of an account without a primary payment method has no recipient', () => {
     const seller = withoutPrimaryPaymentMethod();
-    const order = placeOrder(tenant, placement(asset((a) => a.redeemable), { side: 'SELL', account_id: seller.id }));
+    const order = placeOrder(
+      tenant,
+      placement(
+        asset((a) => a.redeemable),
+        { side: 'SELL', account_id: seller.id },
+      ),
+    );
     expect(order.recipient_payment_method_details).toBeNull();
     expect(order.sender_payment_method_details).toEqual(PLATFORM_PAYMENT_DETAILS);
   });
 
   it('a SELL needs no primary wallet', () => {
     const seller = withoutPrimaryWallet();
-    expect(placeOrder(tenant, placement(asset((a) => a.redeemable), { side: 'SELL', account_id: seller.id })).status).toBe('PLACED');
+    expect(
+      placeOrder(
+        tenant,
+        placement(
+          asset((a) => a.redeemable),
+          { side: 'SELL', account_id: seller.id },
+        ),
+      ).status,
+    ).toBe('PLACED');
   });
 
   it('a custom offering of the asset is kept on the order', () => {
     const target = asset((a) => a.subscribeable && offeringsOf(a).length > 0);
     const offering = offeringsOf(target)[0]!;
-    expect(placeOrder(tenant, placement(target, { custom_offering_id: offering.id })).custom_offering_id).toBe(offering.id);
+    expect(placeOrder(tenant, placement(target, { custom_offering_id: offering.id })).custom_offering_id).toBe(
+      offering.id,
+    );
   });
 
   it('the currency defaults to the asset’s, in every currency of the catalog', () => {
@@ -193,7 +238,9 @@ describe('placeOrder: market rules', () => {
   it('the secondary market asks nothing but tradeable', () => {
     const target = asset((a) => a.tradeable && !a.subscribeable && !a.redeemable);
     expect(placeOrder(tenant, placement(target, { market: 'SECONDARY', value: 1 })).status).toBe('PLACED');
-    expect(placeOrder(tenant, placement(target, { market: 'SECONDARY', side: 'SELL', value: 1 })).status).toBe('PLACED');
+    expect(placeOrder(tenant, placement(target, { market: 'SECONDARY', side: 'SELL', value: 1 })).status).toBe(
+      'PLACED',
+    );
   });
 });
 
@@ -229,24 +276,46 @@ describe('placeOrder: amounts, currency and offering', () => {
   it('a custom offering of another asset, or an unknown one: 422 custom_offering_mismatch', () => {
     const host = asset((a) => offeringsOf(a).length > 0);
     const target = asset((a) => a.subscribeable && a.id !== host.id);
-    expectRefused(placement(target, { custom_offering_id: offeringsOf(host)[0]!.id }), 'custom_offering_mismatch', '/custom_offering_id');
-    expectRefused(placement(target, { custom_offering_id: UNKNOWN_ID }), 'custom_offering_mismatch', '/custom_offering_id');
+    expectRefused(
+      placement(target, { custom_offering_id: offeringsOf(host)[0]!.id }),
+      'custom_offering_mismatch',
+      '/custom_offering_id',
+    );
+    expectRefused(
+      placement(target, { custom_offering_id: UNKNOWN_ID }),
+      'custom_offering_mismatch',
+      '/custom_offering_id',
+    );
   });
 });
 
 describe('placeOrder: the account', () => {
   it('a BUY of an account without a primary wallet: 422 no_primary_wallet', () => {
-    expectRefused(placement(subscribeable(), { account_id: withoutPrimaryWallet().id }), 'no_primary_wallet', '/account_id');
+    expectRefused(
+      placement(subscribeable(), { account_id: withoutPrimaryWallet().id }),
+      'no_primary_wallet',
+      '/account_id',
+    );
   });
 
   it('a BUY of an account without a primary payment method: 422 no_primary_payment_method', () => {
-    expectRefused(placement(subscribeable(), { account_id: withoutPrimaryPaymentMethod().id }), 'no_primary_payment_method', '/account_id');
+    expectRefused(
+      placement(subscribeable(), { account_id: withoutPrimaryPaymentMethod().id }),
+      'no_primary_payment_method',
+      '/account_id',
+    );
   });
 
   it('an unknown account or ISIN: 404 not_found, nothing placed', () => {
     const count = store.orders.length;
-    expect(failure(() => placeOrder(tenant, placement(subscribeable(), { account_id: UNKNOWN_ID })))).toMatchObject({ status: 404, code: 'not_found' });
-    expect(failure(() => placeOrder(tenant, { ...placement(subscribeable()), isin: 'XX0000000000' }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(failure(() => placeOrder(tenant, placement(subscribeable(), { account_id: UNKNOWN_ID })))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(failure(() => placeOrder(tenant, { ...placement(subscribeable()), isin: 'XX0000000000' }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     expect(store.orders).toHaveLength(count);
   });
 });

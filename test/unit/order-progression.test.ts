@@ -4,25 +4,42 @@ import { generateWorld } from '../../fixtures/generate.js';
 import type { OrderRecord } from '../../src/api/types.js';
 import { advancedFields, cancelledFields, fieldsSetOnTheWayTo } from '../../src/domain/order-lifecycle.js';
 import { CANCELLABLE_STATUSES, LIFECYCLE } from '../../src/domain/order-lifecycle-table.js';
-import { DEFAULT_PROGRESSION_SETTINGS, nextTimedEvent, OrderProgression, type ProgressionSettings } from '../../src/domain/order-progression.js';
+import {
+  DEFAULT_PROGRESSION_SETTINGS,
+  nextTimedEvent,
+  OrderProgression,
+  type ProgressionSettings,
+} from '../../src/domain/order-progression.js';
 import { propertyRuns } from '../support/runs.js';
 
 const START = Date.UTC(2030, 0, 1);
-const clock = (overrides: Partial<ProgressionSettings> = {}): ProgressionSettings => ({ ...DEFAULT_PROGRESSION_SETTINGS, order_progression: 'clock', ...overrides });
+const clock = (overrides: Partial<ProgressionSettings> = {}): ProgressionSettings => ({
+  ...DEFAULT_PROGRESSION_SETTINGS,
+  order_progression: 'clock',
+  ...overrides,
+});
 
 /** Orders of both sides in every status, created at or before START, each in its own object. */
 function orders(): OrderRecord[] {
-  return structuredClone(generateWorld({ seed: 3, scale: { orders: 60, accounts: 10 } }).orders).map((o, i) => ({ ...o, created: new Date(START - i * 7_000).toISOString() }));
+  return structuredClone(generateWorld({ seed: 3, scale: { orders: 60, accounts: 10 } }).orders).map((o, i) => ({
+    ...o,
+    created: new Date(START - i * 7_000).toISOString(),
+  }));
 }
 
 const settingsArbitrary = fc.record({
   order_progression: fc.constant('clock' as const),
-  order_step_seconds: fc.record({ PLACED: fc.integer({ min: 0, max: 300 }), AWAITING_PAYMENT: fc.integer({ min: 0, max: 300 }), AWAITING_TOKEN_DELIVERY: fc.integer({ min: 0, max: 300 }) }),
+  order_step_seconds: fc.record({
+    PLACED: fc.integer({ min: 0, max: 300 }),
+    AWAITING_PAYMENT: fc.integer({ min: 0, max: 300 }),
+    AWAITING_TOKEN_DELIVERY: fc.integer({ min: 0, max: 300 }),
+  }),
   order_polls_per_step: fc.constant(3),
   payment_deadline_seconds: fc.option(fc.integer({ min: 1, max: 400 }), { nil: null }),
 });
 
-const historiesOf = (progression: OrderProgression, list: readonly OrderRecord[]) => list.map((o) => progression.historyOf(o));
+const historiesOf = (progression: OrderProgression, list: readonly OrderRecord[]) =>
+  list.map((o) => progression.historyOf(o));
 
 describe('nextTimedEvent', () => {
   it('counts from the later of entering the status and switching progression on', () => {
@@ -33,32 +50,45 @@ describe('nextTimedEvent', () => {
 
   it('is the platform’s cancel at the payment deadline when it comes before the step; a payment at its very instant is in time', () => {
     const paying = { side: 'BUY', status: 'AWAITING_PAYMENT' } as const;
-    expect(nextTimedEvent(paying, START, START, clock({ payment_deadline_seconds: 30 }))).toEqual({ at: START + 30_000, by: 'platform' });
-    expect(nextTimedEvent(paying, START, START, clock({ payment_deadline_seconds: 120 }))).toEqual({ at: START + 120_000, by: 'progression' });
+    expect(nextTimedEvent(paying, START, START, clock({ payment_deadline_seconds: 30 }))).toEqual({
+      at: START + 30_000,
+      by: 'platform',
+    });
+    expect(nextTimedEvent(paying, START, START, clock({ payment_deadline_seconds: 120 }))).toEqual({
+      at: START + 120_000,
+      by: 'progression',
+    });
   });
 
   it('is nothing for a final status or outside clock mode', () => {
     expect(nextTimedEvent({ side: 'SELL', status: 'COMPLETED' }, START, START, clock())).toBeUndefined();
     expect(nextTimedEvent({ side: 'SELL', status: 'CANCELLED' }, START, START, clock())).toBeUndefined();
-    expect(nextTimedEvent({ side: 'SELL', status: 'PLACED' }, START, START, DEFAULT_PROGRESSION_SETTINGS)).toBeUndefined();
+    expect(
+      nextTimedEvent({ side: 'SELL', status: 'PLACED' }, START, START, DEFAULT_PROGRESSION_SETTINGS),
+    ).toBeUndefined();
   });
 });
 
 describe('OrderProgression.settle (property)', () => {
   it('is monotone in time: settling at t1 then t2 gives exactly what settling at t2 gives', () => {
     fc.assert(
-      fc.property(settingsArbitrary, fc.integer({ min: 0, max: 900_000 }), fc.integer({ min: 0, max: 900_000 }), (settings, a, b) => {
-        const [t1, t2] = [START + Math.min(a, b), START + Math.max(a, b)];
-        const stepwise = orders();
-        const once = orders();
-        const p1 = new OrderProgression(START);
-        const p2 = new OrderProgression(START);
-        p1.settle(stepwise, settings, t1);
-        p1.settle(stepwise, settings, t2);
-        p2.settle(once, settings, t2);
-        expect(stepwise).toEqual(once);
-        expect(historiesOf(p1, stepwise)).toEqual(historiesOf(p2, once));
-      }),
+      fc.property(
+        settingsArbitrary,
+        fc.integer({ min: 0, max: 900_000 }),
+        fc.integer({ min: 0, max: 900_000 }),
+        (settings, a, b) => {
+          const [t1, t2] = [START + Math.min(a, b), START + Math.max(a, b)];
+          const stepwise = orders();
+          const once = orders();
+          const p1 = new OrderProgression(START);
+          const p2 = new OrderProgression(START);
+          p1.settle(stepwise, settings, t1);
+          p1.settle(stepwise, settings, t2);
+          p2.settle(once, settings, t2);
+          expect(stepwise).toEqual(once);
+          expect(historiesOf(p1, stepwise)).toEqual(historiesOf(p2, once));
+        },
+      ),
       { numRuns: propertyRuns(150) },
     );
   });
@@ -75,11 +105,13 @@ describe('OrderProgression.settle (property)', () => {
             const [before, after] = [history[i - 1]!, history[i]!];
             expect(after.at).toBeGreaterThanOrEqual(before.at);
             expect(after.at).toBeLessThanOrEqual(START + elapsed);
-            if (after.by === 'platform') expect([before.status, after.status]).toEqual(['AWAITING_PAYMENT', 'CANCELLED']);
+            if (after.by === 'platform')
+              expect([before.status, after.status]).toEqual(['AWAITING_PAYMENT', 'CANCELLED']);
             else expect(LIFECYCLE[order.side][before.status]).toBe(after.status);
           }
           if (order.status !== 'CANCELLED' && history.length > 1) {
-            for (const field of fieldsSetOnTheWayTo(order.side, order.status)) expect(order[field], `${order.side} ${order.status} ${field}`).not.toBeNull();
+            for (const field of fieldsSetOnTheWayTo(order.side, order.status))
+              expect(order[field], `${order.side} ${order.status} ${field}`).not.toBeNull();
           }
           if (history.at(-1)!.by === 'platform') expect(order.payment_transaction_reference).toBeNull();
         }
@@ -91,9 +123,19 @@ describe('OrderProgression.settle (property)', () => {
 
 describe('OrderProgression.settle against a pass over every order (property)', () => {
   /** The plain rule: each order takes every step due by `now`, in turn; a model of what the queue must give. */
-  function referenceSettle(progression: OrderProgression, list: OrderRecord[], settings: ProgressionSettings, since: number, now: number) {
+  function referenceSettle(
+    progression: OrderProgression,
+    list: OrderRecord[],
+    settings: ProgressionSettings,
+    since: number,
+    now: number,
+  ) {
     for (const order of list) {
-      for (let event = nextTimedEvent(order, progression.enteredAt(order), since, settings); event && event.at <= now; event = nextTimedEvent(order, progression.enteredAt(order), since, settings)) {
+      for (
+        let event = nextTimedEvent(order, progression.enteredAt(order), since, settings);
+        event && event.at <= now;
+        event = nextTimedEvent(order, progression.enteredAt(order), since, settings)
+      ) {
         const from = order.status;
         Object.assign(order, event.by === 'platform' ? cancelledFields(order) : advancedFields(order));
         progression.recorded(order, from, event.at, event.by, DEFAULT_PROGRESSION_SETTINGS);
@@ -113,10 +155,19 @@ describe('OrderProgression.settle against a pass over every order (property)', (
           queued.settle(fast, settings, now);
           referenceSettle(model, plain, settings, START, now);
           expect(fast).toEqual(plain);
-          for (const [progression, list] of [[queued, fast], [model, plain]] as const) {
+          for (const [progression, list] of [
+            [queued, fast],
+            [model, plain],
+          ] as const) {
             const order = list[index]!;
             const from = order.status;
-            const fields = cancel ? (CANCELLABLE_STATUSES.includes(from) ? cancelledFields(order) : undefined) : LIFECYCLE[order.side][from] ? advancedFields(order) : undefined;
+            const fields = cancel
+              ? CANCELLABLE_STATUSES.includes(from)
+                ? cancelledFields(order)
+                : undefined
+              : LIFECYCLE[order.side][from]
+                ? advancedFields(order)
+                : undefined;
             if (!fields) continue;
             Object.assign(order, fields);
             progression.recorded(order, from, now, 'control', settings);
@@ -140,12 +191,18 @@ describe('OrderProgression', () => {
     progression.settle(list, clock(), START + 9_999);
     expect(list).toEqual(before);
     progression.settle(list, clock(), START + 10_000);
-    expect(list.filter((o) => o.status !== before[list.indexOf(o)]!.status).length).toBe(before.filter((o) => o.status === 'PLACED').length);
+    expect(list.filter((o) => o.status !== before[list.indexOf(o)]!.status).length).toBe(
+      before.filter((o) => o.status === 'PLACED').length,
+    );
   });
 
   it('polls mode: an order steps once it has been shown order_polls_per_step times; the count starts again in its new status', () => {
     const [order] = orders().filter((o) => o.status === 'PLACED' && o.side === 'SELL');
-    const settings: ProgressionSettings = { ...DEFAULT_PROGRESSION_SETTINGS, order_progression: 'polls', order_polls_per_step: 2 };
+    const settings: ProgressionSettings = {
+      ...DEFAULT_PROGRESSION_SETTINGS,
+      order_progression: 'polls',
+      order_polls_per_step: 2,
+    };
     const progression = new OrderProgression(START);
     progression.shown([order!], settings, START + 1);
     expect(order!.status).toBe('PLACED');

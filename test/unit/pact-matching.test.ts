@@ -10,7 +10,10 @@ const ACCOUNT = { id: ID, type: 'individual', first_name: 'Ada', created: '2030-
 
 describe('the matching rules of an exported answer', () => {
   it('match identifiers and instants by regex, the rest by type from the root, lists of any length by their first item', () => {
-    const rules = bodyRules({ data: [ACCOUNT, { ...ACCOUNT, id: 'x' }], 'odd-name': ID }, { byType: true, equal: ['$.code'] });
+    const rules = bodyRules(
+      { data: [ACCOUNT, { ...ACCOUNT, id: 'x' }], 'odd-name': ID },
+      { byType: true, equal: ['$.code'] },
+    );
     expect(rules).toEqual({
       $: { combine: 'AND', matchers: [{ match: 'type' }] },
       '$.data': { combine: 'AND', matchers: [{ match: 'type', min: 0 }] },
@@ -24,12 +27,41 @@ describe('the matching rules of an exported answer', () => {
   });
 
   it("cut a list's items to the fields the document promises, null-able ones out, one item kept", () => {
-    const order = { id: ID, side: 'BUY', market: 'PRIMARY', status: 'PLACED', amount_of_units: 1, value: 100, currency: 'EUR', isin: 'X', account_id: ID, created: ACCOUNT.created, settlement_transaction_hash: null, payment_transaction_reference: null, custom_offering_id: null };
+    const order = {
+      id: ID,
+      side: 'BUY',
+      market: 'PRIMARY',
+      status: 'PLACED',
+      amount_of_units: 1,
+      value: 100,
+      currency: 'EUR',
+      isin: 'X',
+      account_id: ID,
+      created: ACCOUNT.created,
+      settlement_transaction_hash: null,
+      payment_transaction_reference: null,
+      custom_offering_id: null,
+    };
     const schema = { $ref: '#/components/schemas/OrderList' };
     expect(contractExample(document, { data: [order, order] }, schema, false)).toEqual({
-      data: [{ id: ID, side: 'BUY', market: 'PRIMARY', status: 'PLACED', amount_of_units: 1, value: 100, currency: 'EUR', isin: 'X', account_id: ID, created: ACCOUNT.created }],
+      data: [
+        {
+          id: ID,
+          side: 'BUY',
+          market: 'PRIMARY',
+          status: 'PLACED',
+          amount_of_units: 1,
+          value: 100,
+          currency: 'EUR',
+          isin: 'X',
+          account_id: ID,
+          created: ACCOUNT.created,
+        },
+      ],
     });
-    expect(contractExample(document, { data: [ACCOUNT] }, { $ref: '#/components/schemas/AccountList' }, false)).toEqual({ data: [{ id: ID, type: 'individual', created: ACCOUNT.created }] });
+    expect(contractExample(document, { data: [ACCOUNT] }, { $ref: '#/components/schemas/AccountList' }, false)).toEqual(
+      { data: [{ id: ID, type: 'individual', created: ACCOUNT.created }] },
+    );
     // a record the state makes keeps every field
     expect(contractExample(document, ACCOUNT, { $ref: '#/components/schemas/Account' }, false)).toEqual(ACCOUNT);
   });
@@ -44,14 +76,23 @@ describe('the states a request relied on', () => {
     const relied = relianceOf({ account_id: ID }, {}, lookup, { operationId: 'getAccount', status: 200 });
     expect(relied.states).toEqual([{ name: 'an account exists', params: { type: 'individual', first_name: 'Ada' } }]);
     expect([...relied.injected]).toEqual([['account_id', 'accountId']]);
-    expect(relianceOf({ account_id: '00000000-0000-4000-8000-000000000000' }, {}, lookup, { operationId: 'getAccount', status: 404 }).states).toEqual([]);
+    expect(
+      relianceOf({ account_id: '00000000-0000-4000-8000-000000000000' }, {}, lookup, {
+        operationId: 'getAccount',
+        status: 404,
+      }).states,
+    ).toEqual([]);
   });
 
   it('name the order as a cancel found it: cancellable when it succeeded, past that when refused', () => {
     const sightings = new Sightings();
     sightings.add(0, { data: [{ id: ID, side: 'BUY', isin: 'X', status: 'COMPLETED', account_id: ID }] });
     const lookup = (id: string) => sightings.before(id, 1);
-    expect(relianceOf({ order_id: ID }, {}, lookup, { operationId: 'cancelOrder', status: 409 }).states[0]!.name).toBe('an order exists in status COMPLETED');
-    expect(relianceOf({ order_id: ID }, {}, lookup, { operationId: 'cancelOrder', status: 200 }).states[0]!.name).toBe('an order exists in status PLACED');
+    expect(relianceOf({ order_id: ID }, {}, lookup, { operationId: 'cancelOrder', status: 409 }).states[0]!.name).toBe(
+      'an order exists in status COMPLETED',
+    );
+    expect(relianceOf({ order_id: ID }, {}, lookup, { operationId: 'cancelOrder', status: 200 }).states[0]!.name).toBe(
+      'an order exists in status PLACED',
+    );
   });
 });

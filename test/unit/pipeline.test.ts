@@ -12,8 +12,14 @@ import type { Tenant } from '../../src/domain/tenants.js';
 import type { OperationHandlers } from '../../src/http/operation.js';
 import { HOST, http } from '../support/test-app.js';
 
-const problem = { description: 'a problem', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
-const thing = { description: 'a thing', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } };
+const problem = {
+  description: 'a problem',
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
+const thing = {
+  description: 'a thing',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+};
 
 const TINY = {
   openapi: '3.0.3',
@@ -23,7 +29,18 @@ const TINY = {
       get: {
         operationId: 'getStatus',
         responses: {
-          200: { description: 'up', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['up'] } } } } } },
+          200: {
+            description: 'up',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['status'],
+                  properties: { status: { type: 'string', enum: ['up'] } },
+                },
+              },
+            },
+          },
           default: problem,
         },
       },
@@ -32,7 +49,10 @@ const TINY = {
       post: {
         operationId: 'createThing',
         security: [{ oauth2: ['write:things'] }],
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingCreate' } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingCreate' } } },
+        },
         responses: { 201: thing, default: problem },
       },
     },
@@ -40,14 +60,21 @@ const TINY = {
       get: {
         operationId: 'getThing',
         security: [{ oauth2: ['read:things'] }],
-        parameters: [{ name: 'thing_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9-]+$' } }],
+        parameters: [
+          { name: 'thing_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
+        ],
         responses: { 200: thing, default: problem },
       },
     },
   },
   components: {
     securitySchemes: {
-      oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/token', scopes: { 'read:things': 'read', 'write:things': 'write' } } } },
+      oauth2: {
+        type: 'oauth2',
+        flows: {
+          clientCredentials: { tokenUrl: '/token', scopes: { 'read:things': 'read', 'write:things': 'write' } },
+        },
+      },
     },
     schemas: {
       ThingCreate: {
@@ -123,7 +150,16 @@ beforeAll(() => {
 /** A token of the default client, signed by the instance's key for this host, carrying these scopes. */
 function token(scope: string): string {
   const iat = ctx.tenants.get('sandbox-client').clock.nowSeconds();
-  return ctx.keys.sign({ iss: `http://${HOST}`, aud: HOST, sub: 'sandbox-client', client_id: 'sandbox-client', scope, iat, exp: iat + 60, jti: randomUUID() });
+  return ctx.keys.sign({
+    iss: `http://${HOST}`,
+    aud: HOST,
+    sub: 'sandbox-client',
+    client_id: 'sandbox-client',
+    scope,
+    iat,
+    exp: iat + 60,
+    jti: randomUUID(),
+  });
 }
 const bearer = (scope: string) => `Bearer ${token(scope)}`;
 
@@ -144,7 +180,10 @@ describe('the pipeline on a tiny document', () => {
 
   it('answers 404 with a hint for a trailing slash the document does not have', async () => {
     const response = await http(app).get('/status/').expect(404);
-    expect(response.body).toMatchObject({ code: 'route_not_found', detail: expect.stringContaining('/status: without the trailing slash') });
+    expect(response.body).toMatchObject({
+      code: 'route_not_found',
+      detail: expect.stringContaining('/status: without the trailing slash'),
+    });
   });
 
   it('answers 405 method_not_allowed, with Allow, for another method on a known path', async () => {
@@ -160,7 +199,11 @@ describe('the pipeline on a tiny document', () => {
   });
 
   it('answers 403 insufficient_scope when the token lacks the scope the document names for the operation', async () => {
-    const response = await http(app).post('/things').set('Authorization', bearer('read:things')).send({ name: 'kettle' }).expect(403);
+    const response = await http(app)
+      .post('/things')
+      .set('Authorization', bearer('read:things'))
+      .send({ name: 'kettle' })
+      .expect(403);
     expect(response.body).toMatchObject({ code: 'insufficient_scope' });
     expect(response.headers['www-authenticate']).toContain('scope="write:things"');
   });
@@ -168,35 +211,63 @@ describe('the pipeline on a tiny document', () => {
   it('answers 422 validation_error naming each body field the schema refuses', async () => {
     const missing = await http(app).post('/things').set('Authorization', bearer('write:things')).send({}).expect(422);
     expect(missing.body).toMatchObject({ code: 'validation_error', errors: [{ location: 'body', path: '/name' }] });
-    const unknown = await http(app).post('/things').set('Authorization', bearer('write:things')).send({ name: 'kettle', colour: 'red' }).expect(422);
+    const unknown = await http(app)
+      .post('/things')
+      .set('Authorization', bearer('write:things'))
+      .send({ name: 'kettle', colour: 'red' })
+      .expect(422);
     expect(unknown.body.errors).toContainEqual(expect.objectContaining({ location: 'body', path: '/colour' }));
   });
 
   it('answers 422 naming a path parameter outside its pattern', async () => {
     const response = await http(app).get('/things/NOT_OURS').set('Authorization', bearer('read:things')).expect(422);
-    expect(response.body).toMatchObject({ code: 'validation_error', errors: [{ location: 'path', path: '/thing_id' }] });
+    expect(response.body).toMatchObject({
+      code: 'validation_error',
+      errors: [{ location: 'path', path: '/thing_id' }],
+    });
   });
 
   it('answers 400 malformed_body to JSON that does not parse', async () => {
-    const response = await http(app).post('/things').set('Authorization', bearer('write:things')).type('json').send('{"name":').expect(400);
+    const response = await http(app)
+      .post('/things')
+      .set('Authorization', bearer('write:things'))
+      .type('json')
+      .send('{"name":')
+      .expect(400);
     expect(response.body).toMatchObject({ code: 'malformed_body' });
   });
 
   it('hands a valid call to its handler with its body and the token’s tenant, and writes the typed answer', async () => {
-    const created = await http(app).post('/things').set('Authorization', bearer('write:things')).send({ name: 'kettle' }).expect(201);
+    const created = await http(app)
+      .post('/things')
+      .set('Authorization', bearer('write:things'))
+      .send({ name: 'kettle' })
+      .expect(201);
     expect(created.body).toEqual({ id: expect.any(String), name: 'kettle', owner: 'sandbox-client' });
-    const read = await http(app).get(`/things/${created.body.id}`).set('Authorization', bearer('read:things')).expect(200);
+    const read = await http(app)
+      .get(`/things/${created.body.id}`)
+      .set('Authorization', bearer('read:things'))
+      .expect(200);
     expect(read.body).toEqual(created.body);
   });
 
   it('renders a DomainError a handler throws as its problem', async () => {
-    const response = await http(app).get('/things/no-such-thing').set('Authorization', bearer('read:things')).expect(404);
-    expect(response.body).toMatchObject({ status: 404, code: 'not_found', detail: 'No thing has the id no-such-thing.' });
+    const response = await http(app)
+      .get('/things/no-such-thing')
+      .set('Authorization', bearer('read:things'))
+      .expect(404);
+    expect(response.body).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      detail: 'No thing has the id no-such-thing.',
+    });
   });
 
   it('refuses at startup a document with an operation that has no handler', () => {
     const { getThing: _missing, ...fewer } = tinyHandlers() as unknown as Record<string, unknown>;
-    expect(() => buildApp(ctx, fewer as unknown as OperationHandlers)).toThrow('Operations without a handler: getThing');
+    expect(() => buildApp(ctx, fewer as unknown as OperationHandlers)).toThrow(
+      'Operations without a handler: getThing',
+    );
   });
 });
 
@@ -204,30 +275,61 @@ describe('the pipeline on a tiny document, with a handler that is wrong', () => 
   it('answers 500 internal_error when a handler throws, and logs the error without answering its message', async () => {
     const logged: string[] = [];
     const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(line) });
-    const buggy = buildApp({ ...ctx, logger }, tinyHandlers({ getStatus: () => { throw new Error('secret internals'); } }));
+    const buggy = buildApp(
+      { ...ctx, logger },
+      tinyHandlers({
+        getStatus: () => {
+          throw new Error('secret internals');
+        },
+      }),
+    );
     const response = await http(buggy).get('/status').expect(500);
     expect(response.body).toMatchObject({ status: 500, code: 'internal_error' });
     expect(JSON.stringify(response.body)).not.toContain('secret internals');
     expect(logged).toHaveLength(1);
-    expect(JSON.parse(logged[0]!)).toMatchObject({ msg: 'unexpected error', path: '/status', err: { message: 'secret internals' } });
+    expect(JSON.parse(logged[0]!)).toMatchObject({
+      msg: 'unexpected error',
+      path: '/status',
+      err: { message: 'secret internals' },
+    });
   });
 
   it('reports an answer that breaks the document once it is sent, naming the field, and answers it unchanged (answers are checked in tests)', async () => {
     const mismatches: AnswerMismatch[] = [];
-    const checked = { ...ctx, options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) } };
+    const checked = {
+      ...ctx,
+      options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) },
+    };
     const wrong = buildApp(checked, tinyHandlers({ getStatus: () => ({ status: 200, body: { status: 'down' } }) }));
     const response = await http(wrong).get('/status').expect(200);
     expect(response.body).toEqual({ status: 'down' });
     expect(mismatches).toEqual([
-      { operationId: 'getStatus', method: 'GET', path: '/status', status: 200, problems: [expect.stringMatching(/^\/status: must be equal to one of the allowed values: "up"/)] },
+      {
+        operationId: 'getStatus',
+        method: 'GET',
+        path: '/status',
+        status: 200,
+        problems: [expect.stringMatching(/^\/status: must be equal to one of the allowed values: "up"/)],
+      },
     ]);
   });
 
   it('reports a success status the operation documents only by its default (a Problem), answered as JSON', async () => {
     const mismatches: AnswerMismatch[] = [];
-    const checked = { ...ctx, options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) } };
-    const undocumented = buildApp(checked, tinyHandlers({ getStatus: () => ({ status: 202, body: { status: 'up' } }) }));
+    const checked = {
+      ...ctx,
+      options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) },
+    };
+    const undocumented = buildApp(
+      checked,
+      tinyHandlers({ getStatus: () => ({ status: 202, body: { status: 'up' } }) }),
+    );
     await http(undocumented).get('/status').expect(202);
-    expect(mismatches).toEqual([expect.objectContaining({ status: 202, problems: ['/: application/json is not a media type the document gives for status 202'] })]);
+    expect(mismatches).toEqual([
+      expect.objectContaining({
+        status: 202,
+        problems: ['/: application/json is not a media type the document gives for status 202'],
+      }),
+    ]);
   });
 });

@@ -26,7 +26,11 @@ describe('the readiness rules', () => {
   });
 });
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testcase', 'failure'].includes(name) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  isArray: (name) => ['testcase', 'failure'].includes(name),
+});
 const at = new Date('2030-01-02T03:04:05Z');
 
 describe('the JUnit form', () => {
@@ -35,9 +39,30 @@ describe('the JUnit form', () => {
     client_id: 'acme & "co" <ltd>',
     requests_seen: 7,
     findings: [
-      { code: 'wrong_path', severity: 'error', message: `${tricky} was sent 3 times`, hint: 'Send <this> & "that"', docs: 'README.md#wrong_path', requests: ['1', '2', '3'] },
-      { code: 'wrong_path', severity: 'error', message: 'another', hint: 'h', docs: 'README.md#wrong_path', requests: ['4'] },
-      { code: 'over_polling', severity: 'warning', message: 'polled', hint: 'poll less', docs: 'README.md#over_polling', requests: ['5'] },
+      {
+        code: 'wrong_path',
+        severity: 'error',
+        message: `${tricky} was sent 3 times`,
+        hint: 'Send <this> & "that"',
+        docs: 'README.md#wrong_path',
+        requests: ['1', '2', '3'],
+      },
+      {
+        code: 'wrong_path',
+        severity: 'error',
+        message: 'another',
+        hint: 'h',
+        docs: 'README.md#wrong_path',
+        requests: ['4'],
+      },
+      {
+        code: 'over_polling',
+        severity: 'warning',
+        message: 'polled',
+        hint: 'poll less',
+        docs: 'README.md#over_polling',
+        requests: ['5'],
+      },
     ],
   };
 
@@ -46,13 +71,20 @@ describe('the JUnit form', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
     const suite = parser.parse(xml).testsuites.testsuite;
     expect(suite.name).toBe('readiness of acme & "co" <ltd>');
-    expect(suite).toMatchObject({ tests: String(codes.length), failures: '2', skipped: '0', timestamp: '2030-01-02T03:04:05' });
+    expect(suite).toMatchObject({
+      tests: String(codes.length),
+      failures: '2',
+      skipped: '0',
+      timestamp: '2030-01-02T03:04:05',
+    });
     expect(suite.testcase.map((c: { classname: string }) => c.classname)).toEqual(codes.map((c) => `readiness.${c}`));
     const wrongPath = suite.testcase.find((c: { classname: string }) => c.classname === 'readiness.wrong_path');
     expect(wrongPath.failure).toHaveLength(2);
     expect(wrongPath.failure[0].message).toBe(`GET /v1/<a href="x">&'nbsp;'</a>\uFFFD ]]> \uFFFD was sent 3 times`);
     expect(wrongPath.failure[0].type).toBe('error:wrong_path');
-    expect(wrongPath.failure[0]['#text']).toContain('Hint: Send <this> & "that"\nRequests: 1, 2, 3\nDocs: README.md#wrong_path');
+    expect(wrongPath.failure[0]['#text']).toContain(
+      'Hint: Send <this> & "that"\nRequests: 1, 2, 3\nDocs: README.md#wrong_path',
+    );
     const passing = suite.testcase.find((c: { classname: string }) => c.classname === 'readiness.token_per_call');
     expect(passing.failure).toBeUndefined();
     expect(passing.skipped).toBeUndefined();
@@ -71,19 +103,49 @@ describe('the JUnit form', () => {
 });
 
 describe('duplicate_after_lost_answer', () => {
-  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>(), apiScopes: [], lists: pagedListsOf(loadApiDocument().document) };
+  const context = {
+    tokenTtlSeconds: 3600,
+    operationScopes: new Map<string, string[]>(),
+    apiScopes: [],
+    lists: pagedListsOf(loadApiDocument().document),
+  };
   let ids = 0;
   /** A journal record as the observer writes it, for the rules alone. */
-  const request = (method: string, path: string, status: number, applied: boolean, operation: string | null, body?: object): JournalRecord => {
+  const request = (
+    method: string,
+    path: string,
+    status: number,
+    applied: boolean,
+    operation: string | null,
+    body?: object,
+  ): JournalRecord => {
     const text = body === undefined ? null : JSON.stringify(body);
     const id = String(++ids);
     return new JournalRecord(
-      { id, client_id: 'c', method, path, rawQuery: '', status, duration_ms: 1, operation_id: operation, code: status === 409 ? 'order_not_cancellable' : null, fault_id: null, applied },
+      {
+        id,
+        client_id: 'c',
+        method,
+        path,
+        rawQuery: '',
+        status,
+        duration_ms: 1,
+        operation_id: operation,
+        code: status === 409 ? 'order_not_cancellable' : null,
+        fault_id: null,
+        applied,
+      },
       { at: ids * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: ids * 1000 },
-      { request: text === null ? null : { raw: text, contentType: 'application/json', size: text.length, held: text.length }, response: null, authorization: 'bearer' },
+      {
+        request:
+          text === null ? null : { raw: text, contentType: 'application/json', size: text.length, held: text.length },
+        response: null,
+        authorization: 'bearer',
+      },
     );
   };
-  const create = (status: number, applied: boolean, body: object = { type: 'individual', external_id: 'x-1' }) => request('POST', '/v1/accounts', status, applied, 'createAccount', body);
+  const create = (status: number, applied: boolean, body: object = { type: 'individual', external_id: 'x-1' }) =>
+    request('POST', '/v1/accounts', status, applied, 'createAccount', body);
   const lookup = () => request('GET', '/v1/accounts', 200, true, 'listAccounts');
   const codes = (records: JournalRecord[]) => readinessFindings(records, context).map((f) => f.code);
 
@@ -91,13 +153,20 @@ describe('duplicate_after_lost_answer', () => {
     for (const lostStatus of [0, 503]) {
       const [lost, retry] = [create(lostStatus, true), create(201, true)];
       const findings = readinessFindings([lost!, retry!], context);
-      expect(findings).toEqual([expect.objectContaining({ code: 'duplicate_after_lost_answer', severity: 'error', requests: [lost!.entry.id, retry!.entry.id] })]);
+      expect(findings).toEqual([
+        expect.objectContaining({
+          code: 'duplicate_after_lost_answer',
+          severity: 'error',
+          requests: [lost!.entry.id, retry!.entry.id],
+        }),
+      ]);
       expect(findings[0]!.message).toContain('two now exist');
     }
   });
 
   it('flags a wallet registered again the same way, with the wallet lookup as its hint', () => {
-    const wallet = (status: number, applied: boolean) => request('POST', '/v1/accounts/a/wallets', status, applied, 'registerWallet', { wallet_address: '0x1' });
+    const wallet = (status: number, applied: boolean) =>
+      request('POST', '/v1/accounts/a/wallets', status, applied, 'registerWallet', { wallet_address: '0x1' });
     const [finding] = readinessFindings([wallet(0, true), wallet(201, true)], context);
     expect(finding!.hint).toContain('/wallets?wallet_address=');
   });
@@ -114,7 +183,8 @@ describe('duplicate_after_lost_answer', () => {
   });
 
   it('leaves a cancel retried after its lost answer, that met 409 and stopped, to nobody; a 409 without a lost answer is cancel_not_cancellable', () => {
-    const cancel = (status: number, applied: boolean) => request('DELETE', '/v1/orders/o-1/', status, applied, 'cancelOrder');
+    const cancel = (status: number, applied: boolean) =>
+      request('DELETE', '/v1/orders/o-1/', status, applied, 'cancelOrder');
     expect(codes([cancel(0, true), cancel(409, false)])).toEqual([]);
     expect(codes([cancel(503, true), cancel(409, false)])).toEqual([]);
     expect(codes([cancel(409, false)])).toEqual(['cancel_not_cancellable']);
@@ -128,15 +198,36 @@ describe('duplicate_after_lost_answer', () => {
 });
 
 describe('rules across resets', () => {
-  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>(), apiScopes: [], lists: pagedListsOf(loadApiDocument().document) };
+  const context = {
+    tokenTtlSeconds: 3600,
+    operationScopes: new Map<string, string[]>(),
+    apiScopes: [],
+    lists: pagedListsOf(loadApiDocument().document),
+  };
   let ids = 1000;
   const request = (status: number, applied: boolean): JournalRecord => {
     const text = JSON.stringify({ type: 'individual', external_id: 'x-1' });
     const id = String(++ids);
     const record = new JournalRecord(
-      { id, client_id: 'c', method: 'POST', path: '/v1/accounts', rawQuery: '', status, duration_ms: 1, operation_id: 'createAccount', code: null, fault_id: null, applied },
+      {
+        id,
+        client_id: 'c',
+        method: 'POST',
+        path: '/v1/accounts',
+        rawQuery: '',
+        status,
+        duration_ms: 1,
+        operation_id: 'createAccount',
+        code: null,
+        fault_id: null,
+        applied,
+      },
       { at: ids * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: ids * 1000 },
-      { request: { raw: text, contentType: 'application/json', size: text.length, held: text.length }, response: null, authorization: 'bearer' },
+      {
+        request: { raw: text, contentType: 'application/json', size: text.length, held: text.length },
+        response: null,
+        authorization: 'bearer',
+      },
     );
     record.seq = ids;
     return record;
@@ -151,12 +242,36 @@ describe('rules across resets', () => {
 });
 
 describe('wrong_path', () => {
-  const context = { tokenTtlSeconds: 3600, operationScopes: new Map<string, string[]>(), apiScopes: [], lists: pagedListsOf(loadApiDocument().document) };
+  const context = {
+    tokenTtlSeconds: 3600,
+    operationScopes: new Map<string, string[]>(),
+    apiScopes: [],
+    lists: pagedListsOf(loadApiDocument().document),
+  };
   /** A route_not_found as the journal keeps it: its answer's body not kept, only the route step's evidence. */
   const unknown = (id: number, documentedPath?: { path: string; difference: string }): JournalRecord =>
     new JournalRecord(
-      { id: String(id), client_id: 'c', method: 'GET', path: '/v1/Accounts', rawQuery: '', status: 404, duration_ms: 1, operation_id: null, code: 'route_not_found', fault_id: null, applied: false },
-      { at: id * 1000, retryAfter: null, bodyHash: null, itemCount: null, tenantAt: id * 1000, ...(documentedPath && { documentedPath }) },
+      {
+        id: String(id),
+        client_id: 'c',
+        method: 'GET',
+        path: '/v1/Accounts',
+        rawQuery: '',
+        status: 404,
+        duration_ms: 1,
+        operation_id: null,
+        code: 'route_not_found',
+        fault_id: null,
+        applied: false,
+      },
+      {
+        at: id * 1000,
+        retryAfter: null,
+        bodyHash: null,
+        itemCount: null,
+        tenantAt: id * 1000,
+        ...(documentedPath && { documentedPath }),
+      },
     );
 
   it("names the documented path from the journal's evidence, whatever the answer's text", () => {

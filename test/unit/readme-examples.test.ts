@@ -4,8 +4,18 @@ import { DOC_PAGES, readPage } from '../support/doc-pages.js';
 
 // A code block of the README or a docs page marked `<!-- readme-example: <file> -->` is cut from that file, which the
 // examples project runs: the page shows what runs, line for line (indentation aside).
-const examples = DOC_PAGES.flatMap((page) => [...readPage(page).matchAll(/<!-- readme-example: (\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file, code]) => ({ page, file: file!, code: code! })));
-const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+const examples = DOC_PAGES.flatMap((page) =>
+  [...readPage(page).matchAll(/<!-- readme-example: (\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file, code]) => ({
+    page,
+    file: file!,
+    code: code!,
+  })),
+);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 
 describe('README and docs examples', () => {
   it('exist', () => {

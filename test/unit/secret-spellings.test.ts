@@ -14,7 +14,10 @@ describe('a credential percent-encoded in any way', () => {
     ['its first letter encoded', '/v1/accounts/%61cme.secret-0123456789/wallets'],
     ['its dot encoded, upper case', '/v1/accounts/acme%2Esecret-0123456789/wallets'],
     ['its dot encoded, lower case', '/v1/accounts/acme%2esecret-0123456789/wallets'],
-    ['every character, hex of both cases', `/v1/accounts/${[...SECRET].map((c, i) => `%${c.charCodeAt(0).toString(16)[i % 2 ? 'toUpperCase' : 'toLowerCase']()}`).join('')}/wallets`],
+    [
+      'every character, hex of both cases',
+      `/v1/accounts/${[...SECRET].map((c, i) => `%${c.charCodeAt(0).toString(16)[i % 2 ? 'toUpperCase' : 'toLowerCase']()}`).join('')}/wallets`,
+    ],
     ['encoded twice', '/v1/accounts/%2561cme%252Esecret-0123456789/wallets'],
   ])('%s: replaced where it stands, the rest as it was', (_, path) => {
     expect(withoutSecretValues(path, forms)).toBe('/v1/accounts/[redacted]/wallets');
@@ -22,7 +25,9 @@ describe('a credential percent-encoded in any way', () => {
   });
 
   it('a token by its shape, its dots encoded', () => {
-    expect(withoutSecretValues('/v1/x/eyJhbGciOiJSUzI1NiJ9%2EeyJzdWIiOiJhIn0%2Ec2ln?a=1', [])).toBe('/v1/x/[redacted]?a=1');
+    expect(withoutSecretValues('/v1/x/eyJhbGciOiJSUzI1NiJ9%2EeyJzdWIiOiJhIn0%2Ec2ln?a=1', [])).toBe(
+      '/v1/x/[redacted]?a=1',
+    );
   });
 
   it('in a query, a space of it as `+`', () => {

@@ -1,20 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { optionsFromCli, USAGE } from '../../src/config.js';
 
-const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => optionsFromCli(argv, env) as Exclude<ReturnType<typeof optionsFromCli>, 'help' | 'version'>;
+const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+  optionsFromCli(argv, env) as Exclude<ReturnType<typeof optionsFromCli>, 'help' | 'version'>;
 
 describe('shadow mode settings', () => {
   it('takes --upstream or UPSTREAM_URL, the flag first, without a trailing slash', () => {
     expect(parse(['--upstream', 'https://sandbox.example.com/']).upstream).toBe('https://sandbox.example.com');
     expect(parse([], { UPSTREAM_URL: 'http://127.0.0.1:8081' }).upstream).toBe('http://127.0.0.1:8081');
-    expect(parse(['--upstream', 'https://a.example.com'], { UPSTREAM_URL: 'https://b.example.com' }).upstream).toBe('https://a.example.com');
+    expect(parse(['--upstream', 'https://a.example.com'], { UPSTREAM_URL: 'https://b.example.com' }).upstream).toBe(
+      'https://a.example.com',
+    );
     expect(parse([]).upstream).toBeUndefined();
   });
 
   it('refuses an upstream that is not an http(s) base URL, or carries credentials, naming where it came from', () => {
-    expect(() => parse(['--upstream', 'sandbox'])).toThrow('--upstream must be an absolute http(s) URL, got "sandbox".');
-    expect(() => parse([], { UPSTREAM_URL: 'ftp://sandbox.example.com' })).toThrow('UPSTREAM_URL must be an http:// or https:// URL');
-    expect(() => parse(['--upstream', 'https://u:p@sandbox.example.com'])).toThrow('--upstream must not carry credentials');
+    expect(() => parse(['--upstream', 'sandbox'])).toThrow(
+      '--upstream must be an absolute http(s) URL, got "sandbox".',
+    );
+    expect(() => parse([], { UPSTREAM_URL: 'ftp://sandbox.example.com' })).toThrow(
+      'UPSTREAM_URL must be an http:// or https:// URL',
+    );
+    expect(() => parse(['--upstream', 'https://u:p@sandbox.example.com'])).toThrow(
+      '--upstream must not carry credentials',
+    );
     expect(() => parse(['--upstream', 'https://sandbox.example.com/?x=1'])).toThrow('without a query or fragment');
   });
 

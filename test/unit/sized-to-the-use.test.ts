@@ -14,7 +14,10 @@ const id = (kind: string, i: number): string => sequenceUuid(`sized:${kind}`, i)
 /** The default world with `orders` orders in all: its own, and copies of its first BUY's. */
 function worldWithOrders(world: World, orders: number): World {
   const model = world.orders.find((o) => o.side === 'BUY')!;
-  const copies: OrderRecord[] = Array.from({ length: orders - world.orders.length }, (_, i) => ({ ...model, id: id('order', i) }));
+  const copies: OrderRecord[] = Array.from({ length: orders - world.orders.length }, (_, i) => ({
+    ...model,
+    id: id('order', i),
+  }));
   return { ...world, orders: [...world.orders, ...copies] };
 }
 
@@ -26,36 +29,83 @@ function worldWithAccounts(world: World, accounts: number): World {
   const added = Array.from({ length: accounts - world.accounts.length }, (_, i) => i);
   return {
     ...world,
-    accounts: [...world.accounts, ...added.map((i): Account => ({ ...account, id: id('account', i), external_id: `ext-${i}` }))],
-    wallets: [...world.wallets, ...added.map((i): Wallet => ({ ...wallet, id: id('wallet', i), account_id: id('account', i), is_primary: true, wallet_address: `0xc${i.toString(16).padStart(39, '0')}` }))],
-    payment_method_details: [...world.payment_method_details, ...added.map((i): PaymentMethodDetails => ({ ...method, id: id('method', i), account_id: id('account', i), is_primary: true }))],
+    accounts: [
+      ...world.accounts,
+      ...added.map((i): Account => ({ ...account, id: id('account', i), external_id: `ext-${i}` })),
+    ],
+    wallets: [
+      ...world.wallets,
+      ...added.map(
+        (i): Wallet => ({
+          ...wallet,
+          id: id('wallet', i),
+          account_id: id('account', i),
+          is_primary: true,
+          wallet_address: `0xc${i.toString(16).padStart(39, '0')}`,
+        }),
+      ),
+    ],
+    payment_method_details: [
+      ...world.payment_method_details,
+      ...added.map(
+        (i): PaymentMethodDetails => ({
+          ...method,
+          id: id('method', i),
+          account_id: id('account', i),
+          is_primary: true,
+        }),
+      ),
+    ],
   };
 }
 
 describe('a tenant alone, at the defaults', () => {
-  it('creates 12,000 accounts (before: refused past ~1,900, a thousandth of the heap’s share)', { timeout: 60_000 }, () => {
+  it('creates 12,000 accounts (before: refused past ~1,900, a thousandth of the heap’s share)', {
+    timeout: 60_000,
+  }, () => {
     const ctx = createContext();
     const tenant = ctx.tenants.get('sandbox-client');
-    for (let i = 0; i < 12_000; i++) createAccount(tenant, { type: 'individual', first_name: `Investor ${i}`, last_name: 'Lovelace', city: 'London' });
+    for (let i = 0; i < 12_000; i++)
+      createAccount(tenant, { type: 'individual', first_name: `Investor ${i}`, last_name: 'Lovelace', city: 'London' });
     expect(tenant.store.accounts.length).toBeGreaterThan(12_000);
     expect(tenant.share!.use.borrowed).toBeGreaterThan(0);
   });
 
-  it('holds a world of MAX_RECORDS_PER_TENANT records (100,000, nearly all orders), and then refuses by records, not bytes', { timeout: 60_000 }, () => {
+  it('holds a world of MAX_RECORDS_PER_TENANT records (100,000, nearly all orders), and then refuses by records, not bytes', {
+    timeout: 60_000,
+  }, () => {
     const ctx = createContext();
     const tenant = ctx.tenants.get('sandbox-client');
     const world = tenant.store.snapshot();
     const records = world.accounts.length + world.wallets.length + world.payment_method_details.length;
     replaceWorld(tenant, worldWithOrders(world, 100_000 - records - 1));
     const buy = tenant.store.orders[0]!;
-    placeOrder(tenant, { account_id: buy.account_id, isin: buy.isin, side: buy.side, market: buy.market, amount_of_units: 1, value: buy.value });
+    placeOrder(tenant, {
+      account_id: buy.account_id,
+      isin: buy.isin,
+      side: buy.side,
+      market: buy.market,
+      amount_of_units: 1,
+      value: buy.value,
+    });
     expect(tenant.store.recordCount).toBe(100_000);
-    const refused = failure(() => placeOrder(tenant, { account_id: buy.account_id, isin: buy.isin, side: buy.side, market: buy.market, amount_of_units: 1, value: buy.value }));
+    const refused = failure(() =>
+      placeOrder(tenant, {
+        account_id: buy.account_id,
+        isin: buy.isin,
+        side: buy.side,
+        market: buy.market,
+        amount_of_units: 1,
+        value: buy.value,
+      }),
+    );
     expect(refused.code).toBe('limit_reached');
     expect(refused.detail).toContain('MAX_RECORDS_PER_TENANT');
   });
 
-  it('starts with the world FIXTURE_ACCOUNTS=20000 makes (20,000 accounts with a wallet and payment method each, ~19 MB) and takes writes', { timeout: 60_000 }, () => {
+  it('starts with the world FIXTURE_ACCOUNTS=20000 makes (20,000 accounts with a wallet and payment method each, ~19 MB) and takes writes', {
+    timeout: 60_000,
+  }, () => {
     const seeded = createContext().tenants.get('sandbox-client').store.snapshot();
     const ctx = createContext({ fixtures: worldWithAccounts(seeded, 20_000) });
     const tenant = ctx.tenants.get('sandbox-client');
@@ -66,7 +116,9 @@ describe('a tenant alone, at the defaults', () => {
 });
 
 describe('the demo', () => {
-  it('runs for weeks of its clock: its investors still place orders four weeks on, and four weeks at their rate fit its room', { timeout: 60_000 }, () => {
+  it('runs for weeks of its clock: its investors still place orders four weeks on, and four weeks at their rate fit its room', {
+    timeout: 60_000,
+  }, () => {
     const ctx = createContext({ demo: true });
     const tenant = ctx.tenants.get('sandbox-client');
     const placedIn = (hours: number): number => {

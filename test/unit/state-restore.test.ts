@@ -7,7 +7,8 @@ describe('what a restart restores beside the world (STATE_DIR)', () => {
     const original = new FaultBook();
     original.add({ path: '/v1/assets', status: 503, probability: 0.5, seed: 7 });
     original.add({ status: 500, count: 3 });
-    const hits = (book: FaultBook, n: number) => Array.from({ length: n }, () => book.take('GET', '/v1/assets')?.id ?? '-').join(' ');
+    const hits = (book: FaultBook, n: number) =>
+      Array.from({ length: n }, () => book.take('GET', '/v1/assets')?.id ?? '-').join(' ');
     hits(original, 5);
     const restored = new FaultBook();
     restored.restoreState(JSON.parse(JSON.stringify(original.exportState())));

@@ -10,7 +10,10 @@ describe('operations that give the validator nothing to check', () => {
   it('are those without parameters, body or OAuth scopes: the health check among them, no partner operation', () => {
     expect(nothing).toContain('getHealth');
     for (const op of operations.filter((o) => nothing.includes(o.operationId))) {
-      const item = document.paths[op.path] as Record<string, { parameters?: unknown[]; requestBody?: unknown; security?: unknown[] }> & { parameters?: unknown[] };
+      const item = document.paths[op.path] as Record<
+        string,
+        { parameters?: unknown[]; requestBody?: unknown; security?: unknown[] }
+      > & { parameters?: unknown[] };
       expect(item.parameters ?? []).toEqual([]);
       expect(item[op.method]!.parameters ?? []).toEqual([]);
       expect(item[op.method]!.requestBody).toBeUndefined();

@@ -30,7 +30,10 @@ describe('a tenant file in pieces', () => {
 
   it.each([
     ['the default world (every collection in one piece)', undefined],
-    ['a world of 1,201 accounts and 1,000 orders (several pieces a collection, one of 1)', { accounts: 1201, orders: 1000 }],
+    [
+      'a world of 1,201 accounts and 1,000 orders (several pieces a collection, one of 1)',
+      { accounts: 1201, orders: 1000 },
+    ],
   ])('%s: joined, the pieces are the tenant as JSON', (_name, scale) => {
     const tenant = tenantOf(generateWorld({ seed: 3, ...(scale && { scale }) }));
     const parts = [...tenantFileParts(tenant, 4)];

@@ -21,7 +21,10 @@ describe('a tenant whose clock implies steps', () => {
     const tenant = busyTenant();
     const before = { orders: tenant.store.orders.length, statuses: statuses(tenant), version: tenant.store.version };
     tenant.clock.advance(6 * 3600);
-    for (let i = 0; i < 3; i++) expect({ orders: tenant.store.orders.length, statuses: statuses(tenant), version: tenant.store.version }).toEqual(before);
+    for (let i = 0; i < 3; i++)
+      expect({ orders: tenant.store.orders.length, statuses: statuses(tenant), version: tenant.store.version }).toEqual(
+        before,
+      );
     tenant.settle();
     expect(tenant.store.orders.length).toBeGreaterThan(before.orders);
     expect(statuses(tenant).slice(0, before.orders)).not.toEqual(before.statuses);

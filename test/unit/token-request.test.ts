@@ -7,7 +7,11 @@ import { clientProvenBy, grantClientCredentials, type TokenRequest } from '../..
 
 const registry = new TenantRegistry(new Fixtures(generateWorld({ seed: 1, scale: { accounts: 1, orders: 0 } })), [
   toClientRecord({ client_id: 'alpha', client_secret: 'alpha-secret' }),
-  toClientRecord({ client_id: 'beta', client_secret: 'beta-secret', token_endpoint_auth_method: 'client_secret_basic' }),
+  toClientRecord({
+    client_id: 'beta',
+    client_secret: 'beta-secret',
+    token_endpoint_auth_method: 'client_secret_basic',
+  }),
 ]);
 
 // a Basic client's form carries three fields; the pipeline adds the credentials only for validation
@@ -16,52 +20,82 @@ const form = (fields: Partial<TokenRequest> = {}): TokenRequest =>
 
 describe('clientProvenBy: the client a token request’s credentials prove', () => {
   it('is the form’s client when its secret matches, and nobody for a wrong secret or an unknown client', () => {
-    expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: 'alpha-secret' }, undefined)?.client.client_id).toBe('alpha');
+    expect(
+      clientProvenBy(registry, { client_id: 'alpha', client_secret: 'alpha-secret' }, undefined)?.client.client_id,
+    ).toBe('alpha');
     expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: 'beta-secret' }, undefined)).toBeUndefined();
     expect(clientProvenBy(registry, { client_id: 'gamma', client_secret: 'alpha-secret' }, undefined)).toBeUndefined();
   });
 
   it('takes Basic credentials over the form’s, whatever the form says', () => {
     const basic = { clientId: 'beta', clientSecret: 'beta-secret' };
-    expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: 'alpha-secret' }, basic)?.client.client_id).toBe('beta');
+    expect(
+      clientProvenBy(registry, { client_id: 'alpha', client_secret: 'alpha-secret' }, basic)?.client.client_id,
+    ).toBe('beta');
     expect(clientProvenBy(registry, {}, { clientId: 'beta', clientSecret: 'alpha-secret' })).toBeUndefined();
   });
 
   it('proves nobody from values that are not strings, as an unvalidated body may hold', () => {
-    expect(clientProvenBy(registry, { client_id: ['alpha'], client_secret: 'alpha-secret' }, undefined)).toBeUndefined();
-    expect(clientProvenBy(registry, { client_id: 'alpha', client_secret: { value: 'alpha-secret' } }, undefined)).toBeUndefined();
+    expect(
+      clientProvenBy(registry, { client_id: ['alpha'], client_secret: 'alpha-secret' }, undefined),
+    ).toBeUndefined();
+    expect(
+      clientProvenBy(registry, { client_id: 'alpha', client_secret: { value: 'alpha-secret' } }, undefined),
+    ).toBeUndefined();
     expect(clientProvenBy(registry, {}, undefined)).toBeUndefined();
   });
 });
 
 describe('grantClientCredentials authenticates the client clientProvenBy proves', () => {
   it('grants the Basic client’s token, and answers a wrong Basic secret with the Basic challenge', () => {
-    expect(grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'beta', clientSecret: 'beta-secret' }).tenant.client.client_id).toBe('beta');
-    const wrongSecret = () => grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'beta', clientSecret: 'wrong' });
+    expect(
+      grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'beta', clientSecret: 'beta-secret' }).tenant
+        .client.client_id,
+    ).toBe('beta');
+    const wrongSecret = () =>
+      grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'beta', clientSecret: 'wrong' });
     expect(wrongSecret).toThrow(OAuthError);
-    expect(wrongSecret).toThrow(expect.objectContaining({ status: 401, error: 'invalid_client', headers: { 'WWW-Authenticate': expect.stringMatching(/^Basic /) } }));
+    expect(wrongSecret).toThrow(
+      expect.objectContaining({
+        status: 401,
+        error: 'invalid_client',
+        headers: { 'WWW-Authenticate': expect.stringMatching(/^Basic /) },
+      }),
+    );
   });
 
   it('grants each client only by the method it is registered for, naming both methods otherwise', () => {
     const alphaForm = form({ client_id: 'alpha', client_secret: 'alpha-secret' });
     expect(grantClientCredentials(registry, alphaForm, ['fake.test']).tenant.client.client_id).toBe('alpha');
-    const alphaByBasic = () => grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'alpha', clientSecret: 'alpha-secret' });
-    expect(alphaByBasic).toThrow(expect.objectContaining({ status: 401, error: 'invalid_client', headers: { 'WWW-Authenticate': expect.stringMatching(/^Basic /) } }));
+    const alphaByBasic = () =>
+      grantClientCredentials(registry, form(), ['fake.test'], { clientId: 'alpha', clientSecret: 'alpha-secret' });
+    expect(alphaByBasic).toThrow(
+      expect.objectContaining({
+        status: 401,
+        error: 'invalid_client',
+        headers: { 'WWW-Authenticate': expect.stringMatching(/^Basic /) },
+      }),
+    );
     expect(alphaByBasic).toThrow(/registered for client_secret_post .* used client_secret_basic/);
-    const betaByForm = () => grantClientCredentials(registry, form({ client_id: 'beta', client_secret: 'beta-secret' }), ['fake.test']);
+    const betaByForm = () =>
+      grantClientCredentials(registry, form({ client_id: 'beta', client_secret: 'beta-secret' }), ['fake.test']);
     expect(betaByForm).toThrow(expect.objectContaining({ status: 401, error: 'invalid_client', headers: undefined }));
     expect(betaByForm).toThrow(/registered for client_secret_basic .* used client_secret_post/);
   });
 
   it('says invalid_client without naming a method when the secret is wrong, whichever way it came', () => {
-    const wrong = () => grantClientCredentials(registry, form({ client_id: 'beta', client_secret: 'wrong' }), ['fake.test']);
+    const wrong = () =>
+      grantClientCredentials(registry, form({ client_id: 'beta', client_secret: 'wrong' }), ['fake.test']);
     expect(wrong).toThrow(expect.objectContaining({ status: 401, error: 'invalid_client' }));
     expect(wrong).not.toThrow(/registered for/);
   });
 
   it('refuses a form client beside another Basic client even when both would prove themselves', () => {
     const both = () =>
-      grantClientCredentials(registry, form({ client_id: 'alpha', client_secret: 'alpha-secret' }), ['fake.test'], { clientId: 'beta', clientSecret: 'beta-secret' });
+      grantClientCredentials(registry, form({ client_id: 'alpha', client_secret: 'alpha-secret' }), ['fake.test'], {
+        clientId: 'beta',
+        clientSecret: 'beta-secret',
+      });
     expect(both).toThrow(expect.objectContaining({ status: 400, error: 'invalid_request' }));
   });
 });

@@ -9,12 +9,15 @@ import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 
 const SCHEMA_MODULE = './framework/openapi.schema.validator';
-const notFound = (request: string): Error => Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' });
+const notFound = (request: string): Error =>
+  Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' });
 /** Internals as a release might ship them: these modules as given, any other one gone. */
-const internals = (modules: Record<string, unknown>): LoadValidatorInternal => (request) => {
-  if (request in modules) return modules[request];
-  throw notFound(request);
-};
+const internals =
+  (modules: Record<string, unknown>): LoadValidatorInternal =>
+  (request) => {
+    if (request in modules) return modules[request];
+    throw notFound(request);
+  };
 
 /** The validator's class as 5.6 has it: `new OpenAPISchemaValidator(options)`, `validate(document)`. */
 class KnownSchemaValidator {
@@ -27,14 +30,44 @@ class KnownSchemaValidator {
 describe('the meta-schema shim, when the validator’s internals are not as it knows them, steps aside and changes nothing', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['its file moved', {}, `${SCHEMA_MODULE} cannot be loaded (Cannot find module '${SCHEMA_MODULE}')`],
-    ['its class renamed', { [SCHEMA_MODULE]: { SchemaValidator: KnownSchemaValidator } }, `${SCHEMA_MODULE} exports no OpenAPISchemaValidator class`],
-    ['its method gone', { [SCHEMA_MODULE]: { OpenAPISchemaValidator: class { constructor(readonly options: unknown) {} } } }, 'OpenAPISchemaValidator has no validate method'],
+    [
+      'its class renamed',
+      { [SCHEMA_MODULE]: { SchemaValidator: KnownSchemaValidator } },
+      `${SCHEMA_MODULE} exports no OpenAPISchemaValidator class`,
+    ],
+    [
+      'its method gone',
+      {
+        [SCHEMA_MODULE]: {
+          OpenAPISchemaValidator: class {
+            constructor(readonly options: unknown) {}
+          },
+        },
+      },
+      'OpenAPISchemaValidator has no validate method',
+    ],
     [
       'its constructor taking the version apart',
-      { [SCHEMA_MODULE]: { OpenAPISchemaValidator: class { constructor(readonly version: string, readonly options: unknown) {} validate(_: unknown) { return { errors: [] }; } } } },
+      {
+        [SCHEMA_MODULE]: {
+          OpenAPISchemaValidator: class {
+            constructor(
+              readonly version: string,
+              readonly options: unknown,
+            ) {}
+            validate(_: unknown) {
+              return { errors: [] };
+            }
+          },
+        },
+      },
       'OpenAPISchemaValidator takes 2 argument(s) and its validate 1, not one options object and one document',
     ],
-    ['its module an ES module namespace', { [SCHEMA_MODULE]: Object.freeze({ OpenAPISchemaValidator: KnownSchemaValidator }) }, 'its OpenAPISchemaValidator cannot be replaced'],
+    [
+      'its module an ES module namespace',
+      { [SCHEMA_MODULE]: Object.freeze({ OpenAPISchemaValidator: KnownSchemaValidator }) },
+      'its OpenAPISchemaValidator cannot be replaced',
+    ],
   ];
   it.each(cases)('%s', (_, modules, reason) => {
     const before = Object.values(modules).map((module) => ({ ...(module as object) }));
@@ -57,7 +90,13 @@ describe('the meta-schema shim, when the validator’s internals are not as it k
 });
 
 describe('an app whose validator internals changed starts, validates as before and says once, at debug, which shim or check stepped aside', () => {
-  const INDIVIDUAL = { type: 'individual', external_id: 'shim-1', first_name: 'Ann', last_name: 'Example', country: 'DE' };
+  const INDIVIDUAL = {
+    type: 'individual',
+    external_id: 'shim-1',
+    first_name: 'Ann',
+    last_name: 'Example',
+    country: 'DE',
+  };
   const INVALID = { type: 'individual', dob_day: 40, wallets: 'none', unknown_field: true };
 
   async function requests(app: Express) {
@@ -66,7 +105,9 @@ describe('an app whose validator internals changed starts, validates as before a
     const created = await http(app).post('/v1/accounts').set(as).send(INDIVIDUAL);
     return {
       created,
-      read: await http(app).get(`/v1/accounts/${String(created.body.id)}`).set(as),
+      read: await http(app)
+        .get(`/v1/accounts/${String(created.body.id)}`)
+        .set(as),
       badId: await http(app).get('/v1/accounts/not-an-id').set(as),
       listed: await http(app).get('/v1/accounts?limit=2').set(as),
       invalid: await http(app).post('/v1/accounts').set(as).send(INVALID),
@@ -81,7 +122,8 @@ describe('an app whose validator internals changed starts, validates as before a
   const withShims = new Map<boolean, Awaited<ReturnType<typeof requests>>>();
   const restore: (() => void)[] = [];
   beforeAll(async () => {
-    for (const validateResponses of [true, false]) withShims.set(validateResponses, await requests(testApp({ validateResponses })));
+    for (const validateResponses of [true, false])
+      withShims.set(validateResponses, await requests(testApp({ validateResponses })));
     for (const [request, name] of [[SCHEMA_MODULE, 'OpenAPISchemaValidator']] as const) {
       const module = real(request);
       const current = module[name]!;
@@ -121,8 +163,16 @@ describe('an app whose validator internals changed starts, validates as before a
 
     const stepAside = lines.filter((line) => line.msg.includes('stepped aside'));
     expect(stepAside).toEqual([
-      expect.objectContaining({ level: 20, shim: 'meta-schema-shim', reason: `${SCHEMA_MODULE} cannot be loaded (Cannot find module '${SCHEMA_MODULE}')` }),
-      expect.objectContaining({ level: 20, shim: 'fast-parameters', reason: "./framework/ajv cannot be loaded (Cannot find module './framework/ajv')" }),
+      expect.objectContaining({
+        level: 20,
+        shim: 'meta-schema-shim',
+        reason: `${SCHEMA_MODULE} cannot be loaded (Cannot find module '${SCHEMA_MODULE}')`,
+      }),
+      expect.objectContaining({
+        level: 20,
+        shim: 'fast-parameters',
+        reason: "./framework/ajv cannot be loaded (Cannot find module './framework/ajv')",
+      }),
     ]);
     // what served them was the library untouched
     expect(real(SCHEMA_MODULE).OpenAPISchemaValidator).not.toHaveProperty('shimmed');
@@ -131,7 +181,9 @@ describe('an app whose validator internals changed starts, validates as before a
 
 describe('routing, when the validator’s path-to-regexp and error classes are gone', () => {
   it('compiles every route of the document to the expression path-to-regexp compiles', () => {
-    const real = loadValidatorInternal('path-to-regexp') as { pathToRegexp: (path: string, options: object) => { regexp: RegExp; keys: { name: string }[] } };
+    const real = loadValidatorInternal('path-to-regexp') as {
+      pathToRegexp: (path: string, options: object) => { regexp: RegExp; keys: { name: string }[] };
+    };
     const compile = (real.pathToRegexp as { original?: typeof real.pathToRegexp }).original ?? real.pathToRegexp;
     const routes = operationsOf(loadApiDocument().document).map((o) => o.path.replace(/\{([^}]+)}/g, ':$1'));
     expect(routes.length).toBeGreaterThan(20);
@@ -160,7 +212,11 @@ describe('routing, when the validator’s path-to-regexp and error classes are g
         http(target).get('/v1/accounts/%E0%A4%A').set(as),
         http(target).delete('/v1/orders/00000000-0000-4000-8000-000000000000').set(as),
       ]);
-      return [unknown, method, malformed, slash].map((r) => ({ status: r.status, allow: r.headers.allow, body: r.body }));
+      return [unknown, method, malformed, slash].map((r) => ({
+        status: r.status,
+        allow: r.headers.allow,
+        body: r.body,
+      }));
     };
     const [ours, theirs] = await Promise.all([answers(app), answers(reference)]);
     expect(ours.map((a) => a.status)).toEqual([404, 405, 400, 404]);

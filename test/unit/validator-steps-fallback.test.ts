@@ -27,7 +27,11 @@ let reference: Awaited<ReturnType<typeof requests>>;
 beforeAll(async () => {
   reference = await requests(testApp({ validateResponses: true }));
   library.middleware = (options) =>
-    original(options).map((step, i) => Object.defineProperty((...args: Parameters<RequestHandler>) => step(...args), 'name', { value: `renamedStep${i}` }));
+    original(options).map((step, i) =>
+      Object.defineProperty((...args: Parameters<RequestHandler>) => step(...args), 'name', {
+        value: `renamedStep${i}`,
+      }),
+    );
 });
 afterAll(() => {
   library.middleware = original;
@@ -36,10 +40,15 @@ afterAll(() => {
 it('renamed steps: the same answers, and one debug line naming them', async () => {
   const lines: { msg: string; shim?: string }[] = [];
   const ctx = createContext({ validateResponses: false, allowedHosts: ['.test'] });
-  ctx.api = { ...ctx.api, document: { ...ctx.api.document, info: { ...(ctx.api.document.info as object), title: 'renamed validator steps' } } };
+  ctx.api = {
+    ...ctx.api,
+    document: { ...ctx.api.document, info: { ...(ctx.api.document.info as object), title: 'renamed validator steps' } },
+  };
   ctx.logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   const answers = await requests(buildApp(ctx));
   expect(answers.map((a) => a.status)).toEqual([200, 422, 422, 422]);
   expect(answers).toEqual(reference);
-  expect(lines.filter((l) => l.shim === 'validator-steps')).toEqual([expect.objectContaining({ msg: expect.stringContaining('renamedStep0') })]);
+  expect(lines.filter((l) => l.shim === 'validator-steps')).toEqual([
+    expect.objectContaining({ msg: expect.stringContaining('renamedStep0') }),
+  ]);
 });

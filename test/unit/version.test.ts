@@ -24,11 +24,15 @@ describe('the fake names itself by the package version', () => {
   it('the HAR export names it as its creator; the document keeps the API version', async () => {
     const fake = await startServer();
     try {
-      const har = JSON.parse(await fake.control.exportRequests('har')) as { log: { creator: { name: string; version: string } } };
+      const har = JSON.parse(await fake.control.exportRequests('har')) as {
+        log: { creator: { name: string; version: string } };
+      };
       expect(har.log.creator).toEqual({ name: 'investment-api-fake', version: pkg.version });
       const served = (await (await fetch(`${fake.url}/openapi.json`)).json()) as { info: { version: string } };
-      expect(served.info.version).toBe((loadApiDocument().document as unknown as { info: { version: string } }).info.version);
-      expect(served.info.version).not.toBe("");
+      expect(served.info.version).toBe(
+        (loadApiDocument().document as unknown as { info: { version: string } }).info.version,
+      );
+      expect(served.info.version).not.toBe('');
     } finally {
       await fake.stop();
     }

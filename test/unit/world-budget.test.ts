@@ -11,12 +11,19 @@ import { failure } from '../support/world.js';
 const fixtures = new Fixtures(generateWorld({ seed: 1 }));
 const client = (client_id: string) => toClientRecord({ client_id, client_secret: 's' });
 const registry = (world: { worldBytes: number; tenantGuaranteeBytes: number; maxTenantBytes?: number }, ids = ['a']) =>
-  new TenantRegistry(fixtures, ids.map(client), { maxTenants: 10, maxRecordsPerTenant: 100_000, world: { maxTenantBytes: world.worldBytes, ...world } });
+  new TenantRegistry(fixtures, ids.map(client), {
+    maxTenants: 10,
+    maxRecordsPerTenant: 100_000,
+    world: { maxTenantBytes: world.worldBytes, ...world },
+  });
 const large = (name: string) => ({ type: 'individual' as const, first_name: name.padEnd(20_000, '.') });
 
 describe('WorldBudget', () => {
   it('holds for each tenant the larger of its use and its guarantee; the totals are running sums', () => {
-    const budget = new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 200_000, maxTenantBytes: 1_000_000 }, 50_000);
+    const budget = new WorldBudget(
+      { worldBytes: 1_000_000, tenantGuaranteeBytes: 200_000, maxTenantBytes: 1_000_000 },
+      50_000,
+    );
     const a = budget.open('a', 50_000);
     const b = budget.open('b', 50_000);
     expect(budget.totals).toEqual({ used: 100_000, held: 400_000, free: 600_000 });
@@ -32,8 +39,12 @@ describe('WorldBudget', () => {
   });
 
   it('guarantees at least the fixtures (a reset always finds room), within MAX_TENANT_BYTES', () => {
-    expect(new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 4096, maxTenantBytes: 1_000_000 }, 60_000).floor).toBe(60_000);
-    expect(new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 500_000, maxTenantBytes: 100_000 }, 60_000).floor).toBe(100_000);
+    expect(
+      new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 4096, maxTenantBytes: 1_000_000 }, 60_000).floor,
+    ).toBe(60_000);
+    expect(
+      new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 500_000, maxTenantBytes: 100_000 }, 60_000).floor,
+    ).toBe(100_000);
   });
 });
 

@@ -6,7 +6,16 @@ import { Badge, Fields, money, ProblemView, show, Table } from '../components.js
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(2)} %`);
 
 const LIST_KEYS = ['id', 'name', 'abbreviation', 'lock_up', 'redemption_window', 'feeder_fund_id', 'created'];
-const BY_ISIN_KEYS = ['id', 'name', 'abbreviation', 'lock_up_duration', 'redemption_cycle', 'next_redemption_date', 'feeder_fund_id', 'created'];
+const BY_ISIN_KEYS = [
+  'id',
+  'name',
+  'abbreviation',
+  'lock_up_duration',
+  'redemption_cycle',
+  'next_redemption_date',
+  'feeder_fund_id',
+  'created',
+];
 
 function ShareClass({ sc, assets }: { sc: Schemas['ShareClassRecord']; assets: Schemas['AssetRecord'][] }) {
   return (
@@ -20,7 +29,9 @@ function ShareClass({ sc, assets }: { sc: Schemas['ShareClassRecord']; assets: S
           <Fields record={sc} keys={LIST_KEYS} />
         </section>
         <section>
-          <h4>As GET /v1/share-classes/{'{isin}'} answers it{assets[0] ? ` (${assets[0].isin})` : ''}</h4>
+          <h4>
+            As GET /v1/share-classes/{'{isin}'} answers it{assets[0] ? ` (${assets[0].isin})` : ''}
+          </h4>
           <Fields record={sc} keys={BY_ISIN_KEYS} />
         </section>
       </div>
@@ -79,7 +90,16 @@ export function Catalog() {
       />
       <h2>Share classes</h2>
       <Table
-        headings={['Name', 'Fund', 'Management fee', 'Subscription fee', 'Target return', 'Min. investment', 'Lock-up', 'Redemption']}
+        headings={[
+          'Name',
+          'Fund',
+          'Management fee',
+          'Subscription fee',
+          'Target return',
+          'Min. investment',
+          'Lock-up',
+          'Redemption',
+        ]}
         rows={w.share_classes}
         row={(s) => {
           const currency = w.assets.find((a) => a.share_class_id === s.id)?.currency ?? 'EUR';
@@ -111,7 +131,8 @@ export function Catalog() {
             <td>{a.currency}</td>
             <td>{w.share_classes.find((s) => s.id === a.share_class_id)?.name ?? '—'}</td>
             <td class="badges">
-              <Badge on={a.subscribeable}>subscribeable</Badge> <Badge on={a.redeemable}>redeemable</Badge> <Badge on={a.tradeable}>tradeable</Badge>
+              <Badge on={a.subscribeable}>subscribeable</Badge> <Badge on={a.redeemable}>redeemable</Badge>{' '}
+              <Badge on={a.tradeable}>tradeable</Badge>
             </td>
             <td>
               {w.custom_offerings
@@ -124,8 +145,8 @@ export function Catalog() {
       />
       <h2>Documents</h2>
       <p>
-        Each title downloads the PDF through a link signed for {app.clientId}, as the API's document lists sign them: valid for 15 minutes of the
-        tenant's clock.
+        Each title downloads the PDF through a link signed for {app.clientId}, as the API's document lists sign them:
+        valid for 15 minutes of the tenant's clock.
       </p>
       <ProblemView error={documentLinks.error} />
       <Table

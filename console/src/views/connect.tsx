@@ -51,7 +51,10 @@ export function Connect() {
           <dt>Token endpoint</dt>
           <dd>
             <code>{base}/oauth2/token</code> (client credentials, <code>{method}</code>:{' '}
-            {method === 'client_secret_basic' ? 'the id and secret as HTTP Basic only' : 'the id and secret in the form body, no Basic header'})
+            {method === 'client_secret_basic'
+              ? 'the id and secret as HTTP Basic only'
+              : 'the id and secret in the form body, no Basic header'}
+            )
           </dd>
         </div>
         <div>

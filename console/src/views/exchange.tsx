@@ -28,7 +28,11 @@ function BodyView({ label, body }: { label: string; body: Body }) {
       </section>
     );
   }
-  const about = [body.content_type ?? 'no content type', `${body.size.toLocaleString('en')} bytes`, body.truncated && 'cut at 8 KiB by the journal']
+  const about = [
+    body.content_type ?? 'no content type',
+    `${body.size.toLocaleString('en')} bytes`,
+    body.truncated && 'cut at 8 KiB by the journal',
+  ]
     .filter(Boolean)
     .join(' · ');
   if (body.text === null) {
@@ -75,7 +79,9 @@ function problemOf(entry: JournalEntry, body: Body): Problem | undefined {
 
 /** A 4xx's field errors, one row per field (in the order of their place in the request), as the fake named them. */
 function FieldErrors({ problem }: { problem: Problem }) {
-  const errors = [...(problem.errors ?? [])].sort((a, b) => `${a.location}${a.path}`.localeCompare(`${b.location}${b.path}`));
+  const errors = [...(problem.errors ?? [])].sort((a, b) =>
+    `${a.location}${a.path}`.localeCompare(`${b.location}${b.path}`),
+  );
   return (
     <Table
       class="field-errors"

@@ -6,7 +6,16 @@ import { ProblemView, Table } from '../components.js';
 export function FaultTable({ faults, onRemove }: { faults: Fault[]; onRemove?: (id: string) => void }) {
   return (
     <Table
-      headings={['Fault', 'Method', 'Path', 'Effect', 'When', 'Remaining', 'Probability', onRemove && <span class="visually-hidden">Remove</span>]}
+      headings={[
+        'Fault',
+        'Method',
+        'Path',
+        'Effect',
+        'When',
+        'Remaining',
+        'Probability',
+        onRemove && <span class="visually-hidden">Remove</span>,
+      ]}
       rows={faults}
       row={(f) => (
         <tr key={f.id}>
@@ -15,7 +24,8 @@ export function FaultTable({ faults, onRemove }: { faults: Fault[]; onRemove?: (
           <td class="path">{f.path ?? 'any'}</td>
           <td>
             {[
-              f.status !== null && `status ${f.status}${f.retry_after_seconds !== null ? ` (Retry-After ${f.retry_after_seconds} s)` : ''}`,
+              f.status !== null &&
+                `status ${f.status}${f.retry_after_seconds !== null ? ` (Retry-After ${f.retry_after_seconds} s)` : ''}`,
               f.latency_ms !== null && `${f.latency_ms} ms latency`,
               f.drop && 'dropped connection',
             ]
@@ -61,7 +71,10 @@ export function Faults() {
     const fault: Schemas['FaultCreate'] = {
       ...(method && { method }),
       ...(path && { path }),
-      ...(kind === 'status' && { status: Number(status), ...(retryAfter && { retry_after_seconds: Number(retryAfter) }) }),
+      ...(kind === 'status' && {
+        status: Number(status),
+        ...(retryAfter && { retry_after_seconds: Number(retryAfter) }),
+      }),
       ...(kind === 'latency' && { latency_ms: Number(latency) }),
       ...(kind === 'drop' && { drop: true }),
       ...(phase === 'after' && { phase }),
@@ -92,8 +105,9 @@ export function Faults() {
     <>
       <h1>Faults of {app.clientId}</h1>
       <p>
-        A fault answers the partner's matching calls instead of the API: an error status, a delay, or a dropped connection. After the operation, the
-        write is applied and only its answer is lost: how a client's retry is tested.
+        A fault answers the partner's matching calls instead of the API: an error status, a delay, or a dropped
+        connection. After the operation, the write is applied and only its answer is lost: how a client's retry is
+        tested.
       </p>
       <form class="card" onSubmit={add} aria-labelledby="add-fault-h">
         <h2 id="add-fault-h">Add a fault</h2>
@@ -118,30 +132,56 @@ export function Faults() {
           </label>
           <label>
             <span class="visually-hidden">Status code</span>
-            <input type="number" min={400} max={599} value={status} disabled={kind !== 'status'} onInput={(e) => setStatus(value(e))} />
+            <input
+              type="number"
+              min={400}
+              max={599}
+              value={status}
+              disabled={kind !== 'status'}
+              onInput={(e) => setStatus(value(e))}
+            />
           </label>
           <label>
             Retry-After (s, 429/503){' '}
-            <input type="number" min={0} max={86400} value={retryAfter} disabled={kind !== 'status'} placeholder="1" onInput={(e) => setRetryAfter(value(e))} />
+            <input
+              type="number"
+              min={0}
+              max={86400}
+              value={retryAfter}
+              disabled={kind !== 'status'}
+              placeholder="1"
+              onInput={(e) => setRetryAfter(value(e))}
+            />
           </label>
           <label>
             <input type="radio" name="kind" checked={kind === 'latency'} onChange={() => setKind('latency')} /> Latency
           </label>
           <label>
             <span class="visually-hidden">Latency in milliseconds</span>
-            <input type="number" min={0} max={60000} value={latency} disabled={kind !== 'latency'} onInput={(e) => setLatency(value(e))} /> ms
+            <input
+              type="number"
+              min={0}
+              max={60000}
+              value={latency}
+              disabled={kind !== 'latency'}
+              onInput={(e) => setLatency(value(e))}
+            />{' '}
+            ms
           </label>
           <label>
-            <input type="radio" name="kind" checked={kind === 'drop'} onChange={() => setKind('drop')} /> Drop the connection
+            <input type="radio" name="kind" checked={kind === 'drop'} onChange={() => setKind('drop')} /> Drop the
+            connection
           </label>
         </fieldset>
         <fieldset class="row">
           <legend>When</legend>
           <label>
-            <input type="radio" name="phase" checked={phase === 'before'} onChange={() => setPhase('before')} /> Before the operation (nothing is done)
+            <input type="radio" name="phase" checked={phase === 'before'} onChange={() => setPhase('before')} /> Before
+            the operation (nothing is done)
           </label>
           <label>
-            <input type="radio" name="phase" checked={phase === 'after'} onChange={() => setPhase('after')} /> After the operation (it is done, the answer is lost)
+            <input type="radio" name="phase" checked={phase === 'after'} onChange={() => setPhase('after')} /> After the
+            operation (it is done, the answer is lost)
           </label>
         </fieldset>
         <fieldset class="row">
@@ -151,20 +191,49 @@ export function Faults() {
           </label>
           <label>
             <span class="visually-hidden">Times</span>
-            <input type="number" min={1} value={count} disabled={limit !== 'count'} onInput={(e) => setCount(value(e))} /> time(s)
+            <input
+              type="number"
+              min={1}
+              value={count}
+              disabled={limit !== 'count'}
+              onInput={(e) => setCount(value(e))}
+            />{' '}
+            time(s)
           </label>
           <label>
-            <input type="radio" name="limit" checked={limit === 'probability'} onChange={() => setLimit('probability')} /> Probability
+            <input
+              type="radio"
+              name="limit"
+              checked={limit === 'probability'}
+              onChange={() => setLimit('probability')}
+            />{' '}
+            Probability
           </label>
           <label>
             <span class="visually-hidden">Probability from 0 to 1</span>
-            <input type="number" min={0} max={1} step={0.05} value={probability} disabled={limit !== 'probability'} onInput={(e) => setProbability(value(e))} />
+            <input
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              value={probability}
+              disabled={limit !== 'probability'}
+              onInput={(e) => setProbability(value(e))}
+            />
           </label>
           <label>
-            seed <input type="number" min={0} value={seed} disabled={limit !== 'probability'} onInput={(e) => setSeed(value(e))} />
+            seed{' '}
+            <input
+              type="number"
+              min={0}
+              value={seed}
+              disabled={limit !== 'probability'}
+              onInput={(e) => setSeed(value(e))}
+            />
           </label>
           <label>
-            <input type="radio" name="limit" checked={limit === 'always'} onChange={() => setLimit('always')} /> Every time, until removed
+            <input type="radio" name="limit" checked={limit === 'always'} onChange={() => setLimit('always')} /> Every
+            time, until removed
           </label>
         </fieldset>
         <button type="submit">Add fault</button>
@@ -173,9 +242,16 @@ export function Faults() {
       <h2>Active faults</h2>
       {app.faults && app.faults.length > 0 ? (
         <>
-          <FaultTable faults={app.faults} onRemove={(id) => run(() => app.api.removeFault(id), `Fault ${id} removed.`)} />
+          <FaultTable
+            faults={app.faults}
+            onRemove={(id) => run(() => app.api.removeFault(id), `Fault ${id} removed.`)}
+          />
           <p>
-            <button type="button" class="danger" onClick={() => run(() => app.api.clearFaults(), 'Every fault removed.')}>
+            <button
+              type="button"
+              class="danger"
+              onClick={() => run(() => app.api.clearFaults(), 'Every fault removed.')}
+            >
               Remove every fault
             </button>
           </p>

@@ -14,7 +14,8 @@ const FIGURE = { margin: 0, minWidth: 0 };
 const PROBLEM = { margin: '0.5rem 0 0', display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '0.25rem 0.5rem' };
 const BREAK = { overflowWrap: 'anywhere' as const, margin: 0 };
 
-const json = (value: unknown): string => (value === null || value === undefined ? '(none)' : JSON.stringify(value, null, 2));
+const json = (value: unknown): string =>
+  value === null || value === undefined ? '(none)' : JSON.stringify(value, null, 2);
 
 const percent = (part: number, whole: number): string => (whole === 0 ? '–' : `${Math.round((100 * part) / whole)} %`);
 
@@ -136,17 +137,18 @@ export function Fidelity() {
         <h1>Fidelity</h1>
         <div class="empty-report">
           <p>
-            Shadow mode is off: this fake answers from its own world, so there is nothing to compare yet. Shadow mode puts the fake in front of a
-            deployment of the real interface (the platform's sandbox), passes your client's requests on to it, and shows here where the two
-            answer alike and where they differ.
+            Shadow mode is off: this fake answers from its own world, so there is nothing to compare yet. Shadow mode
+            puts the fake in front of a deployment of the real interface (the platform's sandbox), passes your client's
+            requests on to it, and shows here where the two answer alike and where they differ.
           </p>
           <p>
-            To turn it on, start the fake with <code>--upstream &lt;base URL&gt;</code> (or <code>UPSTREAM_URL</code> in its container):
+            To turn it on, start the fake with <code>--upstream &lt;base URL&gt;</code> (or <code>UPSTREAM_URL</code> in
+            its container):
           </p>
           <pre>npx investment-api-fake --port {here.port} --upstream https://sandbox.platform.example</pre>
           <p>
-            Then send your client's traffic to {here.origin} and come back to this page. The shadow mode page of the docs
-            (<code>docs/shadow-mode.md</code>) tries it against a second local fake.
+            Then send your client's traffic to {here.origin} and come back to this page. The shadow mode page of the
+            docs (<code>docs/shadow-mode.md</code>) tries it against a second local fake.
           </p>
         </div>
       </>
@@ -161,14 +163,17 @@ export function Fidelity() {
       ) : (
         <>
           <p>
-            In front of <code>{report.upstream}</code>: {report.exchanges} exchange(s), {report.compared} compared, {report.agreed} agreed,{' '}
-            {report.not_comparable} not comparable, {report.differences.length} difference(s).{' '}
+            In front of <code>{report.upstream}</code>: {report.exchanges} exchange(s), {report.compared} compared,{' '}
+            {report.agreed} agreed, {report.not_comparable} not comparable, {report.differences.length} difference(s).{' '}
             <button type="button" class="small" onClick={() => void clear()}>
               Clear
             </button>
           </p>
           {report.exchanges === 0 ? (
-            <p class="empty-report">No exchange yet: send your client's requests to this fake, and they go to the upstream and are compared here.</p>
+            <p class="empty-report">
+              No exchange yet: send your client's requests to this fake, and they go to the upstream and are compared
+              here.
+            </p>
           ) : (
             <Table
               caption="Agreement per operation"
@@ -219,7 +224,8 @@ export function Fidelity() {
               <ul>
                 {report.document_violations.map((v, i) => (
                   <li key={`${v.request_id}-${i}`}>
-                    <Link to={`requests?ids=${v.request_id}`}>{v.request_id}</Link> ({v.side === 'request' ? "your client's request" : "the upstream's answer"}){' '}
+                    <Link to={`requests?ids=${v.request_id}`}>{v.request_id}</Link> (
+                    {v.side === 'request' ? "your client's request" : "the upstream's answer"}){' '}
                     <code>{v.pointer || '/'}</code>: {v.message}
                   </li>
                 ))}

@@ -3,7 +3,15 @@ import type { Order, OrderStatus, Schemas } from '../api.js';
 import { useApp } from '../app.js';
 import { accountName, Fields, Link, money, ProblemView, Table } from '../components.js';
 import { NextStep } from './orders.js';
-import { canAdvance, CANCELLABLE_STATUSES, isCancellable, LIFECYCLE, ORDER_STATUSES, road, statusLabel } from '../lifecycle.js';
+import {
+  canAdvance,
+  CANCELLABLE_STATUSES,
+  isCancellable,
+  LIFECYCLE,
+  ORDER_STATUSES,
+  road,
+  statusLabel,
+} from '../lifecycle.js';
 
 /** The side's road as boxes and arrows, with the cancel branch; the current status marked (also for screen readers). */
 function Lifecycle({ order }: { order: Order }) {
@@ -17,14 +25,21 @@ function Lifecycle({ order }: { order: Order }) {
       </figcaption>
       <ol class="road">
         {steps.map((s, i) => (
-          <li key={s} class={s === order.status ? 'step current' : at > i ? 'step done' : 'step'} aria-current={s === order.status ? 'step' : undefined}>
+          <li
+            key={s}
+            class={s === order.status ? 'step current' : at > i ? 'step done' : 'step'}
+            aria-current={s === order.status ? 'step' : undefined}
+          >
             <span>{statusLabel(s)}</span>
             {CANCELLABLE_STATUSES.includes(s) && <small>cancellable</small>}
           </li>
         ))}
       </ol>
       <ol class="road branch">
-        <li class={cancelledFrom ? 'step current cancelled' : 'step cancelled'} aria-current={cancelledFrom ? 'step' : undefined}>
+        <li
+          class={cancelledFrom ? 'step current cancelled' : 'step cancelled'}
+          aria-current={cancelledFrom ? 'step' : undefined}
+        >
           <span>cancelled</span>
           <small>from {CANCELLABLE_STATUSES.map(statusLabel).join(' or ')}</small>
         </li>
@@ -114,8 +129,11 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         {order.side} {order.amount_of_units} × {order.isin}
       </h1>
       <p>
-        Status: <strong class={`order-status ${order.status}`} data-testid="order-status">{statusLabel(order.status)}</strong> · {money(order.value, order.currency)} ·{' '}
-        {order.market} market · account{' '}
+        Status:{' '}
+        <strong class={`order-status ${order.status}`} data-testid="order-status">
+          {statusLabel(order.status)}
+        </strong>{' '}
+        · {money(order.value, order.currency)} · {order.market} market · account{' '}
         {account ? <Link to={`accounts/${account.id}`}>{accountName(account)}</Link> : <code>{order.account_id}</code>}
       </p>
       <Lifecycle order={order} />
@@ -129,7 +147,12 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           type="button"
           disabled={!canAdvance(order)}
           title={next ? `To ${statusLabel(next)}` : 'The end of its road'}
-          onClick={() => act(() => app.api.advanceOrder(order.id), (o) => `Order advanced to ${statusLabel(o.status)}.`)}
+          onClick={() =>
+            act(
+              () => app.api.advanceOrder(order.id),
+              (o) => `Order advanced to ${statusLabel(o.status)}.`,
+            )
+          }
         >
           Advance
         </button>
@@ -137,8 +160,17 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           type="button"
           class="danger"
           disabled={!isCancellable(order.status)}
-          title={isCancellable(order.status) ? 'Cancel, as DELETE /v1/orders/{id}/ would' : `Only ${CANCELLABLE_STATUSES.map(statusLabel).join(' or ')} orders can be cancelled`}
-          onClick={() => act(() => app.api.setOrderStatus(order.id, 'CANCELLED'), () => 'Order cancelled.')}
+          title={
+            isCancellable(order.status)
+              ? 'Cancel, as DELETE /v1/orders/{id}/ would'
+              : `Only ${CANCELLABLE_STATUSES.map(statusLabel).join(' or ')} orders can be cancelled`
+          }
+          onClick={() =>
+            act(
+              () => app.api.setOrderStatus(order.id, 'CANCELLED'),
+              () => 'Order cancelled.',
+            )
+          }
         >
           Cancel order
         </button>
@@ -146,7 +178,10 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           class="row"
           onSubmit={(e) => {
             e.preventDefault();
-            void act(() => app.api.setOrderStatus(order.id, forced), (o) => `Order forced to ${statusLabel(o.status)}.`);
+            void act(
+              () => app.api.setOrderStatus(order.id, forced),
+              (o) => `Order forced to ${statusLabel(o.status)}.`,
+            );
           }}
         >
           <label>

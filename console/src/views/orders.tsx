@@ -20,7 +20,8 @@ export function NextStep({ step }: { step: Schemas['OrderNextStep'] | undefined 
   const left = Date.parse(step.at) - tenantNow(app.clock).getTime();
   return (
     <span data-testid="next-step" title={`${step.at} (${step.by})`}>
-      {step.by === 'platform' ? 'cancelled by the platform' : statusLabel(step.status)} in <time dateTime={step.at}>{countdown(left)}</time>
+      {step.by === 'platform' ? 'cancelled by the platform' : statusLabel(step.status)} in{' '}
+      <time dateTime={step.at}>{countdown(left)}</time>
     </span>
   );
 }
@@ -64,7 +65,8 @@ function describeLiving(app: ReturnType<typeof useApp>): string {
   const settings = app.clients?.find((c) => c.client_id === app.clientId)?.settings;
   const parts: string[] = [];
   if (settings?.order_progression === 'clock') parts.push('orders take their steps on the tenant clock');
-  if ((settings?.investor_activity_per_hour ?? 0) > 0) parts.push(`end investors place about ${settings!.investor_activity_per_hour} orders an hour`);
+  if ((settings?.investor_activity_per_hour ?? 0) > 0)
+    parts.push(`end investors place about ${settings!.investor_activity_per_hour} orders an hour`);
   return parts.join('; ');
 }
 
@@ -80,7 +82,13 @@ export function Orders({ route }: { route: Route }) {
   };
   const [status, side, market, account] = FILTERS.map((k) => q.get(k) ?? '');
   const orders = (w?.orders ?? [])
-    .filter((o) => (!status || o.status === status) && (!side || o.side === side) && (!market || o.market === market) && (!account || o.account_id === account))
+    .filter(
+      (o) =>
+        (!status || o.status === status) &&
+        (!side || o.side === side) &&
+        (!market || o.market === market) &&
+        (!account || o.account_id === account),
+    )
     .slice()
     .reverse();
   const select = (key: string, label: string, value: string, options: [string, string][]) => (
@@ -106,10 +114,26 @@ export function Orders({ route }: { route: Route }) {
         </p>
       )}
       <form class="filters row" onSubmit={(e) => e.preventDefault()}>
-        {select('status', 'Status', status!, ORDER_STATUSES.map((s) => [s, statusLabel(s)]))}
-        {select('side', 'Side', side!, [['BUY', 'BUY'], ['SELL', 'SELL']])}
-        {select('market', 'Market', market!, [['PRIMARY', 'PRIMARY'], ['SECONDARY', 'SECONDARY']])}
-        {select('account', 'Account', account!, (w?.accounts ?? []).map((a) => [a.id, accountName(a)]))}
+        {select(
+          'status',
+          'Status',
+          status!,
+          ORDER_STATUSES.map((s) => [s, statusLabel(s)]),
+        )}
+        {select('side', 'Side', side!, [
+          ['BUY', 'BUY'],
+          ['SELL', 'SELL'],
+        ])}
+        {select('market', 'Market', market!, [
+          ['PRIMARY', 'PRIMARY'],
+          ['SECONDARY', 'SECONDARY'],
+        ])}
+        {select(
+          'account',
+          'Account',
+          account!,
+          (w?.accounts ?? []).map((a) => [a.id, accountName(a)]),
+        )}
       </form>
       <p>
         <Link to={`orders/new${account ? `?account=${account}` : ''}`}>Place an order</Link>

@@ -33,14 +33,24 @@ export function Overview() {
       </ul>
       <section aria-labelledby="faults-h">
         <h2 id="faults-h">Active faults</h2>
-        {app.faults && app.faults.length > 0 ? <FaultTable faults={app.faults} /> : <p>None: the partner's calls get their normal answers.</p>}
+        {app.faults && app.faults.length > 0 ? (
+          <FaultTable faults={app.faults} />
+        ) : (
+          <p>None: the partner's calls get their normal answers.</p>
+        )}
         <p>
           <Link to="faults">Add a fault</Link>
         </p>
       </section>
       <section aria-labelledby="last-h">
         <h2 id="last-h">Last requests</h2>
-        {mine && mine.length > 0 ? <RequestTable entries={mine} /> : <p>No request from {app.clientId} yet. See <Link to="connect">Connect</Link> for a first call.</p>}
+        {mine && mine.length > 0 ? (
+          <RequestTable entries={mine} />
+        ) : (
+          <p>
+            No request from {app.clientId} yet. See <Link to="connect">Connect</Link> for a first call.
+          </p>
+        )}
         <p>
           <Link to="requests">All requests, live</Link>
         </p>

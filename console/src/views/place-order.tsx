@@ -4,10 +4,24 @@ import { useApp } from '../app.js';
 import { accountName, Link, ProblemView } from '../components.js';
 import { navigate } from '../router.js';
 
-type Field = 'account_id' | 'isin' | 'side' | 'market' | 'amount_of_units' | 'value' | 'currency' | 'custom_offering_id';
+type Field =
+  | 'account_id'
+  | 'isin'
+  | 'side'
+  | 'market'
+  | 'amount_of_units'
+  | 'value'
+  | 'currency'
+  | 'custom_offering_id';
 
 /** The control plane's placement: the market rules decide, and their errors are shown by the field they name. */
-export function PlaceOrder({ accountId, chooseAccount = false }: { accountId?: string | undefined; chooseAccount?: boolean }) {
+export function PlaceOrder({
+  accountId,
+  chooseAccount = false,
+}: {
+  accountId?: string | undefined;
+  chooseAccount?: boolean;
+}) {
   const app = useApp();
   const w = app.world;
   const [form, setForm] = useState<Record<Field, string>>({
@@ -27,9 +41,12 @@ export function PlaceOrder({ accountId, chooseAccount = false }: { accountId?: s
   const asset = w.assets.find((a) => a.isin === isin);
   const offerings = w.custom_offerings.filter((c) => c.asset_id === asset?.id);
   const fieldErrors = new Map<string, string>();
-  if (error instanceof ControlError) for (const e of error.problem?.errors ?? []) fieldErrors.set(e.path.replace(/^\//, ''), `${e.message}${e.code ? ` (${e.code})` : ''}`);
+  if (error instanceof ControlError)
+    for (const e of error.problem?.errors ?? [])
+      fieldErrors.set(e.path.replace(/^\//, ''), `${e.message}${e.code ? ` (${e.code})` : ''}`);
   const set = (key: Field) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
-  const described = (key: Field) => (fieldErrors.has(key) ? { 'aria-describedby': `err-${key}`, 'aria-invalid': true as const } : {});
+  const described = (key: Field) =>
+    fieldErrors.has(key) ? { 'aria-describedby': `err-${key}`, 'aria-invalid': true as const } : {};
   const errorOf = (key: Field) =>
     fieldErrors.has(key) && (
       <span id={`err-${key}`} class="field-error">
@@ -82,7 +99,10 @@ export function PlaceOrder({ accountId, chooseAccount = false }: { accountId?: s
           <select value={isin} onChange={set('isin')} {...described('isin')}>
             {w.assets.map((a) => (
               <option key={a.id} value={a.isin}>
-                {a.isin} · {a.currency} · {[a.subscribeable && 'subscribeable', a.redeemable && 'redeemable', a.tradeable && 'tradeable'].filter(Boolean).join(', ') || 'no market'}
+                {a.isin} · {a.currency} ·{' '}
+                {[a.subscribeable && 'subscribeable', a.redeemable && 'redeemable', a.tradeable && 'tradeable']
+                  .filter(Boolean)
+                  .join(', ') || 'no market'}
               </option>
             ))}
           </select>
@@ -106,7 +126,13 @@ export function PlaceOrder({ accountId, chooseAccount = false }: { accountId?: s
         </label>
         <label>
           Units
-          <input type="number" min={1} value={form.amount_of_units} onInput={set('amount_of_units')} {...described('amount_of_units')} />
+          <input
+            type="number"
+            min={1}
+            value={form.amount_of_units}
+            onInput={set('amount_of_units')}
+            {...described('amount_of_units')}
+          />
           {errorOf('amount_of_units')}
         </label>
         <label>
@@ -116,12 +142,22 @@ export function PlaceOrder({ accountId, chooseAccount = false }: { accountId?: s
         </label>
         <label>
           Currency
-          <input value={form.currency} placeholder={asset?.currency ?? 'the asset’s'} maxLength={3} onInput={set('currency')} {...described('currency')} />
+          <input
+            value={form.currency}
+            placeholder={asset?.currency ?? 'the asset’s'}
+            maxLength={3}
+            onInput={set('currency')}
+            {...described('currency')}
+          />
           {errorOf('currency')}
         </label>
         <label>
           Custom offering
-          <select value={form.custom_offering_id} onChange={set('custom_offering_id')} {...described('custom_offering_id')}>
+          <select
+            value={form.custom_offering_id}
+            onChange={set('custom_offering_id')}
+            {...described('custom_offering_id')}
+          >
             <option value="">none</option>
             {offerings.map((c) => (
               <option key={c.id} value={c.id}>

@@ -23,8 +23,8 @@ function Finding({ finding }: { finding: ReadinessFinding }) {
             <Link to={`requests?ids=${id}`}>{id}</Link>
           </span>
         ))}
-        {finding.requests.length > 20 && '…'}{' '}
-        (<Link to={`requests?ids=${finding.requests.join(',')}`}>show all {finding.requests.length}</Link>) ·{' '}
+        {finding.requests.length > 20 && '…'} (
+        <Link to={`requests?ids=${finding.requests.join(',')}`}>show all {finding.requests.length}</Link>) ·{' '}
         <a href={`${README}${finding.docs}`} target="_blank" rel="noreferrer">
           about this rule
         </a>
@@ -41,19 +41,23 @@ export function Report() {
     <>
       <h1>Readiness report of {app.clientId}</h1>
       <p>
-        What the client does that would hurt in production, read from its requests (those whose token verified) in its whole journal, across resets
+        What the client does that would hurt in production, read from its requests (those whose token verified) in its
+        whole journal, across resets
         {report?.resets ? ` (${report.resets} reset(s) among them)` : ''}.
       </p>
       {report === undefined ? (
         <p>Loading…</p>
       ) : report.requests_seen === 0 ? (
-        <p class="empty-report">No requests yet: the report judges what the client sends, and it has sent nothing with a valid token.</p>
+        <p class="empty-report">
+          No requests yet: the report judges what the client sends, and it has sent nothing with a valid token.
+        </p>
       ) : report.findings.length === 0 ? (
         <p>No finding in {report.requests_seen} request(s): nothing this client did would hurt in production.</p>
       ) : (
         <>
           <p aria-live="polite">
-            {report.findings.length} finding(s) in {report.requests_seen} request(s): {errors} error(s), {report.findings.length - errors} warning(s).
+            {report.findings.length} finding(s) in {report.requests_seen} request(s): {errors} error(s),{' '}
+            {report.findings.length - errors} warning(s).
           </p>
           <ul class="findings">
             {report.findings.map((f, i) => (

@@ -20,7 +20,10 @@ const lostAfterWrite = (e: JournalEntry) => e.applied && (e.status < 200 || e.st
 
 /** What `applied` says of a request, in words: whether its operation ran to success, and so changed what it writes. */
 function appliedText(e: JournalEntry): string {
-  if (e.applied) return lostAfterWrite(e) ? 'yes, although the answer was lost: the operation ran and succeeded' : 'yes: the operation ran and succeeded';
+  if (e.applied)
+    return lostAfterWrite(e)
+      ? 'yes, although the answer was lost: the operation ran and succeeded'
+      : 'yes: the operation ran and succeeded';
   if (e.fault_id) return 'no: an injected fault answered before the operation ran, so nothing changed';
   if (e.status === 0) return 'no: no answer reached the client and the operation did not succeed, so nothing changed';
   if (e.status < 400) return 'no: no operation ran, so nothing changed';
@@ -127,7 +130,17 @@ export function RequestTable({ entries, opened = [] }: { entries: JournalEntry[]
   return (
     <Table
       class="requests"
-      headings={[<span class="visually-hidden">Details</span>, '#', 'Time (UTC)', 'Method', 'Path', 'Status', 'Code', 'Client', 'Duration']}
+      headings={[
+        <span class="visually-hidden">Details</span>,
+        '#',
+        'Time (UTC)',
+        'Method',
+        'Path',
+        'Status',
+        'Code',
+        'Client',
+        'Duration',
+      ]}
       rows={entries}
       row={(e) => <Row key={e.id} entry={e} open={opened.includes(e.id)} />}
     />
@@ -157,7 +170,12 @@ function ExportLinks() {
       <button type="button" class="small" onClick={() => save('http')}>
         .http (VS Code, JetBrains)
       </button>
-      <button type="button" class="small" onClick={() => save('vitest')} title="The session since the last reset, replayed as a test: attach it to a bug report">
+      <button
+        type="button"
+        class="small"
+        onClick={() => save('vitest')}
+        title="The session since the last reset, replayed as a test: attach it to a bug report"
+      >
         export as vitest test
       </button>
       <ProblemView error={error} />
@@ -191,9 +209,9 @@ export function Requests({ route }: { route: Route }) {
     <>
       <h1>Requests</h1>
       <p>
-        The partner's calls as the fake saw them, newest first, <span class="live">live</span> (read every second): the tenant's whole journal,
-        resets included, as the exports below and the readiness report cover it (every client: the newest since their resets). The control plane
-        and the docs are not journaled.
+        The partner's calls as the fake saw them, newest first, <span class="live">live</span> (read every second): the
+        tenant's whole journal, resets included, as the exports below and the readiness report cover it (every client:
+        the newest since their resets). The control plane and the docs are not journaled.
       </p>
       <ExportLinks />
       <form class="filters row" onSubmit={(e) => e.preventDefault()}>
@@ -208,11 +226,16 @@ export function Requests({ route }: { route: Route }) {
           </select>
         </label>
         <label>
-          Path contains <input type="search" value={pathFilter} onInput={(e) => set('path', (e.target as HTMLInputElement).value)} />
+          Path contains{' '}
+          <input type="search" value={pathFilter} onInput={(e) => set('path', (e.target as HTMLInputElement).value)} />
         </label>
         <label>
-          <input type="checkbox" checked={everyClient} onChange={(e) => set('clients', (e.target as HTMLInputElement).checked ? 'all' : '')} /> Every client
-          (also requests without a known client)
+          <input
+            type="checkbox"
+            checked={everyClient}
+            onChange={(e) => set('clients', (e.target as HTMLInputElement).checked ? 'all' : '')}
+          />{' '}
+          Every client (also requests without a known client)
         </label>
         {ids.length > 0 && (
           <button type="button" class="small" onClick={() => set('ids', '')}>

@@ -4,7 +4,15 @@ import { useApp } from '../app.js';
 import { ProblemView } from '../components.js';
 
 // `control`: the client's own tokens reach this control plane for its tenant (the operator grants it)
-const SCOPES: Schemas['ApiScope'][] = ['read:accounts', 'write:accounts', 'read:orders', 'write:orders', 'read:assets', 'read:documents', 'control'];
+const SCOPES: Schemas['ApiScope'][] = [
+  'read:accounts',
+  'write:accounts',
+  'read:orders',
+  'write:orders',
+  'read:assets',
+  'read:documents',
+  'control',
+];
 const SETTINGS: ['tax_reporting' | 'lei_required', string][] = [
   ['tax_reporting', 'Tax reporting (accounts need tin / tax_id and tax_residencies)'],
   ['lei_required', 'LEI required on business accounts'],
@@ -21,7 +29,8 @@ const AUTH_METHODS: [Schemas['TokenEndpointAuthMethod'], string][] = [
   ['client_secret_basic', 'client_secret_basic: HTTP Basic credentials only'],
 ];
 
-const randomSecret = (): string => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+const randomSecret = (): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 function Settings() {
   const app = useApp();
@@ -46,7 +55,12 @@ function Settings() {
             <legend>Rules</legend>
             {SETTINGS.map(([key, label]) => (
               <label key={key} class="block">
-                <input type="checkbox" checked={client.settings[key]} onChange={(e) => change({ settings: { [key]: (e.target as HTMLInputElement).checked } })} /> {label}
+                <input
+                  type="checkbox"
+                  checked={client.settings[key]}
+                  onChange={(e) => change({ settings: { [key]: (e.target as HTMLInputElement).checked } })}
+                />{' '}
+                {label}
               </label>
             ))}
           </fieldset>
@@ -56,7 +70,15 @@ function Settings() {
               Progression{' '}
               <select
                 value={client.settings.order_progression ?? 'manual'}
-                onChange={(e) => change({ settings: { order_progression: (e.target as HTMLSelectElement).value as NonNullable<Schemas['ClientSettings']['order_progression']> } })}
+                onChange={(e) =>
+                  change({
+                    settings: {
+                      order_progression: (e.target as HTMLSelectElement).value as NonNullable<
+                        Schemas['ClientSettings']['order_progression']
+                      >,
+                    },
+                  })
+                }
               >
                 {PROGRESSIONS.map(([mode, label]) => (
                   <option key={mode} value={mode}>
@@ -112,7 +134,11 @@ function Settings() {
                   type="checkbox"
                   checked={client.scopes.includes(scope)}
                   onChange={(e) =>
-                    change({ scopes: (e.target as HTMLInputElement).checked ? [...client.scopes, scope] : client.scopes.filter((s) => s !== scope) })
+                    change({
+                      scopes: (e.target as HTMLInputElement).checked
+                        ? [...client.scopes, scope]
+                        : client.scopes.filter((s) => s !== scope),
+                    })
                   }
                 />{' '}
                 <code>{scope}</code>
@@ -136,7 +162,11 @@ function CreateClient() {
     e.preventDefault();
     try {
       setError(undefined);
-      const created = await app.api.createClient({ client_id: clientId, client_secret: secret, token_endpoint_auth_method: method });
+      const created = await app.api.createClient({
+        client_id: clientId,
+        client_secret: secret,
+        token_endpoint_auth_method: method,
+      });
       await app.refresh();
       app.pickClient(created.client_id);
       app.notify(`Client ${created.client_id} created with a world of its own; it is the picked tenant now.`);
@@ -152,14 +182,26 @@ function CreateClient() {
       <p>A new OAuth client is a new tenant, seeded from the same fixtures, with every API scope.</p>
       <div class="row">
         <label>
-          Client id <input value={clientId} required pattern="[A-Za-z0-9._~\-]+" maxLength={200} onInput={(e) => setClientId((e.target as HTMLInputElement).value)} />
+          Client id{' '}
+          <input
+            value={clientId}
+            required
+            pattern="[A-Za-z0-9._~\-]+"
+            maxLength={200}
+            onInput={(e) => setClientId((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
-          Client secret <input value={secret} required onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
+          Client secret{' '}
+          <input value={secret} required onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
         </label>
         {/* labelled by id, so that its name is not its options' text too */}
         <label for="create-auth-method">Token endpoint auth method</label>
-        <select id="create-auth-method" value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value as Schemas['TokenEndpointAuthMethod'])}>
+        <select
+          id="create-auth-method"
+          value={method}
+          onChange={(e) => setMethod((e.target as HTMLSelectElement).value as Schemas['TokenEndpointAuthMethod'])}
+        >
           {AUTH_METHODS.map(([value]) => (
             <option key={value} value={value}>
               {value}
@@ -203,7 +245,9 @@ export function Tenant() {
   return (
     <>
       <h1>Tenant</h1>
-      <p>Every client of the fake is a tenant with a world, a clock, faults and requests of its own. Pick one at the top.</p>
+      <p>
+        Every client of the fake is a tenant with a world, a clock, faults and requests of its own. Pick one at the top.
+      </p>
       <Settings />
       <CreateClient />
       <ResetAll />

@@ -6,7 +6,9 @@ const ISIN_BODY_PATTERN = /^[A-Z]{2}[A-Z0-9]{9}$/;
 /** The check digit for the first 11 characters: letters become numbers (A=10 … Z=35), then Luhn over the digits. */
 export function isinCheckDigit(first11: string): string {
   if (!ISIN_BODY_PATTERN.test(first11)) {
-    throw new RangeError(`isinCheckDigit: expected 2 letters and 9 upper-case alphanumerics, got ${JSON.stringify(first11)}`);
+    throw new RangeError(
+      `isinCheckDigit: expected 2 letters and 9 upper-case alphanumerics, got ${JSON.stringify(first11)}`,
+    );
   }
   const digits = [...first11].map((char) => (char >= 'A' ? String(char.charCodeAt(0) - 55) : char)).join('');
   // Luhn: the check digit will sit to the right, so doubling starts with the rightmost digit of the body.

@@ -18,8 +18,20 @@ export function authHandlers(ctx: FakeContext) {
       const ttl = ctx.options.tokenTtlSeconds;
       const clientId = tenant.client.client_id;
       // a control token's authority lasts its lifetime in real time too (control/guard.ts), whatever the clock says
-      const controlUntil = scope.split(' ').includes(CONTROL_SCOPE) ? { control_until: Math.floor(Date.now() / 1000) + ttl } : {};
-      const claims = { iss: baseUrl, aud: audience, sub: clientId, client_id: clientId, scope, iat, exp: iat + ttl, jti: randomUUID(), ...controlUntil };
+      const controlUntil = scope.split(' ').includes(CONTROL_SCOPE)
+        ? { control_until: Math.floor(Date.now() / 1000) + ttl }
+        : {};
+      const claims = {
+        iss: baseUrl,
+        aud: audience,
+        sub: clientId,
+        client_id: clientId,
+        scope,
+        iat,
+        exp: iat + ttl,
+        jti: randomUUID(),
+        ...controlUntil,
+      };
       const accessToken = ctx.keys.sign(claims);
       return {
         status: 200,

@@ -8,10 +8,25 @@ import { linkContextOf } from '../request-context.js';
 export function documentHandlers(ctx: FakeContext) {
   return {
     listFundDocuments: (call) =>
-      ok({ data: listFundDocuments(call.tenant.store, call.path.abbreviation, linkContextOf(call, ctx, call.tenant), call.query) }),
+      ok({
+        data: listFundDocuments(
+          call.tenant.store,
+          call.path.abbreviation,
+          linkContextOf(call, ctx, call.tenant),
+          call.query,
+        ),
+      }),
     listCustomOfferingDocuments: (call) => {
       const { tenant, path } = call;
-      return ok({ data: listCustomOfferingDocuments(tenant.store, path.isin, path.custom_offering_id, linkContextOf(call, ctx, tenant), call.query) });
+      return ok({
+        data: listCustomOfferingDocuments(
+          tenant.store,
+          path.isin,
+          path.custom_offering_id,
+          linkContextOf(call, ctx, tenant),
+          call.query,
+        ),
+      });
     },
     // Signed links are the credential here: the tenant is the one the link names, not a token's.
     downloadDocument: (call) => {
@@ -24,7 +39,12 @@ export function documentHandlers(ctx: FakeContext) {
         // a link signed by this server proves its tenant, expired or not (the readiness report's stale_document_link)
         proven: () => call.attribute(tenant),
       });
-      return { status: 200, body: pdf, contentType: 'application/pdf', headers: { 'Cache-Control': 'private, max-age=60' } };
+      return {
+        status: 200,
+        body: pdf,
+        contentType: 'application/pdf',
+        headers: { 'Cache-Control': 'private, max-age=60' },
+      };
     },
   } satisfies Partial<OperationHandlers>;
 }

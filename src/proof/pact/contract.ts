@@ -26,8 +26,10 @@ function leftOut(r: JournalRecord): string | undefined {
   const { entry } = r;
   if (!entry.path.startsWith('/v1/') || !entry.operation_id) return 'not a /v1 operation';
   if (entry.fault_id) return 'answered by an injected fault';
-  if (entry.status === 0 || (entry.applied && (entry.status < 200 || entry.status >= 300))) return 'its answer was lost';
-  if (entry.status === 401 || entry.status === 403 || entry.status === 429 || entry.status >= 500) return 'an answer of the credentials or of the moment';
+  if (entry.status === 0 || (entry.applied && (entry.status < 200 || entry.status >= 300)))
+    return 'its answer was lost';
+  if (entry.status === 401 || entry.status === 403 || entry.status === 429 || entry.status >= 500)
+    return 'an answer of the credentials or of the moment';
   if (r.requestBody?.truncated) return 'its body was cut by the journal';
   return undefined;
 }
@@ -85,7 +87,10 @@ export function* contractSteps(records: readonly JournalRecord[], context: Contr
   for (const { exchange, at } of exchanges) {
     yield;
     const lookup = (id: string) => sightings.before(id, at) ?? context.worldRecord(id);
-    const reliance = relianceOf(pathParams(exchange.template, exchange.path), exchange.query, lookup, { operationId: exchange.operationId, status: exchange.status });
+    const reliance = relianceOf(pathParams(exchange.template, exchange.path), exchange.query, lookup, {
+      operationId: exchange.operationId,
+      status: exchange.status,
+    });
     const interaction = interactionOf(context.document, exchange, reliance);
     // identical exchanges are one interaction
     const { description: _description, ...compared } = interaction;
@@ -96,7 +101,11 @@ export function* contractSteps(records: readonly JournalRecord[], context: Contr
     const seen = (descriptions.get(interaction.description) ?? 0) + 1;
     descriptions.set(interaction.description, seen);
     if (seen > 1) interaction.description = `${interaction.description} (${seen})`;
-    if (interaction.providerStates) interaction.providerStates = interaction.providerStates.map((s) => ({ name: s.name, params: redactedValue(s.params) as Record<string, unknown> }));
+    if (interaction.providerStates)
+      interaction.providerStates = interaction.providerStates.map((s) => ({
+        name: s.name,
+        params: redactedValue(s.params) as Record<string, unknown>,
+      }));
     interactions.push(interaction);
   }
 

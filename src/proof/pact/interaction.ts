@@ -1,6 +1,14 @@
 import { letterOf, responseContentOf, type ApiDocument } from '../../api/document.js';
 import type { JournalBody } from '../../records/journal-body.js';
-import { BEARER_PATTERN, bodyRules, contractExample, rule, UUID_PATTERN, type Rules, type RuleList } from './matching.js';
+import {
+  BEARER_PATTERN,
+  bodyRules,
+  contractExample,
+  rule,
+  UUID_PATTERN,
+  type Rules,
+  type RuleList,
+} from './matching.js';
 import type { ProviderState, Reliance } from './states-of.js';
 
 /** What an interaction is made of: one `/v1` exchange of the journal, as a reader sees it (redacted). */
@@ -54,7 +62,8 @@ interface PactBody {
 /** Not a credential: what stands for the bearer token the verifier is given (`customProviderHeaders`). */
 export const TOKEN_PLACEHOLDER = 'Bearer ACCESS_TOKEN';
 
-const mediaType = (contentType: string | null): string => (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+const mediaType = (contentType: string | null): string =>
+  (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
 
 const parsed = (body: JournalBody | null): { json: unknown } | undefined => {
   if (body === null || body.text === null || body.truncated || !/json/i.test(body.contentType ?? '')) return undefined;
@@ -73,7 +82,11 @@ export function pathParams(template: string, path: string): Record<string, strin
 }
 
 /** The path with each injected parameter as `${value}`, and a regex that any such path matches. */
-function pathOf(template: string, path: string, injected: Reliance['injected']): { generator?: Generator; regex: string } {
+function pathOf(
+  template: string,
+  path: string,
+  injected: Reliance['injected'],
+): { generator?: Generator; regex: string } {
   const { literals, names, expression } = letterOf(template);
   const values = expression.exec(path)?.slice(1) ?? [];
   // `/` is no metacharacter: left as it is, which every regex engine of Pact's reads alike
@@ -130,7 +143,10 @@ export function interactionOf(document: ApiDocument, exchange: Exchange, relianc
     const type = mediaType(exchange.response!.contentType);
     const schema = responseContentOf(document, operationId, status)?.[type]?.schema;
     const content = contractExample(document, answered.json, schema, WORLD_DECIDED.has(operationId));
-    const equal = [...(code ? ['$.code'] : []), ...(operationId === 'cancelOrder' && status === 200 ? ['$.status'] : [])];
+    const equal = [
+      ...(code ? ['$.code'] : []),
+      ...(operationId === 'cancelOrder' && status === 200 ? ['$.status'] : []),
+    ];
     response.headers = { 'Content-Type': [type] };
     response.body = { content, contentType: type, encoded: false };
     response.matchingRules = { body: bodyRules(content, { byType: true, equal }) };

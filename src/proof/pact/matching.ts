@@ -20,19 +20,30 @@ export type Rules = Record<string, RuleList>;
 export const rule = (...matchers: Matcher[]): RuleList => ({ combine: 'AND', matchers });
 
 const patternOf = (text: string): string | undefined =>
-  new RegExp(UUID_PATTERN).test(text) ? UUID_PATTERN : new RegExp(INSTANT_PATTERN).test(text) ? INSTANT_PATTERN : new RegExp(DATE_PATTERN).test(text) ? DATE_PATTERN : undefined;
+  new RegExp(UUID_PATTERN).test(text)
+    ? UUID_PATTERN
+    : new RegExp(INSTANT_PATTERN).test(text)
+      ? INSTANT_PATTERN
+      : new RegExp(DATE_PATTERN).test(text)
+        ? DATE_PATTERN
+        : undefined;
 
 /** A member's JSONPath as Pact writes it: `$.data[*].id`, `$['odd-name']`. */
-const memberPath = (parent: string, key: string): string => (/^[A-Za-z_]\w*$/.test(key) ? `${parent}.${key}` : `${parent}['${key.replace(/['\\]/g, '')}']`);
+const memberPath = (parent: string, key: string): string =>
+  /^[A-Za-z_]\w*$/.test(key) ? `${parent}.${key}` : `${parent}['${key.replace(/['\\]/g, '')}']`;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Rules for a body: a regex for each identifier and instant; with `byType`, everything else by type from the root
  * (Pact cascades it), each array of any length and its items like the first (lists differ between worlds), and
  * `equal` paths (such as `$.code`) by equality.
  */
-export function bodyRules(body: unknown, { byType, equal = [] }: { byType: boolean; equal?: readonly string[] }): Rules {
+export function bodyRules(
+  body: unknown,
+  { byType, equal = [] }: { byType: boolean; equal?: readonly string[] },
+): Rules {
   const rules: Rules = {};
   if (byType) rules.$ = rule({ match: 'type' });
   const walk = (value: unknown, path: string): void => {
@@ -52,14 +63,28 @@ export function bodyRules(body: unknown, { byType, equal = [] }: { byType: boole
   return rules;
 }
 
-type SchemaObject = { $ref?: string; type?: string; properties?: Record<string, SchemaObject>; items?: SchemaObject; required?: string[]; nullable?: boolean; anyOf?: SchemaObject[]; oneOf?: SchemaObject[] };
+type SchemaObject = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, SchemaObject>;
+  items?: SchemaObject;
+  required?: string[];
+  nullable?: boolean;
+  anyOf?: SchemaObject[];
+  oneOf?: SchemaObject[];
+};
 
 /**
  * An answer as a contract's example: the items of a list (and, with `worldDecided`, the whole answer) cut to the
  * fields the document promises, null-able ones left out (a fresh world's records fill the optional ones otherwise),
  * and one item per list, which the type rules compare every item with.
  */
-export function contractExample(document: ApiDocument, value: unknown, schema: SchemaObject | undefined, worldDecided: boolean): unknown {
+export function contractExample(
+  document: ApiDocument,
+  value: unknown,
+  schema: SchemaObject | undefined,
+  worldDecided: boolean,
+): unknown {
   const resolved = schema ? resolveRef(document, schema) : undefined;
   if (Array.isArray(value)) {
     return value.length === 0 ? [] : [contractExample(document, value[0], resolved?.items, true)];

@@ -6,15 +6,23 @@ export type RecordKind = 'account' | 'wallet' | 'paymentMethod' | 'order';
 
 export type RecordFields = Record<string, unknown>;
 
-const isObject = (value: unknown): value is RecordFields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is RecordFields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A record's kind by the fields the document gives it (an account has a type and no account_id…). */
 export function kindOf(value: RecordFields): RecordKind | undefined {
   if (typeof value.id !== 'string') return undefined;
   if (typeof value.wallet_address === 'string' && typeof value.account_id === 'string') return 'wallet';
-  if (typeof value.iban === 'string' && typeof value.account_id === 'string' && 'account_holder_name' in value) return 'paymentMethod';
-  if (typeof value.side === 'string' && typeof value.isin === 'string' && typeof value.status === 'string') return 'order';
-  if ((value.type === 'individual' || value.type === 'business') && typeof value.created === 'string' && !('account_id' in value)) return 'account';
+  if (typeof value.iban === 'string' && typeof value.account_id === 'string' && 'account_holder_name' in value)
+    return 'paymentMethod';
+  if (typeof value.side === 'string' && typeof value.isin === 'string' && typeof value.status === 'string')
+    return 'order';
+  if (
+    (value.type === 'individual' || value.type === 'business') &&
+    typeof value.created === 'string' &&
+    !('account_id' in value)
+  )
+    return 'account';
   return undefined;
 }
 

@@ -46,7 +46,12 @@ function statusFound(shown: unknown, operationId: string | null, status: number)
  * was (an id no one knows is left as it is: the contract then asks for the same answer, a 404 most likely). Catalog
  * values (an ISIN, a fund's abbreviation, a custom offering) are named when the request found them (a 2xx).
  */
-export function relianceOf(params: Record<string, string>, query: Record<string, string>, lookup: RecordLookup, answer: { operationId: string | null; status: number }): Reliance {
+export function relianceOf(
+  params: Record<string, string>,
+  query: Record<string, string>,
+  lookup: RecordLookup,
+  answer: { operationId: string | null; status: number },
+): Reliance {
   const states: ProviderState[] = [];
   const injected = new Map<string, InjectedValue>();
   const known = (id: string | undefined, kind: RecordKind) => {
@@ -61,10 +66,19 @@ export function relianceOf(params: Record<string, string>, query: Record<string,
   const order = known(params.order_id, 'order');
   const account = known(params.account_id, 'account');
   if (wallet && wallet.account_id === params.account_id) {
-    states.push({ name: STATE_NAMES.wallet, params: { ...pick(wallet, ['wallet_address', 'chain', 'is_primary']), account: accountOf(wallet) } });
+    states.push({
+      name: STATE_NAMES.wallet,
+      params: { ...pick(wallet, ['wallet_address', 'chain', 'is_primary']), account: accountOf(wallet) },
+    });
     injected.set('wallet_id', 'walletId').set('account_id', 'accountId');
   } else if (paymentMethod && paymentMethod.account_id === params.account_id) {
-    states.push({ name: STATE_NAMES.paymentMethod, params: { ...pick(paymentMethod, ['type', 'iban', 'account_holder_name', 'is_primary']), account: accountOf(paymentMethod) } });
+    states.push({
+      name: STATE_NAMES.paymentMethod,
+      params: {
+        ...pick(paymentMethod, ['type', 'iban', 'account_holder_name', 'is_primary']),
+        account: accountOf(paymentMethod),
+      },
+    });
     injected.set('payment_method_details_id', 'paymentMethodDetailsId').set('account_id', 'accountId');
   } else if (account) {
     states.push({ name: STATE_NAMES.account, params: accountParams(account) });
@@ -72,11 +86,20 @@ export function relianceOf(params: Record<string, string>, query: Record<string,
   }
   if (order) {
     const status = statusFound(order.status, answer.operationId, answer.status);
-    states.push({ name: orderStateName(status), params: { ...pick(order, ['side', 'market', 'amount_of_units', 'value', 'currency', 'isin']), account: accountOf(order) } });
+    states.push({
+      name: orderStateName(status),
+      params: {
+        ...pick(order, ['side', 'market', 'amount_of_units', 'value', 'currency', 'isin']),
+        account: accountOf(order),
+      },
+    });
     injected.set('order_id', 'orderId');
   }
   if (found && params.custom_offering_id !== undefined && params.isin !== undefined) {
-    states.push({ name: STATE_NAMES.customOffering, params: { isin: params.isin, custom_offering_id: params.custom_offering_id } });
+    states.push({
+      name: STATE_NAMES.customOffering,
+      params: { isin: params.isin, custom_offering_id: params.custom_offering_id },
+    });
     injected.set('isin', 'isin').set('custom_offering_id', 'customOfferingId');
   } else if (found && params.isin !== undefined) {
     states.push({ name: STATE_NAMES.asset, params: { isin: params.isin } });

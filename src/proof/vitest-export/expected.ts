@@ -17,7 +17,14 @@ const LINK = /^[a-z][\w+.-]*:\/\//i;
  */
 export function expectedOf(answer: unknown, ids: IssuedIdentifiers, fresh: ReadonlySet<string>): Written | undefined {
   if (typeof answer === 'string') {
-    if (fresh.has(answer) || answer.includes(REDACTED) || INSTANT.test(answer) || LINK.test(answer) || ids.holdsOne(answer)) return undefined;
+    if (
+      fresh.has(answer) ||
+      answer.includes(REDACTED) ||
+      INSTANT.test(answer) ||
+      LINK.test(answer) ||
+      ids.holdsOne(answer)
+    )
+      return undefined;
     return ids.variableOf(answer) ?? answer;
   }
   if (Array.isArray(answer)) return answer.map((item) => expectedOf(item, ids, fresh) ?? ANYTHING);

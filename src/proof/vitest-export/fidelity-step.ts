@@ -20,7 +20,11 @@ const jsonType = (value: unknown): string => (value === null ? 'null' : Array.is
  * (`missing_field`), one it has not (`extra_field`), its JSON type, or its value (`enum_value`, `value`). A pointer
  * through a list (`/data/*‍/status`) is checked on every item. The status and problem code are asserted already.
  */
-export function differenceAssertions(differences: readonly Difference[], ids: IssuedIdentifiers, w: TypeScriptWriter): Statement[] {
+export function differenceAssertions(
+  differences: readonly Difference[],
+  ids: IssuedIdentifiers,
+  w: TypeScriptWriter,
+): Statement[] {
   const out: Statement[] = [];
   const seen = new Set<string>();
   for (const difference of differences) {
@@ -36,8 +40,14 @@ export function differenceAssertions(differences: readonly Difference[], ids: Is
       });
     if (kind === 'missing_field') out.push(check((why) => `expect(value, ${why}).toBeDefined()`));
     else if (kind === 'extra_field') out.push(check((why) => `expect(value, ${why}).toBeUndefined()`));
-    else if (kind === 'type') out.push(check((why) => (w.uses('jsonType'), `expect(jsonType(value), ${why}).toBe(${w.string(jsonType(upstream))})`)));
-    else if (JSON.stringify(upstream ?? null).includes(REDACTED)) out.push(statement(w, () => `// ${w.comment(`${kind} at ${pointer}`)}: the upstream's value is a secret, not exported`));
+    else if (kind === 'type')
+      out.push(
+        check((why) => (w.uses('jsonType'), `expect(jsonType(value), ${why}).toBe(${w.string(jsonType(upstream))})`)),
+      );
+    else if (JSON.stringify(upstream ?? null).includes(REDACTED))
+      out.push(
+        statement(w, () => `// ${w.comment(`${kind} at ${pointer}`)}: the upstream's value is a secret, not exported`),
+      );
     else out.push(check((why) => `expect(value, ${why}).toEqual(${w.literal(ids.written(upstream ?? null))})`));
   }
   return out;

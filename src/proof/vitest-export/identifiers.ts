@@ -7,7 +7,8 @@ export interface Issued {
   pointer: string;
 }
 
-const camel = (text: string): string => text.replace(/[-_\s]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/[^\w$]/g, '');
+const camel = (text: string): string =>
+  text.replace(/[-_\s]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/[^\w$]/g, '');
 
 /** `accounts` → `account`, `payment-method-details` → `paymentMethodDetails`: a variable's stem. */
 export function stemOf(name: string): string {
@@ -50,7 +51,9 @@ export class IssuedIdentifiers {
   addStarting(world: unknown): void {
     if (world === null || typeof world !== 'object') return;
     for (const collection of Object.values(world)) {
-      if (Array.isArray(collection)) for (const item of collection) if (typeof (item as { id?: unknown })?.id === 'string') this.starting.add((item as { id: string }).id);
+      if (Array.isArray(collection))
+        for (const item of collection)
+          if (typeof (item as { id?: unknown })?.id === 'string') this.starting.add((item as { id: string }).id);
     }
   }
 
@@ -101,14 +104,19 @@ const decodeSegment = (segment: string): string => {
  * inside another (an account's first wallet) is seen first in a list: read from it there. Each with its pointer and a
  * stem named after what holds it (the path's last word at the top and for a list's items, the member's name below).
  */
-export function issuedIn(answer: unknown, topStem: string, named: (value: string) => boolean): { value: string; pointer: string; stem: string }[] {
+export function issuedIn(
+  answer: unknown,
+  topStem: string,
+  named: (value: string) => boolean,
+): { value: string; pointer: string; stem: string }[] {
   const out: { value: string; pointer: string; stem: string }[] = [];
   const visit = (value: unknown, pointer: string, stem: string, depth: number): void => {
     if (depth > 8 || value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) return value.forEach((item, i) => visit(item, `${pointer}/${i}`, stem, depth + 1));
     for (const [key, item] of Object.entries(value)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (key === 'id' && typeof item === 'string' && item !== '' && !named(item)) out.push({ value: item, pointer: at, stem });
+      if (key === 'id' && typeof item === 'string' && item !== '' && !named(item))
+        out.push({ value: item, pointer: at, stem });
       // a list's items are what its path names (`/v1/accounts/{id}/wallets` → `wallet`)
       else visit(item, at, key === 'data' ? stem : stemOf(key), depth + 1);
     }

@@ -40,7 +40,8 @@ export function* vitestFileSteps(session: SessionToReplay): Slices<string> {
   // the bodies are read redacted; the client's own credentials, and those its requests carried, go from every value
   // the file writes, before it is written (never from the written code: a secret may read as code)
   const credentials = new Set(session.credentials);
-  for (const record of session.span.records) for (const credential of record.kept.credentials ?? []) credentials.add(credential);
+  for (const record of session.span.records)
+    for (const credential of record.kept.credentials ?? []) credentials.add(credential);
   const forms = secretForms([...credentials]);
   const w = new TypeScriptWriter((text) => withoutSecretValues(text, forms));
   const ids = new IssuedIdentifiers();
@@ -79,7 +80,9 @@ export function* vitestFileSteps(session: SessionToReplay): Slices<string> {
       requests,
       controls,
       ...(notReplayable && { notReplayable }),
-      ...(session.fidelity && { fidelity: { upstream: session.fidelity.upstream, differing: session.fidelity.differences.size } }),
+      ...(session.fidelity && {
+        fidelity: { upstream: session.fidelity.upstream, differing: session.fidelity.differences.size },
+      }),
     },
     steps,
     ids.variables,
@@ -89,7 +92,12 @@ export function* vitestFileSteps(session: SessionToReplay): Slices<string> {
 }
 
 /** Shadow mode found no difference in a client's exchanges: a file that says so, and passes. */
-export function noDifferenceFile(upstream: string, clientId: string | undefined, packageName: string, version: string): string {
+export function noDifferenceFile(
+  upstream: string,
+  clientId: string | undefined,
+  packageName: string,
+  version: string,
+): string {
   const w = new TypeScriptWriter();
   const whose = clientId === undefined ? 'any client' : `client "${clientId}"`;
   return [

@@ -26,10 +26,12 @@ export interface FileHead {
 }
 
 /** The package's name as an import's specifier: quoted as a hand would write it when it is an npm name, as any string else. */
-const moduleName = (name: string, w: TypeScriptWriter): string => (/^(@[\w.-]+\/)?[\w.-]+$/.test(name) ? `'${name}'` : w.string(name));
+const moduleName = (name: string, w: TypeScriptWriter): string =>
+  /^(@[\w.-]+\/)?[\w.-]+$/.test(name) ? `'${name}'` : w.string(name);
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-const indented = (lines: readonly string[], pad: string): string[] => lines.flatMap((line) => line.split('\n')).map((line) => (line === '' ? '' : `${pad}${line}`));
+const indented = (lines: readonly string[], pad: string): string[] =>
+  lines.flatMap((line) => line.split('\n')).map((line) => (line === '' ? '' : `${pad}${line}`));
 
 function startOptions(head: FileHead, w: TypeScriptWriter): string {
   const { origin, fixtures } = head;
@@ -42,7 +44,10 @@ function startOptions(head: FileHead, w: TypeScriptWriter): string {
   };
   const world =
     fixtures.kind === 'generated'
-      ? [`seed: ${w.literal(fixtures.seed)},`, ...(fixtures.scale ? [`fixtureScale: ${w.literal(fixtures.scale as Written, 2)},`] : [])]
+      ? [
+          `seed: ${w.literal(fixtures.seed)},`,
+          ...(fixtures.scale ? [`fixtureScale: ${w.literal(fixtures.scale as Written, 2)},`] : []),
+        ]
       : [`fixtures: ${w.code(new Code('FIXTURES'))} as World,`];
   return ['{', ...indented(world, '  '), `  clients: ${w.literal([client], 2)},`, '}'].join('\n');
 }
@@ -134,10 +139,22 @@ function helpersRead(w: TypeScriptWriter): string[] {
 }
 
 /** The test file: a header saying what it replays and how to run it, the fake started as the span began, one `it` per step. */
-export function renderFile(head: FileHead, steps: readonly ReplayStep[], variables: readonly Code[], snapshots: readonly Snapshot[], w: TypeScriptWriter): string {
+export function renderFile(
+  head: FileHead,
+  steps: readonly ReplayStep[],
+  variables: readonly Code[],
+  snapshots: readonly Snapshot[],
+  w: TypeScriptWriter,
+): string {
   // what the file reads is known once its code is written: the tests first, then what they read, then the header
-  const tests: string[] = ['  beforeAll(async () => {', ...indented([`fake = await startServer(${startOptions(head, w)});`], '    ')];
-  const resolvedSteps = steps.map((step) => ({ step, ...(step.skipped ? { lines: [], reads: new Set<string>() } : resolved(step.statements, (name) => w.read(name))) }));
+  const tests: string[] = [
+    '  beforeAll(async () => {',
+    ...indented([`fake = await startServer(${startOptions(head, w)});`], '    '),
+  ];
+  const resolvedSteps = steps.map((step) => ({
+    step,
+    ...(step.skipped ? { lines: [], reads: new Set<string>() } : resolved(step.statements, (name) => w.read(name))),
+  }));
   const body: string[] = [];
   if (steps.length === 0) {
     // vitest fails a file without a test: an empty session passes, saying so
@@ -164,14 +181,29 @@ export function renderFile(head: FileHead, steps: readonly ReplayStep[], variabl
     body.push(...indented(lines, '    '), '  });');
   }
   const tail: string[] = [];
-  if (head.ownFixtures) tail.push('/** The fake\'s own fixtures, the world every reset began from. */', `const FIXTURES = ${w.literal(head.ownFixtures as unknown as Written)};`, '');
-  for (const snapshot of snapshots) tail.push(`/** A snapshot the session loaded (PUT /__control/state). */`, `const ${snapshot.name} = ${w.literal(JSON.parse(snapshot.world) as Written)};`, '');
+  if (head.ownFixtures)
+    tail.push(
+      "/** The fake's own fixtures, the world every reset began from. */",
+      `const FIXTURES = ${w.literal(head.ownFixtures as unknown as Written)};`,
+      '',
+    );
+  for (const snapshot of snapshots)
+    tail.push(
+      `/** A snapshot the session loaded (PUT /__control/state). */`,
+      `const ${snapshot.name} = ${w.literal(JSON.parse(snapshot.world) as Written)};`,
+      '',
+    );
   const helpers = helpersRead(w);
   const token = w.read('token');
   tests.push(
     '    control = fake.control.forClient(CLIENT_ID);',
     '    await control.setClock(STARTED_AT, { frozen: true });',
-    ...(token ? ['    // a token of the client as the session may have held one from before its span', '    token = await fake.token(CLIENT_ID);'] : []),
+    ...(token
+      ? [
+          '    // a token of the client as the session may have held one from before its span',
+          '    token = await fake.token(CLIENT_ID);',
+        ]
+      : []),
     '  });',
     '',
     '  afterAll(async () => {',
@@ -186,7 +218,7 @@ export function renderFile(head: FileHead, steps: readonly ReplayStep[], variabl
       ? 'a world restored from STATE_DIR'
       : head.fixtures.kind === 'generated'
         ? `the world of seed ${head.fixtures.seed}${head.fixtures.scale ? ` (scale ${w.comment(JSON.stringify(head.fixtures.scale))})` : ''}`
-        : 'the fake\'s own fixtures (FIXTURES, below)';
+        : "the fake's own fixtures (FIXTURES, below)";
   const about = head.fidelity
     ? [
         `// Shadow mode's differences between the fake and ${w.comment(head.fidelity.upstream)} in the session of client "${w.comment(head.clientId)}", as a test:`,
@@ -205,7 +237,7 @@ export function renderFile(head: FileHead, steps: readonly ReplayStep[], variabl
     `// Written by ${w.comment(head.packageName)} ${w.comment(head.version)} (GET /__control/export?format=vitest).`,
     '//',
     `// It starts a fake in this process from ${world}, with the client's settings and the tenant's clock as the`,
-    '// session began (the clock frozen: it moves only as the session\'s did), then replays every step in order, each',
+    "// session began (the clock frozen: it moves only as the session's did), then replays every step in order, each",
     "// request at the tenant's instant it was made. Each answer is asserted: its status, an error's problem code,",
     "// a success's members (instants, links and what the journal redacted left out). Identifiers the session created",
     '// are read from the replayed answers; those of the starting world are written as they are. No secret or token of',
@@ -218,7 +250,7 @@ export function renderFile(head: FileHead, steps: readonly ReplayStep[], variabl
     `import { startServer, type FakeServer${head.ownFixtures || snapshots.length > 0 ? ', type World' : ''} } from ${moduleName(head.packageName, w)};`,
     '',
     `const CLIENT_ID = ${w.string(head.clientId)};`,
-    '/** Made up by each run of this file: the session\'s own secret is never exported. */',
+    "/** Made up by each run of this file: the session's own secret is never exported. */",
     'const CLIENT_SECRET = `replay-${crypto.randomUUID()}`;',
     ...(w.read('WRONG_SECRET') ? ['const WRONG_SECRET = `${CLIENT_SECRET}-wrong`;'] : []),
     `const STARTED_AT = ${w.string(iso(head.origin.clockMs))};`,
@@ -227,7 +259,12 @@ export function renderFile(head: FileHead, steps: readonly ReplayStep[], variabl
     "let control: ReturnType<FakeServer['control']['forClient']>;",
     ...(token ? ["let token = '';"] : []),
     ...(w.read('clock') ? ['let clock = Date.parse(STARTED_AT);'] : []),
-    ...(declared.length > 0 ? ['// identifiers the session created, read from the replayed answers', `let ${declared.map((name) => `${name} = ''`).join(', ')};`] : []),
+    ...(declared.length > 0
+      ? [
+          '// identifiers the session created, read from the replayed answers',
+          `let ${declared.map((name) => `${name} = ''`).join(', ')};`,
+        ]
+      : []),
     ...helpers,
     '',
     `describe${head.notReplayable ? '.skip' : ''}(${w.string(`session of ${head.clientId}`)}, () => {`,

@@ -40,14 +40,22 @@ export function answerOf(w: TypeScriptWriter, call: () => string): Statement {
 /** `<variable> = <value>;`, kept when the file reads the variable; else the value alone (`keepValue`: it asserts) or nothing. */
 export function assignment(w: TypeScriptWriter, variable: string, value: () => string, keepValue: boolean): Statement {
   const { written, names } = w.reading(value);
-  return { code: `${variable} = ${written};`, reads: names, sets: variable, ...(keepValue && { otherwise: `${written};` }) };
+  return {
+    code: `${variable} = ${written};`,
+    reads: names,
+    sets: variable,
+    ...(keepValue && { otherwise: `${written};` }),
+  };
 }
 
 /**
  * A step's statements as written once the file is: assignments of variables no step reads left out (or their values
  * alone), a step constant no later statement reads left undeclared. Answers the lines and the names they read.
  */
-export function resolved(statements: readonly Statement[], fileReads: (name: string) => boolean): { lines: string[]; reads: Set<string> } {
+export function resolved(
+  statements: readonly Statement[],
+  fileReads: (name: string) => boolean,
+): { lines: string[]; reads: Set<string> } {
   const lines: string[] = [];
   const reads = new Set<string>();
   for (let i = statements.length - 1; i >= 0; i--) {

@@ -1,7 +1,11 @@
 // A partner's strict usage of `investment-api-fake/testcontainers`, with `testcontainers` installed beside the
 // package. Type-checked (not run) by test/package/pack-install.test.ts, with strict on and skipLibCheck off.
 import type { StartedTestContainer } from 'testcontainers';
-import { InvestmentApiFakeContainer, type ClientCredentials, type StartedInvestmentApiFakeContainer } from 'investment-api-fake/testcontainers';
+import {
+  InvestmentApiFakeContainer,
+  type ClientCredentials,
+  type StartedInvestmentApiFakeContainer,
+} from 'investment-api-fake/testcontainers';
 import type { ControlClient, World } from 'investment-api-fake';
 
 export async function typedContainer(): Promise<void> {
