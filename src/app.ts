@@ -5,6 +5,7 @@ import { controlGuard } from './control/guard.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { shadowMode } from './shadow/shadow-mode.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
+import { requestHints } from './http/request-hints.js';
 import { authenticateBearer, authenticateTokenRequest, bearerTenant } from './http/authenticate.js';
 import { bodyParsers, hasBody, receiveBody } from './http/body.js';
 import { fastReadOf } from './http/fast-parameters.js';
@@ -190,13 +191,17 @@ export function buildApp(
     throw routeNotFound(req);
   });
   app.use(
-    errorMiddleware(ctx.logger, (req) => {
-      try {
-        return audiencesOf(baseUrlOf(req, ctx))[0];
-      } catch {
-        return undefined; // a Host that makes no base URL: the answer names no audience
-      }
-    }),
+    errorMiddleware(
+      ctx.logger,
+      (req) => {
+        try {
+          return audiencesOf(baseUrlOf(req, ctx))[0];
+        } catch {
+          return undefined; // a Host that makes no base URL: the answer names no audience
+        }
+      },
+      requestHints(ctx.api.document),
+    ),
   );
   return app;
 }

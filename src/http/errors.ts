@@ -5,6 +5,7 @@ import { WHERE_CREDENTIALS_GO } from '../domain/token-request.js';
 import type { DocumentedPath } from '../records/journal.js';
 import { clip, MAX_FIELD_ERRORS, problem, type Problem } from './problem.js';
 import { settle, stateOf } from './request-state.js';
+import type { requestHints } from './request-hints.js';
 
 interface ValidatorError {
   status: number;
@@ -242,12 +243,13 @@ const clientLeft = (error: unknown, res: Response): boolean =>
 export function errorMiddleware(
   logger: Logger,
   audienceOf: (req: Request) => string | undefined = () => undefined,
+  hint: ReturnType<typeof requestHints> = (rendered) => rendered,
 ): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const state = stateOf(req);
     try {
       if (clientLeft(error, res)) res.destroy();
-      else if (!res.headersSent) writeError(error, req, res, logger, audienceOf);
+      else if (!res.headersSent) writeError(error, req, res, logger, audienceOf, hint);
     } finally {
       settle(state);
     }
@@ -260,9 +262,10 @@ function writeError(
   res: Response,
   logger: Logger,
   audienceOf: (req: Request) => string | undefined,
+  hint: ReturnType<typeof requestHints>,
 ): void {
   const state = stateOf(req);
-  const rendered = error instanceof OAuthError ? undefined : render(error, req, logger);
+  const rendered = error instanceof OAuthError ? undefined : hint(render(error, req, logger), req);
   const oauth =
     error instanceof OAuthError
       ? error
