@@ -3,6 +3,7 @@ import { DomainError } from '../api/errors.js';
 import type { ApiDocument } from '../api/document.js';
 import { pointerOf } from '../api/json-pointer.js';
 import { stateOf } from './request-state.js';
+import { bodyRequired } from './body-required.js';
 
 /**
  * What a body may cost its validator, counted as the field errors it could produce: each JSON value (an array's item,
@@ -68,7 +69,9 @@ export function mostRequired(document: ApiDocument): number {
  */
 export function boundedBody(document: ApiDocument): RequestHandler {
   const objectCost = mostRequired(document);
+  const present = bodyRequired(document);
   return (req, _res, next) => {
+    present(req);
     const raw = stateOf(req).rawBody;
     const max = req.path.startsWith('/__control/') ? MAX_CONTROL_BODY_COST : MAX_BODY_COST;
     if (raw === undefined || raw.length < smallestOver(max, objectCost)) return next();
