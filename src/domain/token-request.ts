@@ -170,10 +170,26 @@ export function grantClientCredentials(
   if (refused.length > 0) {
     throw new OAuthError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}.`);
   }
-  const granted = [
-    ...BASE_SCOPES,
-    ...API_SCOPES.filter((s) => tenant.client.scopes.includes(s)),
+  return { tenant, audience: request.audience, scope: grantedScopes(requested, tenant.client.scopes).join(' ') };
+}
+
+/**
+ * What a token holds, for a request's scopes the client may all have: the API scopes it names, with `openid` and
+ * `offline` when named, so that a partner can test least privilege; a request naming none (the interface's
+ * `openid offline`) gets `openid offline` and every API scope of the client. `control` only when named. In the
+ * order of the interface's list.
+ */
+function grantedScopes(requested: readonly string[], clientScopes: readonly string[]): string[] {
+  const api = API_SCOPES.filter((s) => requested.includes(s));
+  if (api.length === 0)
+    return [
+      ...BASE_SCOPES,
+      ...API_SCOPES.filter((s) => clientScopes.includes(s)),
+      ...(requested.includes(CONTROL_SCOPE) ? [CONTROL_SCOPE] : []),
+    ];
+  return [
+    ...BASE_SCOPES.filter((s) => requested.includes(s)),
+    ...api,
     ...(requested.includes(CONTROL_SCOPE) ? [CONTROL_SCOPE] : []),
   ];
-  return { tenant, audience: request.audience, scope: granted.join(' ') };
 }

@@ -357,7 +357,7 @@ describe('a client the fake does not know', () => {
     try {
       const form = new URLSearchParams({
         grant_type: 'client_credentials',
-        scope: 'openid offline read:assets read:accounts',
+        scope: 'openid offline write:accounts read:assets read:accounts',
         client_id: 'acme',
         client_secret: 's3cret',
         audience: new URL(shadow.url).host,

@@ -99,3 +99,40 @@ describe('grantClientCredentials authenticates the client clientProvenBy proves'
     expect(both).toThrow(expect.objectContaining({ status: 400, error: 'invalid_request' }));
   });
 });
+
+describe('grantClientCredentials: the token holds the scopes asked', () => {
+  const scoped = new TenantRegistry(new Fixtures(generateWorld({ seed: 1, scale: { accounts: 1, orders: 0 } })), [
+    toClientRecord({ client_id: 'all', client_secret: 'all-secret' }),
+    toClientRecord({ client_id: 'rig', client_secret: 'rig-secret', scopes: ['read:orders', 'control'] }),
+  ]);
+  const grant = (scope: string, client = 'all') =>
+    grantClientCredentials(scoped, form({ client_id: client, client_secret: `${client}-secret`, scope }), ['fake.test'])
+      .scope;
+
+  it('openid offline alone: every API scope of the client, as the interface’s request always had', () => {
+    expect(grant('openid offline')).toBe(
+      'openid offline read:accounts write:accounts read:orders write:orders read:assets read:documents',
+    );
+    expect(grant('openid')).toBe(grant('openid offline'));
+    expect(grant('openid offline', 'rig')).toBe('openid offline read:orders');
+  });
+
+  it('API scopes named: those, and openid, offline and control only when named', () => {
+    expect(grant('openid offline read:orders')).toBe('openid offline read:orders');
+    expect(grant('read:documents read:orders')).toBe('read:orders read:documents');
+    expect(grant('offline read:orders')).toBe('offline read:orders');
+    expect(grant('openid offline read:orders control', 'rig')).toBe('openid offline read:orders control');
+    expect(grant('openid offline control', 'rig')).toBe('openid offline read:orders control');
+  });
+
+  it('a scope the client lacks: invalid_scope naming it, before anything is granted', () => {
+    expect(() => grant('openid offline read:orders write:orders', 'rig')).toThrow(
+      expect.objectContaining({
+        status: 400,
+        error: 'invalid_scope',
+        description: expect.stringContaining('write:orders'),
+      }),
+    );
+    expect(() => grant('openid control')).toThrow(expect.objectContaining({ error: 'invalid_scope' }));
+  });
+});
