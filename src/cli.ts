@@ -64,7 +64,14 @@ async function main(): Promise<void> {
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   logStartWarnings(ctx);
   keepProcessAlive(ctx.logger);
-  const server = await listen(ctx, options.port, options.host);
+  let server;
+  try {
+    server = await listen(ctx, options.port, options.host);
+  } catch (error) {
+    if (!(error instanceof StartRefused)) throw error;
+    process.stderr.write(`investment-api-fake: ${error.message}\n`);
+    process.exit(2);
+  }
   const address = server.address() as AddressInfo;
   const defaultClient = (options.clients ?? DEFAULTS.clients)[0]!;
   // under --demo, a partner's session against this server (src/demo/), unless --demo-partner off

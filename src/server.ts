@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
-import { DEFAULTS, type FakeOptions } from './config.js';
+import { DEFAULTS, StartRefused, type FakeOptions } from './config.js';
 import { createContext, logStartWarnings, type FakeContext } from './context.js';
 import {
   createControlClient,
@@ -154,8 +154,25 @@ export async function listen(ctx: FakeContext, port: number, host: string | unde
   else server.listen(port, host);
   Object.assign(server, connectionTimeouts(ctx.options.keepAliveTimeoutMs));
   server.on('clientError', answerClientError);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    throw listenRefusal(error, port, host);
+  }
   return server;
+}
+
+/**
+ * A port the fake cannot have is a setting to change, said with its names (the CLI exits 2 on it, as on any bad
+ * setting); any other failure to listen is as Node says it.
+ */
+function listenRefusal(error: unknown, port: number, host: string | undefined): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `port ${port}${host === undefined ? '' : ` of ${host}`}`;
+  const choose = 'choose another with PORT or --port (the library: the `port` option; 0 picks a free one)';
+  if (code === 'EADDRINUSE') return new StartRefused(`${where} is already in use by another process: ${choose}.`);
+  if (code === 'EACCES') return new StartRefused(`${where} may not be listened on by this user: ${choose}.`);
+  return error;
 }
 
 /** Starts an independent instance; by default on a free port of 127.0.0.1. */
@@ -172,7 +189,14 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const ctx = createContext(options);
   logStartWarnings(ctx);
   const host = options.host ?? '127.0.0.1';
-  const server = await listen(ctx, options.port ?? 0, host);
+  let server: DrainableServer;
+  try {
+    server = await listen(ctx, options.port ?? 0, host);
+  } catch (error) {
+    // STATE_DIR's lock goes back, so that the same process may start again on another port
+    await ctx.stateWriter?.close().catch(() => undefined);
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   // under `demo`, a partner's session against this server (src/demo/), unless `demoPartner: false`
   const demoPartner = startDemoPartner(ctx, server.address() as AddressInfo);

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENVIRONMENT_VARIABLES } from '../../src/config.js';
@@ -208,6 +209,26 @@ describe('the CLI', () => {
     bad.stderr!.on('data', (d) => (err += d));
     expect(await exitOf(bad)).toBe(2);
     expect(err).toMatch(/FIXTURE_ACCOUNTS=40.*WORLD_BYTES \(65536\)/);
+  });
+
+  it('exits 2 naming the port and PORT/--port when another process holds the port', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const busy = spawn(process.execPath, [CLI], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...cleanEnv, PORT: String(port) },
+      });
+      let err = '';
+      busy.stderr!.on('data', (d) => (err += d));
+      expect(await exitOf(busy)).toBe(2);
+      expect(err).toContain(`port ${port} of 127.0.0.1 is already in use`);
+      expect(err).toMatch(/PORT or --port/);
+      expect(err).not.toMatch(/EADDRINUSE|failed to start/);
+    } finally {
+      holder.close();
+    }
   });
 
   it('lists every environment variable in the configuration table of docs/configuration.md', () => {

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { stoppedAfterEachTest } from '../support/servers.js';
@@ -75,6 +79,24 @@ describe('startServer', () => {
     await expect(startServer({ fixtures: { feeder_funds: [] } as never })).rejects.toThrow(
       /not a valid world[\s\S]*share_classes/,
     );
+  });
+
+  it('refuses a port another process holds, naming it and the port option, and keeps no STATE_DIR lock', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    const stateDir = mkdtempSync(join(tmpdir(), 'fake-busy-port-'));
+    try {
+      const refused = startServer({ port, stateDir });
+      await expect(refused).rejects.toThrow(`port ${port} of 127.0.0.1 is already in use`);
+      await expect(refused).rejects.toThrow(/the `port` option; 0 picks a free one/);
+      // the same process starts on another port over the same folder: the failed start gave its lock back
+      const server = await start({ stateDir });
+      expect(server.port).not.toBe(port);
+    } finally {
+      holder.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   it('serves a world given as fixtures instead of the generated one', async () => {
