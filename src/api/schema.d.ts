@@ -28,7 +28,8 @@ export interface paths {
          *     length. Errors follow RFC 6749 §5.2 (`{"error", "error_description"}`, not a problem): `invalid_request` 400
          *     (a missing field, a missing or empty `scope`, a wrong audience, a body that is not form-encoded, an
          *     undecodable Basic header, two authentication methods or conflicting credentials), `unsupported_grant_type` 400,
-         *     `invalid_scope` 400 (a scope the client is not granted), `invalid_client` 401 (unknown client, wrong secret,
+         *     `invalid_scope` 400 (a scope the client is not granted: the token holds the API scopes `scope` names, or every
+         *     one of the client's when it names none), `invalid_client` 401 (unknown client, wrong secret,
          *     or the other authentication method; with `WWW-Authenticate: Basic` when the client used Basic).
          */
         post: operations["createToken"];
@@ -1193,7 +1194,7 @@ export interface components {
         TokenRequest: {
             /** @description `client_credentials` */
             grant_type: string;
-            /** @description Space-separated; `openid offline`. Missing or empty answers `invalid_request`. */
+            /** @description Space-separated; `openid offline` (every API scope of the client), or the API scopes the token is to hold. Missing or empty answers `invalid_request`. */
             scope: string;
             /** @description In the form for a `client_secret_post` client (the default); as HTTP Basic for a `client_secret_basic` one. */
             client_id: string;
@@ -1207,6 +1208,7 @@ export interface components {
             /** @enum {string} */
             token_type: "Bearer";
             expires_in: number;
+            /** @description Space-separated: the scopes the token holds. */
             scope: string;
         };
         OAuthError: {
