@@ -52,7 +52,7 @@ function mapLocation(url, line, column) {
   let file = url.startsWith('file://') ? fileURLToPath(url) : url;
   if (!file.startsWith('/')) return `${file}:${line + 1}`; // node:internal/…
   // a snapshot of dist/ stands for dist/ itself
-  if (file.startsWith(dist.root + '/')) file = join(ROOT, 'dist', file.slice(dist.root.length + 1));
+  if (file.startsWith(`${dist.root}/`)) file = join(ROOT, 'dist', file.slice(dist.root.length + 1));
   const mapFile = `${file.startsWith(join(ROOT, 'dist')) ? file.replace(join(ROOT, 'dist'), dist.root) : file}.map`;
   if (!sourceMaps.has(mapFile)) {
     let map = null;
@@ -65,7 +65,7 @@ function mapLocation(url, line, column) {
   }
   const map = sourceMaps.get(mapFile);
   const entry = map?.findEntry(line, column);
-  if (entry && entry.originalSource) {
+  if (entry?.originalSource) {
     const original = entry.originalSource.startsWith('file://')
       ? fileURLToPath(entry.originalSource)
       : resolve(dirname(file), entry.originalSource);

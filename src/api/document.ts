@@ -5,7 +5,6 @@ import type addFormatsPlugin from 'ajv-formats';
 import { createRequire } from 'node:module';
 import type { FieldError } from './errors.js';
 import { pointerOf, valueAt } from './json-pointer.js';
-import type { OperationId } from './types.js';
 
 export const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 // Written by the build beside the YAML: parsing JSON is an order of magnitude faster at startup.
