@@ -157,13 +157,13 @@ export function printAnalysis(title, a) {
       .join(', ')}`,
   );
   console.log('\nSelf time by package or file:');
-  a.areas.forEach((r) => console.log(line(r)));
+  for (const r of a.areas) console.log(line(r));
   console.log('\nTop functions by self time:');
-  a.self.forEach((r) => console.log(line(r)));
+  for (const r of a.self) console.log(line(r));
   console.log('\nTop functions by inclusive time (each counted once per sample):');
-  a.inclusive.forEach((r) => console.log(line(r)));
+  for (const r of a.inclusive) console.log(line(r));
   console.log("\nThe project's own functions (src/, fixtures/) by inclusive time:");
-  a.own.forEach((r) => console.log(line(r)));
+  for (const r of a.own) console.log(line(r));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

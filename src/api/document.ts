@@ -110,8 +110,8 @@ export function operationAt(
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const literals = path.split(/\{[^}]+\}/);
-  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return { literals, names, expression: new RegExp(`^${literals.map(escape).join('([^/]+)')}$`) };
+  const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return { literals, names, expression: new RegExp(`^${literals.map(escaped).join('([^/]+)')}$`) };
 }
 
 /** Where the document keeps its component schemas: the one place a pointer to one is built. */

@@ -88,7 +88,15 @@ export class FaultBook {
     const matchesPath = view.path === null ? () => true : compilePathPattern(view.path);
     const random = seededRandom(view.seed);
     for (let i = 0; i < draws; i++) random();
-    const fault: ActiveFault = { view, matchesPath, draws, draw: () => (fault.draws++, random()) };
+    const fault: ActiveFault = {
+      view,
+      matchesPath,
+      draws,
+      draw: () => {
+        fault.draws++;
+        return random();
+      },
+    };
     return fault;
   }
 

@@ -22,7 +22,10 @@ describe('STATE_DIR is locked to one instance', () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir });
     const refused = await startServer({ stateDir: dir }).then(
-      (fake) => (running.push(fake), undefined),
+      (fake) => {
+        running.push(fake);
+        return undefined;
+      },
       (error: Error) => error,
     );
     expect(refused?.message).toContain(
@@ -110,7 +113,10 @@ describe('STATE_DIR files are read as request bodies are', () => {
   const refusedStart = (dir: string) =>
     Promise.race([
       startServer({ stateDir: dir }).then(
-        (fake) => (running.push(fake), undefined),
+        (fake) => {
+          running.push(fake);
+          return undefined;
+        },
         (error: Error) => error.message,
       ),
       sleep(5000).then(() => 'hung'),

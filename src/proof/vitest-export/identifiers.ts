@@ -112,7 +112,10 @@ export function issuedIn(
   const out: { value: string; pointer: string; stem: string }[] = [];
   const visit = (value: unknown, pointer: string, stem: string, depth: number): void => {
     if (depth > 8 || value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) return value.forEach((item, i) => visit(item, `${pointer}/${i}`, stem, depth + 1));
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) visit(item, `${pointer}/${i}`, stem, depth + 1);
+      return;
+    }
     for (const [key, item] of Object.entries(value)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (key === 'id' && typeof item === 'string' && item !== '' && !named(item))
