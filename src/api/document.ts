@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { FieldError } from './errors.js';
 import { pointerOf, valueAt } from './json-pointer.js';
 
-export const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 // Written by the build beside the YAML: parsing JSON is an order of magnitude faster at startup.
 const OPENAPI_JSON_PATH = fileURLToPath(new URL('./openapi.json', import.meta.url));
 
@@ -46,7 +46,7 @@ export function loadApiDocument(): LoadedDocument {
 }
 
 /** The methods a path item may hold an operation under (its other members are not operations). */
-export const HTTP_METHODS: ReadonlySet<string> = new Set([
+const HTTP_METHODS: ReadonlySet<string> = new Set([
   'get',
   'put',
   'post',

@@ -61,7 +61,7 @@ const ONLY_FOR: Record<AccountType, readonly string[]> = {
 const OTHER: Record<AccountType, AccountType> = { individual: 'business', business: 'individual' };
 
 /** What the client's settings make required (CONTRACT §6). */
-export function requiredFields(type: AccountType, settings: ClientSettings): string[] {
+function requiredFields(type: AccountType, settings: ClientSettings): string[] {
   const required: string[] = [];
   if (settings.tax_reporting) required.push(type === 'individual' ? 'tin' : 'tax_id', 'tax_residencies');
   if (settings.lei_required && type === 'business') required.push('lei');

@@ -106,7 +106,7 @@ const harPage = (part: { reset: ResetMark | undefined; records: JournalRecord[] 
   ...(part.reset && { _reset: new Date(part.reset.at).toISOString() }),
 });
 
-export function harOf(records: readonly JournalRecord[], { baseUrl, creator, resets }: ExportContext) {
+function harOf(records: readonly JournalRecord[], { baseUrl, creator, resets }: ExportContext) {
   const parts = stretches(records, resets);
   const pageOf = new Map<JournalRecord, string>();
   for (const [i, part] of parts.entries()) for (const r of part.records) pageOf.set(r, `stretch_${i + 1}`);

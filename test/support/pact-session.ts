@@ -1,7 +1,7 @@
 import type { FakeServer } from '../../src/index.js';
 
 /** A lower-case wallet address (no checksum applies) made from a number. */
-export const walletAddress = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
+const walletAddress = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 
 /**
  * A partner's session against a fake, as the pact tests export it: a token, accounts created, read, changed and

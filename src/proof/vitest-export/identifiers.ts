@@ -1,12 +1,5 @@
 import { variable, type Code, type Written } from '../code-writer.js';
 
-/** A value a session issued, the variable the replay reads it into, and where in which answer it stands. */
-export interface Issued {
-  variable: Code;
-  /** JSON pointer into the answer (`/id`, `/payment_method_details/0/id`). */
-  pointer: string;
-}
-
 const camel = (text: string): string =>
   text.replace(/[-_\s]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/[^\w$]/g, '');
 
