@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   ctx.logger = cliLogger(options.logLevel ?? 'info', options.logFormat);
   logStartWarnings(ctx);
   keepProcessAlive(ctx.logger);
-  let server;
+  let server: Awaited<ReturnType<typeof listen>>;
   try {
     server = await listen(ctx, options.port, options.host);
   } catch (error) {
