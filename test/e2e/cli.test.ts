@@ -116,7 +116,7 @@ describe('the CLI', () => {
     let err = '';
     bad.stderr!.on('data', (d) => (err += d));
     expect(await exitOf(bad)).toBe(2);
-    expect(err).toMatch(/--port must be an integer ≥ 0, got "eighty"/);
+    expect(err).toMatch(/--port must be an integer from 0 to 65535, got "eighty"/);
     expect(err).not.toMatch(/Usage:/);
 
     const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
