@@ -142,7 +142,7 @@ export function clients(name: string, value: string): ClientCreate[] {
       !client.client_id ||
       !client.client_secret
     )
-      throw new SettingRefused(`Every client in ${name} needs a non-empty "client_id" and "client_secret"`, false);
+      throw new SettingRefused(`${name}: every client needs a non-empty "client_id" and "client_secret"`, false);
     if (!isClientId(client.client_id))
       throw new SettingRefused(`${name}: the client_id of client ${i + 1} must be ${CLIENT_ID_RULE}`, false);
   });

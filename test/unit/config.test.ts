@@ -128,9 +128,9 @@ describe('optionsFromCli', () => {
     [
       ['--clients', '[{"client_id":"acme"}]'],
       {},
-      'Every client in --clients needs a non-empty "client_id" and "client_secret".',
+      '--clients: every client needs a non-empty "client_id" and "client_secret".',
     ],
-    [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
+    [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'CLIENTS: every client needs'],
     [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
     [[], { JOURNAL_BYTES: '1000' }, 'JOURNAL_BYTES must be an integer ≥ 65536, got "1000".'],
     [['--journal-total-bytes', '64MB'], {}, '--journal-total-bytes must be an integer ≥ 65536, got "64MB".'],
@@ -192,7 +192,7 @@ describe('CLIENTS', () => {
   it('never shows the text of CLIENTS, which holds secrets, when it is refused', () => {
     expect(refusal({ CLIENTS: '[{"client_id":"acme","client_secret":"hunter2"' })).not.toContain('hunter2');
     expect(refusal({ CLIENTS: '[{"client_id":"acme","client_secret":""}]' })).toBe(
-      'Every client in CLIENTS needs a non-empty "client_id" and "client_secret".',
+      'CLIENTS: every client needs a non-empty "client_id" and "client_secret".',
     );
   });
 });
