@@ -1653,6 +1653,7 @@ export interface components {
             }[];
         };
         ClientCreate: {
+            /** @description The characters a URL carries as they are (RFC 3986 unreserved), 128 at most, as `CLIENTS` and the GitHub Action take it too. */
             client_id: string;
             client_secret: string;
             /** @description `client_secret_post` when absent. */

@@ -117,7 +117,7 @@ describe('the CLI', () => {
     let err = '';
     bad.stderr!.on('data', (d) => (err += d));
     expect(await exitOf(bad)).toBe(2);
-    expect(err).toMatch(/--port must be an integer ≥ 0, got "eighty"/);
+    expect(err).toMatch(/--port must be an integer from 0 to 65535, got "eighty"/);
     expect(err).not.toMatch(/Usage:/);
 
     const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
@@ -198,6 +198,41 @@ describe('the CLI', () => {
     expect(err).toMatch(
       /CLIENTS: The client "acme" is not valid[\s\S]*\/token_endpoint_auth_method: must be equal to one of the allowed values: "client_secret_post", "client_secret_basic"/,
     );
+  });
+
+  it.each([
+    ['a line break', 'acme\n::warning::x'],
+    ['129 characters', 'a'.repeat(129)],
+    ['a space', 'acme web'],
+  ])('exits 2 naming CLIENTS, before listening, when a client_id holds %s', async (_, id) => {
+    const CLIENTS = JSON.stringify([{ client_id: id, client_secret: 'hunter2' }]);
+    const bad = spawn(process.execPath, [CLI], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...cleanEnv, PORT: '0', CLIENTS },
+    });
+    let out = '';
+    bad.stdout!.on('data', (d) => (out += d));
+    let err = '';
+    bad.stderr!.on('data', (d) => (err += d));
+    expect(await exitOf(bad)).toBe(2);
+    expect(err).toContain(
+      'CLIENTS: the client_id of client 1 must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ ~ -.',
+    );
+    expect(`${out}${err}`).not.toContain(id);
+    expect(`${out}${err}`).not.toContain('hunter2');
+    expect(out).toBe('');
+  });
+
+  it('exits 2 naming CONTROL_TOKEN, and not showing it, when no Bearer header could carry it', async () => {
+    const bad = spawn(process.execPath, [CLI], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...cleanEnv, PORT: '0', CONTROL_TOKEN: 'ops-token\nsecond-line' },
+    });
+    let err = '';
+    bad.stderr!.on('data', (d) => (err += d));
+    expect(await exitOf(bad)).toBe(2);
+    expect(err).toContain('CONTROL_TOKEN must be 1 to 4096 visible ASCII characters');
+    expect(err).not.toMatch(/ops-token|second-line/);
   });
 
   it('exits 2 naming the settings when the world it is told to build does not fit its budgets', async () => {
