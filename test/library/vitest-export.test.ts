@@ -62,6 +62,8 @@ describe('a session exported as a vitest file', () => {
     expect(file).toContain('send("DELETE", `/v1/orders/${order1}/`');
     expect(file).toContain(`send("GET", "/v1/accounts/${startingAccountId}"`);
     expect(file).toContain(`id: "${startingAccountId}",`);
+    // in a query too, the rest of it byte for byte
+    expect(file).toContain('send("GET", `/v1/orders?account_id=${account1}&order_status=CANCELLED`');
   });
 
   it("reads a record made inside another (an account's first wallet) from the list that shows it first", async () => {
