@@ -72,9 +72,12 @@ export class WorldBudget {
     private readonly fixturesBytes: number,
   ) {}
 
-  /** What each tenant is guaranteed: its setting (within MAX_TENANT_BYTES, which no tenant passes), at least the fixtures. */
+  /**
+   * What each tenant is guaranteed: its setting (never above MAX_TENANT_BYTES nor WORLD_BYTES: such settings stop the
+   * start, `resolveBudgets`), at least the fixtures.
+   */
   get floor(): number {
-    return Math.max(Math.min(this.settings.tenantGuaranteeBytes, this.settings.maxTenantBytes), this.fixturesBytes);
+    return Math.max(this.settings.tenantGuaranteeBytes, this.fixturesBytes);
   }
 
   private holds(bytes: number): number {

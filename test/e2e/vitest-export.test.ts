@@ -70,7 +70,7 @@ describe("a session's bytes: paths with `.`, `..` and `//`, queries with sub-del
     try {
       fake.reset();
       const token = await fake.token();
-      const isin = fake.state().share_classes[0]!.isin;
+      const isin = fake.state().assets[0]!.isin;
       const answered: Record<string, number> = {};
       for (const target of [
         '/v1/../__control/state',
