@@ -454,6 +454,12 @@ export class Journal {
     return newest(lists, this.capacity, keep).map((r) => r.entry);
   }
 
+  /** A tenant removed: its records, resets and what was cleared of it go, as if it had never been. */
+  remove(clientId: string): void {
+    this.clear(clientId);
+    this.cleared.delete(clientId);
+  }
+
   /** Forgets one tenant's records and resets (or every ring's). */
   clear(clientId?: string): void {
     const forget = (key: string, ring: Ring): void => {
