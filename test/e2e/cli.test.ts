@@ -266,6 +266,30 @@ describe('the CLI', () => {
     }
   });
 
+  it.each([
+    [
+      { WORLD_BYTES: '1000000', TENANT_GUARANTEE_BYTES: '2000000' },
+      /TENANT_GUARANTEE_BYTES.*2000000.*WORLD_BYTES.*1000000/,
+    ],
+    [
+      { MAX_TENANT_BYTES: '100000', TENANT_GUARANTEE_BYTES: '200000' },
+      /TENANT_GUARANTEE_BYTES.*200000.*MAX_TENANT_BYTES.*100000/,
+    ],
+  ])(
+    'exits 2 naming the settings when budget settings cannot hold together (%o), never lowering one',
+    async (env, named) => {
+      const bad = spawn(process.execPath, [CLI], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...cleanEnv, PORT: '0', ...env },
+      });
+      let err = '';
+      bad.stderr!.on('data', (d) => (err += d));
+      expect(await exitOf(bad)).toBe(2);
+      expect(err).toMatch(named);
+      expect(err).not.toMatch(/failed to start/);
+    },
+  );
+
   it('lists every environment variable in the configuration table of docs/configuration.md', () => {
     const page = readPage('docs/configuration.md');
     const table = page.slice(0, page.indexOf('\n## '));
