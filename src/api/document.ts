@@ -45,6 +45,18 @@ export function loadApiDocument(): LoadedDocument {
   return { yaml, json, document: JSON.parse(json) as ApiDocument };
 }
 
+let shipped: ApiDocument | undefined;
+
+/**
+ * A number the shipped document states (a default, a maximum) by its pointer, for code with no instance at hand: the
+ * document is read on first need, once per process, and never changed. Throws when the document no longer has it.
+ */
+export function documentNumber(pointer: string): number {
+  const value = valueAt((shipped ??= loadApiDocument().document), pointer);
+  if (typeof value !== 'number') throw new Error(`the document has no number at ${pointer}`);
+  return value;
+}
+
 /** The methods a path item may hold an operation under (its other members are not operations). */
 const HTTP_METHODS: ReadonlySet<string> = new Set([
   'get',
