@@ -65,12 +65,6 @@ export interface FakeServer {
   advanceOrderSync(orderId: string, clientId?: string): Schemas['OrderDetails'];
   /** Forces an order into any status with consistent side-effect fields, at once (as `POST /__control/orders/{id}/status`). */
   setOrderStatusSync(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
-  /** @deprecated Renamed `placeOrderSync` (the same function), apart from `control.placeOrder`, which goes over HTTP. */
-  placeOrder(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
-  /** @deprecated Renamed `advanceOrderSync` (the same function), apart from `control.advanceOrder`, which goes over HTTP. */
-  advanceOrder(orderId: string, clientId?: string): Schemas['OrderDetails'];
-  /** @deprecated Renamed `setOrderStatusSync` (the same function), apart from `control.setOrderStatus`, which goes over HTTP. */
-  setOrderStatus(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
   /**
    * Asserts what a client sent, in this process and at once (as `POST /__control/verify`): answers the matching
    * requests when the count holds (default: at least one), else throws a `VerificationError` (an `AssertionError`)
@@ -254,10 +248,6 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     orderSync,
     advanceOrderSync,
     setOrderStatusSync,
-    // the names of 0.1.0, kept for the partners who use them
-    placeOrder: placeOrderSync,
-    advanceOrder: advanceOrderSync,
-    setOrderStatus: setOrderStatusSync,
     async stop() {
       await demoPartner?.close();
       await server.drain(SHUTDOWN_GRACE_MS);
