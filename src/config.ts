@@ -5,7 +5,7 @@ import type { World } from './api/types.js';
 import type { AnswerMismatch } from './api/document.js';
 import { BUDGET_MINIMUMS } from './domain/budgets.js';
 
-/** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
+/** Everything a server instance can be told (docs/configuration.md). The library, the CLI and createApp share it. */
 export interface FakeOptions {
   /** TCP port; 0 (the library's default) picks a free one. The CLI defaults to 8080. */
   port?: number;
@@ -471,7 +471,7 @@ ${SETTINGS.map((s) => `  ${flagOf(s).padEnd(column)}${s.env}: ${s.help}`).join('
 type Parsed = Partial<Omit<CliOptions, 'fixtureScale'>> & { fixtureAccounts?: number; fixtureOrders?: number };
 
 /**
- * CLI flags win over environment variables; both fall back to the defaults of CONTRACT §1. `stdoutIsTerminal`
+ * CLI flags win over environment variables; both fall back to the defaults of docs/configuration.md. `stdoutIsTerminal`
  * picks the default log format.
  */
 export function optionsFromCli(

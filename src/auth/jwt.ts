@@ -137,7 +137,7 @@ export class VerifiedTokens {
 
 /**
  * Only RS256 under this instance's kid, with a valid signature over claims shaped as ours: then the token is ours and
- * names its client. Whatever the token holds, the answer is a verdict, never a throw (CONTRACT 15).
+ * names its client. Whatever the token holds, the answer is a verdict, never a throw: no input causes a 5xx.
  */
 function verifySignature(
   keys: SigningKeys,

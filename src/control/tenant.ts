@@ -32,7 +32,7 @@ export function checkedClientId(
 
 /**
  * A partner's control request names no tenant but its own, wherever it names one (each `X-Client-Id`, each
- * `?client_id=`): checked by the guard before any operation runs, so none can slip (CONTRACT 15), reading a request
+ * `?client_id=`): checked by the guard before any operation runs, so none can slip, reading a request
  * by id included. The handlers check the names in paths, bodies and MCP tools' arguments themselves.
  */
 export function confinePartner(partner: Tenant, named: readonly string[]): void {

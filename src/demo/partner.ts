@@ -1,4 +1,4 @@
-// The demo partner (CONTRACT 15, "A demo with a partner in it"): a partner's session run against the fake over HTTP,
+// The demo partner (docs/control-plane.md, "The demo partner"): a partner's session run against the fake over HTTP,
 // one round every few seconds, so a demo's console shows a partner in Overview, Requests and Readiness at once. It
 // behaves as a careful client does (a kept token, lists read to their last page, orders polled with backoff, an order
 // read before it is cancelled) but for the mistakes it makes now and then on purpose, each one a readiness rule names.

@@ -1,4 +1,4 @@
-// The memory budgets of one instance (CONTRACT 15, "Budgets, not crashes", sized to the use by CONTRACT 16): their
+// The memory budgets of one instance (docs/configuration.md, "Memory budgets"): their
 // defaults, drawn from the process's heap limit, and the warning for settings whose sum passes half of it.
 
 const KiB = 1024;
@@ -64,7 +64,7 @@ const NAMES = {
 } as const;
 
 /**
- * The budgets, each as set or by default (CONTRACT 16, "Sized to the use"): every world together WORLDS_SHARE of the
+ * The budgets, each as set or by default: every world together WORLDS_SHARE of the
  * heap limit in heap (what the default MAX_TENANTS worlds got in total before; whatever the number of tenants), each
  * tenant guaranteed an equal part of it (of MAX_TENANTS parts; in shadow mode MAX_TENANTS + MAX_TWINS) and free to
  * borrow the rest up to MAX_TENANT_BYTES (no cap below WORLD_BYTES);

@@ -1,4 +1,4 @@
-// Orders that move by themselves (CONTRACT §13): progress is a pure function of the tenant's clock (mode `clock`) or
+// Orders that move by themselves (docs/control-plane.md, "Testing a client that follows orders"): progress is a pure function of the tenant's clock (mode `clock`) or
 // of the answers that showed an order (mode `polls`). Nothing runs on a timer: whoever reads or writes a tenant's
 // orders first takes the steps its clock implies (`settle`), each at its own instant.
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';

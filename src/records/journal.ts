@@ -64,7 +64,7 @@ export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
 }
 
 /**
- * The query as a reader sees it, each name as sent (CONTRACT 16, "Queries are data"): an object without a prototype, so
+ * The query as a reader sees it, each name as sent (docs/readiness.md, "The journal"): an object without a prototype, so
  * `constructor`, `toString` and `__proto__` are names like any other; a repeated name's values joined by commas.
  */
 function redactedQuery(rawQuery: string, credentials: readonly string[] | undefined): Record<string, string> {
@@ -275,7 +275,7 @@ const largerFirst = (a: Ring, b: Ring): boolean =>
 /**
  * The request journal of one server: a ring per tenant (and one for requests no tenant owns), each of at most
  * `capacity` records and `budget.bytesPerTenant` bytes. Past `budget.totalBytes` for all of them, the ring that holds
- * the most gives its oldest first (CONTRACT 16, "Journals shared fairly"): a party within `totalBytes / (parties with
+ * the most gives its oldest first (docs/configuration.md, "Memory budgets"): a party within `totalBytes / (parties with
  * records)` loses nothing to another's traffic, and memory stays bounded however many tenants send. The rings are
  * kept in a heap by their bytes, so finding the largest costs O(log tenants) a record, never a scan. A reset keeps a
  * tenant's records and marks itself between them.

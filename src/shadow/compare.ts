@@ -33,7 +33,7 @@ type Translate = (upstreamId: string) => string | undefined;
 export interface Comparison {
   upstream: Answer;
   fake: Answer;
-  /** Values are compared only for a resource the session created or changed (CONTRACT 14). */
+  /** Values are compared only for a resource the session created or changed (docs/shadow-mode.md). */
   compareValues: boolean;
   translate: Translate;
   /** Pointers (concrete) where an answer holds a value outside the document's enum, from the document check. */
@@ -279,7 +279,7 @@ function* enumFindings(
 }
 
 /**
- * Where the twin's answer differs from the upstream's (CONTRACT 14): the status; on an error, its code; on success,
+ * Where the twin's answer differs from the upstream's (docs/shadow-mode.md): the status; on an error, its code; on success,
  * the fields and their JSON types at every pointer (list items by shape), the values of a resource the session
  * created or changed, and every enum value within the document's enum on both sides. A pure function of the two
  * answers, the document's verdicts on them and the identifier map, in time linear in the answers' size, written as

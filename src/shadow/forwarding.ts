@@ -23,7 +23,7 @@ import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from '.
 /** The most a forwarded request's body may hold (the fake's own limit is 1 MiB; the upstream may take more). */
 const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 
-/** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
+/** The requests shadow mode forwards (docs/shadow-mode.md): the token request and everything under `/v1`. */
 const isForwarded = (method: string, path: string): boolean =>
   (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
 
@@ -197,7 +197,7 @@ async function jsonOf(
 }
 
 /**
- * Shadow mode's step (CONTRACT 14), right after the journal's observer: the token request and every `/v1` request go
+ * Shadow mode's step, right after the journal's observer: the token request and every `/v1` request go
  * to the upstream and its answer goes back to the client, byte for byte but for hop-by-hop headers; the request is
  * journaled as any other (attributed to the twin of its client once the upstream vouched for the client). The
  * comparison with the twin is queued once the client has its answer. Other requests, and the twin's replays, go on.

@@ -30,7 +30,7 @@ export interface SessionToReplay {
 }
 
 /**
- * The tenant's session since its last reset as one vitest file (CONTRACT 15, "A session as a runnable test"): a fake
+ * The tenant's session since its last reset as one vitest file (docs/test-suites.md, "A failing session as a test that runs"): a fake
  * started in-process as the span began, then each request and control change in order, each answer asserted.
  */
 export const vitestFileOf = (session: SessionToReplay): string => runNow(vitestFileSteps(session));
