@@ -36,7 +36,7 @@ export interface FakeOptions {
   journalSize?: number;
   /** Bytes each tenant's request journal keeps at most (the oldest entries go); default 16 MiB. */
   journalBytes?: number;
-  /** Bytes every tenant's journal together keeps at most (the journal that holds the most gives its oldest first); default 15% of the heap limit. */
+  /** Bytes all journals together keep at most (the largest gives its oldest first); default 15% of the heap limit. */
   journalTotalBytes?: number;
   /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -70,7 +70,7 @@ export interface FakeOptions {
    * Default: none, and nothing touches the disk.
    */
   stateDir?: string;
-  /** A PEM RSA private key to sign tokens with (one key for several replicas); its JWKS kid is its RFC 7638 thumbprint. */
+  /** A PEM RSA private key to sign tokens with (one for several replicas); its JWKS kid is its RFC 7638 thumbprint. */
   signingKeyFile?: string;
   /**
    * Behind a proxy that terminates TLS: take each request's scheme from `X-Forwarded-Proto`, so token `iss`, links and
@@ -105,7 +105,7 @@ export interface FakeOptions {
    * with its own twin tenant's answer (`GET /__control/fidelity`). Default: none (the fake answers itself).
    */
   upstream?: string;
-  /** Shadow mode: how long the upstream has to answer an exchange, in ms, before the client gets 502 `upstream_unreachable`; default 10,000. */
+  /** Shadow mode: ms the upstream has to answer before the client gets 502 `upstream_unreachable`; default 10,000. */
   upstreamTimeoutMs?: number;
   /**
    * Shadow mode: twin tenants (one per client the upstream granted a token) held at most, apart from `maxTenants`;
@@ -150,7 +150,7 @@ function url(name: string, value: string): string {
   }
 }
 
-/** An upstream's base URL: http(s) only, no credentials in it (they would be stored and shown), no query or fragment. */
+/** An upstream's base URL: http(s) only, no credentials (they would be stored and shown), no query or fragment. */
 export function upstreamUrl(name: string, value: string): string {
   let parsed: URL;
   try {
@@ -217,7 +217,7 @@ function clientsJson(name: string, value: string): ClientCreate[] {
 export interface CliOptions extends FakeOptions {
   port: number;
   host: string;
-  /** `pretty` (one readable line per request, the default on a terminal) or `json` (pino lines, the default otherwise). */
+  /** `pretty` (a readable line per request; the default on a terminal) or `json` (pino lines; the default else). */
   logFormat: LogFormat;
 }
 

@@ -76,7 +76,7 @@ export class InvestmentApiFakeContainer extends GenericContainer {
     return this;
   }
 
-  /** The OAuth clients (`CLIENTS`), each its own tenant; the first is the default one (`sandbox-client` when not set). */
+  /** The OAuth clients (`CLIENTS`), each its own tenant; the first is the default (`sandbox-client` when not set). */
   withClients(clients: readonly ClientCreate[]): this {
     this.settings.clients = checkedClients(clients);
     return this;
@@ -213,7 +213,7 @@ export class StartedInvestmentApiFakeContainer extends AbstractStartedContainer 
     return this.tokens.token(owner, fingerprint, () => nowMs, fetchNew, fresh);
   }
 
-  /** The typed control client (`/__control`), with the control token when one was set; `control.forClient(id)` for another tenant. */
+  /** The typed control client (`/__control`), with the control token if set; `.forClient(id)` for another tenant. */
   get control(): ControlClient {
     const url = this.getBaseUrl();
     if (this.controlOf?.url !== url) {

@@ -227,7 +227,7 @@ export function pagedListsOf(document: ApiDocument): PagedLists {
   return { records, documents };
 }
 
-/** Where an Ajv error points (at the unknown member itself, for one too many) and what it says (an enum's values too). */
+/** Where an Ajv error points (at an unknown member itself) and what it says (an enum's values too). */
 export function ajvErrorAt(e: ErrorObject): { pointer: string; message: string } {
   const extra =
     e.keyword === 'additionalProperties'

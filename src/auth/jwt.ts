@@ -2,7 +2,7 @@ import { randomUUID, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Jwt from 'jsonwebtoken';
 
-/** jsonwebtoken (and semver, which it loads) on the first token signed or read: a process need not pay for it to start. */
+/** jsonwebtoken (and the semver it loads) on the first token signed or read: not paid for at start. */
 const require = createRequire(import.meta.url);
 const jwtLibrary = (): typeof Jwt => require('jsonwebtoken') as typeof Jwt;
 import { DomainError } from '../api/errors.js';
@@ -75,7 +75,7 @@ const invalidToken = (detail: string, code = 'invalid_token'): DomainError =>
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 7235), or undefined: the one parse of it. */
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 7235), or undefined. */
 export const bearerTokenOf = (authorization: string | undefined): string | undefined =>
   BEARER.exec(authorization ?? '')?.[1];
 

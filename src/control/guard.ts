@@ -65,7 +65,7 @@ function tenantsNamedIn(req: Request): string[] {
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** Bearer credentials with a dot are a token, whatever they hold (cut, padded, spaced): never a mistyped CONTROL_TOKEN. */
+/** Bearer credentials with a dot are a token, whatever they hold (cut, padded), never a mistyped CONTROL_TOKEN. */
 const looksLikeToken = (authorization: string): boolean =>
   /^bearer\s/i.test(authorization) && authorization.includes('.');
 

@@ -282,7 +282,7 @@ export class DemoPartner {
     await this.http.send('api', 'DELETE', `/v1/orders/${orderId}/`);
   }
 
-  /** A new day: the tenant back to its fixtures (its own reset, with its `control` token), the session's state forgotten. */
+  /** A new day: the tenant back to its fixtures (its own reset, by its `control` token), the session forgotten. */
   private async nextDay(): Promise<void> {
     await this.http.expect(204, 'control', 'POST', '/__control/reset', {});
     this.day = newDay(this.day.number + 1);

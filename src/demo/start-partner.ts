@@ -12,7 +12,7 @@ import { DemoPartner } from './partner.js';
 
 const DEMO_PARTNER_ID = 'demo-partner';
 
-/** Whether these options run a demo partner: under `demo`, unless `demoPartner: false` or in shadow mode (the API is the upstream's there). */
+/** Whether these options run a demo partner: under `demo`, unless `demoPartner: false` or in shadow mode. */
 export const runsDemoPartner = (options: FakeContext['options']): boolean =>
   options.demo === true && options.demoPartner !== false && options.upstream === undefined;
 

@@ -51,7 +51,7 @@ export interface Budgets {
 
 export type BudgetSettings = Partial<Omit<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'>> &
   Pick<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'> & {
-    /** In shadow mode, MAX_TWINS: twins take none of the operator's slots, so each slot of either kind is guaranteed its part. */
+    /** In shadow mode, MAX_TWINS: twins take none of the operator's slots; every slot is guaranteed its part. */
     twinSlots?: number;
   };
 

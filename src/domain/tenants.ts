@@ -10,7 +10,7 @@ import { worldBytes, WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, twinLimitReached, type Limits } from './limits.js';
 import { WorldBudget, type TenantShare } from './world-budget.js';
 
-/** What bounds one tenant's world: its records (MAX_RECORDS_PER_TENANT), and its share of WORLD_BYTES when there is one. */
+/** What bounds one tenant's world: its records (MAX_RECORDS_PER_TENANT), and its share of WORLD_BYTES if any. */
 export interface WorldBounds {
   maxRecords: number;
   share?: TenantShare;
@@ -239,7 +239,7 @@ export class TenantRegistry {
   demoPartnerId: string | undefined;
   private changeListener: ((tenant: Tenant) => void) | undefined;
 
-  /** `restoredWorlds`: the worlds tenants had before a restart (STATE_DIR), by client id; the others start from the fixtures. */
+  /** `restoredWorlds`: tenants' worlds before a restart (STATE_DIR), by client id; others start from the fixtures. */
   constructor(
     private readonly fixtures: Fixtures,
     clients: readonly ClientRecord[],

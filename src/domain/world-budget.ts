@@ -42,7 +42,7 @@ export class TenantShare implements ByteAccount {
     this.budget.move(this, bytes);
   }
 
-  /** Throws unless a world of `bytes` may replace the tenant's (a snapshot loaded): as for a write, worded for a world. */
+  /** Throws unless a world of `bytes` may replace the tenant's (a snapshot loaded): as a write, worded for a world. */
   ensureWorld(bytes: number): void {
     this.budget.ensureRoom(this, bytes - this.bytes, 'world');
   }
@@ -72,7 +72,7 @@ export class WorldBudget {
     private readonly fixturesBytes: number,
   ) {}
 
-  /** What each tenant is guaranteed: its setting (within MAX_TENANT_BYTES, which no tenant passes), at least the fixtures. */
+  /** What each tenant is guaranteed: its setting (within MAX_TENANT_BYTES, which none passes), at least its fixtures */
   get floor(): number {
     return Math.max(Math.min(this.settings.tenantGuaranteeBytes, this.settings.maxTenantBytes), this.fixturesBytes);
   }
@@ -111,7 +111,7 @@ export class WorldBudget {
     return share;
   }
 
-  /** Throws unless `share` may grow by `bytes`: within MAX_TENANT_BYTES, and into its guarantee or room no one holds. */
+  /** Throws unless `share` may grow by `bytes`: within MAX_TENANT_BYTES, into its guarantee or room no one holds. */
   ensureRoom(share: TenantShare, bytes: number, kind: RoomRefusal['kind']): void {
     if (bytes <= 0) return;
     const to = share.bytes + bytes;
@@ -130,7 +130,7 @@ export class WorldBudget {
     }
   }
 
-  /** Whether a tenant of `bytes` passes MAX_TENANT_BYTES, when that is below WORLD_BYTES (else WORLD_BYTES is what refuses). */
+  /** Whether a tenant of `bytes` passes MAX_TENANT_BYTES when that is below WORLD_BYTES (else WORLD_BYTES refuses). */
   private capped(bytes: number): boolean {
     return bytes > this.settings.maxTenantBytes && this.settings.maxTenantBytes < this.settings.worldBytes;
   }

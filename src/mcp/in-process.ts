@@ -8,7 +8,7 @@ import { clientPort, type ControlPort } from './port.js';
 export interface Caller {
   /** Its public base URL (BASE_URL, else its scheme and Host): the address its tools' calls are made to. */
   baseUrl: string;
-  /** `Authorization` (the operator's token, a partner's own, or none), `Host` and `X-Forwarded-Proto`, as it sent them. */
+  /** `Authorization` (the operator's token, a partner's own, or none), `Host` and `X-Forwarded-Proto`, as sent. */
   headers: Record<string, string>;
 }
 

@@ -166,7 +166,7 @@ export function clientsToStart(configured: readonly ClientRecord[], restored: Re
   return [...first, ...[...kept.values()].filter((c) => !ids.has(c.client_id))];
 }
 
-/** Puts back what the worlds do not hold: each tenant's clock offset, faults, orders' progression and investor activity. */
+/** Puts back what worlds do not hold: each tenant's clock offset, faults, orders' progression and investor activity. */
 export function restoreTenants(registry: TenantRegistry, restored: RestoredState): void {
   for (const file of restored.tenants) {
     const tenant = registry.get(file.client.client_id);

@@ -32,7 +32,7 @@ interface Holder {
   pid: number;
   hostname: string;
   started: string;
-  /** Where Linux says: the process's start, in clock ticks after boot (/proc/<pid>/stat), so a reused pid is told apart. */
+  /** The process's start in clock ticks after boot (Linux: /proc/<pid>/stat), so a reused pid is told apart. */
   process_start?: string;
 }
 
@@ -62,7 +62,7 @@ function running(pid: number): boolean {
   }
 }
 
-/** A process as Linux's /proc shows it: its state letter and start time; undefined elsewhere (no /proc) or once gone. */
+/** A process as Linux's /proc shows it: its state letter and start time; undefined without /proc or once gone. */
 function processOf(pid: number): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -86,7 +86,7 @@ export class TypeScriptWriter {
     return this.redact(text).replace(COMMENT_SPECIAL, escapedInComment).replace(/\*\//g, '*\\/');
   }
 
-  /** An object literal's key for the member `name`: `__proto__` computed, so the object has that member and keeps its prototype. */
+  /** An object literal's key for `name`: `__proto__` computed, so the object has that member and its prototype. */
   key(name: string): string {
     const shown = this.redact(name);
     if (shown === '__proto__') return '["__proto__"]';
@@ -120,7 +120,7 @@ export class TypeScriptWriter {
     }
   }
 
-  /** Strings and code joined (a path with identifiers in it): a template literal, or a string literal when it holds no code. */
+  /** Strings and code joined (a path with identifiers in it): a template literal, or a string literal if no code. */
   joined(parts: readonly (string | Code)[]): string {
     if (parts.every((part) => typeof part === 'string')) return this.string(parts.join(''));
     return `\`${parts.map((part) => (typeof part === 'string' ? this.templateText(part) : `\${${this.code(part)}}`)).join('')}\``;
@@ -200,7 +200,7 @@ export const httpFile = {
     return text.replace(/\{\{/g, '{\\u007b').replace(/[\u0085\u2028\u2029]/g, hex4);
   },
 
-  /** A form body, percent-encoded field by field (the same fields); `variableOf` names a field written as `{{variable}}`. */
+  /** A form body, percent-encoded field by field; `variableOf` names a field written as `{{variable}}`. */
   form(fields: readonly [string, string][], variableOf: (name: string, value: string) => string | undefined): string {
     return fields
       .map(([name, value]) => {

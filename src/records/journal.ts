@@ -88,7 +88,7 @@ export class JournalRecord {
   private view: JournalEntry | undefined;
   /** The journal's order of arrival (set when recorded): resets are marked between two of them. */
   seq = 0;
-  /** What it holds in memory, as the journal's byte budgets count it: its kept bodies, path and query, and the overhead. */
+  /** What it holds in memory, as the journal's byte budgets count it: kept bodies, path and query, and the overhead. */
   readonly bytes: number;
 
   /**
@@ -139,7 +139,7 @@ export class JournalRecord {
     return readBody(request, credentials ? { ...REDACT_ALL, credentials } : REDACT_ALL);
   }
 
-  /** The answer's body as a reader sees it: redacted where its operation can answer a secret, and of the client's credentials. */
+  /** The answer's body as a reader sees it: redacted where its operation can answer a secret, and of credentials. */
   get responseBody(): JournalBody | null {
     const { response, credentials, secretAnswer } = this.kept;
     const redaction = secretAnswer === false ? AS_SENT : REDACT_ALL;
@@ -169,7 +169,7 @@ export function controlRecord(clientId: string, step: ControlStep, tenantAt: num
   return new JournalRecord(raw, { at, retryAfter: null, bodyHash: null, itemCount: null, tenantAt }, NO_EXCHANGE, step);
 }
 
-/** A tenant's span for a replay: its requests and control steps since its last reset, and whether the journal lost any. */
+/** A tenant's span for a replay: requests and control steps since its last reset, and whether the journal lost any. */
 export interface JournalSpanRecords {
   records: JournalRecord[];
   /** False when a record of the span was evicted by a budget or cleared (`DELETE /__control/requests`). */
@@ -268,7 +268,7 @@ export interface RingUsage {
 /** The ring of requests no tenant owns: no token, a bad one, wrong credentials. */
 const NO_TENANT = '\u0000no tenant';
 
-/** Of two rings, the one that gives first past the total budget: the one holding more, else the one with the older record. */
+/** Of two rings, the one that gives first past the total budget: the one holding more, else the one older. */
 const largerFirst = (a: Ring, b: Ring): boolean =>
   a.bytes > b.bytes || (a.bytes === b.bytes && a.oldestSeq < b.oldestSeq);
 
@@ -379,7 +379,7 @@ export class Journal {
     this.record(controlRecord(clientId, step, tenantAt));
   }
 
-  /** A tenant's requests and control steps since its last reset, oldest first, and whether the journal still holds all of them. */
+  /** A tenant's requests and control steps since its last reset, oldest first, and whether the journal has all. */
   span(clientId: string): JournalSpanRecords {
     const ring = this.ring(clientId);
     const cleared = this.cleared.get(clientId);

@@ -50,7 +50,7 @@ const errorCodeOf = (body: unknown): { pointer: string; code: unknown } | undefi
   return undefined;
 };
 
-/** An answer as a problem: its status, its `code` and `detail` (OAuth: `error`, `error_description`); null for a success. */
+/** An answer as a problem: status, `code` and `detail` (OAuth: `error`, `error_description`); null for a success. */
 const problemOf = ({ status, body }: Answer, forms: readonly string[]): ProblemSide => {
   if (status < 400) return null;
   const record =
@@ -105,7 +105,7 @@ interface ShapeNode {
 
 const shapeNode = (value: unknown): ShapeNode => ({ types: 0, first: value, fields: undefined, items: undefined });
 
-/** The shape of a value, walked in the answer's order without recursion; one step of the caller's slices per STEP nodes. */
+/** The shape of a value, walked in the answer's order without recursion; a slice step per STEP nodes. */
 function* shapeOf(root: unknown): Slices<ShapeNode> {
   const top = shapeNode(root);
   // what is left to walk, in four stacks: the value, the node holding it, its key there (undefined: a list item), its depth

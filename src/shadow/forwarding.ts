@@ -57,13 +57,13 @@ const chunksHolding = (chunks: readonly Buffer[], bytes: number): number => {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** What the comparison needs of an exchange: tokens by their hash; the client's credentials only to hide them (`secrets`). */
+/** What the comparison needs of an exchange: tokens by their hash; the client's credentials only to hide them. */
 export interface ForwardedExchange {
   requestId: string;
   method: string;
   path: string;
   rawQuery: string;
-  /** What the route step's router found for the request (`forwardedRoute`): its operation, OpenAPI path and path parameters. */
+  /** What the route step's router found (`forwardedRoute`): the operation, its OpenAPI path and path parameters. */
   route: RouteMatch | undefined;
   contentType: string | undefined;
   /** The client's `Host`: the replay's too, so the twin issues tokens for the same audience. */
@@ -75,7 +75,7 @@ export interface ForwardedExchange {
   bearer: string | undefined;
   /** A token request: who asked, how it authenticated (never with what). */
   token: TokenRequest | undefined;
-  /** The client's credentials the answers may carry (`records/secrets.ts`): kept to hide them in the report, never shown. */
+  /** The client's credentials the answers may carry (`records/secrets.ts`): kept to hide them in the report. */
   secrets: readonly string[];
   upstream: {
     status: number;
@@ -98,9 +98,9 @@ export interface TokenRequest {
 /** What the forwarding step asks of the twin: who a token belongs to, and to compare an exchange once answered. */
 export interface TwinSide {
   clientOfToken(tokenHash: string): string | undefined;
-  /** Each client's credentials as seen on the way: what the journal and the report hide wherever an answer carries them. */
+  /** Each client's credentials as seen on the way: what journal and report hide wherever an answer carries them. */
   readonly credentials: CredentialBook;
-  /** The upstream granted a token: the twin of its client exists from now on (answers its tenant, if it could be made). */
+  /** The upstream granted a token: its client's twin exists from now on (answers its tenant, if it could be made). */
   tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): Tenant | undefined;
   compareLater(exchange: ForwardedExchange): void;
 }

@@ -45,7 +45,7 @@ export interface ByteAccount {
   moved(bytes: number): void;
 }
 
-/** How a store is made: its caps, where its ids come from, its first version, and its bytes when the caller knows them. */
+/** How a store is made: its caps, where its ids come from, its first version, its bytes when the caller knows them. */
 export interface WorldStoreOptions {
   /** Accounts + wallets + payment method details + orders it may grow to (MAX_RECORDS_PER_TENANT). */
   maxRecords?: number;
@@ -53,7 +53,7 @@ export interface WorldStoreOptions {
   account?: ByteAccount;
   /** Where the ids of what is created are drawn from (the tenant's client id), so they are the same every run. */
   idSeed?: string;
-  /** A store that replaces another (a reset, a restore) starts above the one it replaces, so no version is seen twice. */
+  /** A store that replaces another (a reset, a restore) starts above its version, so no version is seen twice. */
   firstVersion?: number;
   /** `worldBytes(own)`, when the caller has it (a copy of the fixtures): else it is measured. */
   bytes?: number;

@@ -16,12 +16,12 @@ export interface SessionToReplay {
   clientId: string;
   /** The session's fake as its client addressed it: a token request's audience named it. */
   baseUrl: string;
-  /** The client's own secret and anything else never to be written (`secrets.ts`): taken out of every value the file writes. */
+  /** The client's secret and anything else never to be written (`secrets.ts`): taken out of every value written. */
   credentials: readonly string[];
   span: JournalSpanRecords;
   origin: SpanOrigin;
   fixtures: FixturesSource;
-  /** The fixtures: the world every reset begins from (own ones are inlined; every one's identifiers are written as they are). */
+  /** The fixtures every reset begins from (own ones inlined; their identifiers written as they are). */
   fixturesWorld: () => World;
   packageName: string;
   version: string;
