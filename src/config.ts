@@ -59,7 +59,7 @@ export interface FakeOptions {
   /**
    * What each tenant is guaranteed of `worldBytes` (at least the fixtures' bytes): its writes within it are never
    * refused for another tenant's growth, and a new tenant whose guarantee cannot be held is refused; default
-   * `worldBytes / maxTenants` (in shadow mode `worldBytes / (maxTenants + maxTwins)`: twins take none of the operator's slots).
+   * `worldBytes / maxTenants` (in shadow mode `worldBytes / (maxTenants + maxTwins)`: twins take no operator's slot).
    */
   tenantGuaranteeBytes?: number;
   /** Bytes one tenant's records can grow to as JSON, borrowing included; default `worldBytes` (no cap below it). */
@@ -85,8 +85,8 @@ export interface FakeOptions {
   keepAliveTimeoutMs?: number;
   /**
    * A live demo sandbox: the default (first) client's orders move on its clock (`order_progression` `clock`) and end
-   * investors place 120 orders an hour (about one every 30 s, the first within 20 s) (`investor_activity_per_hour`), unless its own settings say otherwise. Default
-   * false: a test suite keeps exact answers.
+   * investors place 120 orders an hour (about one every 30 s, the first within 20 s) (`investor_activity_per_hour`),
+   * unless its own settings say otherwise. Default false: a test suite keeps exact answers.
    */
   demo?: boolean;
   /**

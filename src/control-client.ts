@@ -116,7 +116,7 @@ export function createControlClient(options: ControlClientOptions) {
   // openapi-typescript's `paths`), so a path or a field the document does not have is a compile error.
   const typed = createClient<paths>({
     baseUrl: base,
-    // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's goes into the app)
+    // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's: into the app)
     fetch: async (request: Request) =>
       fetchOf(request.url, {
         method: request.method,
@@ -282,9 +282,9 @@ export function createControlClient(options: ControlClientOptions) {
       }
     },
     /**
-     * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`;
-     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
-     * session since the last reset as a runnable vitest file.
+     * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or a `.http` file: whole, or `{ since: 'reset' }`;
+     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id);
+     * `'vitest'`: its session since the last reset as a runnable vitest file.
      */
     exportRequests: (format: ExportFormat = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
       call<string>(() =>

@@ -3,7 +3,8 @@
  * MockServer modules are (a container class with `withX()` builders, a started class with getters):
  *
  *   await using fake = await new InvestmentApiFakeContainer().withSeed(7).start();
- *   const response = await fetch(`${fake.getBaseUrl()}/v1/accounts`, { headers: { authorization: `Bearer ${await fake.token()}` } });
+ *   const headers = { authorization: `Bearer ${await fake.token()}` };
+ *   const response = await fetch(`${fake.getBaseUrl()}/v1/accounts`, { headers });
  *
  * `testcontainers` is an optional peer dependency: only this entry imports it, never the package's main one.
  */
@@ -54,7 +55,7 @@ export interface ClientCredentials {
 
 /**
  * The fake's image, to be started: `new InvestmentApiFakeContainer(image?)`, the settings (`withSeed`, `withClients`,
- * `withControlToken`, `withDemo`, `withStateDir`, `withHostPort`), then `start()`. Every `GenericContainer` builder works too.
+ * `withControlToken`, `withDemo`, `withStateDir`, `withHostPort`), then `start()`; any `GenericContainer` builder too.
  *
  * On an engine without a bridge network (found at `start()`, or chosen with `withNetworkMode('host')`) the container
  * shares the host's network and listens on a free port of it (or `withHostPort`'s), passed as `PORT`; else it listens

@@ -115,9 +115,10 @@ export function operationAt(
 }
 
 /**
- * A path of the document to the letter (docs/api.md, "Errors": 404 `route_not_found`): its text around its parameters (`/v1/orders/{order_id}/` →
- * `/v1/orders/`, `/`), their names, and the expression that matches it as written (case, every slash; a value per
- * parameter, one segment). The route step reads paths through this one reading (and shadow mode through its router).
+ * A path of the document to the letter (docs/api.md, "Errors": 404 `route_not_found`): its text around its parameters
+ * (`/v1/orders/{order_id}/` → `/v1/orders/`, `/`), their names, and the expression that matches it as written (case,
+ * every slash; a value per parameter, one segment). The route step reads paths through this one reading (and shadow
+ * mode through its router).
  */
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);

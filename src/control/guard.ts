@@ -157,11 +157,10 @@ async function controlCaller(
 }
 
 /**
- * Every /__control call but health: from no foreign web origin (403 `cross_origin_refused`), a body only as
- * JSON (415), and with CONTROL_TOKEN set its bearer token or a partner's own token with the scope `control` (401).
- * A partner's call is confined to its tenant (`controlPartner`, enforced by control/tenant.ts): naming another in
- * `X-Client-Id` or `?client_id=` answers 403 `forbidden_tenant` here, whatever the operation. Errors go to the one
- * error middleware.
+ * Every /__control call but health: from no foreign web origin (403 `cross_origin_refused`), a body only as JSON (415),
+ * and with CONTROL_TOKEN set its bearer token or a partner's own token with the scope `control` (401). A partner's call
+ * is confined to its tenant (`controlPartner`, enforced by control/tenant.ts): naming another in `X-Client-Id` or
+ * `?client_id=` answers 403 `forbidden_tenant` here, whatever the operation. Errors go to the one error middleware.
  */
 export function controlGuard(ctx: FakeContext): RequestHandler {
   const { controlToken, baseUrl } = ctx.options;

@@ -1,6 +1,6 @@
-// Orders that move by themselves (docs/control-plane.md, "Testing a client that follows orders"): progress is a pure function of the tenant's clock (mode `clock`) or
-// of the answers that showed an order (mode `polls`). Nothing runs on a timer: whoever reads or writes a tenant's
-// orders first takes the steps its clock implies (`settle`), each at its own instant.
+// Orders that move by themselves (docs/control-plane.md, "Testing a client that follows orders"): progress is a pure
+// function of the tenant's clock (mode `clock`) or of the answers that showed an order (mode `polls`). Nothing runs on
+// a timer: whoever reads or writes a tenant's orders first takes the steps its clock implies (`settle`), each in turn.
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
 import { advancedFields, cancelledFields, type LifecycleFields } from './order-lifecycle.js';
 import { LIFECYCLE } from './order-lifecycle-table.js';

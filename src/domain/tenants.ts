@@ -72,8 +72,8 @@ export class Tenant {
     private readonly bounds: WorldBounds = UNBOUNDED,
     world?: World,
   ) {
-    // The fixtures may hold more records than MAX_RECORDS_PER_TENANT (a 100,000-order world): they bound what requests add.
-    // a restored world's bytes were counted when its share was opened: not serialized again
+    // The fixtures may hold more records than MAX_RECORDS_PER_TENANT (a 100,000-order world): the cap bounds what
+    // requests add. A restored world's bytes were counted when its share was opened: not serialized again.
     this.store = world ? this.storeOf(world, 0, bounds.share?.bytes) : this.freshStore(0);
     this.progression = new OrderProgression(this.now());
     this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
@@ -103,7 +103,7 @@ export class Tenant {
   /**
    * Takes what the tenant's clock implies since the last call: the orders end investors placed
    * (`investor_activity_per_hour`) and the order steps of `order_progression` `clock`; one comparison each when nothing
-   * is due. Called once at the start of a request's (or a control or library call's) work: reading the store never writes it.
+   * is due. Called at the start of a request's (or a control or library call's) work: reading the store never writes.
    */
   settle(): void {
     const now = this.now();
@@ -138,10 +138,9 @@ export class Tenant {
   }
 
   /**
-   * A control-plane clock change. What was due by the old time happens first. Investors act in the time that passes
-   * (an advance, or a running clock); a clock set to an instant is a new start for them, so setting it to a date
-   * years away does not place years of orders, and a test that sets the clock first sees the same orders whatever
-   * ran before.
+   * A control-plane clock change. What was due by the old time happens first. Investors act in the time that passes (an
+   * advance, or a running clock); a clock set to an instant is a new start for them, so setting it to a date years away
+   * does not place years of orders, and a test that sets the clock first sees the same orders whatever ran before.
    */
   changeClock(change: Schemas['ClockChange']): Schemas['Clock'] {
     this.settle();

@@ -119,8 +119,8 @@ export function clientProvenBy(
 }
 
 /**
- * The rules of the client-credentials grant (docs/api.md, "Authentication"), in the order a real authorization server applies them:
- * grant type, client authentication, audience, then scope.
+ * The rules of the client-credentials grant (docs/api.md, "Authentication"), in the order a real authorization server
+ * applies them: grant type, client authentication, audience, then scope.
  */
 export function grantClientCredentials(
   registry: TenantRegistry,

@@ -1,7 +1,7 @@
-// What every tenant's world may take together (docs/configuration.md, "Memory budgets"): WORLD_BYTES, shared as an operating
-// system shares memory under quotas (cgroups' memory.min, Kubernetes' requests and limits). Each tenant is guaranteed
-// its share and may borrow room no other tenant's guarantee holds, up to MAX_TENANT_BYTES; a tenant whose guarantee
-// cannot be held is refused when it would be made. Running totals: a write's check is O(1), whatever the tenants.
+// What every tenant's world may take together (docs/configuration.md, "Memory budgets"): WORLD_BYTES, shared as an
+// operating system shares memory under quotas (cgroups' memory.min, Kubernetes' requests and limits). Each tenant is
+// guaranteed its share and may borrow room no other tenant's guarantee holds, up to MAX_TENANT_BYTES; a tenant whose
+// guarantee cannot be held is refused when it would be made. Running totals: a write's check is O(1).
 import type { ByteAccount } from '../store/world-store.js';
 import {
   guaranteeRefused,

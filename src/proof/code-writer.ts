@@ -1,10 +1,11 @@
 /**
  * The one writer of the files the fake writes for someone to run or send, so that generated code runs only what the
- * fake wrote (docs/test-suites.md, "A failing session as a test that runs"): the vitest files (`vitest-export/`) and the `.http` file (`export.ts`). A value that came from
- * outside the generator (a path, a query, a body, an upstream's answer, a reason, a client id) reaches a file only
- * through a function for its position, as a compiler's emitter or `JSON.stringify` writes it: it cannot end its
- * string, comment or line, nor become code. The generator's own code is `Code`. Nothing is pasted, and no pass runs
- * over a written file: a TypeScript writer is handed the redaction, which it applies to each value before writing it.
+ * fake wrote (docs/test-suites.md, "A failing session as a test that runs"): the vitest files (`vitest-export/`) and
+ * the `.http` file (`export.ts`). A value that came from outside the generator (a path, a query, a body, an upstream's
+ * answer, a reason, a client id) reaches a file only through a function for its position, as a compiler's emitter or
+ * `JSON.stringify` writes it: it cannot end its string, comment or line, nor become code. The generator's own code is
+ * `Code`. Nothing is pasted, and no pass runs over a written file: a TypeScript writer is handed the redaction, which
+ * it applies to each value before writing it.
  */
 
 /**

@@ -64,8 +64,8 @@ export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
 }
 
 /**
- * The query as a reader sees it, each name as sent (docs/readiness.md, "The journal"): an object without a prototype, so
- * `constructor`, `toString` and `__proto__` are names like any other; a repeated name's values joined by commas.
+ * The query as a reader sees it, each name as sent (docs/readiness.md, "The journal"): an object without a prototype,
+ * so `constructor`, `toString` and `__proto__` are names like any other; a repeated name's values joined by commas.
  */
 function redactedQuery(rawQuery: string, credentials: readonly string[] | undefined): Record<string, string> {
   const query = Object.create(null) as Record<string, string>;

@@ -66,8 +66,8 @@ function findingsOf(report: Schemas['FidelityReport']) {
 }
 
 /**
- * The exchanges that differed as a vitest file asserting the upstream's answers (docs/shadow-mode.md): the session of the
- * named client (a partner: its own), else of the first twin with a difference; a file that passes when none differed.
+ * The exchanges that differed as a vitest file asserting the upstream's answers (docs/shadow-mode.md): the session of
+ * the named client (a partner: its own), else of the first twin with a difference; a passing file if none differed.
  */
 function fidelityVitestFile(ctx: FakeContext, fidelity: FidelityLog, call: TenantNaming & { baseUrl: string }): string {
   const named = checkedClientId(call, namedClientId(call));

@@ -143,7 +143,7 @@ export class WorldStore {
 
   /**
    * Bumped by every write (`changed()`): whoever saved the world at one version knows it changed at any other. A store
-   * that replaces another (a reset, a restore) starts above the one it replaces (`firstVersion`), so no version is seen twice.
+   * that replaces another (a reset, a restore) starts above it (`firstVersion`): no version is seen twice.
    */
   private changes: number;
 

@@ -30,8 +30,8 @@ export interface SessionToReplay {
 }
 
 /**
- * The tenant's session since its last reset as one vitest file (docs/test-suites.md, "A failing session as a test that runs"): a fake
- * started in-process as the span began, then each request and control change in order, each answer asserted.
+ * The tenant's session since its last reset as one vitest file (docs/test-suites.md, "A failing session as a test that
+ * runs"): a fake started in-process as the span began, then each request and control change in order, answers asserted.
  */
 export const vitestFileOf = (session: SessionToReplay): string => runNow(vitestFileSteps(session));
 
