@@ -5,7 +5,8 @@
 // Its world stays bounded: a "day" ends after DAY_ROUNDS rounds, or when the tenant says it is full (409
 // limit_reached), and the next day starts from the fixtures (its own tenant reset through the control plane).
 import type { Schemas } from '../api/types.js';
-import { draw, ibanOf, pick, walletAddressOf } from './partner-draws.js';
+import { uniform as draw } from '../domain/investor-activity.js';
+import { ibanOf, pick, walletAddressOf } from './partner-draws.js';
 import { PartnerCallError, PartnerHttp, type PartnerCredentials } from './partner-http.js';
 
 type Order = Schemas['Order'];

@@ -21,8 +21,8 @@ export interface ActivityState {
   drawn: number;
 }
 
-/** A number in [0, 1) drawn from the seed, the draw's index and what it is for. */
-function uniform(seed: string, index: number, purpose: string): number {
+/** A number in [0, 1) drawn from the seed, the draw's index and what it is for (the demo partner's draws too). */
+export function uniform(seed: string, index: number, purpose: string): number {
   return createHash('sha256').update(`${seed}:${index}:${purpose}`).digest().readUIntBE(0, 6) / 2 ** 48;
 }
 
