@@ -3,7 +3,6 @@ import type { CliOptions } from './config.js';
 
 const ALL_INTERFACES = new Set(['0.0.0.0', '::', '::0']);
 
-/** True when only this machine can reach the address. */
 export function isLoopback(address: string): boolean {
   return address === 'localhost' || address === '::1' || address.startsWith('127.') || address === '::ffff:127.0.0.1';
 }

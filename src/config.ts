@@ -451,7 +451,6 @@ const SETTINGS = [
   },
 ] as const;
 
-/** The environment variables the CLI reads. */
 export const ENVIRONMENT_VARIABLES: readonly string[] = SETTINGS.map((s) => s.env);
 
 const flagOf = (s: (typeof SETTINGS)[number]) => (s.arg === '' ? `--${s.flag}` : `--${s.flag} ${s.arg}`);

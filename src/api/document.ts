@@ -76,7 +76,6 @@ export interface DocumentOperation {
   path: string;
 }
 
-/** Every operation of the document: its id, method and OpenAPI path. */
 export function operationsOf(document: ApiDocument): DocumentOperation[] {
   const operations = [];
   for (const [path, item] of Object.entries(document.paths)) {

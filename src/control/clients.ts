@@ -4,7 +4,6 @@ import { created, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, ensureOperator, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
-/** The clients, each a tenant: listed, registered, changed. */
 export function clientHandlers(ctx: FakeContext) {
   return {
     listClients: (call) => {

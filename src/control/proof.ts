@@ -187,7 +187,6 @@ export const exportTenantRequestsSliced = (
   options: ExportOptions = {},
 ): Promise<ExportedRequests> => runSliced(exportSlices(ctx, clientId, format, baseUrl, options));
 
-/** The last reset the tenant's journal marks, if any. */
 export const lastReset = (ctx: FakeContext, clientId: string): string | null => {
   const marks = ctx.journal.resets(clientId);
   const last = marks[marks.length - 1];

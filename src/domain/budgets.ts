@@ -1,5 +1,5 @@
-// The memory budgets of one instance (docs/configuration.md, "Memory budgets"): their
-// defaults, drawn from the process's heap limit, and the warning for settings whose sum passes half of it.
+// The memory budgets of one instance (docs/configuration.md, "Memory budgets"): their defaults, drawn from the
+// process's heap limit, and the warning for settings whose sum passes half of it.
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -64,11 +64,10 @@ const NAMES = {
 } as const;
 
 /**
- * The budgets, each as set or by default: every world together WORLDS_SHARE of the
- * heap limit in heap (what the default MAX_TENANTS worlds got in total before; whatever the number of tenants), each
- * tenant guaranteed an equal part of it (of MAX_TENANTS parts; in shadow mode MAX_TENANTS + MAX_TWINS) and free to
- * borrow the rest up to MAX_TENANT_BYTES (no cap below WORLD_BYTES);
- * the journals together JOURNALS_SHARE. A library option out of bounds stops the start, named (the CLI checks its own).
+ * The budgets, each as set or by default: every world together WORLDS_SHARE of the heap limit in heap, whatever the
+ * number of tenants, each tenant guaranteed an equal part of it (of MAX_TENANTS parts; in shadow mode MAX_TENANTS +
+ * MAX_TWINS) and free to borrow the rest up to MAX_TENANT_BYTES (no cap below WORLD_BYTES); the journals together
+ * JOURNALS_SHARE. A library option out of bounds stops the start, named (the CLI checks its own).
  */
 export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Budgets {
   for (const key of Object.keys(NAMES) as (keyof typeof NAMES)[]) {

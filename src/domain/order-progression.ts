@@ -89,7 +89,6 @@ export class OrderProgression {
     this.since = now;
   }
 
-  /** The instant the order entered its current status. */
   enteredAt(order: OrderRecord): number {
     return this.history.get(order.id)?.at(-1)?.at ?? Date.parse(order.created);
   }

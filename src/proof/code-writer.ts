@@ -67,7 +67,6 @@ export class TypeScriptWriter {
 
   constructor(private readonly redact: (text: string) => string = (text) => text) {}
 
-  /** A string literal holding `text`. */
   string(text: string): string {
     return JSON.stringify(this.redact(text)).replace(UNSEEN, hex4);
   }

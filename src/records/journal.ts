@@ -238,7 +238,6 @@ class Ring {
     else this.resets.push({ afterSeq, at });
   }
 
-  /** The index of the first record after the last reset. */
   firstSinceReset(): number {
     const last = this.resets[this.resets.length - 1];
     if (!last) return 0;
@@ -305,7 +304,6 @@ export class Journal {
     readonly budget: JournalBudget = UNBOUNDED,
   ) {}
 
-  /** Whether an operation's answers are redacted when read. */
   answersSecrets(operationId: string): boolean {
     return this.secretAnswers(operationId);
   }
@@ -351,7 +349,6 @@ export class Journal {
     this.heldBytes -= ring.shift().bytes;
   }
 
-  /** The bytes every ring holds, and each ring's records and bytes. */
   usage(): { bytes: number; entries: number; rings: RingUsage[] } {
     const rings = [...this.rings].map(([key, ring]) => ({
       clientId: key === NO_TENANT ? null : key,

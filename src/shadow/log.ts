@@ -224,7 +224,6 @@ export class FidelityLog {
     return merged;
   }
 
-  /** Forgets what was counted (every client's, or one's). */
   clear(clientId?: string): void {
     for (const forgotten of this.of(clientId))
       for (const name of Object.keys(this.held) as ListName[]) this.held[name] -= forgotten[name].length;

@@ -78,7 +78,6 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
   else groups.set(key, [item]);
 }
 
-/** Where `value` goes in the ascending `sorted`. */
 function sortedIndex(sorted: readonly number[], value: number): number {
   let low = 0;
   let high = sorted.length;
