@@ -51,9 +51,8 @@ export interface FakeOptions {
   maxRecordsPerTenant?: number;
   /**
    * Bytes of every tenant's records together as JSON (each order with room for the rest of its lifecycle); default: a
-   * tenth of the heap limit (the worlds reckoned at 3 bytes of heap a byte counted: 30% of it), whatever the number of
-   * tenants. Each tenant is guaranteed `tenantGuaranteeBytes` of it and may borrow room no other tenant's guarantee
-   * holds, up to `maxTenantBytes`.
+   * tenth of the heap limit (the worlds reckoned at 3 bytes of heap a byte counted: 30% of it), whatever the tenants.
+   * Each is guaranteed `tenantGuaranteeBytes` of it and may borrow room no guarantee holds, up to `maxTenantBytes`.
    */
   worldBytes?: number;
   /**
@@ -93,8 +92,7 @@ export interface FakeOptions {
    * Under `demo`: a simulated partner, client `demo-partner` with its own tenant, runs a partner's session against
    * this fake over HTTP every few seconds (a kept token, accounts and wallets, orders polled with backoff and some
    * cancelled, now and then a mistake the readiness report names), so the console's Overview, Requests and Readiness
-   * show a partner at once. Default true under `demo` (not in shadow mode, where the API is the upstream's); `false`
-   * leaves it out.
+   * show a partner at once. Default true under `demo` but in shadow mode (the API is the upstream's there).
    */
   demoPartner?: boolean;
   /** How often the demo partner runs one round of its session, in ms; default 4,000 (a test runs it faster). */
@@ -469,10 +467,7 @@ ${SETTINGS.map((s) => `  ${flagOf(s).padEnd(column)}${s.env}: ${s.help}`).join('
 
 type Parsed = Partial<Omit<CliOptions, 'fixtureScale'>> & { fixtureAccounts?: number; fixtureOrders?: number };
 
-/**
- * CLI flags win over environment variables; both fall back to the defaults of docs/configuration.md. `stdoutIsTerminal`
- * picks the default log format.
- */
+/** Flags win over environment variables, both over docs/configuration.md's defaults; `stdoutIsTerminal`: log format. */
 export function optionsFromCli(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,

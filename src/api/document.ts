@@ -24,8 +24,7 @@ export interface LoadedDocument {
 
 /**
  * The YAML's JSON text, for the text it was made from: without the built JSON (tests running from source) the YAML is
- * parsed once per process and text, not once per app (~150 ms each). A string, never changed: shared like a
- * compiled validator.
+ * parsed once per process and text, not once per app (~150 ms each). Never changed: shared like a compiled validator.
  */
 let parsedYaml: { yaml: string; json: string } | undefined;
 
@@ -116,8 +115,7 @@ export function operationAt(
 /**
  * A path of the document to the letter (docs/api.md, "Errors": 404 `route_not_found`): its text around its parameters
  * (`/v1/orders/{order_id}/` → `/v1/orders/`, `/`), their names, and the expression that matches it as written (case,
- * every slash; a value per parameter, one segment). The route step reads paths through this one reading (and shadow
- * mode through its router).
+ * every slash; a value per parameter, one segment): the route step's one reading of paths (shadow mode's too).
  */
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -255,8 +253,7 @@ export function compileDocumentValidator(document: ApiDocument, schema: object):
 
 /**
  * An Ajv over the document, as the fake checks JSON against it: every error, ajv-formats' formats, the document's
- * components (and with `paths`, its operations) addressable as `openapi#/…`; `coerceTypes` for parameters, which
- * arrive as strings.
+ * components (with `paths`, its operations) addressable as `openapi#/…`; `coerceTypes` for parameters (strings).
  */
 export function documentAjv(
   document: ApiDocument,
@@ -282,10 +279,7 @@ export function documentValidators(document: ApiDocument): (schema: object) => (
   };
 }
 
-/**
- * A schema taken out of the document, its `#/…` references pointed back into it as the document's compilers know it
- * (`openapi#/…`: `documentValidators`).
- */
+/** A schema taken out of the document, its `#/…` references pointed back into it as `openapi#/…` (documentAjv). */
 export function rootedRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rootedRefs);
   if (schema === null || typeof schema !== 'object') return schema;

@@ -46,10 +46,7 @@ export class SigningKeys {
     return this.keyPair.publicKey;
   }
 
-  /**
-   * Resolves when the process's key pair is made (at once when it is). The token library is loaded first, while the
-   * pair may still be in the making.
-   */
+  /** Resolves when the process's key pair is made; the token library is loaded first, while the pair is made. */
   ready(): Promise<void> {
     jwtLibrary();
     return this.pair ? Promise.resolve() : prepareRsaKeyPair();

@@ -134,8 +134,7 @@ async function controlCaller(
     // a token that does not even match the Bearer syntax is verified as the empty token: refused, never thrown
     const verdict = verifyOnTenantClock(ctx, bearer ?? '', baseUrlOf(req, ctx));
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
-    // a token of ours that fails, or one naming our key, is refused with its reason; so is any other but the
-    // upstream's in shadow mode
+    // a token of ours that fails, or names our key, is refused with its reason; so is any other but shadow mode's
     if (verdict.error && (tenant || strict || verdict.namesThisServer)) throw verdict.error;
     if (tenant && verdict.claims) {
       if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return partnerAuthority(tenant, verdict.claims);

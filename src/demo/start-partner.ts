@@ -1,6 +1,5 @@
 // Starting the demo partner beside a listening fake (the CLI's and `startServer`'s): its client and tenant, then its
-// session over HTTP. The client's secret is drawn here and stays in the process (the control plane lists it, as it
-// lists every client's).
+// session over HTTP. Its secret is drawn here and stays in the process (the control plane lists it, as every one).
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { DEFAULTS } from '../config.js';

@@ -179,10 +179,7 @@ export class OrderProgression {
     return stepped;
   }
 
-  /**
-   * `polls` mode: the orders a `GET /v1/orders` answer showed; each shown often enough takes its next step now. Says
-   * whether it changed an order.
-   */
+  /** `polls` mode: the orders a `GET /v1/orders` answer showed step on once shown often enough; true if any did. */
   shown(orders: readonly OrderRecord[], settings: ProgressionSettings, now: number): boolean {
     if (settings.order_progression !== 'polls') return false;
     let stepped = false;

@@ -27,9 +27,8 @@ export interface ClientRecord {
 }
 
 /**
- * The fixtures every tenant starts from; never handed out, only copied. (Kept as objects: a JSON string needs less
- * heap once built, but building it next to the generated world raised the peak, and so the RSS, of a 100k-order
- * world: bench/RESULTS.md.)
+ * The fixtures every tenant starts from; never handed out, only copied. Kept as objects: a JSON string needs less heap
+ * once built, but building it beside the generated world raised a 100k-order world's peak RSS (bench/RESULTS.md).
  */
 export class Fixtures {
   /**

@@ -73,9 +73,8 @@ export interface RestoredState {
 }
 
 /**
- * Reads every tenant file of STATE_DIR (made when missing). A file that cannot be read, is not JSON, fails the
- * schema or the rules of a world, or is named for another client stops the start with a message naming it:
- * nothing is silently replaced.
+ * Reads every tenant file of STATE_DIR (made when missing). A file that cannot be read, is not JSON, fails the schema
+ * or the rules of a world, or is named for another client stops the start naming it: nothing is silently replaced.
  */
 export function readStateDir(stateDir: string, document: ApiDocument): RestoredState {
   const folder = join(stateDir, TENANTS);

@@ -129,8 +129,7 @@ export class StateWriter {
 
   /**
    * Tries to take the lock again every `delayMs` (a directory read-only for longer than the lock's stale time, then
-   * writable again): once it has it, what changed meanwhile is written and the writer is healthy again; while another
-   * process holds it, it keeps failing.
+   * writable again): once taken, what changed meanwhile is written and all is healthy; while another holds it, fails.
    */
   private retakeLock(): void {
     const { relock } = this.options;

@@ -112,8 +112,7 @@ export class JournalRecord {
 
   /**
    * The entry as `GET /__control/requests` shows it, and every reader after it (verify, the report, the exports): the
-   * request's credentials and any token replaced in its path and query, in any spelling; secret query values
-   * redacted. Small: kept once made.
+   * request's credentials and tokens replaced in its path and query, in any spelling; secret query values redacted.
    */
   get entry(): JournalEntry {
     if (!this.view) {
@@ -294,10 +293,7 @@ export class Journal {
    */
   private readonly cleared = new Map<string, { lostSeq: number; reset: ResetMark | undefined }>();
 
-  /**
-   * `secretAnswers`: the operations whose answers can hold a secret (`secret-answers.ts`); every answer is
-   * redacted when read without it.
-   */
+  /** `secretAnswers`: the operations whose answers can hold a secret (`secret-answers.ts`); without it, every one. */
   constructor(
     readonly capacity = DEFAULT_JOURNAL_SIZE,
     private readonly secretAnswers: (operationId: string) => boolean = () => true,

@@ -10,8 +10,7 @@ export const REDACTED = '[redacted]';
 
 /**
  * Names of fields, parameters and headers whose values are never shown, whatever their type: `access_token`,
- * `client_secret`, `password`, `api_key`, `jwt`, `authorization`… (not `token_type`, nor a value such as
- * `AWAITING_TOKEN_DELIVERY`: names only).
+ * `client_secret`, `password`, `api_key`, `jwt`, `authorization`… (names only: not `token_type`, nor a status).
  */
 const SECRET_NAME =
   /secret|passw(?:or)?d|passphrase|authorization|credential|jwt|api[-_]?key|apikey|private[-_]?key|access[-_]?key|(?:token|signature)$/i;

@@ -29,9 +29,8 @@ const isForwarded = (method: string, path: string): boolean =>
 
 /**
  * The operation of a forwarded request, found by the route step's own router (`http/route.ts`: the document's paths
- * to the letter), or none where the route step would refuse the request (404, 405, 400 malformed_uri). The forwarding
- * step runs before the route step, which never sees a forwarded request: this is its one routing, and the exchange
- * carries what it found to the twin.
+ * to the letter), or none where the route step would refuse the request (404, 405, 400 malformed_uri). The route step
+ * never sees a forwarded request: this is its one routing, and the exchange carries what it found to the twin.
  */
 export function forwardedRoute(
   route: (req: RoutableRequest) => RouteMatch,
@@ -133,10 +132,7 @@ function readBody(req: Request): Promise<Buffer | undefined> {
   });
 }
 
-/**
- * Who a token request is from and how it authenticated; its secret apart, to be hidden wherever it shows and never
- * replayed or kept in the exchange.
- */
+/** Who a token request is from and how it authenticated; its secret apart: hidden wherever it shows, never kept. */
 function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secret: string | undefined } | undefined {
   const form = body
     .toString('latin1')
