@@ -13,6 +13,7 @@ import { packageVersion as version } from './package-info.js';
 const keyPair = prepareRsaKeyPair();
 const { createContext, logStartWarnings } = await import('./context.js');
 const { DEFAULTS, InvalidClientError, optionsFromCli, StartRefused, USAGE } = await import('./config.js');
+const { BudgetsConflict } = await import('./domain/budgets.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
 const { banner, exposureWarning } = await import('./banner.js');
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   try {
     ctx = createContext(options);
   } catch (error) {
-    if (error instanceof StartRefused) {
+    if (error instanceof StartRefused || error instanceof BudgetsConflict) {
       process.stderr.write(`investment-api-fake: ${error.message}\n`);
       process.exit(2);
     }

@@ -76,7 +76,12 @@ export async function writeFileAtomic(file: string, text: string | readonly stri
     await rm(temporary, { force: true }).catch(() => undefined);
     throw error;
   }
-  const folder = await open(dirname(file), 'r');
+  await syncFolder(dirname(file));
+}
+
+/** A folder's entries made durable (fsync of the folder): a file renamed into it or deleted stays so after a crash. */
+export async function syncFolder(path: string): Promise<void> {
+  const folder = await open(path, 'r');
   try {
     await folder.sync();
   } finally {

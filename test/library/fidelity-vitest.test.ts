@@ -33,6 +33,7 @@ describe("shadow mode's differences as a vitest file", () => {
     const token = (steps[0]!.body as { access_token: string }).access_token;
     const file = await shadow.control.fidelityVitest();
     expect([...file.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => from)).toEqual([
+      'node:http',
       'vitest',
       'investment-api-fake',
     ]);

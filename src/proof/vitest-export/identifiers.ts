@@ -81,7 +81,26 @@ export class IssuedIdentifiers {
     }
     return parts;
   }
+
+  /**
+   * A query string's parts as it was sent, a value that reads (as URLSearchParams reads it) as an issued identifier
+   * standing as its variable: every other byte as it was.
+   */
+  queryParts(query: string): (string | Code)[] {
+    const parts: (string | Code)[] = [];
+    for (const [i, pair] of query.split('&').entries()) {
+      if (i > 0) parts.push('&');
+      const at = pair.indexOf('=');
+      const issued = at === -1 ? undefined : this.byValue.get(decodeQueryValue(pair.slice(at + 1)));
+      if (issued) parts.push(pair.slice(0, at + 1), issued);
+      else parts.push(pair);
+    }
+    return parts;
+  }
 }
+
+/** A query value as URLSearchParams reads it: `+` a space, valid escapes decoded, any other `%` as it is. */
+const decodeQueryValue = (value: string): string => new URLSearchParams(`v=${value}`).get('v')!;
 
 const decodeSegment = (segment: string): string => {
   try {
