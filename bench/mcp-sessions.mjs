@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --expose-gc
-// What an open MCP session of /__control/mcp weighs, and what the instance's session caps imply (CONTRACT 15, "MCP
-// sessions per owner"): the heap of N sessions after `initialize`, then after each has listed its tools, and the time
+// What an open MCP session of /__control/mcp weighs, and what the instance's session caps imply (docs/mcp.md: sessions
+// per owner): the heap of N sessions after `initialize`, then after each has listed its tools, and the time
 // an `initialize` takes, what one session keeps of each request it answered, and a tool call's time (get_clock,
 // snapshot), against dist/ on loopback.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The budgets sized to the use (CONTRACT 16; issue 45): a default fake holding a large world, and a shared sandbox
+// The budgets sized to the use (issue 45): a default fake holding a large world, and a shared sandbox
 // filled by one partner while another writes.
 //
 //   npm run build && node bench/sized-to-the-use.mjs [--quick] [--json]

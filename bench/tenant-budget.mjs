@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --expose-gc
-// What a full tenant costs under the memory budgets (CONTRACT 15, "Budgets, not crashes"; issue 38 item 4), and the
+// What a full tenant costs under the memory budgets (docs/configuration.md; issue 38 item 4), and the
 // figures the defaults rest on:
 //
 //   npm run build && node --expose-gc bench/tenant-budget.mjs
@@ -10,7 +10,7 @@
 // journal:  TENANTS tenants each sending requests until its journal is at JOURNAL_BYTES (4 MiB here), typical mix and
 //           bodies at the 8 KiB cut: heap (with Buffers) and RSS per full journal, and per byte the budget counts
 // 900 KB:   one tenant sending CREATES (default 300) account creates of 900 KB with MAX_TENANTS=10 (alone, it may
-//           borrow all of WORLD_BYTES, a tenth of the heap limit since CONTRACT 16: ~414 MB on a 4 GB heap): how many
+//           borrow all of WORLD_BYTES, a tenth of the heap limit since issue 45: ~414 MB on a 4 GB heap): how many
 //           are created, how many refused, RSS before and after
 // small:    10,000 entries of a 404 answer and no request body: an entry's fixed cost (JOURNAL_ENTRY_OVERHEAD_BYTES)
 // row:      issue 38's row, 30 tenants × 1,000 account creates of 8 KB, with the defaults and JOURNAL_TOTAL_BYTES=128 MiB

@@ -54,7 +54,7 @@ const placement = {
   value: 100_000_000,
 };
 const beforeOrders = settled();
-for (let i = 0; i < ORDERS; i++) fake.placeOrder(placement, 'bench-0');
+for (let i = 0; i < ORDERS; i++) fake.placeOrderSync(placement, 'bench-0');
 const afterOrders = settled();
 const perOrder = (afterOrders.heapUsed - beforeOrders.heapUsed) / ORDERS;
 

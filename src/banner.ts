@@ -3,7 +3,6 @@ import type { CliOptions } from './config.js';
 
 const ALL_INTERFACES = new Set(['0.0.0.0', '::', '::0']);
 
-/** True when only this machine can reach the address. */
 export function isLoopback(address: string): boolean {
   return address === 'localhost' || address === '::1' || address.startsWith('127.') || address === '::ffff:127.0.0.1';
 }
@@ -23,7 +22,7 @@ export interface BannerFacts {
 /** The other name of a loopback address, when the client may call the server by either. */
 const OTHER_LOOPBACK_NAME: Record<string, string> = { localhost: '127.0.0.1', '127.0.0.1': 'localhost' };
 
-/** What a person needs to make the first call: where it listens, who to be, what audience to send, where to look and watch. */
+/** What a person needs for the first call: where it listens, who to be, what audience to send, where to look. */
 export function banner({
   version,
   address,

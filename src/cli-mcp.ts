@@ -23,7 +23,7 @@ Only MCP messages go to stdout; diagnostics go to stderr. The server stops when 
 const OWN_FLAGS = ['url', 'client-id', 'client-secret', 'token-auth-method'] as const;
 type OwnFlags = Partial<Record<(typeof OWN_FLAGS)[number], string>>;
 
-/** This command's own flags (`--url <u>` or `--url=<u>`, a partner's credentials), and the arguments left for the fake. */
+/** This command's own flags (`--url <u>` or `--url=<u>`, a partner's credentials), and the fake's arguments left. */
 function splitFlags(argv: readonly string[]): { own: OwnFlags; rest: string[] } {
   const rest: string[] = [];
   const own: OwnFlags = {};

@@ -19,7 +19,7 @@ import {
   upstreamUrl,
 } from './settings-checks.js';
 
-/** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
+/** Everything a server instance can be told (docs/configuration.md). The library, the CLI and createApp share it. */
 export interface FakeOptions {
   /** TCP port; 0 (the library's default) picks a free one. The CLI defaults to 8080. */
   port?: number;
@@ -50,7 +50,7 @@ export interface FakeOptions {
   journalSize?: number;
   /** Bytes each tenant's request journal keeps at most (the oldest entries go); default 16 MiB. */
   journalBytes?: number;
-  /** Bytes every tenant's journal together keeps at most (the journal that holds the most gives its oldest first); default 15% of the heap limit. */
+  /** Bytes all journals together keep at most (the largest gives its oldest first); default 15% of the heap limit. */
   journalTotalBytes?: number;
   /** pino level of the one-line-per-request log: the library defaults to `silent`, the CLI to `info`. */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -65,15 +65,14 @@ export interface FakeOptions {
   maxRecordsPerTenant?: number;
   /**
    * Bytes of every tenant's records together as JSON (each order with room for the rest of its lifecycle); default: a
-   * tenth of the heap limit (the worlds reckoned at 3 bytes of heap a byte counted: 30% of it), whatever the number of
-   * tenants. Each tenant is guaranteed `tenantGuaranteeBytes` of it and may borrow room no other tenant's guarantee
-   * holds, up to `maxTenantBytes`.
+   * tenth of the heap limit (the worlds reckoned at 3 bytes of heap a byte counted: 30% of it), whatever the tenants.
+   * Each is guaranteed `tenantGuaranteeBytes` of it and may borrow room no guarantee holds, up to `maxTenantBytes`.
    */
   worldBytes?: number;
   /**
    * What each tenant is guaranteed of `worldBytes` (at least the fixtures' bytes): its writes within it are never
    * refused for another tenant's growth, and a new tenant whose guarantee cannot be held is refused; default
-   * `worldBytes / maxTenants` (in shadow mode `worldBytes / (maxTenants + maxTwins)`: twins take none of the operator's slots).
+   * `worldBytes / maxTenants` (in shadow mode `worldBytes / (maxTenants + maxTwins)`: twins take no operator's slot).
    */
   tenantGuaranteeBytes?: number;
   /** Bytes one tenant's records can grow to as JSON, borrowing included; default `worldBytes` (no cap below it). */
@@ -84,7 +83,7 @@ export interface FakeOptions {
    * Default: none, and nothing touches the disk.
    */
   stateDir?: string;
-  /** A PEM RSA private key to sign tokens with (one key for several replicas); its JWKS kid is its RFC 7638 thumbprint. */
+  /** A PEM RSA private key to sign tokens with (one for several replicas); its JWKS kid is its RFC 7638 thumbprint. */
   signingKeyFile?: string;
   /**
    * Behind a proxy that terminates TLS: take each request's scheme from `X-Forwarded-Proto`, so token `iss`, links and
@@ -99,16 +98,15 @@ export interface FakeOptions {
   keepAliveTimeoutMs?: number;
   /**
    * A live demo sandbox: the default (first) client's orders move on its clock (`order_progression` `clock`) and end
-   * investors place 120 orders an hour (about one every 30 s, the first within 20 s) (`investor_activity_per_hour`), unless its own settings say otherwise. Default
-   * false: a test suite keeps exact answers.
+   * investors place 120 orders an hour (about one every 30 s, the first within 20 s) (`investor_activity_per_hour`),
+   * unless its own settings say otherwise. Default false: a test suite keeps exact answers.
    */
   demo?: boolean;
   /**
    * Under `demo`: a simulated partner, client `demo-partner` with its own tenant, runs a partner's session against
    * this fake over HTTP every few seconds (a kept token, accounts and wallets, orders polled with backoff and some
    * cancelled, now and then a mistake the readiness report names), so the console's Overview, Requests and Readiness
-   * show a partner at once. Default true under `demo` (not in shadow mode, where the API is the upstream's); `false`
-   * leaves it out.
+   * show a partner at once. Default true under `demo` but in shadow mode (the API is the upstream's there).
    */
   demoPartner?: boolean;
   /** How often the demo partner runs one round of its session, in ms; default 4,000 (a test runs it faster). */
@@ -119,7 +117,7 @@ export interface FakeOptions {
    * with its own twin tenant's answer (`GET /__control/fidelity`). Default: none (the fake answers itself).
    */
   upstream?: string;
-  /** Shadow mode: how long the upstream has to answer an exchange, in ms, before the client gets 502 `upstream_unreachable`; default 10,000. */
+  /** Shadow mode: ms the upstream has to answer before the client gets 502 `upstream_unreachable`; default 10,000. */
   upstreamTimeoutMs?: number;
   /**
    * Shadow mode: twin tenants (one per client the upstream granted a token) held at most, apart from `maxTenants`;
@@ -149,7 +147,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export interface CliOptions extends FakeOptions {
   port: number;
   host: string;
-  /** `pretty` (one readable line per request, the default on a terminal) or `json` (pino lines, the default otherwise). */
+  /** `pretty` (a readable line per request; the default on a terminal) or `json` (pino lines; the default else). */
   logFormat: LogFormat;
 }
 
@@ -383,7 +381,6 @@ const SETTINGS = [
   },
 ] as const;
 
-/** The environment variables the CLI reads. */
 export const ENVIRONMENT_VARIABLES: readonly string[] = SETTINGS.map((s) => s.env);
 
 const flagOf = (s: (typeof SETTINGS)[number]) => (s.arg === '' ? `--${s.flag}` : `--${s.flag} ${s.arg}`);
@@ -402,10 +399,7 @@ ${SETTINGS.map((s) => `  ${flagOf(s).padEnd(column)}${s.env}: ${s.help}`).join('
 
 type Parsed = Partial<Omit<CliOptions, 'fixtureScale'>> & { fixtureAccounts?: number; fixtureOrders?: number };
 
-/**
- * CLI flags win over environment variables; both fall back to the defaults of CONTRACT §1. `stdoutIsTerminal`
- * picks the default log format.
- */
+/** Flags win over environment variables, both over docs/configuration.md's defaults; `stdoutIsTerminal`: log format. */
 export function optionsFromCli(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,

@@ -68,7 +68,7 @@ export async function chooseNetwork(probe: EngineProbe, env: NodeJS.ProcessEnv):
   return 'host';
 }
 
-/** Where the engine's API answers, as Docker's clients read `DOCKER_HOST`; undefined for what is not read here (TLS). */
+/** Where the engine's API answers, as Docker's clients read `DOCKER_HOST`; undefined for what is not read here (TLS) */
 export function engineAddress(
   env: NodeJS.ProcessEnv,
 ): { socketPath: string } | { host: string; port: number } | undefined {

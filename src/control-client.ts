@@ -116,7 +116,7 @@ export function createControlClient(options: ControlClientOptions) {
   // openapi-typescript's `paths`), so a path or a field the document does not have is a compile error.
   const typed = createClient<paths>({
     baseUrl: base,
-    // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's goes into the app)
+    // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's: into the app)
     fetch: async (request: Request) =>
       fetchOf(request.url, {
         method: request.method,
@@ -161,14 +161,14 @@ export function createControlClient(options: ControlClientOptions) {
      */
     send: (method: string, path: string, body?: unknown) => send(method, path, body),
     health: (): Promise<Answer<'/__control/health', 'get'>> => call(() => typed.GET('/__control/health')),
-    /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
+    /** This tenant (bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
     reset: () =>
       call<void>(() =>
         typed.POST('/__control/reset', { body: options.clientId ? { client_id: options.clientId } : {} }),
       ),
     snapshot: (): Promise<Answer<'/__control/state', 'get'>> => call(() => typed.GET('/__control/state')),
     restore: (world: Schemas['World']) => call<void>(() => typed.PUT('/__control/state', { body: world })),
-    /** Every client with its secret, scopes and settings (as `GET /__control/clients`); a partner's own only, with `clientCredentials`. */
+    /** Every client with its secret, scopes and settings; a partner's own only, with `clientCredentials`. */
     clients: async (): Promise<Answer<'/__control/clients', 'get'>['data']> =>
       (await call(() => typed.GET('/__control/clients'))).data,
     addClient: (client: Schemas['ClientCreate']): Promise<Answer<'/__control/clients', 'post'>> =>
@@ -191,7 +191,7 @@ export function createControlClient(options: ControlClientOptions) {
     now: (): Promise<Answer<'/__control/clock', 'get'>> => call(() => typed.GET('/__control/clock')),
     advanceClock: (seconds: number): Promise<Answer<'/__control/clock', 'post'>> =>
       call(() => typed.POST('/__control/clock', { body: { advance_seconds: seconds } })),
-    /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
+    /** Sets the tenant's clock; `{ frozen: true }` stops it there (it moves only when told), `false` lets it run. */
     setClock: (now: Date | string, options: { frozen?: boolean } = {}): Promise<Answer<'/__control/clock', 'post'>> =>
       call(() =>
         typed.POST('/__control/clock', {
@@ -213,7 +213,7 @@ export function createControlClient(options: ControlClientOptions) {
       ),
     placeOrder: (order: Schemas['OrderPlacement']): Promise<Answer<'/__control/orders', 'post'>> =>
       call(() => typed.POST('/__control/orders', { body: order })),
-    /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
+    /** The order as the tenant's clock has it now, with its `status_history` and `next_step`. */
     order: (orderId: string): Promise<Answer<'/__control/orders/{order_id}', 'get'>> =>
       call(() => typed.GET('/__control/orders/{order_id}', { params: { path: { order_id: orderId } } })),
     /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
@@ -245,7 +245,7 @@ export function createControlClient(options: ControlClientOptions) {
       filter: { method?: string; path?: string; since?: JournalSpan } = {},
     ): Promise<Answer<'/__control/requests', 'get'>['data']> =>
       (await call(() => typed.GET('/__control/requests', { params: { query: filter } }))).data,
-    /** One journaled request (its id, the `X-Request-Id` header) with its request and answer bodies, as the journal keeps them. */
+    /** One journaled request (its id: the `X-Request-Id` header) with its bodies, as the journal keeps them. */
     request: (requestId: string): Promise<Answer<'/__control/requests/{request_id}', 'get'>> =>
       call(() => typed.GET('/__control/requests/{request_id}', { params: { path: { request_id: requestId } } })),
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
@@ -288,9 +288,9 @@ export function createControlClient(options: ControlClientOptions) {
       }
     },
     /**
-     * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`;
-     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
-     * session since the last reset as a runnable vitest file.
+     * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or a `.http` file: whole, or `{ since: 'reset' }`;
+     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id);
+     * `'vitest'`: its session since the last reset as a runnable vitest file.
      */
     exportRequests: (format: ExportFormat = 'har', options: { since?: JournalSpan; consumer?: string } = {}) =>
       call<string>(() =>
@@ -299,7 +299,7 @@ export function createControlClient(options: ControlClientOptions) {
           ...text,
         }),
       ),
-    /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
+    /** Makes a Pact provider state true in the tenant, as the verifier does: answers the values it injects. */
     providerState: (
       change: Schemas['ProviderStateChange'],
     ): Promise<Answer<'/__control/pact/provider-states', 'post'>> =>

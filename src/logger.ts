@@ -5,7 +5,7 @@ import type { Logger as PinoLogger, LoggerOptions } from 'pino';
 export type Logger = Pick<PinoLogger, 'error' | 'warn' | 'info' | 'debug'>;
 
 const ignore = (): void => undefined;
-/** The library's default, `silent`: nothing to write, so pino is not even loaded (its load would be part of every first start). */
+/** The library's default, `silent`: nothing to write, so pino is not loaded (its load would slow every first start). */
 const SILENT: Logger = { error: ignore, warn: ignore, info: ignore, debug: ignore };
 
 const loadPino = (): typeof import('pino').pino =>

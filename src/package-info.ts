@@ -25,8 +25,7 @@ export function packageVersion(): string {
 
 /**
  * The image this package publishes, as the Testcontainers module and the GitHub Action start it: its name at this
- * version, the port it listens on with a bridge network (its `EXPOSE`), and where it keeps `STATE_DIR` (its `node`
- * user, uid 1000, owns the folder).
+ * version, its port with a bridge network (`EXPOSE`), where it keeps `STATE_DIR` (owned by its `node` user, uid 1000).
  */
 export const publishedImage = (): string => `ghcr.io/investment-platform/${PACKAGE_NAME}:${packageVersion()}`;
 export const CONTAINER_PORT = 8080;

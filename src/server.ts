@@ -61,16 +61,10 @@ export interface FakeServer {
   placeOrderSync(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
   /** An order as its tenant's clock has it now, with its `status_history` (as `GET /__control/orders/{id}`). */
   orderSync(orderId: string, clientId?: string): Schemas['ControlOrder'];
-  /** Moves an order one lifecycle step, at once (as `POST /__control/orders/{id}/advance`); throws `order_not_advanceable` at the end. */
+  /** Moves an order one lifecycle step, at once (as `POST /__control/orders/{id}/advance`); at the end, throws. */
   advanceOrderSync(orderId: string, clientId?: string): Schemas['OrderDetails'];
-  /** Forces an order into any status with consistent side-effect fields, at once (as `POST /__control/orders/{id}/status`). */
+  /** Forces an order into any status with consistent fields, at once (as `POST /__control/orders/{id}/status`). */
   setOrderStatusSync(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
-  /** @deprecated Renamed `placeOrderSync` (the same function), apart from `control.placeOrder`, which goes over HTTP. */
-  placeOrder(input: Schemas['OrderPlacement'], clientId?: string): Schemas['OrderDetails'];
-  /** @deprecated Renamed `advanceOrderSync` (the same function), apart from `control.advanceOrder`, which goes over HTTP. */
-  advanceOrder(orderId: string, clientId?: string): Schemas['OrderDetails'];
-  /** @deprecated Renamed `setOrderStatusSync` (the same function), apart from `control.setOrderStatus`, which goes over HTTP. */
-  setOrderStatus(orderId: string, status: Schemas['OrderStatus'], clientId?: string): Schemas['OrderDetails'];
   /**
    * Asserts what a client sent, in this process and at once (as `POST /__control/verify`): answers the matching
    * requests when the count holds (default: at least one), else throws a `VerificationError` (an `AssertionError`)
@@ -112,7 +106,7 @@ export interface FakeServer {
 /** Which tenant a proof call reads (default: the default client) and which part of its journal. */
 export interface ProofOptions {
   clientId?: string;
-  /** `reset`: since the tenant's last reset (verify's default); `start`: the whole journal (the report's and exports'). */
+  /** `reset`: since the tenant's last reset (verify's default); `start`: the whole journal (the report's, exports'). */
   since?: JournalSpan;
 }
 
@@ -278,10 +272,6 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     orderSync,
     advanceOrderSync,
     setOrderStatusSync,
-    // the names of 0.1.0, kept for the partners who use them
-    placeOrder: placeOrderSync,
-    advanceOrder: advanceOrderSync,
-    setOrderStatus: setOrderStatusSync,
     async stop() {
       await demoPartner?.close();
       await server.drain(SHUTDOWN_GRACE_MS);

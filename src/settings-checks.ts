@@ -1,8 +1,8 @@
 /**
  * The checks of a fake's settings, one definition each, shared by the CLI (config.ts: flags and environment) and the
  * GitHub Action (action/src/inputs.ts), which checks its inputs with them before it starts anything. Pure, importing
- * nothing at run time, so that the action's bundle takes them alone. A refusal names the setting and never holds its value: the
- * CLI adds the value where it may be shown (`SettingRefused.withValue`); a CI log never gets it.
+ * nothing at run time, so that the action's bundle takes them alone. A refusal names the setting and never holds its
+ * value: the CLI adds the value where it may be shown (`SettingRefused.withValue`); a CI log never gets it.
  */
 import type { ClientCreate } from './domain/clients.js';
 
@@ -26,7 +26,7 @@ export class SettingRefused extends ConfigError {
   }
 }
 
-/** An OAuth client's id, wherever a client is made (CLIENTS, `POST /__control/clients`, the action): URL-safe, bounded. */
+/** An OAuth client's id, wherever a client is made (CLIENTS, `POST /__control/clients`, the action): URL-safe. */
 export const CLIENT_ID = { pattern: '^[A-Za-z0-9._~-]+$', maxLength: 128 } as const;
 const CLIENT_ID_RULE = `1 to ${CLIENT_ID.maxLength} characters of A-Z, a-z, 0-9 and . _ ~ -`;
 export const isClientId = (value: unknown): value is string =>
@@ -63,7 +63,7 @@ export function absoluteUrl(name: string, value: string): string {
   }
 }
 
-/** An upstream's base URL: http(s) only, no credentials in it (they would be stored and shown), no query or fragment. */
+/** An upstream's base URL: http(s) only, no credentials (they would be stored and shown), no query or fragment. */
 export function upstreamUrl(name: string, value: string): string {
   // a value with an `@` may hold credentials, however malformed: never shown
   const mayShow = !value.includes('@');

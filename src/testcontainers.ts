@@ -3,7 +3,8 @@
  * MockServer modules are (a container class with `withX()` builders, a started class with getters):
  *
  *   await using fake = await new InvestmentApiFakeContainer().withSeed(7).start();
- *   const response = await fetch(`${fake.getBaseUrl()}/v1/accounts`, { headers: { authorization: `Bearer ${await fake.token()}` } });
+ *   const headers = { authorization: `Bearer ${await fake.token()}` };
+ *   const response = await fetch(`${fake.getBaseUrl()}/v1/accounts`, { headers });
  *
  * `testcontainers` is an optional peer dependency: only this entry imports it, never the package's main one.
  */
@@ -54,7 +55,7 @@ export interface ClientCredentials {
 
 /**
  * The fake's image, to be started: `new InvestmentApiFakeContainer(image?)`, the settings (`withSeed`, `withClients`,
- * `withControlToken`, `withDemo`, `withStateDir`, `withHostPort`), then `start()`. Every `GenericContainer` builder works too.
+ * `withControlToken`, `withDemo`, `withStateDir`, `withHostPort`), then `start()`; any `GenericContainer` builder too.
  *
  * On an engine without a bridge network (found at `start()`, or chosen with `withNetworkMode('host')`) the container
  * shares the host's network and listens on a free port of it (or `withHostPort`'s), passed as `PORT`; else it listens
@@ -76,7 +77,7 @@ export class InvestmentApiFakeContainer extends GenericContainer {
     return this;
   }
 
-  /** The OAuth clients (`CLIENTS`), each its own tenant; the first is the default one (`sandbox-client` when not set). */
+  /** The OAuth clients (`CLIENTS`), each its own tenant; the first is the default (`sandbox-client` when not set). */
   withClients(clients: readonly ClientCreate[]): this {
     this.settings.clients = checkedClients(clients);
     return this;
@@ -213,7 +214,7 @@ export class StartedInvestmentApiFakeContainer extends AbstractStartedContainer 
     return this.tokens.token(owner, fingerprint, () => nowMs, fetchNew, fresh);
   }
 
-  /** The typed control client (`/__control`), with the control token when one was set; `control.forClient(id)` for another tenant. */
+  /** The typed control client (`/__control`), with the control token if set; `.forClient(id)` for another tenant. */
   get control(): ControlClient {
     const url = this.getBaseUrl();
     if (this.controlOf?.url !== url) {

@@ -29,7 +29,7 @@ export interface AnswerRule {
   mediaType: 'exact' | 'firstJson';
 }
 
-/** An answer as the check reads it: its status, its parsed JSON body (undefined: none), its media type (lower case, no parameters). */
+/** An answer as the check reads it: status, parsed JSON body (undefined: none), media type (lower case, bare). */
 export interface CheckedAnswer {
   status: number;
   body: unknown;

@@ -24,8 +24,7 @@ export interface LoadedDocument {
 
 /**
  * The YAML's JSON text, for the text it was made from: without the built JSON (tests running from source) the YAML is
- * parsed once per process and text, not once per app (~150 ms each). A string, never changed: shared like a
- * compiled validator.
+ * parsed once per process and text, not once per app (~150 ms each). Never changed: shared like a compiled validator.
  */
 let parsedYaml: { yaml: string; json: string } | undefined;
 
@@ -43,6 +42,18 @@ export function loadApiDocument(): LoadedDocument {
   };
   const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : fromYaml();
   return { yaml, json, document: JSON.parse(json) as ApiDocument };
+}
+
+let shipped: ApiDocument | undefined;
+
+/**
+ * A number the shipped document states (a default, a maximum) by its pointer, for code with no instance at hand: the
+ * document is read on first need, once per process, and never changed. Throws when the document no longer has it.
+ */
+export function documentNumber(pointer: string): number {
+  const value = valueAt((shipped ??= loadApiDocument().document), pointer);
+  if (typeof value !== 'number') throw new Error(`the document has no number at ${pointer}`);
+  return value;
 }
 
 /** The methods a path item may hold an operation under (its other members are not operations). */
@@ -64,7 +75,6 @@ export interface DocumentOperation {
   path: string;
 }
 
-/** Every operation of the document: its id, method and OpenAPI path. */
 export function operationsOf(document: ApiDocument): DocumentOperation[] {
   const operations = [];
   for (const [path, item] of Object.entries(document.paths)) {
@@ -103,9 +113,9 @@ export function operationAt(
 }
 
 /**
- * A path of the document to the letter (CONTRACT 15): its text around its parameters (`/v1/orders/{order_id}/` →
- * `/v1/orders/`, `/`), their names, and the expression that matches it as written (case, every slash; a value per
- * parameter, one segment). The route step reads paths through this one reading (and shadow mode through its router).
+ * A path of the document to the letter (docs/api.md, "Errors": 404 `route_not_found`): its text around its parameters
+ * (`/v1/orders/{order_id}/` → `/v1/orders/`, `/`), their names, and the expression that matches it as written (case,
+ * every slash; a value per parameter, one segment): the route step's one reading of paths (shadow mode's too).
  */
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -215,7 +225,7 @@ export function pagedListsOf(document: ApiDocument): PagedLists {
   return { records, documents };
 }
 
-/** Where an Ajv error points (at the unknown member itself, for one too many) and what it says (an enum's values too). */
+/** Where an Ajv error points (at an unknown member itself) and what it says (an enum's values too). */
 export function ajvErrorAt(e: ErrorObject): { pointer: string; message: string } {
   const extra =
     e.keyword === 'additionalProperties'
@@ -243,8 +253,7 @@ export function compileDocumentValidator(document: ApiDocument, schema: object):
 
 /**
  * An Ajv over the document, as the fake checks JSON against it: every error, ajv-formats' formats, the document's
- * components (and with `paths`, its operations) addressable as `openapi#/…`; `coerceTypes` for parameters, which
- * arrive as strings.
+ * components (with `paths`, its operations) addressable as `openapi#/…`; `coerceTypes` for parameters (strings).
  */
 export function documentAjv(
   document: ApiDocument,
@@ -270,10 +279,7 @@ export function documentValidators(document: ApiDocument): (schema: object) => (
   };
 }
 
-/**
- * A schema taken out of the document, its `#/…` references pointed back into it as the document's compilers know it
- * (`openapi#/…`: `documentValidators`).
- */
+/** A schema taken out of the document, its `#/…` references pointed back into it as `openapi#/…` (documentAjv). */
 export function rootedRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rootedRefs);
   if (schema === null || typeof schema !== 'object') return schema;

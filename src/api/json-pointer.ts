@@ -13,10 +13,7 @@ export const pointerOf = (parent: string, key: string | number): string => `${pa
 export const tokensOf = (pointer: string): string[] =>
   pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointerToken);
 
-/**
- * The value a pointer names in `root`, or undefined: an array's item by its index, an object's own member (never one
- * it inherits: `__proto__` names nothing).
- */
+/** What a pointer names in `root`, or undefined: an array's item, an object's own member (`__proto__` is none). */
 export function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
   for (const token of tokensOf(pointer)) {

@@ -2,7 +2,7 @@ import { randomUUID, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Jwt from 'jsonwebtoken';
 
-/** jsonwebtoken (and semver, which it loads) on the first token signed or read: a process need not pay for it to start. */
+/** jsonwebtoken (and the semver it loads) on the first token signed or read: not paid for at start. */
 const require = createRequire(import.meta.url);
 const jwtLibrary = (): typeof Jwt => require('jsonwebtoken') as typeof Jwt;
 import { DomainError } from '../api/errors.js';
@@ -46,10 +46,7 @@ export class SigningKeys {
     return this.keyPair.publicKey;
   }
 
-  /**
-   * Resolves when the process's key pair is made (at once when it is). The token library is loaded first, while the
-   * pair may still be in the making.
-   */
+  /** Resolves when the process's key pair is made; the token library is loaded first, while the pair is made. */
   ready(): Promise<void> {
     jwtLibrary();
     return this.pair ? Promise.resolve() : prepareRsaKeyPair();
@@ -75,7 +72,7 @@ const invalidToken = (detail: string, code = 'invalid_token'): DomainError =>
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 7235), or undefined: the one parse of it. */
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 7235), or undefined. */
 export const bearerTokenOf = (authorization: string | undefined): string | undefined =>
   BEARER.exec(authorization ?? '')?.[1];
 
@@ -137,7 +134,7 @@ export class VerifiedTokens {
 
 /**
  * Only RS256 under this instance's kid, with a valid signature over claims shaped as ours: then the token is ours and
- * names its client. Whatever the token holds, the answer is a verdict, never a throw (CONTRACT 15).
+ * names its client. Whatever the token holds, the answer is a verdict, never a throw: no input causes a 5xx.
  */
 function verifySignature(
   keys: SigningKeys,

@@ -8,8 +8,8 @@ export interface RsaKeyPair {
 let processKeyPair: RsaKeyPair | undefined;
 
 /**
- * The one RSA key pair of the process, made on first use. Generating a 2048-bit key is a large part of a start, which every
- * instance a test suite starts would pay. Sharing it keeps instances independent: each has its own `kid`, signed
+ * The one RSA key pair of the process, made on first use. Generating a 2048-bit key is a large part of a start, which
+ * every instance a test suite starts would pay. Sharing it keeps instances independent: each has its own `kid`, signed
  * into every token's header, and refuses tokens with another.
  */
 export function rsaKeyPair(): RsaKeyPair {

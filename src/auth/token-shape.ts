@@ -14,9 +14,8 @@ export interface AccessTokenClaims {
   exp: number;
   jti: string;
   /**
-   * A token carrying the scope `control` only: when its authority on the control plane ends, in real time (seconds),
-   * `exp` being on the tenant's clock, which the partner moves itself (issue 30: a clock moved back would keep it
-   * valid for ever).
+   * A token carrying the scope `control` only: when its authority on the control plane ends, in real time (seconds):
+   * `exp` is on the tenant's clock, which the partner moves itself (moved back, it would keep the token valid).
    */
   control_until?: number;
 }

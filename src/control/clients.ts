@@ -4,7 +4,6 @@ import { created, noContent, ok, type OperationHandlers } from '../http/operatio
 import { checkedClientId, ensureOperator, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
-/** The clients, each a tenant: listed, registered, changed, removed. */
 export function clientHandlers(ctx: FakeContext) {
   return {
     listClients: (call) => {

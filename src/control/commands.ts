@@ -5,7 +5,8 @@ import { advanceOrder, setOrderStatus } from '../domain/order-actions.js';
 import { placeOrder } from '../domain/order-placement.js';
 import { journalControl } from './control-journal.js';
 
-// The control plane's order changes, kept in the tenant's journal: its handlers (control/orders.ts) and the library's sync calls (server.ts): one place for both.
+// The control plane's order changes, kept in the tenant's journal: its handlers (control/orders.ts) and the library's
+// sync calls (server.ts): one place for both.
 
 export function placeOrderJournaled(
   ctx: FakeContext,

@@ -3,7 +3,6 @@ import { created, noContent, ok, type OperationHandlers } from '../http/operatio
 import { controlTenant } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
-/** A tenant's injected faults: listed, added, removed, cleared. */
 export function faultHandlers(ctx: FakeContext) {
   return {
     listFaults: (call) => ok({ data: controlTenant(ctx, call).faults.list() }),

@@ -65,7 +65,7 @@ function tenantsNamedIn(req: Request): string[] {
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** Bearer credentials with a dot are a token, whatever they hold (cut, padded, spaced): never a mistyped CONTROL_TOKEN. */
+/** Bearer credentials with a dot are a token, whatever they hold (cut, padded), never a mistyped CONTROL_TOKEN. */
 const looksLikeToken = (authorization: string): boolean =>
   /^bearer\s/i.test(authorization) && authorization.includes('.');
 
@@ -112,8 +112,8 @@ function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
 /**
  * Who makes a control call: the operator (its CONTROL_TOKEN, or anyone when there is none), or a partner, proven by
  * an access token of its own client with the scope `control`, confined to that client's tenant. Any other
- * `Authorization` value is refused as the API refuses it (401 `invalid_token`, CONTRACT 15: no value that is not a
- * valid token of this instance is let through), but for two: on a guarded plane, credentials that are no token at all
+ * `Authorization` value is refused as the API refuses it (401 `invalid_token`: no value that is not a valid token of
+ * this instance is let through), but for two: on a guarded plane, credentials that are no token at all
  * are a wrong CONTROL_TOKEN (401 `invalid_control_token`); in shadow mode with an open plane, tokens of another issuer
  * are the upstream's, which a partner's suite sends along, and are ignored. On an open plane a valid token of ours
  * without the scope is ignored too (a suite sending its API token along keeps working).
@@ -134,8 +134,7 @@ async function controlCaller(
     // a token that does not even match the Bearer syntax is verified as the empty token: refused, never thrown
     const verdict = verifyOnTenantClock(ctx, bearer ?? '', baseUrlOf(req, ctx));
     const tenant = verdict.signedFor === undefined ? undefined : ctx.tenants.find(verdict.signedFor);
-    // a token of ours that fails, or one naming our key, is refused with its reason; so is any other (CONTRACT 15)
-    // but the upstream's in shadow mode
+    // a token of ours that fails, or names our key, is refused with its reason; so is any other but shadow mode's
     if (verdict.error && (tenant || strict || verdict.namesThisServer)) throw verdict.error;
     if (tenant && verdict.claims) {
       if (verdict.claims.scope.split(' ').includes(CONTROL_SCOPE)) return partnerAuthority(tenant, verdict.claims);
@@ -157,11 +156,10 @@ async function controlCaller(
 }
 
 /**
- * Every /__control call but health: from no foreign web origin (403 `cross_origin_refused`), a body only as
- * JSON (415), and with CONTROL_TOKEN set its bearer token or a partner's own token with the scope `control` (401).
- * A partner's call is confined to its tenant (`controlPartner`, enforced by control/tenant.ts): naming another in
- * `X-Client-Id` or `?client_id=` answers 403 `forbidden_tenant` here, whatever the operation. Errors go to the one
- * error middleware.
+ * Every /__control call but health: from no foreign web origin (403 `cross_origin_refused`), a body only as JSON (415),
+ * and with CONTROL_TOKEN set its bearer token or a partner's own token with the scope `control` (401). A partner's call
+ * is confined to its tenant (`controlPartner`, enforced by control/tenant.ts): naming another in `X-Client-Id` or
+ * `?client_id=` answers 403 `forbidden_tenant` here, whatever the operation. Errors go to the one error middleware.
  */
 export function controlGuard(ctx: FakeContext): RequestHandler {
   const { controlToken, baseUrl } = ctx.options;

@@ -18,7 +18,6 @@ function health(ctx: FakeContext): AnswerOf<'getHealth'> {
   return { status: 503, body: { status: 'degraded', persistence, ...shadow } } as unknown as AnswerOf<'getHealth'>;
 }
 
-/** The instance itself: its health and its memory budgets. */
 export function instanceHandlers(ctx: FakeContext) {
   return {
     getHealth: () => health(ctx),

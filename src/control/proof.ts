@@ -101,7 +101,7 @@ const worldRecord =
     return order ? { kind: 'order', fields: order } : undefined;
   };
 
-/** The tenant's session since its last reset as a vitest file: its span, where it began, and the client's secret kept out. */
+/** The tenant's session since its last reset as a vitest file: its span, where it began, the secret kept out. */
 export const tenantVitestFile = (
   ctx: FakeContext,
   clientId: string,
@@ -169,7 +169,7 @@ function* exportSlices(
     : { body: yield* harSteps(records, context), contentType: 'application/json; charset=utf-8', extension: 'har' };
 }
 
-/** The tenant's journal as HAR 1.2, a `.http` file or a Pact contract, or its session as a vitest file: at once (the library). */
+/** The tenant's journal as HAR 1.2, `.http` or Pact, or its session as a vitest file: at once (the library). */
 export const exportTenantRequests = (
   ctx: FakeContext,
   clientId: string,
@@ -187,7 +187,6 @@ export const exportTenantRequestsSliced = (
   options: ExportOptions = {},
 ): Promise<ExportedRequests> => runSliced(exportSlices(ctx, clientId, format, baseUrl, options));
 
-/** The last reset the tenant's journal marks, if any. */
 export const lastReset = (ctx: FakeContext, clientId: string): string | null => {
   const marks = ctx.journal.resets(clientId);
   const last = marks[marks.length - 1];

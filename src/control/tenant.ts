@@ -20,7 +20,7 @@ const forbiddenTenant = (partner: Tenant, named: string): DomainError =>
     `This token is client "${partner.client.client_id}"'s: it acts on that tenant only, not on "${named.slice(0, 200)}". Drop X-Client-Id (and client_id), or name your own client.`,
   );
 
-/** A partner's call may name its own tenant only; the operator's may name any. Answers the client id to act on, if named. */
+/** A partner's call may name its own tenant only, the operator's any: answers the client id to act on, if named. */
 export function checkedClientId(
   call: Pick<TenantNaming, 'controlPartner'>,
   named: string | undefined,
@@ -32,7 +32,7 @@ export function checkedClientId(
 
 /**
  * A partner's control request names no tenant but its own, wherever it names one (each `X-Client-Id`, each
- * `?client_id=`): checked by the guard before any operation runs, so none can slip (CONTRACT 15), reading a request
+ * `?client_id=`): checked by the guard before any operation runs, so none can slip, reading a request
  * by id included. The handlers check the names in paths, bodies and MCP tools' arguments themselves.
  */
 export function confinePartner(partner: Tenant, named: readonly string[]): void {

@@ -1,15 +1,10 @@
 // The demo partner's choices, drawn from its seed: the same seed gives the same session (what it opens, when it
 // cancels, which mistake it makes), whatever the timing of the answers.
 import { createHash } from 'node:crypto';
+import { uniform } from '../domain/investor-activity.js';
 
-/** A number in [0, 1) drawn from the seed, the draw's index and what it is for. */
-export function draw(seed: string, index: number, purpose: string): number {
-  return createHash('sha256').update(`${seed}:${index}:${purpose}`).digest().readUIntBE(0, 6) / 2 ** 48;
-}
-
-/** One of `items`, drawn. */
 export const pick = <T>(items: readonly T[], seed: string, index: number, purpose: string): T =>
-  items[Math.floor(draw(seed, index, purpose) * items.length)]!;
+  items[Math.floor(uniform(seed, index, purpose) * items.length)]!;
 
 /** 40 lower-case hex digits after `0x`: an address that needs no EIP-55 checksum, unique per seed and index. */
 export const walletAddressOf = (seed: string, index: string): string =>

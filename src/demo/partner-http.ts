@@ -4,14 +4,14 @@
 import { tokenRequestOf } from '../control-client.js';
 import type { TokenEndpointAuthMethod } from '../api/types.js';
 
-/** Who the partner is: read at each token request, so a secret changed by the operator (or kept in STATE_DIR) is used. */
+/** Who the partner is, read at each token request: a secret the operator changed (or STATE_DIR kept) is used. */
 export interface PartnerCredentials {
   clientId: string;
   clientSecret: string;
   authMethod: TokenEndpointAuthMethod;
 }
 
-/** The scopes each token asks for: the API's that the session uses (no more: `unused_scopes`), and the test rig's `control`. */
+/** The scopes each token asks for: the API's the session uses (no more: `unused_scopes`), and the rig's `control`. */
 const SCOPES = {
   api: 'openid offline read:accounts write:accounts read:orders write:orders read:assets',
   control: 'openid offline control',

@@ -1,11 +1,12 @@
-// The demo partner (CONTRACT 15, "A demo with a partner in it"): a partner's session run against the fake over HTTP,
+// The demo partner (docs/control-plane.md, "The demo partner"): a partner's session run against the fake over HTTP,
 // one round every few seconds, so a demo's console shows a partner in Overview, Requests and Readiness at once. It
 // behaves as a careful client does (a kept token, lists read to their last page, orders polled with backoff, an order
 // read before it is cancelled) but for the mistakes it makes now and then on purpose, each one a readiness rule names.
 // Its world stays bounded: a "day" ends after DAY_ROUNDS rounds, or when the tenant says it is full (409
 // limit_reached), and the next day starts from the fixtures (its own tenant reset through the control plane).
 import type { Schemas } from '../api/types.js';
-import { draw, ibanOf, pick, walletAddressOf } from './partner-draws.js';
+import { uniform as draw } from '../domain/investor-activity.js';
+import { ibanOf, pick, walletAddressOf } from './partner-draws.js';
 import { PartnerCallError, PartnerHttp, type PartnerCredentials } from './partner-http.js';
 
 type Order = Schemas['Order'];
@@ -282,7 +283,7 @@ export class DemoPartner {
     await this.http.send('api', 'DELETE', `/v1/orders/${orderId}/`);
   }
 
-  /** A new day: the tenant back to its fixtures (its own reset, with its `control` token), the session's state forgotten. */
+  /** A new day: the tenant back to its fixtures (its own reset, by its `control` token), the session forgotten. */
   private async nextDay(): Promise<void> {
     await this.http.expect(204, 'control', 'POST', '/__control/reset', {});
     this.day = newDay(this.day.number + 1);

@@ -1,6 +1,5 @@
 // Starting the demo partner beside a listening fake (the CLI's and `startServer`'s): its client and tenant, then its
-// session over HTTP. The client's secret is drawn here and stays in the process (the control plane lists it, as it
-// lists every client's).
+// session over HTTP. Its secret is drawn here and stays in the process (the control plane lists it, as every one).
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { DEFAULTS } from '../config.js';
@@ -12,7 +11,7 @@ import { DemoPartner } from './partner.js';
 
 const DEMO_PARTNER_ID = 'demo-partner';
 
-/** Whether these options run a demo partner: under `demo`, unless `demoPartner: false` or in shadow mode (the API is the upstream's there). */
+/** Whether these options run a demo partner: under `demo`, unless `demoPartner: false` or in shadow mode. */
 export const runsDemoPartner = (options: FakeContext['options']): boolean =>
   options.demo === true && options.demoPartner !== false && options.upstream === undefined;
 

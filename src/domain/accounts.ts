@@ -60,7 +60,7 @@ const ONLY_FOR: Record<AccountType, readonly string[]> = {
 };
 const OTHER: Record<AccountType, AccountType> = { individual: 'business', business: 'individual' };
 
-/** What the client's settings make required (CONTRACT §6). */
+/** What the client's settings make required (docs/api.md, "Accounts, wallets and payment method details"). */
 function requiredFields(type: AccountType, settings: ClientSettings): string[] {
   const required: string[] = [];
   if (settings.tax_reporting) required.push(type === 'individual' ? 'tin' : 'tax_id', 'tax_residencies');

@@ -1,5 +1,5 @@
-// The memory budgets of one instance (CONTRACT 15, "Budgets, not crashes", sized to the use by CONTRACT 16): their
-// defaults, drawn from the process's heap limit, and the warning for settings whose sum passes half of it.
+// The memory budgets of one instance (docs/configuration.md, "Memory budgets"): their defaults, drawn from the
+// process's heap limit, and the warning for settings whose sum passes half of it.
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -51,7 +51,7 @@ export interface Budgets {
 
 export type BudgetSettings = Partial<Omit<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'>> &
   Pick<Budgets, 'maxTenants' | 'maxRecordsPerTenant' | 'journalSize'> & {
-    /** In shadow mode, MAX_TWINS: twins take none of the operator's slots, so each slot of either kind is guaranteed its part. */
+    /** In shadow mode, MAX_TWINS: twins take none of the operator's slots; every slot is guaranteed its part. */
     twinSlots?: number;
   };
 
@@ -86,12 +86,11 @@ function guaranteeConflict(settings: BudgetSettings, worldBytes: number, maxTena
 }
 
 /**
- * The budgets, each as set or by default (CONTRACT 16, "Sized to the use"): every world together WORLDS_SHARE of the
- * heap limit in heap (what the default MAX_TENANTS worlds got in total before; whatever the number of tenants), each
- * tenant guaranteed an equal part of it (of MAX_TENANTS parts; in shadow mode MAX_TENANTS + MAX_TWINS) and free to
- * borrow the rest up to MAX_TENANT_BYTES (no cap below WORLD_BYTES);
- * the journals together JOURNALS_SHARE. A library option out of bounds stops the start, named (the CLI checks its own),
- * and so do settings that cannot hold together (`BudgetsConflict`); a default guarantee is within MAX_TENANT_BYTES.
+ * The budgets, each as set or by default: every world together WORLDS_SHARE of the heap limit in heap, whatever the
+ * number of tenants, each tenant guaranteed an equal part of it (of MAX_TENANTS parts; in shadow mode MAX_TENANTS +
+ * MAX_TWINS) and free to borrow the rest up to MAX_TENANT_BYTES (no cap below WORLD_BYTES); the journals together
+ * JOURNALS_SHARE. A library option out of bounds stops the start, named (the CLI checks its own), and so do settings
+ * that cannot hold together (`BudgetsConflict`); a default guarantee is within MAX_TENANT_BYTES.
  */
 export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Budgets {
   for (const key of Object.keys(NAMES) as (keyof typeof NAMES)[]) {

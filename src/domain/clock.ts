@@ -46,12 +46,10 @@ export class Clock {
     this.moveTo(Clock.checked(this.now().getTime() + seconds * 1000));
   }
 
-  /** Stops the clock at the instant it shows. */
   freeze(): void {
     this.frozenAtMs = this.now().getTime();
   }
 
-  /** Lets it run on from the instant it shows. */
   unfreeze(): void {
     if (this.frozenAtMs !== undefined) this.offsetMs = this.frozenAtMs - Date.now();
     this.frozenAtMs = undefined;

@@ -1,7 +1,4 @@
-/**
- * A binary min-heap of items by the instant something is due to them: taking what is due costs O(log n) an item,
- * never a pass over every order.
- */
+/** A binary min-heap of items by the instant something is due to them: O(log n) an item, never a pass over all. */
 export class DueQueue<T> {
   private readonly ats: number[] = [];
   private readonly items: T[] = [];

@@ -1,7 +1,7 @@
-// Investor activity (CONTRACT §13): end investors place orders in the platform's app, on the tenant's own accounts,
-// at instants of the tenant's clock drawn from a generator seeded by the world's seed and the client id. Nothing runs
-// on a timer: whoever reads or writes the tenant first places the orders whose instants have passed, each created at
-// its own instant, so a reset and the same clock moves give the same orders.
+// Investor activity (docs/control-plane.md, "Testing a client that follows orders"): end investors place orders in the
+// platform's app, on the tenant's own accounts, at instants of the tenant's clock drawn from a generator seeded by the
+// world's seed and the client id. Nothing runs on a timer: whoever reads or writes the tenant first places the orders
+// whose instants have passed, each created at its own instant: a reset and the same clock moves give the same orders.
 import { createHash } from 'node:crypto';
 import type { WorldStore } from '../store/world-store.js';
 import type { OrderPlacement } from './order-placement.js';
@@ -21,8 +21,8 @@ export interface ActivityState {
   drawn: number;
 }
 
-/** A number in [0, 1) drawn from the seed, the draw's index and what it is for. */
-function uniform(seed: string, index: number, purpose: string): number {
+/** A number in [0, 1) drawn from the seed, the draw's index and what it is for (the demo partner's draws too). */
+export function uniform(seed: string, index: number, purpose: string): number {
   return createHash('sha256').update(`${seed}:${index}:${purpose}`).digest().readUIntBE(0, 6) / 2 ** 48;
 }
 

@@ -1,7 +1,7 @@
 import { DomainError } from '../api/errors.js';
 import type { WorldStore } from '../store/world-store.js';
 
-/** The settings of the room every tenant's records share, every one filled in (domain/budgets.ts, domain/world-budget.ts). */
+/** The settings of the room all tenants' records share, each filled in (domain/budgets.ts, domain/world-budget.ts). */
 export interface WorldBudgetSettings {
   /** Bytes of every tenant's records together (WORLD_BYTES). */
   worldBytes: number;
@@ -41,7 +41,7 @@ export function ensureRoomFor(store: WorldStore, adding: number, addingBytes: nu
   if (addingBytes > 0) store.ensureRoomForBytes(addingBytes);
 }
 
-/** A world loaded through the control plane must fit the records' cap as a whole (its bytes: `TenantShare.ensureWorld`). */
+/** A world loaded by the control plane must fit the records' cap as a whole (its bytes: `TenantShare.ensureWorld`). */
 export function ensureWorldFits(store: WorldStore): void {
   if (store.recordCount > store.maxRecords) {
     throw new DomainError(
@@ -82,7 +82,7 @@ export function tenantBytesRefused(refusal: RoomRefusal): DomainError {
   );
 }
 
-/** A write (or a world) past the room this tenant has of WORLD_BYTES: its guarantee, and room no tenant's guarantee holds. */
+/** A write (or a world) past this tenant's room of WORLD_BYTES: its guarantee, and room no tenant's guarantee holds. */
 export function worldBytesRefused(refusal: RoomRefusal & { guarantee: number; free: number }): DomainError {
   return new DomainError(
     409,

@@ -2,6 +2,7 @@
 // in the order's status history (order-progression.ts).
 import { notFound } from '../api/errors.js';
 import { clockView } from './clock.js';
+import { orderFilter } from './orders.js';
 import {
   advancedFields,
   cancelledFields,
@@ -81,15 +82,9 @@ export function listControlOrders(
   tenant: Tenant,
   query: QueryOf<'listControlOrders'> = {},
 ): Schemas['ControlOrderList'] {
-  const { side, market, order_status: status, account_id: accountId, isin, skip = 0, limit } = query;
-  const matching = tenant.store.orders.filter(
-    (o) =>
-      (side === undefined || o.side === side) &&
-      (market === undefined || o.market === market) &&
-      (status === undefined || o.status === status) &&
-      (accountId === undefined || o.account_id === accountId) &&
-      (isin === undefined || o.isin === isin),
-  );
+  const { skip = 0, limit, ...filters } = query;
+  const keep = orderFilter(tenant.store, filters);
+  const matching = keep ? tenant.store.orders.filter(keep) : tenant.store.orders;
   const page = matching.slice(skip, limit === undefined ? undefined : skip + limit);
   return {
     data: page.map((order) => controlView(tenant, order)),

@@ -1,6 +1,5 @@
 // The order lifecycle table: data and pure functions over it, with no import but the document's generated types, so
-// that the console's bundle draws the same table the domain applies (order-lifecycle.ts computes each status change
-// from it).
+// the console's bundle draws the table the domain applies (order-lifecycle.ts computes each status change from it).
 import type { components } from '../api/schema.js';
 
 type OrderSide = components['schemas']['OrderSide'];

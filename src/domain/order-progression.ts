@@ -1,6 +1,6 @@
-// Orders that move by themselves (CONTRACT §13): progress is a pure function of the tenant's clock (mode `clock`) or
-// of the answers that showed an order (mode `polls`). Nothing runs on a timer: whoever reads or writes a tenant's
-// orders first takes the steps its clock implies (`settle`), each at its own instant.
+// Orders that move by themselves (docs/control-plane.md, "Testing a client that follows orders"): progress is a pure
+// function of the tenant's clock (mode `clock`) or of the answers that showed an order (mode `polls`). Nothing runs on
+// a timer: whoever reads or writes a tenant's orders first takes the steps its clock implies (`settle`), each in turn.
 import type { OrderRecord, OrderStatus, Schemas } from '../api/types.js';
 import { advancedFields, cancelledFields, type LifecycleFields } from './order-lifecycle.js';
 import { LIFECYCLE } from './order-lifecycle-table.js';
@@ -89,7 +89,6 @@ export class OrderProgression {
     this.since = now;
   }
 
-  /** The instant the order entered its current status. */
   enteredAt(order: OrderRecord): number {
     return this.history.get(order.id)?.at(-1)?.at ?? Date.parse(order.created);
   }
@@ -180,10 +179,7 @@ export class OrderProgression {
     return stepped;
   }
 
-  /**
-   * `polls` mode: the orders a `GET /v1/orders` answer showed; each shown often enough takes its next step now. Says
-   * whether it changed an order.
-   */
+  /** `polls` mode: the orders a `GET /v1/orders` answer showed step on once shown often enough; true if any did. */
   shown(orders: readonly OrderRecord[], settings: ProgressionSettings, now: number): boolean {
     if (settings.order_progression !== 'polls') return false;
     let stepped = false;

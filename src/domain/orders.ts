@@ -30,8 +30,11 @@ function candidates(store: WorldStore, query: QueryOf<'listOrders'>): readonly O
   return store.orders;
 }
 
-/** The page of orders a query asks for, as records of the store. */
-function findOrders(store: WorldStore, query: QueryOf<'listOrders'>): OrderRecord[] {
+/** The filters of the orders lists (the control plane's are a few of them), as a test; undefined without any. */
+export function orderFilter(
+  store: WorldStore,
+  query: Omit<QueryOf<'listOrders'>, 'skip' | 'limit'>,
+): ((o: OrderRecord) => boolean) | undefined {
   // Read once: the request's query object is slow to read, and the filter runs over every candidate.
   const {
     side,
@@ -42,8 +45,8 @@ function findOrders(store: WorldStore, query: QueryOf<'listOrders'>): OrderRecor
     isin,
     account_type: accountType,
   } = query;
-  const filtered = [side, market, status, accountId, currency, isin, accountType].some((f) => f !== undefined);
-  const keep = (o: OrderRecord): boolean =>
+  if ([side, market, status, accountId, currency, isin, accountType].every((f) => f === undefined)) return undefined;
+  return (o) =>
     (side === undefined || o.side === side) &&
     (market === undefined || o.market === market) &&
     (status === undefined || o.status === status) &&
@@ -51,7 +54,6 @@ function findOrders(store: WorldStore, query: QueryOf<'listOrders'>): OrderRecor
     (currency === undefined || o.currency === currency) &&
     (isin === undefined || o.isin === isin) &&
     (accountType === undefined || store.accountById.get(o.account_id)?.type === accountType);
-  return paginate(candidates(store, query), query, filtered ? keep : undefined);
 }
 
 /**
@@ -59,7 +61,7 @@ function findOrders(store: WorldStore, query: QueryOf<'listOrders'>): OrderRecor
  * it: an order shown often enough takes its next step once the answer is built (the next answer shows it).
  */
 export function listOrders(tenant: Tenant, query: QueryOf<'listOrders'>): Order[] {
-  const records = findOrders(tenant.store, query);
+  const records = paginate(candidates(tenant.store, query), query, orderFilter(tenant.store, query));
   const items = records.map(toOrderListItem);
   if (tenant.progression.shown(records, tenant.client.settings, tenant.now())) tenant.changed();
   return items;

@@ -1,9 +1,9 @@
+import { documentNumber } from '../api/document.js';
+
 export interface Page {
   skip?: number;
   limit?: number;
 }
-
-const DEFAULT_LIMIT = 100;
 
 /**
  * Keeps the items that pass every filter, then cuts the page: `skip` then at most `limit` items. Without a filter
@@ -11,7 +11,8 @@ const DEFAULT_LIMIT = 100;
  */
 export function paginate<T>(items: readonly T[], page: Page, keep?: (item: T) => boolean): T[] {
   const skip = page.skip ?? 0;
-  const limit = page.limit ?? DEFAULT_LIMIT;
+  // the request check fills a request's `limit` in from the document; a caller in this process that leaves it out too
+  const limit = page.limit ?? documentNumber('/components/parameters/Limit/schema/default');
   if (!keep) return items.slice(skip, skip + limit);
   const out: T[] = [];
   let seen = 0;

@@ -1,6 +1,6 @@
 /**
  * `is_primary` is exclusive per account: `true` makes the item the one primary and clears the flag on its siblings
- * in the same step; `false` clears it; `null` or absent changes nothing (CONTRACT §7).
+ * in the same step; `false` clears it; `null` or absent changes nothing (docs/api.md).
  */
 export function applyPrimaryFlag<T extends { id: string; is_primary: boolean }>(
   siblings: readonly T[],

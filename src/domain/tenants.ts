@@ -10,7 +10,7 @@ import { worldBytes, WorldStore } from '../store/world-store.js';
 import { ensureWorldFits, tenantLimitReached, twinLimitReached, type Limits } from './limits.js';
 import { WorldBudget, type TenantShare } from './world-budget.js';
 
-/** What bounds one tenant's world: its records (MAX_RECORDS_PER_TENANT), and its share of WORLD_BYTES when there is one. */
+/** What bounds one tenant's world: its records (MAX_RECORDS_PER_TENANT), and its share of WORLD_BYTES if any. */
 export interface WorldBounds {
   maxRecords: number;
   share?: TenantShare;
@@ -27,9 +27,8 @@ export interface ClientRecord {
 }
 
 /**
- * The fixtures every tenant starts from; never handed out, only copied. (Kept as objects: a JSON string needs less
- * heap once built, but building it next to the generated world raised the peak, and so the RSS, of a 100k-order
- * world: bench/RESULTS.md.)
+ * The fixtures every tenant starts from; never handed out, only copied. Kept as objects: a JSON string needs less heap
+ * once built, but building it beside the generated world raised a 100k-order world's peak RSS (bench/RESULTS.md).
  */
 export class Fixtures {
   /**
@@ -72,8 +71,8 @@ export class Tenant {
     private readonly bounds: WorldBounds = UNBOUNDED,
     world?: World,
   ) {
-    // The fixtures may hold more records than MAX_RECORDS_PER_TENANT (a 100,000-order world): they bound what requests add.
-    // a restored world's bytes were counted when its share was opened: not serialized again
+    // The fixtures may hold more records than MAX_RECORDS_PER_TENANT (a 100,000-order world): the cap bounds what
+    // requests add. A restored world's bytes were counted when its share was opened: not serialized again.
     this.store = world ? this.storeOf(world, 0, bounds.share?.bytes) : this.freshStore(0);
     this.progression = new OrderProgression(this.now());
     this.activity = new InvestorActivity(`${fixtures.seed}:${client.client_id}`, this.now());
@@ -103,7 +102,7 @@ export class Tenant {
   /**
    * Takes what the tenant's clock implies since the last call: the orders end investors placed
    * (`investor_activity_per_hour`) and the order steps of `order_progression` `clock`; one comparison each when nothing
-   * is due. Called once at the start of a request's (or a control or library call's) work: reading the store never writes it.
+   * is due. Called at the start of a request's (or a control or library call's) work: reading the store never writes.
    */
   settle(): void {
     const now = this.now();
@@ -138,10 +137,9 @@ export class Tenant {
   }
 
   /**
-   * A control-plane clock change. What was due by the old time happens first. Investors act in the time that passes
-   * (an advance, or a running clock); a clock set to an instant is a new start for them, so setting it to a date
-   * years away does not place years of orders, and a test that sets the clock first sees the same orders whatever
-   * ran before.
+   * A control-plane clock change. What was due by the old time happens first. Investors act in the time that passes (an
+   * advance, or a running clock); a clock set to an instant is a new start for them, so setting it to a date years away
+   * does not place years of orders, and a test that sets the clock first sees the same orders whatever ran before.
    */
   changeClock(change: Schemas['ClockChange']): Schemas['Clock'] {
     this.settle();
@@ -243,7 +241,7 @@ export class TenantRegistry {
   private changeListener: ((tenant: Tenant) => void) | undefined;
   private readonly removeListeners: ((tenant: Tenant) => void)[] = [];
 
-  /** `restoredWorlds`: the worlds tenants had before a restart (STATE_DIR), by client id; the others start from the fixtures. */
+  /** `restoredWorlds`: tenants' worlds before a restart (STATE_DIR), by client id; others start from the fixtures. */
   constructor(
     private readonly fixtures: Fixtures,
     clients: readonly ClientRecord[],

@@ -88,7 +88,7 @@ function authMethodMismatch(
  * form), so that request validation sees the five fields; a form `client_id` differing from Basic is kept, for the
  * grant to refuse. A `client_secret` in the form beside Basic, even the same one, is two authentication methods in
  * one request (RFC 6749 §2.3: a client MUST NOT use more than one): `invalid_request` for every client, whatever its
- * registered method (CONTRACT 15).
+ * registered method (docs/api.md, "Authentication").
  */
 export function withBasicCredentials(form: Record<string, unknown>, basic: BasicCredentials): Record<string, unknown> {
   if (form.client_secret !== undefined) {
@@ -119,8 +119,8 @@ export function clientProvenBy(
 }
 
 /**
- * The rules of the client-credentials grant (CONTRACT §2), in the order a real authorization server applies them:
- * grant type, client authentication, audience, then scope.
+ * The rules of the client-credentials grant (docs/api.md, "Authentication"), in the order a real authorization server
+ * applies them: grant type, client authentication, audience, then scope.
  */
 export function grantClientCredentials(
   registry: TenantRegistry,

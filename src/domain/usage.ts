@@ -8,7 +8,7 @@ type TenantUsage = Schemas['TenantUsage'];
 /** The tenants `GET /__control/usage` lists at most, by world bytes and by journal bytes. */
 const LARGEST_TENANTS = 10;
 
-/** The `count` largest by `key`, largest first: one pass keeping a short sorted list, whatever the number of tenants. */
+/** The `count` largest by `key`, largest first: one pass keeping a short sorted list, whatever the tenants. */
 function largest(items: Iterable<TenantUsage>, key: (item: TenantUsage) => number, count: number): TenantUsage[] {
   const top: TenantUsage[] = [];
   for (const item of items) {

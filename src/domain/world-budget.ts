@@ -1,7 +1,7 @@
-// What every tenant's world may take together (CONTRACT 16, "Sized to the use"): WORLD_BYTES, shared as an operating
-// system shares memory under quotas (cgroups' memory.min, Kubernetes' requests and limits). Each tenant is guaranteed
-// its share and may borrow room no other tenant's guarantee holds, up to MAX_TENANT_BYTES; a tenant whose guarantee
-// cannot be held is refused when it would be made. Running totals: a write's check is O(1), whatever the tenants.
+// What every tenant's world may take together (docs/configuration.md, "Memory budgets"): WORLD_BYTES, shared as an
+// operating system shares memory under quotas (cgroups' memory.min, Kubernetes' requests and limits). Each tenant is
+// guaranteed its share and may borrow room no other tenant's guarantee holds, up to MAX_TENANT_BYTES; a tenant whose
+// guarantee cannot be held is refused when it would be made. Running totals: a write's check is O(1).
 import type { ByteAccount } from '../store/world-store.js';
 import {
   guaranteeRefused,
@@ -46,7 +46,7 @@ export class TenantShare implements ByteAccount {
     else this.budget.move(this, bytes);
   }
 
-  /** Throws unless a world of `bytes` may replace the tenant's (a snapshot loaded): as for a write, worded for a world. */
+  /** Throws unless a world of `bytes` may replace the tenant's (a snapshot loaded): as a write, worded for a world. */
   ensureWorld(bytes: number): void {
     this.budget.ensureRoom(this, bytes - this.bytes, 'world');
   }
@@ -126,7 +126,7 @@ export class WorldBudget {
     this.heldBytes -= this.holds(share.bytes);
   }
 
-  /** Throws unless `share` may grow by `bytes`: within MAX_TENANT_BYTES, and into its guarantee or room no one holds. */
+  /** Throws unless `share` may grow by `bytes`: within MAX_TENANT_BYTES, into its guarantee or room no one holds. */
   ensureRoom(share: TenantShare, bytes: number, kind: RoomRefusal['kind']): void {
     if (bytes <= 0) return;
     const to = share.bytes + bytes;
@@ -145,7 +145,7 @@ export class WorldBudget {
     }
   }
 
-  /** Whether a tenant of `bytes` passes MAX_TENANT_BYTES, when that is below WORLD_BYTES (else WORLD_BYTES is what refuses). */
+  /** Whether a tenant of `bytes` passes MAX_TENANT_BYTES when that is below WORLD_BYTES (else WORLD_BYTES refuses). */
   private capped(bytes: number): boolean {
     return bytes > this.settings.maxTenantBytes && this.settings.maxTenantBytes < this.settings.worldBytes;
   }

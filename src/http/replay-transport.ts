@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
 import { Socket } from 'node:net';
+import { documentNumber } from '../api/document.js';
 
 const REPLAY = Symbol('investment-api-fake.twin-replay');
 
@@ -23,16 +24,15 @@ export interface ReplayTransport {
  * app, as its server hands them over, without a socket (a socket's writes were most of a replay's cost). The answer
  * is what the app ends the response with. A replay is marked on its request object, so nothing can forge the mark.
  */
-/** Past an injected fault's longest latency (60 s): a replay the app never ends does not hold up the comparisons after it. */
-const REPLAY_TIMEOUT_MS = 65_000;
-
 export function replayTransport(app: RequestListener): ReplayTransport {
+  // past an injected fault's longest latency: a replay the app never ends does not hold up the comparisons after it
+  const timeoutMs = documentNumber('/components/schemas/FaultCreate/properties/latency_ms/maximum') + 5_000;
   return {
     send: ({ method, url, headers, body }) =>
       new Promise<ReplayAnswer>((resolveOnce, reject) => {
         const timer = setTimeout(
-          () => reject(new Error(`the twin did not answer within ${REPLAY_TIMEOUT_MS / 1000} s`)),
-          REPLAY_TIMEOUT_MS,
+          () => reject(new Error(`the twin did not answer within ${timeoutMs / 1000} s`)),
+          timeoutMs,
         );
         timer.unref();
         const resolve = (answer: ReplayAnswer): void => {

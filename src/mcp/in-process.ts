@@ -8,18 +8,17 @@ import { clientPort, type ControlPort } from './port.js';
 export interface Caller {
   /** Its public base URL (BASE_URL, else its scheme and Host): the address its tools' calls are made to. */
   baseUrl: string;
-  /** `Authorization` (the operator's token, a partner's own, or none), `Host` and `X-Forwarded-Proto`, as it sent them. */
+  /** `Authorization` (the operator's token, a partner's own, or none), `Host` and `X-Forwarded-Proto`, as sent. */
   headers: Record<string, string>;
 }
 
 /**
- * `fetch` into the fake's own app, in this process, as shadow mode's twin replays reach it (replay-transport.ts):
- * each call goes the one pipeline, guard, route, validation, handler and error writer, as a request over HTTP would.
- * Marked as the twin's replays are, a call is neither journaled nor forwarded upstream (a tool's token request is the
- * agent's, not the client's traffic). Each call is addressed as the caller addressed the fake (so a partner's token,
- * issued for that address, is verified as it was), and each control call carries the caller's `Authorization`: the
- * guard finds the operator or confines the partner, as it did for the MCP request; a token request proves its own
- * client.
+ * `fetch` into the fake's own app, in this process, as shadow mode's twin replays reach it (replay-transport.ts): each
+ * call goes the one pipeline, guard, route, validation, handler and error writer, as a request over HTTP would. Marked
+ * as the twin's replays are, a call is neither journaled nor forwarded upstream (a tool's token request is the agent's,
+ * not the client's traffic). Each call is addressed as the caller addressed the fake (so a partner's token, issued for
+ * that address, is verified as it was), and each control call carries the caller's `Authorization`: the guard finds the
+ * operator or confines the partner, as it did for the MCP request; a token request proves its own client.
  */
 function appFetch(app: RequestListener, base: string, caller: () => Caller): Fetch {
   const transport = replayTransport(app);

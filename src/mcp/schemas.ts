@@ -52,7 +52,7 @@ function convert(node: unknown, reached: Set<string>): unknown {
   return out;
 }
 
-/** `nullable: true` as `anyOf` with `null`, each branch of one type (the portable spelling), its annotations outside. */
+/** `nullable: true` as `anyOf` with `null`, each branch of one type (the portable spelling), annotations outside. */
 function nullable(schema: JsonSchema): JsonSchema {
   const { description, title, default: fallback, examples, ...rest } = schema;
   return {

@@ -1,9 +1,8 @@
 /**
- * The open MCP sessions of one instance, by owner (the operator, or one partner): CONTRACT 15, "MCP sessions per
- * owner". Each owner's sessions are capped on their own, and past that cap its own least recently used goes; the
- * instance's total is capped too, so count and memory stay bounded whatever the number of partners. Opening a
- * session never closes another owner's: when the instance is full, the opener gives up its own least recently used,
- * and an opener holding none is refused.
+ * The open MCP sessions of one instance, by owner (the operator, or one partner; docs/mcp.md). Each owner's sessions
+ * are capped on their own, and past that cap its own least recently used goes; the instance's total is capped too, so
+ * count and memory stay bounded whatever the number of partners. Opening a session never closes another owner's: when
+ * the instance is full, the opener gives up its own least recently used, and an opener holding none is refused.
  */
 export interface SessionLimits {
   perOwner: number;

@@ -37,7 +37,7 @@ function callerOf(req: Request, ctx: FakeContext): Caller {
   return { baseUrl: baseUrlOf(req, ctx), headers };
 }
 
-/** Who opens a session (`operator`, or `partner:<client_id>`): only that caller may use it, and its caps are its own. */
+/** Who opens a session (`operator`, or `partner:<client_id>`): only that caller may use it; its caps are its own. */
 const ownerOf = (partner: Tenant | undefined): string => (partner ? `partner:${partner.client.client_id}` : 'operator');
 
 /** A JSON-RPC error as the SDK's transport answers one (no request id: it could not be read). */

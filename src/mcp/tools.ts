@@ -14,7 +14,7 @@ import * as render from './render.js';
 import { jsonSchemaOf, schemaAt, type JsonSchema } from './schemas.js';
 
 /**
- * The 22 tools of the MCP server (CONTRACT 14), in its order: each one control-plane operation (operation-tool.ts),
+ * The 22 tools of the MCP server (docs/mcp.md), in its order: each one control-plane operation (operation-tool.ts),
  * but get_state and get_token, which read a few. Adding one: an entry here, with its name, description, hints,
  * operationId and a text of its answer (its structured output is the operation's answer component, from the document).
  */

@@ -73,9 +73,8 @@ export interface RestoredState {
 }
 
 /**
- * Reads every tenant file of STATE_DIR (made when missing). A file that cannot be read, is not JSON, fails the
- * schema or the rules of a world, or is named for another client stops the start with a message naming it:
- * nothing is silently replaced.
+ * Reads every tenant file of STATE_DIR (made when missing). A file that cannot be read, is not JSON, fails the schema
+ * or the rules of a world, or is named for another client stops the start naming it: nothing is silently replaced.
  */
 export function readStateDir(stateDir: string, document: ApiDocument): RestoredState {
   const folder = join(stateDir, TENANTS);
@@ -166,7 +165,7 @@ export function clientsToStart(configured: readonly ClientRecord[], restored: Re
   return [...first, ...[...kept.values()].filter((c) => !ids.has(c.client_id))];
 }
 
-/** Puts back what the worlds do not hold: each tenant's clock offset, faults, orders' progression and investor activity. */
+/** Puts back what worlds do not hold: each tenant's clock offset, faults, orders' progression and investor activity. */
 export function restoreTenants(registry: TenantRegistry, restored: RestoredState): void {
   for (const file of restored.tenants) {
     const tenant = registry.get(file.client.client_id);

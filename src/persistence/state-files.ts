@@ -20,9 +20,9 @@ const FILE_MODE = 0o600;
 export const FOLDER_MODE = 0o700;
 
 /**
- * The largest tenant file read: five times a tenant at MAX_RECORDS_PER_TENANT's default (100,000 records: ~75 MB as
- * the fake writes it, bench/state-dir-isolation.mjs), and below the longest string V8 makes (~512 MiB). A larger one (or /dev/zero behind a name)
- * is refused by name before it is read.
+ * The largest tenant file read: five times a tenant at MAX_RECORDS_PER_TENANT's default (100,000 records: ~75 MB as the
+ * fake writes it, bench/state-dir-isolation.mjs), and below the longest string V8 makes (~512 MiB). A larger one (or
+ * /dev/zero behind a name) is refused by name before it is read.
  */
 const MAX_STATE_FILE_BYTES = 400 * 1024 * 1024;
 
@@ -79,7 +79,7 @@ export async function writeFileAtomic(file: string, text: string | readonly stri
   await syncFolder(dirname(file));
 }
 
-/** A folder's entries made durable (fsync of the folder): a file renamed into it or deleted from it stays so after a crash. */
+/** A folder's entries made durable (fsync of the folder): a file renamed into it or deleted stays so after a crash. */
 export async function syncFolder(path: string): Promise<void> {
   const folder = await open(path, 'r');
   try {

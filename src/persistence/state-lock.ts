@@ -8,8 +8,7 @@ import { StateDirError, stateDirRefused } from './state-error.js';
 import { FOLDER_MODE, writeFileAtomicSync } from './state-files.js';
 
 /**
- * proper-lockfile, loaded only by a process with STATE_DIR (it loads graceful-fs and signal-exit, which a process
- * without one has no use for).
+ * proper-lockfile, loaded only by a process with STATE_DIR (it loads graceful-fs and signal-exit, of no use without).
  */
 const require = createRequire(import.meta.url);
 const lockLibrary = (): typeof ProperLockfile => require('proper-lockfile') as typeof ProperLockfile;
@@ -20,8 +19,7 @@ const LOCK = 'lock';
 const HOLDER = 'holder.json';
 /**
  * The holder refreshes the lock's mtime every UPDATE_MS; a lock not refreshed for STALE_MS is taken over (a holder
- * killed on another machine). Generous, so a holder whose event loop is held for seconds (a large world generated at
- * start) keeps it.
+ * killed on another machine). Generous: a holder whose event loop is held for seconds (a large world made) keeps it.
  */
 const STALE_MS = 30_000;
 const UPDATE_MS = 5_000;
@@ -32,7 +30,7 @@ interface Holder {
   pid: number;
   hostname: string;
   started: string;
-  /** Where Linux says: the process's start, in clock ticks after boot (/proc/<pid>/stat), so a reused pid is told apart. */
+  /** The process's start in clock ticks after boot (Linux: /proc/<pid>/stat), so a reused pid is told apart. */
   process_start?: string;
 }
 
@@ -62,7 +60,7 @@ function running(pid: number): boolean {
   }
 }
 
-/** A process as Linux's /proc shows it: its state letter and start time; undefined elsewhere (no /proc) or once gone. */
+/** A process as Linux's /proc shows it: its state letter and start time; undefined without /proc or once gone. */
 function processOf(pid: number): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -149,8 +147,7 @@ export function lockStateDir(stateDir: string, onLost: (error: Error) => void): 
     throw stateDirRefused(stateDir, 'cannot be locked', error);
   }
   try {
-    // proper-lockfile checks that the lock folder's mtime is the one it set: a file added inside changes it, so it is
-    // set back
+    // proper-lockfile checks that the lock folder's mtime is the one it set: a file added inside changes it: set back
     chmodSync(lockDir, FOLDER_MODE);
     const { mtime } = statSync(lockDir);
     const start = processOf(process.pid)?.start;

@@ -78,12 +78,11 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * Writes tenants to STATE_DIR off the request path: a tenant a call reached is marked, and a timer writes every
- * marked tenant that changed since its last write at most `delayMs` later, one file each, atomically; `close()`
- * writes what is left (shutdown). A tenant that only reads is never rewritten. A large tenant is serialized in slices
- * between which the event loop serves others (SLICE_MS). A failed write is retried at the next round; until it
- * succeeds, `health` says `degraded` (the health check, and writes answer 503 `state_not_saved`), and `close()`
- * rejects.
+ * Writes tenants to STATE_DIR off the request path: a tenant a call reached is marked, and a timer writes every marked
+ * tenant that changed since its last write at most `delayMs` later, one file each, atomically; `close()` writes what is
+ * left (shutdown). A tenant that only reads is never rewritten. A large tenant is serialized in slices between which
+ * the event loop serves others (SLICE_MS). A failed write is retried at the next round; until it succeeds, `health`
+ * says `degraded` (the health check, and writes answer 503 `state_not_saved`), and `close()` rejects.
  */
 export class StateWriter {
   private readonly dirty = new Set<Tenant>();
@@ -132,8 +131,7 @@ export class StateWriter {
 
   /**
    * Tries to take the lock again every `delayMs` (a directory read-only for longer than the lock's stale time, then
-   * writable again): once it has it, what changed meanwhile is written and the writer is healthy again; while another
-   * process holds it, it keeps failing.
+   * writable again): once taken, what changed meanwhile is written and all is healthy; while another holds it, fails.
    */
   private retakeLock(): void {
     const { relock } = this.options;

@@ -1,10 +1,11 @@
 /**
- * The one writer of the files the fake writes for someone to run or send (CONTRACT 16, "Generated code runs only what
- * the fake wrote"): the vitest files (`vitest-export/`) and the `.http` file (`export.ts`). A value that came from
- * outside the generator (a path, a query, a body, an upstream's answer, a reason, a client id) reaches a file only
- * through a function for its position, as a compiler's emitter or `JSON.stringify` writes it: it cannot end its
- * string, comment or line, nor become code. The generator's own code is `Code`. Nothing is pasted, and no pass runs
- * over a written file: a TypeScript writer is handed the redaction, which it applies to each value before writing it.
+ * The one writer of the files the fake writes for someone to run or send, so that generated code runs only what the
+ * fake wrote (docs/test-suites.md, "A failing session as a test that runs"): the vitest files (`vitest-export/`) and
+ * the `.http` file (`export.ts`). A value that came from outside the generator (a path, a query, a body, an upstream's
+ * answer, a reason, a client id) reaches a file only through a function for its position, as a compiler's emitter or
+ * `JSON.stringify` writes it: it cannot end its string, comment or line, nor become code. The generator's own code is
+ * `Code`. Nothing is pasted, and no pass runs over a written file: a TypeScript writer is handed the redaction, which
+ * it applies to each value before writing it.
  */
 
 /**
@@ -66,7 +67,6 @@ export class TypeScriptWriter {
 
   constructor(private readonly redact: (text: string) => string = (text) => text) {}
 
-  /** A string literal holding `text`. */
   string(text: string): string {
     return JSON.stringify(this.redact(text)).replace(UNSEEN, hex4);
   }
@@ -86,7 +86,7 @@ export class TypeScriptWriter {
     return this.redact(text).replace(COMMENT_SPECIAL, escapedInComment).replace(/\*\//g, '*\\/');
   }
 
-  /** An object literal's key for the member `name`: `__proto__` computed, so the object has that member and keeps its prototype. */
+  /** An object literal's key for `name`: `__proto__` computed, so the object has that member and its prototype. */
   key(name: string): string {
     const shown = this.redact(name);
     if (shown === '__proto__') return '["__proto__"]';
@@ -120,7 +120,7 @@ export class TypeScriptWriter {
     }
   }
 
-  /** Strings and code joined (a path with identifiers in it): a template literal, or a string literal when it holds no code. */
+  /** Strings and code joined (a path with identifiers in it): a template literal, or a string literal if no code. */
   joined(parts: readonly (string | Code)[]): string {
     if (parts.every((part) => typeof part === 'string')) return this.string(parts.join(''));
     return `\`${parts.map((part) => (typeof part === 'string' ? this.templateText(part) : `\${${this.code(part)}}`)).join('')}\``;
@@ -200,7 +200,7 @@ export const httpFile = {
     return text.replace(/\{\{/g, '{\\u007b').replace(/[\u0085\u2028\u2029]/g, hex4);
   },
 
-  /** A form body, percent-encoded field by field (the same fields); `variableOf` names a field written as `{{variable}}`. */
+  /** A form body, percent-encoded field by field; `variableOf` names a field written as `{{variable}}`. */
   form(fields: readonly [string, string][], variableOf: (name: string, value: string) => string | undefined): string {
     return fields
       .map(([name, value]) => {

@@ -3,7 +3,7 @@ import { bodyValue } from '../records/journal-body.js';
 import type { PagedLists } from '../api/document.js';
 import type { Schemas } from '../api/types.js';
 
-/** Every finding names its severity, a hint and its docs section: a rule cannot leave one out (the type requires them). */
+/** Every finding names its severity, a hint and its docs section: the type requires them of every rule. */
 export type ReadinessFinding = Schemas['ReadinessFinding'];
 export type ReadinessCode = ReadinessFinding['code'];
 type Severity = ReadinessFinding['severity'];
@@ -65,7 +65,7 @@ export interface ReadinessContext {
   operationScopes: ReadonlyMap<string, readonly string[]>;
   /** The document's paged lists: reads of their first page only, polls of them, fetches of documents' links. */
   lists: PagedLists;
-  /** The API's scopes (the domain's one list, `domain/scopes.ts`): what a token request may ask for beyond `openid offline`. */
+  /** The API's scopes (`domain/scopes.ts`): what a token request may ask for beyond `openid offline`. */
   apiScopes: readonly string[];
   /**
    * Whether a reset of the tenant lies between two records (its world, clock and faults began again there): the
@@ -350,7 +350,7 @@ function unusedScopes(
   ];
 }
 
-/** The operations that create a resource, and how a client finds what one made (docs/readiness.md#surviving-a-lost-answer). */
+/** The operations that create, and how a client finds what one made (docs/readiness.md#surviving-a-lost-answer). */
 const CREATES: Readonly<Record<string, { noun: string; lookup: string }>> = {
   createAccount: { noun: 'account', lookup: 'GET /v1/accounts?external_id=<the external_id it sent>' },
   registerWallet: {

@@ -39,7 +39,7 @@ const tooLarge = (path: string, message: string): DomainError =>
     [{ location: 'body', path, message }],
   );
 
-/** Refuses a pattern past PATTERN_LIMITS, naming the limit; it stops counting at the limit (a huge one costs no more). */
+/** Refuses a pattern past PATTERN_LIMITS, naming the limit; counting stops at the limit (a huge one costs no more). */
 function checkPatternCost(pattern: RequestPattern, at = '/request'): void {
   const { queryParameters, bodyMembers, bodyDepth, bytes, pathLength } = PATTERN_LIMITS;
   if (pattern.path !== undefined && String(pattern.path).length > pathLength)

@@ -1,8 +1,9 @@
 import type { ApiScope, ClientSettings, Schemas, TokenEndpointAuthMethod } from '../api/types.js';
 
 /**
- * A change the control plane (its answer kept where a replay asserts it: an order's, a payment method's) (or the library's same calls) made to a tenant's world or clock: what a replay of the
- * tenant's session needs beside its requests (CONTRACT 15, "A session as a runnable test"). Kept in the journal in
+ * A change the control plane (or the library's same calls) made to a tenant's world or clock, its answer kept where a
+ * replay asserts it (an order's, a payment method's): what a replay of the tenant's session needs beside its requests
+ * (docs/test-suites.md, "A failing session as a test that runs"). Kept in the journal in
  * order with the requests, never shown as partner traffic. Identifiers the change issued are kept so that later
  * steps naming them can be written with the replay's own.
  */

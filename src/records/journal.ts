@@ -73,8 +73,8 @@ export interface RawRequest extends Omit<JournalEntry, 'time' | 'query'> {
 }
 
 /**
- * The query as a reader sees it, each name as sent (CONTRACT 16, "Queries are data"): an object without a prototype, so
- * `constructor`, `toString` and `__proto__` are names like any other; a repeated name's values joined by commas.
+ * The query as a reader sees it, each name as sent (docs/readiness.md, "The journal"): an object without a prototype,
+ * so `constructor`, `toString` and `__proto__` are names like any other; a repeated name's values joined by commas.
  */
 function redactedQuery(rawQuery: string, credentials: readonly string[] | undefined): Record<string, string> {
   const query = Object.create(null) as Record<string, string>;
@@ -97,7 +97,7 @@ export class JournalRecord {
   private view: JournalEntry | undefined;
   /** The journal's order of arrival (set when recorded): resets are marked between two of them. */
   seq = 0;
-  /** What it holds in memory, as the journal's byte budgets count it: its kept bodies, path and query, and the overhead. */
+  /** What it holds in memory, as the journal's byte budgets count it: kept bodies, path and query, and the overhead. */
   readonly bytes: number;
 
   /**
@@ -121,8 +121,7 @@ export class JournalRecord {
 
   /**
    * The entry as `GET /__control/requests` shows it, and every reader after it (verify, the report, the exports): the
-   * request's credentials and any token replaced in its path and query, in any spelling; secret query values
-   * redacted. Small: kept once made.
+   * request's credentials and tokens replaced in its path and query, in any spelling; secret query values redacted.
    */
   get entry(): JournalEntry {
     if (!this.view) {
@@ -156,7 +155,7 @@ export class JournalRecord {
     return readBody(request, credentials ? { ...REDACT_ALL, credentials } : REDACT_ALL);
   }
 
-  /** The answer's body as a reader sees it: redacted where its operation can answer a secret, and of the client's credentials. */
+  /** The answer's body as a reader sees it: redacted where its operation can answer a secret, and of credentials. */
   get responseBody(): JournalBody | null {
     const { response, credentials, secretAnswer } = this.kept;
     const redaction = secretAnswer === false ? AS_SENT : REDACT_ALL;
@@ -186,7 +185,7 @@ export function controlRecord(clientId: string, step: ControlStep, tenantAt: num
   return new JournalRecord(raw, { at, retryAfter: null, bodyHash: null, itemCount: null, tenantAt }, NO_EXCHANGE, step);
 }
 
-/** A tenant's span for a replay: its requests and control steps since its last reset, and whether the journal lost any. */
+/** A tenant's span for a replay: requests and control steps since its last reset, and whether the journal lost any. */
 export interface JournalSpanRecords {
   records: JournalRecord[];
   /** False when a record of the span was evicted by a budget or cleared (`DELETE /__control/requests`). */
@@ -255,7 +254,6 @@ class Ring {
     else this.resets.push({ afterSeq, at });
   }
 
-  /** The index of the first record after the last reset. */
   firstSinceReset(): number {
     const last = this.resets[this.resets.length - 1];
     if (!last) return 0;
@@ -285,14 +283,14 @@ export interface RingUsage {
 /** The ring of requests no tenant owns: no token, a bad one, wrong credentials. */
 const NO_TENANT = '\u0000no tenant';
 
-/** Of two rings, the one that gives first past the total budget: the one holding more, else the one with the older record. */
+/** Of two rings, the one that gives first past the total budget: the one holding more, else the one older. */
 const largerFirst = (a: Ring, b: Ring): boolean =>
   a.bytes > b.bytes || (a.bytes === b.bytes && a.oldestSeq < b.oldestSeq);
 
 /**
  * The request journal of one server: a ring per tenant (and one for requests no tenant owns), each of at most
  * `capacity` records and `budget.bytesPerTenant` bytes. Past `budget.totalBytes` for all of them, the ring that holds
- * the most gives its oldest first (CONTRACT 16, "Journals shared fairly"): a party within `totalBytes / (parties with
+ * the most gives its oldest first (docs/configuration.md, "Memory budgets"): a party within `totalBytes / (parties with
  * records)` loses nothing to another's traffic, and memory stays bounded however many tenants send. The rings are
  * kept in a heap by their bytes, so finding the largest costs O(log tenants) a record, never a scan. A reset keeps a
  * tenant's records and marks itself between them.
@@ -312,17 +310,13 @@ export class Journal {
    */
   private readonly cleared = new Map<string, { lostSeq: number; reset: ResetMark | undefined }>();
 
-  /**
-   * `secretAnswers`: the operations whose answers can hold a secret (`secret-answers.ts`); every answer is
-   * redacted when read without it.
-   */
+  /** `secretAnswers`: the operations whose answers can hold a secret (`secret-answers.ts`); without it, every one. */
   constructor(
     readonly capacity = DEFAULT_JOURNAL_SIZE,
     private readonly secretAnswers: (operationId: string) => boolean = () => true,
     readonly budget: JournalBudget = UNBOUNDED,
   ) {}
 
-  /** Whether an operation's answers are redacted when read. */
   answersSecrets(operationId: string): boolean {
     return this.secretAnswers(operationId);
   }
@@ -368,7 +362,6 @@ export class Journal {
     this.heldBytes -= ring.shift().bytes;
   }
 
-  /** The bytes every ring holds, and each ring's records and bytes. */
   usage(): { bytes: number; entries: number; rings: RingUsage[] } {
     const rings = [...this.rings].map(([key, ring]) => ({
       clientId: key === NO_TENANT ? null : key,
@@ -396,7 +389,7 @@ export class Journal {
     this.record(controlRecord(clientId, step, tenantAt));
   }
 
-  /** A tenant's requests and control steps since its last reset, oldest first, and whether the journal still holds all of them. */
+  /** A tenant's requests and control steps since its last reset, oldest first, and whether the journal has all. */
   span(clientId: string): JournalSpanRecords {
     const ring = this.ring(clientId);
     const cleared = this.cleared.get(clientId);

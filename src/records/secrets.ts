@@ -10,8 +10,7 @@ export const REDACTED = '[redacted]';
 
 /**
  * Names of fields, parameters and headers whose values are never shown, whatever their type: `access_token`,
- * `client_secret`, `password`, `api_key`, `jwt`, `authorization`… (not `token_type`, nor a value such as
- * `AWAITING_TOKEN_DELIVERY`: names only).
+ * `client_secret`, `password`, `api_key`, `jwt`, `authorization`… (names only: not `token_type`, nor a status).
  */
 const SECRET_NAME =
   /secret|passw(?:or)?d|passphrase|authorization|credential|jwt|api[-_]?key|apikey|private[-_]?key|access[-_]?key|(?:token|signature)$/i;
@@ -30,7 +29,7 @@ function writtenForms(value: string): string[] {
   return [...forms];
 }
 
-/** A value percent-encoded as a URL carries it; one holding a lone surrogate has no UTF-8, so none (never a throw on reading). */
+/** A value percent-encoded as a URL carries it; one with a lone surrogate has no UTF-8, so none (never a throw). */
 const percentEncoded = (value: string): string => {
   try {
     return encodeURIComponent(value);
@@ -203,7 +202,7 @@ export function redactedValue(
   );
 }
 
-/** A request's path as every reader shows it (the journal's entry, the log line): its credentials and any token replaced, in any spelling. */
+/** A request's path as every reader shows it (journal, log): its credentials and tokens replaced, in any spelling. */
 export const shownPath = (path: string, credentials: readonly string[] | undefined): string =>
   withoutSecretValues(path, secretForms(credentials));
 
@@ -213,7 +212,7 @@ export interface Redaction {
   names: boolean;
   /** `signature=` of the document links this fake signed. */
   links: boolean;
-  /** The credentials of the request's client (its bearer token, its secret, a token it was issued), wherever they appear. */
+  /** The credentials of the request's client (bearer token, secret, a token it was issued), wherever they appear. */
   credentials?: readonly string[];
 }
 

@@ -33,7 +33,7 @@ type Translate = (upstreamId: string) => string | undefined;
 export interface Comparison {
   upstream: Answer;
   fake: Answer;
-  /** Values are compared only for a resource the session created or changed (CONTRACT 14). */
+  /** Values are compared only for a resource the session created or changed (docs/shadow-mode.md). */
   compareValues: boolean;
   translate: Translate;
   /** Pointers (concrete) where an answer holds a value outside the document's enum, from the document check. */
@@ -50,7 +50,7 @@ const errorCodeOf = (body: unknown): { pointer: string; code: unknown } | undefi
   return undefined;
 };
 
-/** An answer as a problem: its status, its `code` and `detail` (OAuth: `error`, `error_description`); null for a success. */
+/** An answer as a problem: status, `code` and `detail` (OAuth: `error`, `error_description`); null for a success. */
 const problemOf = ({ status, body }: Answer, forms: readonly string[]): ProblemSide => {
   if (status < 400) return null;
   const record =
@@ -105,10 +105,10 @@ interface ShapeNode {
 
 const shapeNode = (value: unknown): ShapeNode => ({ types: 0, first: value, fields: undefined, items: undefined });
 
-/** The shape of a value, walked in the answer's order without recursion; one step of the caller's slices per STEP nodes. */
+/** The shape of a value, walked in the answer's order without recursion; a slice step per STEP nodes. */
 function* shapeOf(root: unknown): Slices<ShapeNode> {
   const top = shapeNode(root);
-  // what is left to walk, in four stacks: the value, the node holding it, its key there (undefined: a list item), its depth
+  // what is left to walk, in four stacks: the value, the node holding it, its key (undefined: a list item), its depth
   const values: unknown[] = [root];
   const parents: (ShapeNode | undefined)[] = [undefined];
   const keys: (string | undefined)[] = [undefined];
@@ -279,8 +279,8 @@ function* enumFindings(
 }
 
 /**
- * Where the twin's answer differs from the upstream's (CONTRACT 14): the status; on an error, its code; on success,
- * the fields and their JSON types at every pointer (list items by shape), the values of a resource the session
+ * Where the twin's answer differs from the upstream's (docs/shadow-mode.md): the status; on an error, its code; on
+ * success, the fields and their JSON types at every pointer (list items by shape), the values of a resource the session
  * created or changed, and every enum value within the document's enum on both sides. A pure function of the two
  * answers, the document's verdicts on them and the identifier map, in time linear in the answers' size, written as
  * slices (`util/slices.ts`): the control plane's caller gives the event loop a turn between them.

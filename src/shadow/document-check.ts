@@ -40,7 +40,7 @@ export class DocumentCheck {
     return (this.coercingAjv ??= documentAjv(this.document, { paths: true, coerceTypes: 'array' }));
   }
 
-  /** The client's request: each parameter against its schema (query names the document does not list included), the body against its own. */
+  /** The client's request: each parameter against its schema (unlisted query names too), the body against its own. */
   checkRequest(template: string, method: string, request: CheckedRequest): Violation[] {
     return runNow(this.checkingRequest(template, method, request));
   }
@@ -84,7 +84,7 @@ export class DocumentCheck {
     return violations;
   }
 
-  /** An answer: its status documented for the operation, its JSON body the schema documented for that status (`api/answer-check.ts`). */
+  /** An answer: its status documented for the operation, its JSON body as documented for it (`api/answer-check.ts`). */
   checkAnswer(template: string, method: string, status: number, body: unknown): Violation[] {
     return runNow(this.checkingAnswer(template, method, status, body));
   }

@@ -25,7 +25,7 @@ const shadowOf = (ctx: FakeContext): ShadowMode => {
   return shadow;
 };
 
-/** Shadow mode's report (CONTRACT 14): the operator sees every client's exchanges, a partner its own. */
+/** Shadow mode's report (docs/shadow-mode.md): the operator sees every client's exchanges, a partner its own. */
 export function fidelityHandlers(ctx: FakeContext) {
   return {
     getFidelityReport: async (call) => {
@@ -66,8 +66,8 @@ function findingsOf(report: Schemas['FidelityReport']) {
 }
 
 /**
- * The exchanges that differed as a vitest file asserting the upstream's answers (CONTRACT 15): the session of the
- * named client (a partner: its own), else of the first twin with a difference; a file that passes when none differed.
+ * The exchanges that differed as a vitest file asserting the upstream's answers (docs/shadow-mode.md): the session of
+ * the named client (a partner: its own), else of the first twin with a difference; a passing file if none differed.
  */
 function fidelityVitestFile(ctx: FakeContext, fidelity: FidelityLog, call: TenantNaming & { baseUrl: string }): string {
   const named = checkedClientId(call, namedClientId(call));

@@ -23,15 +23,14 @@ import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from '.
 /** The most a forwarded request's body may hold (the fake's own limit is 1 MiB; the upstream may take more). */
 const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 
-/** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
+/** The requests shadow mode forwards (docs/shadow-mode.md): the token request and everything under `/v1`. */
 const isForwarded = (method: string, path: string): boolean =>
   (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
 
 /**
  * The operation of a forwarded request, found by the route step's own router (`http/route.ts`: the document's paths
- * to the letter), or none where the route step would refuse the request (404, 405, 400 malformed_uri). The forwarding
- * step runs before the route step, which never sees a forwarded request: this is its one routing, and the exchange
- * carries what it found to the twin.
+ * to the letter), or none where the route step would refuse the request (404, 405, 400 malformed_uri). The route step
+ * never sees a forwarded request: this is its one routing, and the exchange carries what it found to the twin.
  */
 export function forwardedRoute(
   route: (req: RoutableRequest) => RouteMatch,
@@ -57,13 +56,13 @@ const chunksHolding = (chunks: readonly Buffer[], bytes: number): number => {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** What the comparison needs of an exchange: tokens by their hash; the client's credentials only to hide them (`secrets`). */
+/** What the comparison needs of an exchange: tokens by their hash; the client's credentials only to hide them. */
 export interface ForwardedExchange {
   requestId: string;
   method: string;
   path: string;
   rawQuery: string;
-  /** What the route step's router found for the request (`forwardedRoute`): its operation, OpenAPI path and path parameters. */
+  /** What the route step's router found (`forwardedRoute`): the operation, its OpenAPI path and path parameters. */
   route: RouteMatch | undefined;
   contentType: string | undefined;
   /** The client's `Host`: the replay's too, so the twin issues tokens for the same audience. */
@@ -75,7 +74,7 @@ export interface ForwardedExchange {
   bearer: string | undefined;
   /** A token request: who asked, how it authenticated (never with what). */
   token: TokenRequest | undefined;
-  /** The client's credentials the answers may carry (`records/secrets.ts`): kept to hide them in the report, never shown. */
+  /** The client's credentials the answers may carry (`records/secrets.ts`): kept to hide them in the report. */
   secrets: readonly string[];
   upstream: {
     status: number;
@@ -98,9 +97,9 @@ export interface TokenRequest {
 /** What the forwarding step asks of the twin: who a token belongs to, and to compare an exchange once answered. */
 export interface TwinSide {
   clientOfToken(tokenHash: string): string | undefined;
-  /** Each client's credentials as seen on the way: what the journal and the report hide wherever an answer carries them. */
+  /** Each client's credentials as seen on the way: what journal and report hide wherever an answer carries them. */
   readonly credentials: CredentialBook;
-  /** The upstream granted a token: the twin of its client exists from now on (answers its tenant, if it could be made). */
+  /** The upstream granted a token: its client's twin exists from now on (answers its tenant, if it could be made). */
   tokenGranted(clientId: string, scope: unknown, method: TokenRequest['method'], tokenHash: string): Tenant | undefined;
   compareLater(exchange: ForwardedExchange): void;
 }
@@ -133,10 +132,7 @@ function readBody(req: Request): Promise<Buffer | undefined> {
   });
 }
 
-/**
- * Who a token request is from and how it authenticated; its secret apart, to be hidden wherever it shows and never
- * replayed or kept in the exchange.
- */
+/** Who a token request is from and how it authenticated; its secret apart: hidden wherever it shows, never kept. */
 function tokenRequestOf(req: Request, body: Buffer): { token: TokenRequest; secret: string | undefined } | undefined {
   const form = body
     .toString('latin1')
@@ -197,7 +193,7 @@ async function jsonOf(
 }
 
 /**
- * Shadow mode's step (CONTRACT 14), right after the journal's observer: the token request and every `/v1` request go
+ * Shadow mode's step, right after the journal's observer: the token request and every `/v1` request go
  * to the upstream and its answer goes back to the client, byte for byte but for hop-by-hop headers; the request is
  * journaled as any other (attributed to the twin of its client once the upstream vouched for the client). The
  * comparison with the twin is queued once the client has its answer. Other requests, and the twin's replays, go on.

@@ -143,7 +143,7 @@ export interface AnswerSeen {
   body: unknown;
 }
 
-/** A 404 saying the record is not there (`not_found`, or no code): not a path the document lacks (`route_not_found`). */
+/** A 404 saying the record is not there (`not_found`, or no code), not a path the document lacks (`route_not_found`) */
 const noSuchRecord = ({ status, body }: AnswerSeen): boolean => {
   if (status !== 404) return false;
   const code = body !== null && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;

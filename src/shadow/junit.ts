@@ -17,8 +17,7 @@ const problemLines = (d: Difference): string => {
 
 /**
  * The shadow report as JUnit XML: a test case per operation seen, a `failure` per difference (with both values and
- * the request), the not-comparable exchanges as a case's system-out. No exchange seen: one skipped case, since a
- * report over nothing proves nothing.
+ * the request), the not-comparable exchanges as system-out. No exchange seen: one skipped case (nothing is proven).
  */
 export function fidelityJunit(log: FidelityLog, timestamp: Date, clientId?: string): string {
   const report = log.report(clientId);

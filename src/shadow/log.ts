@@ -85,7 +85,7 @@ export class FidelityLog {
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
 
-  /** `clients`: how many clients' full lists the log holds in all (shadow mode: each twin's, and those no twin owns). */
+  /** `clients`: how many clients' full lists the log holds in all (shadow mode: each twin's, and those no twin owns) */
   constructor(
     readonly upstream: string,
     { clients = 1 }: { clients?: number } = {},
@@ -94,7 +94,7 @@ export class FidelityLog {
     this.clientLimit = 4 * Math.max(1, clients);
   }
 
-  /** Runs a comparison after those queued before it; its failure is its own (logged by `onError`), never the queue's. */
+  /** Runs a comparison after those queued before it; its failure is its own (logged by `onError`), not the queue's. */
   enqueue(task: () => Promise<void>, onError: (error: unknown) => void): void {
     this.pending++;
     this.queue = this.queue
@@ -224,7 +224,6 @@ export class FidelityLog {
     return merged;
   }
 
-  /** Forgets what was counted (every client's, or one's). */
   clear(clientId?: string): void {
     for (const forgotten of this.of(clientId))
       for (const name of Object.keys(this.held) as ListName[]) this.held[name] -= forgotten[name].length;

@@ -10,14 +10,13 @@ import {
 
 /**
  * The normalization rules of shadow mode, written once: which values are instants, which are identifiers, what JSON
- * type a value has, and what a report shows of a value (its secrets as `secrets.ts`
- * says). Hoverfly's diff mode fails on timestamps because every comparison decides this for itself; here the
- * comparison asks these functions.
+ * type a value has, and what a report shows of a value (its secrets as `secrets.ts` says). Hoverfly's diff mode fails
+ * on timestamps because every comparison decides this for itself; here the comparison asks these functions.
  */
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-/** A date-time (`created`, `updated`, `next_redemption_date`…): two worlds made at other instants never agree on it. */
+/** A date-time (`created`, `updated`, `next_redemption_date`…): two worlds made at other instants never agree. */
 export const isInstant = (value: unknown): boolean => typeof value === 'string' && INSTANT.test(value);
 
 /** A field naming a record (`id`, `account_id`, `feeder_fund_id`…): its value differs from world to world. */

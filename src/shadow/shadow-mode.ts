@@ -18,9 +18,9 @@ export interface ShadowMode extends ShadowModeState {
 export const shadowModeOf = (ctx: FakeContext): ShadowMode | undefined => ctx.shadow as ShadowMode | undefined;
 
 /**
- * Shadow mode of one server (`--upstream`, CONTRACT 14): the forwarding step for the pipeline, and what the control
- * plane reads (the fidelity log) and `stop()` closes (the upstream's kept-alive sockets, the twin's loopback). Its
- * forwarding step is handed the pipeline's own route step (one router): `route` names its operation.
+ * Shadow mode of one server (`--upstream`, docs/shadow-mode.md): the forwarding step for the pipeline, and what the
+ * control plane reads (the fidelity log) and `stop()` closes (the upstream's kept-alive sockets, the twin's loopback).
+ * Its forwarding step is handed the pipeline's own route step (one router): `route` names its operation.
  */
 export function shadowMode(
   ctx: FakeContext,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import tls from 'node:tls';
 
-/** Where Debian, Alpine, Fedora/RHEL and macOS keep the system's trusted certificates (OpenSSL's `SSL_CERT_FILE` first). */
+/** Where Debian, Alpine, Fedora/RHEL and macOS keep the trusted certificates (OpenSSL's `SSL_CERT_FILE` first). */
 const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'];
 
 const PEM = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;

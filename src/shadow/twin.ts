@@ -65,7 +65,7 @@ export class Twin implements TwinSide {
   private readonly tokens = new Map<string, { clientId: string; twinToken?: string }>();
   /** Twins this server made (their scopes follow what the upstream grants); other tenants are the operator's. */
   private readonly made = new Set<string>();
-  /** Clients the upstream granted a token that got no twin, with why (MAX_TWINS): what the report says of their exchanges. */
+  /** Clients the upstream granted a token but no twin, and why (MAX_TWINS): what the report says of their exchanges. */
   private readonly withoutTwin = new Map<string, string>();
   private check: DocumentCheck | undefined;
   readonly credentials = new CredentialBook();
@@ -310,7 +310,7 @@ export class Twin implements TwinSide {
     this.log.add(outcome({ findings }));
   }
 
-  /** The token request on the twin: the twin's own secret for a client the upstream accepted, a wrong one for one it refused as `invalid_client`. */
+  /** The twin's token request: its secret for a client the upstream accepted, a wrong one after `invalid_client`. */
   private async replayTokenRequest(exchange: ForwardedExchange, token: TokenRequest): Promise<Replayed> {
     const tenant = this.ctx.tenants.find(token.clientId);
     const refusedClient = (exchange.upstream.body as { error?: unknown } | undefined)?.error === 'invalid_client';
@@ -347,7 +347,7 @@ export class Twin implements TwinSide {
     return { answer, untranslated: [], session: undefined, tenant: undefined };
   }
 
-  /** A `/v1` request on the twin, in the twin's terms, with the twin's token; a refused write the twin accepted is undone. */
+  /** A `/v1` request on the twin, in its terms, with its token; a write only the upstream refused is undone. */
   private async replayApiRequest(exchange: ForwardedExchange): Promise<Replayed> {
     let authorization: string | undefined;
     let session: IdentifierMap | undefined;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * The `n`th id of a sequence: a version-4-shaped UUID drawn from `seed` and `n`, so the same calls give the same ids
- * every run (CONTRACT §13: same seed, calls and clock moves, byte-identical answers).
+ * every run (docs/control-plane.md: the same seed, calls and clock moves give byte-identical answers).
  */
 export function sequenceUuid(seed: string, n: number): string {
   const bytes = createHash('sha256').update(`${seed}:${n}`).digest();

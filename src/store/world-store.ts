@@ -45,7 +45,7 @@ export interface ByteAccount {
   moved(bytes: number): void;
 }
 
-/** How a store is made: its caps, where its ids come from, its first version, and its bytes when the caller knows them. */
+/** How a store is made: its caps, where its ids come from, its first version, its bytes when the caller knows them. */
 export interface WorldStoreOptions {
   /** Accounts + wallets + payment method details + orders it may grow to (MAX_RECORDS_PER_TENANT). */
   maxRecords?: number;
@@ -53,7 +53,7 @@ export interface WorldStoreOptions {
   account?: ByteAccount;
   /** Where the ids of what is created are drawn from (the tenant's client id), so they are the same every run. */
   idSeed?: string;
-  /** A store that replaces another (a reset, a restore) starts above the one it replaces, so no version is seen twice. */
+  /** A store that replaces another (a reset, a restore) starts above its version, so no version is seen twice. */
   firstVersion?: number;
   /** `worldBytes(own)`, when the caller has it (a copy of the fixtures): else it is measured. */
   bytes?: number;
@@ -78,7 +78,6 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
   else groups.set(key, [item]);
 }
 
-/** Where `value` goes in the ascending `sorted`. */
 function sortedIndex(sorted: readonly number[], value: number): number {
   let low = 0;
   let high = sorted.length;
@@ -143,7 +142,7 @@ export class WorldStore {
 
   /**
    * Bumped by every write (`changed()`): whoever saved the world at one version knows it changed at any other. A store
-   * that replaces another (a reset, a restore) starts above the one it replaces (`firstVersion`), so no version is seen twice.
+   * that replaces another (a reset, a restore) starts above it (`firstVersion`): no version is seen twice.
    */
   private changes: number;
 

@@ -13,7 +13,6 @@ export class MaxHeap<T> {
     return this.items.length;
   }
 
-  /** The first item, or undefined when empty. */
   first(): T | undefined {
     return this.items[0];
   }

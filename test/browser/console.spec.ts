@@ -81,7 +81,7 @@ describe('orders', () => {
     // the page reads the world on load and on the live feed's first poll; later only when partners call, and none do
     await expect.poll(() => worldReads).toBeGreaterThanOrEqual(2);
     // the control plane is not journaled, so the open page does not see this
-    fake.setOrderStatus(order.id, 'COMPLETED');
+    fake.setOrderStatusSync(order.id, 'COMPLETED');
     await page.getByRole('button', { name: 'Advance', exact: true }).click();
     const problem = page.getByRole('alert');
     await problem.waitFor();
@@ -209,7 +209,7 @@ describe('the world controls', () => {
       body: JSON.stringify({ type: 'individual', first_name: 'Temporary' }),
     });
     expect(created.status).toBe(201);
-    fake.advanceOrder(fixtures.orders.find((o) => o.status === 'PLACED')!.id);
+    fake.advanceOrderSync(fixtures.orders.find((o) => o.status === 'PLACED')!.id);
     await fake.control.addFault({ status: 500 });
     await fake.control.advanceClock(30 * 86_400);
     expect(fake.state()).not.toEqual(fixtures);

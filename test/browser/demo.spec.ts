@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { launchBrowser, WatchedPage } from './support.js';
 
-// A demo that moves at once (CONTRACT §14): `--demo` as a new user meets it, the console's orders view opened as the
+// A demo that moves at once: `--demo` as a new user meets it, the console's orders view opened as the
 // fake starts and watched for a minute, on the real clock. Every 30 s something in it visibly changes: an order's
 // status, or a new order.
 const SESSION_MS = 60_000;

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import type { FakeServer } from '../../src/index.js';
 import { fakeAndBrowserPerFile, seriousViolations, WatchedPage } from './support.js';
 
-// The demo sandbox (CONTRACT §13): the console shows orders moving on a running tenant clock, each with the time
+// The demo sandbox: the console shows orders moving on a running tenant clock, each with the time
 // to its next step, and the tenant view switches progression on and off.
 let fake: FakeServer;
 let browser: Browser;

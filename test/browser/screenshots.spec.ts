@@ -22,7 +22,7 @@ beforeAll(async () => {
   mkdirSync(DIR, { recursive: true });
   // a partner at work: a token, some reads, a 503 it meets and retries, a 404
   const order = fake.state().orders.find((o) => o.status === 'PLACED' && o.side === 'BUY')!;
-  orderId = fake.advanceOrder(order.id).id;
+  orderId = fake.advanceOrderSync(order.id).id;
   const token = await fake.token();
   const get = (path: string) => fetch(fake.url + path, { headers: { authorization: `Bearer ${token}` } });
   await get('/v1/share-classes?limit=2');

@@ -7,7 +7,7 @@ import { packageVersion } from '../../src/package-info.js';
 import { CLI, cleanEnv, exitOf, killLaunched, launch } from '../support/cli.js';
 import { exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
-// `investment-api-fake mcp` (CONTRACT 14): the built CLI as an MCP server over stdio, driven by the SDK's own client.
+// `investment-api-fake mcp` (docs/mcp.md): the built CLI as an MCP server over stdio, driven by the SDK's own client.
 afterAll(killLaunched);
 
 /** The SDK's client on a spawned `investment-api-fake mcp …`; its stderr kept. */

@@ -9,7 +9,7 @@ import { healthOf } from '../support/state-dirs.js';
 import { itOnTmpfs, tmpfsFixtures } from '../support/tmpfs.js';
 import { sleep, until } from '../support/waits.js';
 
-// "Nothing lost" (CONTRACT 15): a state file is replaced whole or not at all, on a file system that runs out of room
+// Nothing lost (docs/scaling.md): a state file is replaced whole or not at all, on a file system that runs out of room
 // mid-file too; a fake killed and started again at once on its STATE_DIR starts, keeping what it acknowledged.
 const tmpfs = tmpfsFixtures();
 const dirs: string[] = [];

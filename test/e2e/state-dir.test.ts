@@ -10,7 +10,7 @@ import { itOnTmpfs, tmpfsFixtures } from '../support/tmpfs.js';
 import { sleep, until } from '../support/waits.js';
 
 // The CLI with STATE_DIR, as a host runs it: restarts by SIGTERM and by SIGKILL keep every tenant, account, clock and
-// token (CONTRACT §13, issue #21).
+// token (docs/scaling.md).
 const dirs: string[] = [];
 const tmpfs = tmpfsFixtures();
 afterEach(() => {

@@ -283,7 +283,7 @@ describe("shadow mode's differences exported as a vitest file (GET /__control/fi
   }, 120_000);
 });
 
-describe('generated code runs only what the fake wrote (CONTRACT 16)', () => {
+describe('generated code runs only what the fake wrote', () => {
   it("shadow mode's file, after identifiers that read as code behind a line break, runs and writes no file", async () => {
     const { output } = await project.run('code-in-paths.test.ts', await fidelityFileWithCodeInPaths());
     expect(project.holds('RAN'), output).toBe(false);

@@ -16,7 +16,7 @@ import {
 import { propertyRuns } from '../support/runs.js';
 
 /**
- * CONTRACT 16, "Generated code runs only what the fake wrote": whatever a session holds in any slot (its path, query,
+ * Generated code runs only what the fake wrote: whatever a session holds in any slot (its path, query,
  * headers, bodies, an upstream's answers and codes, a state's params, a reason, the client's id and secret), the
  * vitest files parse, with TypeScript's own parser, into the generator's statements and names only; the values they
  * send are the session's; the `.http` file is a block per request that no value reshapes. (Running such a file:

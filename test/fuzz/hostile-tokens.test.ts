@@ -7,7 +7,7 @@ import { mutationsOf, type Mutation } from '../support/token-mutations.js';
 import { propertyRuns } from '../support/runs.js';
 
 /**
- * CONTRACT 15, no 5xx from any input: an Authorization header that is not a valid token of this instance answers
+ * No 5xx from any input: an Authorization header that is not a valid token of this instance answers
  * 401 `invalid_token` with `WWW-Authenticate`, on a read, a write and the control plane, and changes nothing.
  */
 const RUNS = propertyRuns(300);
@@ -57,7 +57,7 @@ describe('a valid token', () => {
   });
 });
 
-describe('the tokens of issue 38', () => {
+describe('tokens a byte or a few away from a valid one', () => {
   it('the payload cut by 1 to 13 characters, or with a character added, answers 401 invalid_token everywhere, MCP included', async () => {
     const [header, payload, signature] = valid.split('.') as [string, string, string];
     const before = await accountsOfTheTenant();
@@ -108,7 +108,7 @@ describe('an open control plane (no CONTROL_TOKEN)', () => {
       await http(open).get('/__control/state').set('Authorization', `Bearer ${header}.${payload}A.${signature}`),
       'a character added',
     );
-    // the token of another fake is no token of this instance (CONTRACT 15); only in shadow mode is it ignored there
+    // the token of another fake is no token of this instance; only in shadow mode is it ignored there
     expectInvalidToken(
       await http(open).get('/__control/state').set('Authorization', `Bearer ${valid}`),
       'another issuer',

@@ -26,7 +26,7 @@ describe('the token endpoint', () => {
     });
   });
 
-  it('signs an RS256 JWT with a kid and the claims of CONTRACT §2, verifiable with the published JWKS', async () => {
+  it('signs an RS256 JWT with a kid and the claims of docs/api.md, verifiable with the published JWKS', async () => {
     const token = await tokenFor(app);
     const jwks = (await http(app).get('/.well-known/jwks.json')).body as { keys: { kid: string }[] };
     const header = jwt.decode(token, { complete: true })!.header;

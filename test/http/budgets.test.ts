@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Schemas, World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 15, "Budgets, not crashes": memory is bounded by settings, never by the process dying.
+// Budgets, not crashes (docs/configuration.md, "Memory budgets"): memory is bounded by settings, never by the process dying.
 const IBAN = 'DE89370400440532013000';
 const usageOf = async (app: Express): Promise<Schemas['Usage']> =>
   (await http(app).get('/__control/usage').expect(200)).body;

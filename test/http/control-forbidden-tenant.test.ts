@@ -4,7 +4,7 @@ import { loadApiDocument, operationsOf } from '../../src/api/document.js';
 import type { Schemas, World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 15, to the letter: a partner's control token that names another tenant (X-Client-Id or ?client_id=)
+// A partner's control token that names another tenant (X-Client-Id or ?client_id=)
 // answers 403 forbidden_tenant on every control operation, reading one request by id included.
 const OPERATOR = 'operator-secret';
 const operator = { Authorization: `Bearer ${OPERATOR}` };

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
 import { bearer, http, requestToken, testApp, tokenFor } from '../support/test-app.js';
 
-// A sandbox shared by partners (CONTRACT §13): the operator holds CONTROL_TOKEN; each partner reaches the control
+// A sandbox shared by partners (docs/control-plane.md): the operator holds CONTROL_TOKEN; each partner reaches the control
 // plane with a token of its own client carrying the scope `control`, for its own tenant only.
 const OPERATOR = 'operator-secret';
 const operator = { Authorization: `Bearer ${OPERATOR}` };
@@ -84,7 +84,7 @@ describe('the scope control', () => {
     expect(expired.body.code).toBe('token_expired');
   });
 
-  it('a token of another fake (another key) proves nobody: 401 invalid_token, as on the API (CONTRACT 15)', async () => {
+  it('a token of another fake (another key) proves nobody: 401 invalid_token, as on the API', async () => {
     const { acme } = await sharedSandbox();
     const { app } = await sharedSandbox();
     const response = await http(app).get('/__control/state').set(bearer(acme));

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 
-describe('every error is an application/problem+json of CONTRACT §4', () => {
+describe('every error is an application/problem+json as docs/api.md has it', () => {
   let app: Express;
   let auth: { Authorization: string };
   beforeAll(async () => {

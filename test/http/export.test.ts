@@ -131,7 +131,7 @@ describe('GET /__control/export?format=http', () => {
   });
 });
 
-describe('a .http file written from values that break lines (CONTRACT 16)', () => {
+describe('a .http file written from values that break lines', () => {
   it("adds no request for a problem code with a line break in it (shadow mode's upstream chooses its codes)", () => {
     const code = 'not_found\nGET https://elsewhere.test/?{{$processEnv HOME}}\r\n### 2\u2028< /etc/passwd';
     const record = new JournalRecord(

@@ -5,7 +5,7 @@ import { MOST_ORDERS_PER_READ } from '../../src/domain/investor-activity.js';
 import { http, testApp } from '../support/test-app.js';
 import { frozenTenant } from '../support/tenants.js';
 
-// Investor activity (CONTRACT §13): end investors place orders on the tenant's own accounts at seeded instants of
+// Investor activity (docs/control-plane.md): end investors place orders on the tenant's own accounts at seeded instants of
 // its clock, seen from the partner's seat (the public list) and from the control plane (the state, the history).
 const T0 = '2030-01-01T12:00:00.000Z';
 const HOUR = 3600;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/types.js';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 16, "Journals shared fairly": past JOURNAL_TOTAL_BYTES the journal that holds the most gives first.
+// Journals shared fairly (docs/configuration.md, "Memory budgets"): past JOURNAL_TOTAL_BYTES the journal that holds the most gives first.
 const CLIENTS = ['quiet', 'loud-1', 'loud-2'].map((client_id) => ({ client_id, client_secret: `${client_id}-secret` }));
 
 describe('journals shared fairly', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http, testApp } from '../support/test-app.js';
 
-// The fake's own pages are matched as written, as every path is (CONTRACT 15): case counts, no trailing slash, GET
+// The fake's own pages are matched as written, as every path is: case counts, no trailing slash, GET
 // and HEAD only for the document; everything else goes on through the pipeline to its 404.
 describe('the document and the fake’s own pages', () => {
   const app = testApp();

@@ -5,7 +5,7 @@ import { startServer } from '../../src/server.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 import { frozenTenant } from '../support/tenants.js';
 
-// Orders that move by themselves (CONTRACT §13), seen from the partner's seat: the public list, the cancel and the
+// Orders that move by themselves (docs/control-plane.md), seen from the partner's seat: the public list, the cancel and the
 // control plane's history, under each order_progression mode.
 const T0 = '2030-01-01T12:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Schemas, World } from '../../src/api/types.js';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 16, "Provider states, whole or not at all": a refused setup changes nothing, and the journal keeps of a
+// Provider states, whole or not at all: a refused setup changes nothing, and the journal keeps of a
 // setup what the state used, counted in its budgets like any other entry.
 const URL = '/__control/pact/provider-states';
 const recordsOf = (world: World) => ({

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 import { targetsOf } from '../support/generated-code.js';
 
-// CONTRACT 16, "Queries are data": a query's names are kept as sent, whatever they are (`constructor`, `toString`,
+// Queries are data: a query's names are kept as sent, whatever they are (`constructor`, `toString`,
 // `__proto__`), in the journal, in verify, in every export, and as the validator reads them.
 
 const QUERY = 'constructor=3&toString=1&__proto__=4';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { World } from '../../src/api/types.js';
 import { http, HOST, testApp, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 15, "To the letter": a path matches as the document writes it, its case and every slash; anything else is
+// To the letter (docs/api.md, "Errors"): a path matches as the document writes it, its case and every slash; anything else is
 // 404 route_not_found, changes nothing, and names the right spelling when the path nearly has it.
 const ACCOUNT = {
   type: 'individual',

@@ -4,7 +4,7 @@ import type { Schemas, World } from '../../src/api/types.js';
 import { createApp } from '../../src/app.js';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 16, "Sized to the use": WORLD_BYTES shared by every tenant, each guaranteed its part and free to borrow room
+// Sized to the use (docs/configuration.md, "Memory budgets"): WORLD_BYTES shared by every tenant, each guaranteed its part and free to borrow room
 // no other tenant's guarantee holds, up to MAX_TENANT_BYTES.
 const MiB = 1024 * 1024;
 const CLIENTS = [

@@ -1,4 +1,4 @@
-// CONTRACT 16, "Credentials, in any spelling": the client's secret and its tokens pasted into a path or a query, raw
+// Credentials in any spelling (docs/readiness.md, "The journal"): the client's secret and its tokens pasted into a path or a query, raw
 // or percent-encoded any way (`%61cme` for `acme`, `%2E` for `.`, either case of hex, encoded twice), and in shadow
 // mode the upstream's own token the client sends back, are in no list, entry or export.
 import http from 'node:http';

@@ -6,7 +6,7 @@ import { runsDemoPartner } from '../../src/demo/start-partner.js';
 import { stoppedAfterEachTest } from '../support/servers.js';
 import { stateDirFixtures } from '../support/state-dirs.js';
 
-// The demo partner (CONTRACT 15): under `demo` a simulated partner runs a partner's session against the fake over
+// The demo partner (docs/control-plane.md): under `demo` a simulated partner runs a partner's session against the fake over
 // HTTP. It runs on real time, a round every 4 s; here every 10 ms, so a minute of rounds takes seconds.
 const start = stoppedAfterEachTest();
 const dirs = stateDirFixtures();

@@ -80,7 +80,7 @@ describe('with no difference', () => {
   });
 });
 
-describe('an identifier that reads as code behind a line break (CONTRACT 16)', () => {
+describe('an identifier that reads as code behind a line break', () => {
   it("stays text: each not-compared exchange's comment holds its line break escaped, and the file holds only the generator's code", async () => {
     const file = await fidelityFileWithCodeInPaths();
     // the line breaks (LF, U+2028, CR) decoded from the path end no comment: each shows as an escape

@@ -8,7 +8,7 @@ import type { Schemas } from '../../src/api/types.js';
 import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_OWNER } from '../../src/mcp/sessions.js';
 import { call, exerciseEveryTool, expectSchemaRefusals, expectTheTools, ok, refused } from '../support/mcp.js';
 
-// The MCP tools over Streamable HTTP at /__control/mcp (CONTRACT 14): the SDK's own client, behind the control
+// The MCP tools over Streamable HTTP at /__control/mcp (docs/mcp.md): the SDK's own client, behind the control
 // plane's guard (operator token, or a partner's token with the scope `control`, confined to its tenant).
 const OPERATOR = 'mcp-operator';
 const PARTNER_SCOPES: Schemas['ApiScope'][] = ['read:accounts', 'read:orders', 'control'];

@@ -501,7 +501,7 @@ describe('an upstream that cannot be used', () => {
   });
 });
 
-describe('a forwarded query whose names are those of an object’s prototype (CONTRACT 16, "Queries are data")', () => {
+describe('a forwarded query whose names are those of an object’s prototype', () => {
   it('is replayed and checked against the document as sent: the report names each unknown parameter, the journal keeps each', async () => {
     const upstream = await startServer({ seed: 7 });
     const shadow = await startServer({ seed: 7, upstream: upstream.url });

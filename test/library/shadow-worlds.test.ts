@@ -1,6 +1,5 @@
 // Shadow mode between two worlds: a request naming a record only one of them holds is not comparable, with its
-// reason, never a difference (issue 41: a cancel of the twin's seeded order, 404 upstream against 409, was counted
-// as the fake's fault).
+// reason, never a difference (a cancel of the twin's seeded order, 404 upstream against 409, is not the fake's fault).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import type { Schemas } from '../../src/api/types.js';

@@ -8,7 +8,7 @@ import { createApp, fetchToken, startServer, type FakeServer } from '../../src/i
 import { healthOf, stateDirFixtures } from '../support/state-dirs.js';
 import { sleep, until } from '../support/waits.js';
 
-// STATE_DIR as a database keeps its data directory (issue 30): locked to one process, private, read with the bounds
+// STATE_DIR as a database keeps its data directory (docs/scaling.md): locked to one process, private, read with the bounds
 // of a request body, honest when it cannot take writes, and written only when a tenant changed.
 const { running, stateDir, start, stopped, withAcme } = stateDirFixtures();
 

@@ -195,7 +195,7 @@ describe('a session exported as a vitest file', () => {
   });
 });
 
-describe('outside values in the file (CONTRACT 16)', () => {
+describe('outside values in the file', () => {
   it('a body member named __proto__ is replayed as a member, so the replay sends the bytes the session sent', async () => {
     const token = await fake.token('acme');
     const account = {

@@ -2,8 +2,8 @@ import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
 
 /**
- * A generated vitest file as TypeScript's own parser reads it (CONTRACT 16, "Generated code runs only what the fake
- * wrote"): its syntax errors, its top-level statements, and every name it uses as code (not a member's key, which is
+ * A generated vitest file as TypeScript's own parser reads it (generated code runs only what the fake wrote): its
+ * syntax errors, its top-level statements, and every name it uses as code (not a member's key, which is
  * data). What the generator writes is known, so a file is checked against it: any other statement or name came from
  * outside.
  */

@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Schemas } from '../../src/api/types.js';
 
-/** The 22 tools: CONTRACT 14's 21, in its order, and place_order (issue 41). */
+/** The 22 tools, in the server's order (docs/mcp.md). */
 export const TOOL_NAMES = [
   'list_clients',
   'create_client',

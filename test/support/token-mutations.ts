@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { rsaKeyPair } from '../../src/auth/key-pair.js';
 
 /**
- * Tokens that are not valid tokens of a fake, made from one that is (CONTRACT 15): cut, extended, flipped,
+ * Tokens that are not valid tokens of a fake, made from one that is: cut, extended, flipped,
  * re-encoded, segments that are not base64url JSON objects, other algorithms and keys, odd claims signed with the
  * fake's own key, extra and empty segments, whitespace, non-ASCII, very long. Each is named for the failure message.
  */

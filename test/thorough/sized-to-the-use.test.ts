@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 16, "Sized to the use", with the generator's own large worlds (test/unit/sized-to-the-use.test.ts checks
+// The budgets sized to the use (docs/configuration.md, "Memory budgets"), with the generator's own large worlds (test/unit/sized-to-the-use.test.ts checks
 // worlds of the same size built by copying, in the fast suite).
 describe('a default fake with a large generated world', () => {
   it('starts with FIXTURE_ACCOUNTS=20000 and takes writes (before: every write answered 409)', {

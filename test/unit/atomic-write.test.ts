@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic, writeFileAtomicSync } from '../../src/persistence/state-files.js';
 
-// A state file is replaced whole or not at all (CONTRACT 15, "Nothing lost"): here the file system is made to write
+// A state file is replaced whole or not at all (docs/scaling.md): here the file system is made to write
 // fewer bytes than asked (as a nearly full disk does) or to fail mid-file, for the async writer and the sync one.
 
 type AsyncWrite = (

@@ -1,16 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { generateWorld } from '../../fixtures/generate.js';
 import {
   compileDocumentValidator,
   compileWorldValidator,
   documentedResponse,
+  documentNumber,
   loadApiDocument,
   operationsOf,
+  parametersOf,
   type ApiDocument,
 } from '../../src/api/document.js';
 import { AnswerCheck } from '../../src/api/answer-check.js';
 import { DocumentCheck } from '../../src/shadow/document-check.js';
 import { runNow } from '../../src/util/slices.js';
+import { paginate } from '../../src/domain/paginate.js';
+import { replayTransport } from '../../src/http/replay-transport.js';
 
 const { document } = loadApiDocument();
 
@@ -168,5 +172,44 @@ describe('a field error of an unknown member', () => {
     expect(check({ inner: { 'a/b~c': 1 } })).toEqual([
       { location: 'body', path: '/inner/a~1b~0c', message: 'must NOT have additional properties' },
     ]);
+  });
+});
+
+describe('numbers the code reads from the document, not beside it', () => {
+  const limit = documentNumber('/components/parameters/Limit/schema/default');
+
+  it('a page left without a limit holds the default every paged list of the API states for limit', () => {
+    const lists = operationsOf(document).filter(({ path }) => path.startsWith('/v1/'));
+    const defaults = lists.flatMap((operation) =>
+      parametersOf(document, operation)
+        .filter((parameter) => parameter.name === 'limit')
+        .map((parameter) => `${operation.operationId}: ${String(parameter.schema?.default)}`),
+    );
+    expect(defaults.length).toBeGreaterThan(5);
+    expect(defaults.filter((line) => !line.endsWith(`: ${limit}`))).toEqual([]);
+    const items = Array.from({ length: limit + 50 }, (_, i) => i);
+    expect(paginate(items, {})).toEqual(items.slice(0, limit));
+    expect(paginate(items, { skip: 10 }, (i) => i % 2 === 0)).toHaveLength(Math.min(limit, (items.length - 20) / 2));
+  });
+
+  it('a twin’s replay the app never ends fails past a fault’s longest latency, not before', async () => {
+    const longest = documentNumber('/components/schemas/FaultCreate/properties/latency_ms/maximum');
+    vi.useFakeTimers();
+    try {
+      const transport = replayTransport(() => {});
+      const answer = transport.send({ method: 'GET', url: '/v1/accounts', headers: {}, body: Buffer.alloc(0) });
+      let outcome: unknown;
+      answer.then(
+        (value) => (outcome = value),
+        (error: Error) => (outcome = error.message),
+      );
+      await vi.advanceTimersByTimeAsync(longest);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(outcome).toBe(`the twin did not answer within ${(longest + 5_000) / 1000} s`);
+      await transport.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { loadApiDocument } from '../../src/api/document.js';
 import { forwardedRoute } from '../../src/shadow/forwarding.js';
 import { compileRoutes } from '../../src/http/route.js';
 
-// Shadow mode names the operation of a forwarded exchange with the route step's own router (CONTRACT 15): a path
+// Shadow mode names the operation of a forwarded exchange with the route step's own router: a path
 // the document does not have, to the letter, is no operation, so its exchange is compared as no operation's.
 describe("shadow mode's operation of a forwarded request", () => {
   const route = forwardedRoute(compileRoutes(loadApiDocument().document));

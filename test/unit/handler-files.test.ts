@@ -1,31 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadApiDocument, operationAt, operationsOf } from '../../src/api/document.js';
+import { architectureTable, codeIn } from '../support/architecture.js';
 
 // Where an operation's handler lives, from the document alone: the API's in the file of its tag, the control plane's
-// in the file of what it acts on, read from its path's first segment after /__control (ARCHITECTURE.md names them).
+// in the file of what it acts on, its path's first segment after /__control, as ARCHITECTURE.md's table names it.
 const SRC = new URL('../../src/', import.meta.url);
 const { document } = loadApiDocument();
 
 /** What a control call acts on (the first segment of its path) → the file that serves it. */
-const CONTROL_FILES: Record<string, string> = {
-  health: 'control/instance.ts',
-  usage: 'control/instance.ts',
-  clients: 'control/clients.ts',
-  reset: 'control/world.ts',
-  state: 'control/world.ts',
-  clock: 'control/world.ts',
-  documents: 'control/world.ts',
-  orders: 'control/orders.ts',
-  accounts: 'control/orders.ts',
-  faults: 'control/faults.ts',
-  requests: 'control/journal.ts',
-  report: 'control/journal.ts',
-  verify: 'control/journal.ts',
-  export: 'control/journal.ts',
-  pact: 'control/pact.ts',
-  fidelity: 'shadow/fidelity-handlers.ts',
-};
+const CONTROL_FILES: Record<string, string> = Object.fromEntries(
+  architectureTable('- **A control call**').flatMap(([segments = '', file = '']) =>
+    codeIn(segments).map((segment) => [segment, codeIn(file)[0]!]),
+  ),
+);
 
 function fileOf(operation: { method: string; path: string }): string {
   const control = /^\/__control\/([^/]+)/.exec(operation.path);

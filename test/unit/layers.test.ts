@@ -1,47 +1,33 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { architectureTable, codeIn } from '../support/architecture.js';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
-/** Bottom to top: a module imports only from its own layer or below (see ARCHITECTURE.md). */
-const LAYERS: readonly (readonly string[])[] = [
-  // general utilities any room may use (slices, JUnit)
-  ['util'],
-  ['api'],
-  // the tenant's records, which the domain may use
-  ['store', 'records'],
-  ['domain'],
-  // the readers that prove things from the records (readiness, verify, exports): above the domain
-  ['proof'],
-  ['auth'],
-  ['persistence'],
-  ['config.ts', 'settings-checks.ts', 'context.ts', 'logger.ts', 'package-info.ts'],
-  ['http'],
-  ['control'],
-  // shadow mode (--upstream): forwarding, twins, trust, the upstream client, the comparison and its report (src/shadow/)
-  ['shadow'],
-  // the control plane's clients: typed (control-client.ts) and as MCP tools, which call it (mcp/)
-  ['control-client.ts', 'mcp'],
-  // the demo partner: a partner's session over HTTP, started by the composition (src/demo/)
-  ['demo'],
-  [
-    'app.ts',
-    'server.ts',
-    'token-keeper.ts',
-    'drain.ts',
-    'index.ts',
-    'cli.ts',
-    'cli-mcp.ts',
-    'banner.ts',
-    'log-format.ts',
-    'process-guard.ts',
-    'vitest.ts',
-    'testcontainers.ts',
-    'container-settings.ts',
-    'container-network.ts',
-  ],
-];
+const FRACTIONS: Record<string, number> = { '': 0, '¼': 0.25, '½': 0.5, '¾': 0.75 };
+const rankValue = (text: string): number => {
+  const [, whole, fraction] = /^(\d+)([¼½¾]?)$/.exec(text) ?? [];
+  if (whole === undefined) throw new Error(`"${text}" is not a layer of ARCHITECTURE.md`);
+  return Number(whole) + FRACTIONS[fraction!]!;
+};
+
+/**
+ * ARCHITECTURE.md's layer table, bottom to top: a row's folders and top-level files, and the layers it may import
+ * ("nothing of ours", "all" below it, or a range such as "0–2").
+ */
+const LAYERS = architectureTable('## Layers').map(([rank = '', units = '', , mayImport = '']) => {
+  const range = /^(\S+)–(\S+)$/.exec(mayImport);
+  if (!range && mayImport !== 'nothing of ours' && mayImport !== 'all') {
+    throw new Error(`ARCHITECTURE.md's layer ${rank} may import "${mayImport}", not a range of layers`);
+  }
+  return {
+    rank: rankValue(rank),
+    units: codeIn(units).map((unit) => unit.replace(/\/$/, '')),
+    mayImport: (other: number): boolean =>
+      range ? other >= rankValue(range[1]!) && other <= rankValue(range[2]!) : mayImport === 'all',
+  };
+});
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -51,7 +37,7 @@ const sourceFiles = (dir: string): string[] =>
   });
 
 const unitOf = (file: string): string => relative(SRC, file).split('/')[0]!;
-const rankOf = (file: string): number => LAYERS.findIndex((layer) => layer.includes(unitOf(file)));
+const layerOf = (file: string) => LAYERS.find((layer) => layer.units.includes(unitOf(file)));
 
 // Files of one top-level layer may import each other (the cycle check still applies); folders of one layer may not.
 const isTopLevelFile = (file: string): boolean => unitOf(file).endsWith('.ts');
@@ -68,19 +54,21 @@ const files = sourceFiles(SRC);
 const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => target.startsWith(SRC))]));
 
 describe('layers', () => {
-  it('every source file belongs to a layer', () => {
-    expect(files.filter((f) => rankOf(f) === -1).map((f) => relative(SRC, f))).toEqual([]);
+  it('every source file belongs to a row of the table, and every row names what is there, once', () => {
+    expect(files.filter((f) => layerOf(f) === undefined).map((f) => relative(SRC, f))).toEqual([]);
+    const units = LAYERS.flatMap((layer) => layer.units);
+    expect(units.filter((unit) => !existsSync(join(SRC, unit)))).toEqual([]);
+    expect(units.filter((unit, i) => units.indexOf(unit) !== i)).toEqual([]);
   });
 
-  it('every import runs down (or within one folder), never up or sideways', () => {
+  it('every import runs down to a layer its row may import (or within one folder), never up or sideways', () => {
+    const allowed = (from: string, to: string): boolean => {
+      if (unitOf(to) === unitOf(from)) return true;
+      const [own, other] = [layerOf(from)!, layerOf(to)!];
+      return (other.rank < own.rank && own.mayImport(other.rank)) || (other.rank === own.rank && isTopLevelFile(to));
+    };
     const wrong = [...graph].flatMap(([from, targets]) =>
-      targets
-        .filter(
-          (to) =>
-            unitOf(to) !== unitOf(from) &&
-            !(rankOf(to) < rankOf(from) || (rankOf(to) === rankOf(from) && isTopLevelFile(to))),
-        )
-        .map((to) => `${relative(SRC, from)} → ${relative(SRC, to)}`),
+      targets.filter((to) => !allowed(from, to)).map((to) => `${relative(SRC, from)} → ${relative(SRC, to)}`),
     );
     expect(wrong).toEqual([]);
   });

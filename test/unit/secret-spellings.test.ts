@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shown } from '../../src/shadow/normalize.js';
 import { carriesSecret, secretForms, withoutSecretValues } from '../../src/records/secrets.js';
 
-// CONTRACT 16, "Credentials, in any spelling": the one definition of a secret finds a credential however a path or a
+// Credentials in any spelling (docs/readiness.md, "The journal"): the one definition of a secret finds a credential however a path or a
 // query percent-encodes it, and replaces it where it stands.
 
 const SECRET = 'acme.secret-0123456789';

@@ -7,7 +7,7 @@ import { replaceWorld } from '../../src/domain/world.js';
 import { sequenceUuid } from '../../src/store/ids.js';
 import { failure } from '../support/world.js';
 
-// CONTRACT 16, "Sized to the use": a tenant alone at the defaults holds a world of MAX_RECORDS_PER_TENANT records;
+// Sized to the use (docs/configuration.md, "Memory budgets"): a tenant alone at the defaults holds a world of MAX_RECORDS_PER_TENANT records;
 // the demo runs for weeks. Domain calls on a default instance (what the HTTP handlers call, without 12,000 requests).
 const id = (kind: string, i: number): string => sequenceUuid(`sized:${kind}`, i);
 

@@ -3,7 +3,7 @@ import { generateWorld } from '../../fixtures/generate.js';
 import { toClientRecord } from '../../src/domain/clients.js';
 import { Fixtures, Tenant } from '../../src/domain/tenants.js';
 
-// CONTRACT 14: reading a tenant's world never writes it; what its clock implies is taken by one explicit call.
+// Reading a tenant's world never writes it; what its clock implies is taken by one explicit call.
 const fixtures = new Fixtures(generateWorld({ seed: 7 }), 7);
 
 function busyTenant(): Tenant {

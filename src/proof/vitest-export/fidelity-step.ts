@@ -58,7 +58,7 @@ export const FIDELITY_HELPERS = {
   valuesAt: {
     reads: [],
     text: `
-/** The values at a JSON pointer; \`*\` stands for every item of a list; a member only where the value has it as its own. */
+/** The values at a JSON pointer; \`*\` stands for every item of a list; a member only where it is the value's own. */
 function valuesAt(body: unknown, pointer: string): unknown[] {
   let values: unknown[] = [body];
   for (const raw of pointer.split('/').slice(1)) {

@@ -16,12 +16,12 @@ export interface SessionToReplay {
   clientId: string;
   /** The session's fake as its client addressed it: a token request's audience named it. */
   baseUrl: string;
-  /** The client's own secret and anything else never to be written (`secrets.ts`): taken out of every value the file writes. */
+  /** The client's secret and anything else never to be written (`secrets.ts`): taken out of every value written. */
   credentials: readonly string[];
   span: JournalSpanRecords;
   origin: SpanOrigin;
   fixtures: FixturesSource;
-  /** The fixtures: the world every reset begins from (own ones are inlined; every one's identifiers are written as they are). */
+  /** The fixtures every reset begins from (own ones inlined; their identifiers written as they are). */
   fixturesWorld: () => World;
   packageName: string;
   version: string;
@@ -30,8 +30,8 @@ export interface SessionToReplay {
 }
 
 /**
- * The tenant's session since its last reset as one vitest file (CONTRACT 15, "A session as a runnable test"): a fake
- * started in-process as the span began, then each request and control change in order, each answer asserted.
+ * The tenant's session since its last reset as one vitest file (docs/test-suites.md, "A failing session as a test that
+ * runs"): a fake started in-process as the span began, then each request and control change in order, answers asserted.
  */
 export const vitestFileOf = (session: SessionToReplay): string => runNow(vitestFileSteps(session));
 

@@ -25,7 +25,7 @@ export interface FileHead {
   fidelity?: { upstream: string; differing: number };
 }
 
-/** The package's name as an import's specifier: quoted as a hand would write it when it is an npm name, as any string else. */
+/** The package's name as an import specifier: quoted as a hand writes it when an npm name, as any string else. */
 const moduleName = (name: string, w: TypeScriptWriter): string =>
   /^(@[\w.-]+\/)?[\w.-]+$/.test(name) ? `'${name}'` : w.string(name);
 
@@ -58,7 +58,7 @@ const HELPERS: { name: string; reads: readonly string[]; text: string }[] = [
     name: 'clockAt',
     reads: ['control', 'clock'],
     text: `
-/** Moves the replay's frozen clock to an instant of the session: by the time that passed (what was due in it happens), or set there. */
+/** Moves the replay's frozen clock to an instant of the session: by the time passed (what was due happens), or set. */
 async function clockAt(instant: string, how: 'advance' | 'set' = 'advance'): Promise<void> {
   const ms = Date.parse(instant);
   if (how === 'set') await control.setClock(instant, { frozen: true });
@@ -124,7 +124,7 @@ function issuedToken(body: unknown, step: string): string {
     name: 'issued',
     reads: ['expect'],
     text: `
-/** An identifier the session issued, read from the replayed answer at a JSON pointer (a member the answer has as its own). */
+/** An identifier the session issued, read from the replayed answer at a JSON pointer (an own member). */
 function issued(body: unknown, pointer: string, step: string): string {
   let value: unknown = body;
   for (const raw of pointer.split('/').slice(1)) {
@@ -151,7 +151,7 @@ function helpersRead(w: TypeScriptWriter): string[] {
   return HELPERS.filter((helper) => w.read(helper.name)).map((helper) => helper.text);
 }
 
-/** The test file: a header saying what it replays and how to run it, the fake started as the span began, one `it` per step. */
+/** The test file: a header (what it replays, how to run it), the fake started as the span began, an `it` per step. */
 export function renderFile(
   head: FileHead,
   steps: readonly ReplayStep[],

@@ -37,7 +37,7 @@ export function answerOf(w: TypeScriptWriter, call: () => string): Statement {
   return { code: `const answer = await ${written};`, reads: names, declares: 'answer', otherwise: `await ${written};` };
 }
 
-/** `<variable> = <value>;`, kept when the file reads the variable; else the value alone (`keepValue`: it asserts) or nothing. */
+/** `<variable> = <value>;` when the file reads the variable; else the value alone (`keepValue`: asserts) or nothing */
 export function assignment(w: TypeScriptWriter, variable: string, value: () => string, keepValue: boolean): Statement {
   const { written, names } = w.reading(value);
   return {

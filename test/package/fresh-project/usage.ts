@@ -34,8 +34,6 @@ export async function typed(): Promise<void> {
     fake.setOrderStatusSync(order.id, 'CANCELLED');
     // @ts-expect-error: not an order status of the interface
     fake.setOrderStatusSync(order.id, 'SHIPPED');
-    // the deprecated name of 0.1.0 still types
-    fake.setOrderStatus(order.id, 'PLACED');
     // @ts-expect-error: orders have no `price_eur` field
     void order.price_eur;
     void status;
