@@ -13,6 +13,7 @@ import { packageVersion as version } from './package-info.js';
 const keyPair = prepareRsaKeyPair();
 const { createContext, logStartWarnings } = await import('./context.js');
 const { DEFAULTS, InvalidClientError, optionsFromCli, StartRefused, USAGE } = await import('./config.js');
+const { BudgetsConflict } = await import('./domain/budgets.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
 const { keepProcessAlive } = await import('./process-guard.js');
 const { banner, exposureWarning } = await import('./banner.js');
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   // `investment-api-fake mcp`: the control plane as an MCP server over stdio (src/cli-mcp.ts)
   if (process.argv[2] === 'mcp')
     return (await import('./cli-mcp.js')).runMcpStdio(process.argv.slice(3), process.env, version());
-  let options;
+  let options: ReturnType<typeof optionsFromCli>;
   try {
     options = optionsFromCli(process.argv.slice(2), process.env, process.stdout.isTTY === true);
   } catch (error) {
@@ -47,11 +48,11 @@ async function main(): Promise<void> {
   // said whatever the log level, as a refused start is: it is why the start takes this long
   if (options.stateDir !== undefined)
     await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
-  let ctx;
+  let ctx: ReturnType<typeof createContext>;
   try {
     ctx = createContext(options);
   } catch (error) {
-    if (error instanceof StartRefused) {
+    if (error instanceof StartRefused || error instanceof BudgetsConflict) {
       process.stderr.write(`investment-api-fake: ${error.message}\n`);
       process.exit(2);
     }

@@ -4,6 +4,20 @@ import { DEFAULT_CLIENT, type ClientCreate } from './domain/clients.js';
 import type { World } from './api/types.js';
 import type { AnswerMismatch } from './api/document.js';
 import { BUDGET_MINIMUMS } from './domain/budgets.js';
+import {
+  absoluteUrl as url,
+  boolean,
+  clients as clientsJson,
+  ConfigError,
+  controlToken,
+  integer,
+  onOff,
+  oneOf,
+  port,
+  SettingRefused,
+  seed,
+  upstreamUrl,
+} from './settings-checks.js';
 
 /** Everything a server instance can be told (CONTRACT §1). The library, the CLI and createApp share it. */
 export interface FakeOptions {
@@ -128,90 +142,8 @@ export const DEFAULTS = {
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
-
-class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-function integer(name: string, value: string, min: number): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isSafeInteger(n) || n < min)
-    throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${value}".`);
-  return n;
-}
-
-function url(name: string, value: string): string {
-  try {
-    return new URL(value).toString().replace(/\/$/, '');
-  } catch {
-    throw new ConfigError(`${name} must be an absolute URL, got "${value}".`);
-  }
-}
-
-/** An upstream's base URL: http(s) only, no credentials in it (they would be stored and shown), no query or fragment. */
-export function upstreamUrl(name: string, value: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value}".`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new ConfigError(`${name} must be an http:// or https:// URL, got "${value}".`);
-  if (parsed.username !== '' || parsed.password !== '')
-    throw new ConfigError(`${name} must not carry credentials (user:password@): the fake would store and show them.`);
-  if (parsed.search !== '' || parsed.hash !== '')
-    throw new ConfigError(`${name} must be a base URL without a query or fragment, got "${value}".`);
-  return parsed.toString().replace(/\/$/, '');
-}
-
-function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T))
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}".`);
-  return value as T;
-}
-
-/** A switch: `on`/`off` and the words `boolean` takes. */
-function onOff(name: string, value: string): boolean {
-  if (/^on$/i.test(value)) return true;
-  if (/^off$/i.test(value)) return false;
-  try {
-    return boolean(name, value);
-  } catch {
-    throw new ConfigError(`${name} must be on or off, got "${value}".`);
-  }
-}
-
-function boolean(name: string, value: string): boolean {
-  if (/^(1|true|yes)$/i.test(value)) return true;
-  if (/^(0|false|no)$/i.test(value)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${value}".`);
-}
-
-/**
- * CLIENTS read as a list of clients that each have an id and a secret (to be named, and greeted with); the rest of
- * each client (method, scopes, settings) is the document's to check, when the instance is made (src/context.ts).
- */
-function clientsJson(name: string, value: string): ClientCreate[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw new ConfigError(
-      `${name} must be JSON: [{"client_id": "...", "client_secret": "...", "scopes"?: [...], "settings"?: {...}}].`,
-    );
-  }
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  for (const c of list) {
-    if (typeof c?.client_id !== 'string' || typeof c?.client_secret !== 'string' || !c.client_id || !c.client_secret) {
-      throw new ConfigError(`Every client in ${name} needs a non-empty "client_id" and "client_secret".`);
-    }
-  }
-  if (list.length === 0) throw new ConfigError(`${name} must name at least one client.`);
-  return list as ClientCreate[];
-}
 
 /** What the CLI runs with: the library's options plus how it logs. */
 export interface CliOptions extends FakeOptions {
@@ -232,7 +164,7 @@ const SETTINGS = [
     env: 'PORT',
     arg: '<n>',
     help: 'port to listen on (default 8080)',
-    read: (n: string, v: string) => ({ port: integer(n, v, 0) }),
+    read: (n: string, v: string) => ({ port: port(n, v) }),
   },
   {
     flag: 'host',
@@ -260,7 +192,7 @@ const SETTINGS = [
     env: 'SEED',
     arg: '<n>',
     help: 'seed of the generated world (default 1)',
-    read: (n: string, v: string) => ({ seed: integer(n, v, 0) }),
+    read: (n: string, v: string) => ({ seed: seed(n, v) }),
   },
   {
     flag: 'fixtures',
@@ -295,7 +227,7 @@ const SETTINGS = [
     env: 'CONTROL_TOKEN',
     arg: '<t>',
     help: 'guard /__control with this bearer token (default: open)',
-    read: (_n: string, v: string) => ({ controlToken: v }),
+    read: (n: string, v: string) => ({ controlToken: controlToken(n, v) }),
   },
   {
     flag: 'clients',
@@ -505,8 +437,8 @@ export function optionsFromCli(
     const flag = values[setting.flag];
     const fromEnv = env[setting.env];
     if (typeof flag === 'string' || flag === true)
-      parsed = { ...parsed, ...setting.read(`--${setting.flag}`, String(flag)) };
-    else if (fromEnv) parsed = { ...parsed, ...setting.read(setting.env, fromEnv) };
+      parsed = { ...parsed, ...read(setting, `--${setting.flag}`, String(flag)) };
+    else if (fromEnv) parsed = { ...parsed, ...read(setting, setting.env, fromEnv) };
   }
   const { fixtureAccounts, fixtureOrders, ...rest } = parsed;
   return {
@@ -522,6 +454,16 @@ export function optionsFromCli(
     logLevel: rest.logLevel ?? 'info',
     logFormat: rest.logFormat ?? (stdoutIsTerminal ? 'pretty' : 'json'),
   };
+}
+
+/** A setting read by its check; the CLI shows the value it refused, unless it may hold a secret. */
+function read(setting: (typeof SETTINGS)[number], name: string, value: string): Parsed {
+  try {
+    return setting.read(name, value);
+  } catch (error) {
+    if (error instanceof SettingRefused) throw new ConfigError(error.withValue(value));
+    throw error;
+  }
 }
 
 export function readFixturesFile(path: string): unknown {

@@ -185,6 +185,12 @@ function controlCalls(options: ControlClientOptions) {
       call(() =>
         typed.PATCH('/__control/clients/{client_id}', { params: { path: { client_id: clientId } }, body: changes }),
       ),
+    /**
+     * Removes a client and everything its tenant holds, giving its room back (`DELETE /__control/clients/{client_id}`):
+     * a partner's token its own client only; not the default client, `--demo`'s partner or a shadow mode twin (409).
+     */
+    removeClient: (clientId: string) =>
+      call<void>(() => typed.DELETE('/__control/clients/{client_id}', { params: { path: { client_id: clientId } } })),
     /** Each memory budget's use and limit, and the largest tenants (`GET /__control/usage`): the operator's alone. */
     usage: (): Promise<Answer<'/__control/usage', 'get'>> => call(() => typed.GET('/__control/usage')),
     now: (): Promise<Answer<'/__control/clock', 'get'>> => call(() => typed.GET('/__control/clock')),

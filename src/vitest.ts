@@ -165,6 +165,7 @@ export const matchers = {
 };
 
 /** A matcher answers a promise for a subject that answers over HTTP (a control client), at once for a FakeServer. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a matcher answers void, as vitest's own do
 type ProofAssertion<T> = T extends { verify(...args: never[]): Promise<unknown> } ? Promise<void> : void;
 
 export interface ProofMatchers<T = unknown> {

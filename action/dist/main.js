@@ -12,74 +12,195 @@ import {
   setFailed,
   setOutput,
   setSecret
-} from "./chunk-3OJLK247.js";
+} from "./chunk-672EO6LG.js";
 
 // action/src/main.ts
 import { mkdirSync as mkdirSync2, mkdtempSync, readFileSync as readFileSync2 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join2 } from "node:path";
 
+// src/settings-checks.ts
+var ConfigError = class extends Error {
+  name = "ConfigError";
+};
+var SettingRefused = class extends ConfigError {
+  constructor(refusal, mayShowValue = true) {
+    super(`${refusal}.`);
+    this.refusal = refusal;
+    this.mayShowValue = mayShowValue;
+  }
+  refusal;
+  mayShowValue;
+  /** The message with the value it refused, as a string literal (a line break in it shows as `\n`). */
+  withValue(value) {
+    return this.mayShowValue ? `${this.refusal}, got ${JSON.stringify(value)}.` : this.message;
+  }
+};
+var CLIENT_ID = { pattern: "^[A-Za-z0-9._~-]+$", maxLength: 128 };
+var CLIENT_ID_RULE = `1 to ${CLIENT_ID.maxLength} characters of A-Z, a-z, 0-9 and . _ ~ -`;
+var isClientId = (value) => typeof value === "string" && value.length <= CLIENT_ID.maxLength && new RegExp(CLIENT_ID.pattern).test(value);
+var holdsControlCharacter = (value) => (
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)
+);
+function integer(name, value, min, max = Number.MAX_SAFE_INTEGER) {
+  const n = Number(value);
+  if (!/^\d{1,16}$/.test(value) || n < min || n > max)
+    throw new SettingRefused(
+      max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer \u2265 ${min}` : `${name} must be an integer from ${min} to ${max}`
+    );
+  return n;
+}
+var port = (name, value, min = 0) => integer(name, value, min, 65535);
+var seed = (name, value) => integer(name, value, 0);
+function upstreamUrl(name, value) {
+  const mayShow = !value.includes("@");
+  let parsed;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new SettingRefused(`${name} must be an absolute http(s) URL`, mayShow);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new SettingRefused(`${name} must be an http:// or https:// URL`, mayShow);
+  if (parsed.username !== "" || parsed.password !== "")
+    throw new SettingRefused(
+      `${name} must not carry credentials (user:password@): the fake would store and show them`,
+      false
+    );
+  if (parsed.search !== "" || parsed.hash !== "")
+    throw new SettingRefused(`${name} must be a base URL without a query or fragment`, mayShow);
+  return parsed.toString().replace(/\/$/, "");
+}
+function controlToken(name, value) {
+  if (!/^[\x21-\x7e]{1,4096}$/.test(value))
+    throw new SettingRefused(
+      `${name} must be 1 to 4096 visible ASCII characters, with no space or line break (it is sent as "Authorization: Bearer <token>")`,
+      false
+    );
+  return value;
+}
+function clients(name, value) {
+  let parsed;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new SettingRefused(
+      `${name} must be JSON: [{"client_id": "...", "client_secret": "...", "scopes"?: [...], "settings"?: {...}}]`,
+      false
+    );
+  }
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  if (list.length === 0) throw new SettingRefused(`${name} must name at least one client`, false);
+  list.forEach((c, i) => {
+    const client = typeof c === "object" && c !== null ? c : {};
+    if (typeof client.client_id !== "string" || typeof client.client_secret !== "string" || !client.client_id || !client.client_secret)
+      throw new SettingRefused(`${name}: every client needs a non-empty "client_id" and "client_secret"`, false);
+    if (!isClientId(client.client_id))
+      throw new SettingRefused(`${name}: the client_id of client ${i + 1} must be ${CLIENT_ID_RULE}`, false);
+  });
+  return list;
+}
+
 // action/src/inputs.ts
 import { isAbsolute, resolve } from "node:path";
 var DEFAULT_IMAGE = publishedImage();
 var DEFAULT_PORT = 8080;
-var optional = (name) => getInput(name) || process.env[`INPUT_${name.replace(/-/g, "_").toUpperCase()}`]?.trim() || void 0;
+var InputsRefused = class extends Error {
+  name = "InputsRefused";
+};
+var MAX_LENGTH = { clients: 131072, other: 4096 };
+var IMAGE = /^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/;
+function inputValue(name) {
+  const trim = name !== "control-token";
+  const value = getInput(name, { trimWhitespace: trim }) || process.env[`INPUT_${name.replace(/-/g, "_").toUpperCase()}`];
+  return (trim ? value?.trim() : value) || void 0;
+}
 function readInputs() {
-  const spec = optional("package");
-  const seed = optional("seed");
-  const clients = optional("clients");
-  const stateDir = optional("state-dir");
-  const upstream = optional("upstream");
-  const controlToken = getInput("control-token", { trimWhitespace: false }) || process.env.INPUT_CONTROL_TOKEN || void 0;
+  const refusals = [];
+  const read = (name, check) => {
+    const value = inputValue(name);
+    if (value === void 0) return void 0;
+    const label = `Input ${name}`;
+    try {
+      if (value.length > (name === "clients" ? MAX_LENGTH.clients : MAX_LENGTH.other))
+        throw new SettingRefused(
+          `${label} must hold at most ${name === "clients" ? MAX_LENGTH.clients : MAX_LENGTH.other} characters`
+        );
+      if (name !== "clients" && holdsControlCharacter(value))
+        throw new SettingRefused(`${label} must not hold a line break or another control character`);
+      return check(label, value);
+    } catch (error) {
+      if (!(error instanceof SettingRefused)) throw error;
+      refusals.push(error.message);
+      return void 0;
+    }
+  };
+  const spec = read("package", notAnOption);
+  const image = read("image", imageReference);
+  const inputs = {
+    seed: read("seed", seed),
+    clients: read("clients", clientsJson),
+    controlToken: read("control-token", controlToken),
+    port: read("port", (label, value) => port(label, value, 1)),
+    stateDir: read("state-dir", (_label, value) => isAbsolute(value) ? value : resolve(value)),
+    upstream: read("upstream", upstreamUrl),
+    failOnFindings: read("fail-on-findings", yamlBoolean)
+  };
+  if (refusals.length > 0) throw new InputsRefused(`${refusals.join(" ")} Nothing was started.`);
   return {
-    source: spec !== void 0 ? { kind: "package", spec } : { kind: "container", image: optional("image") ?? DEFAULT_IMAGE },
-    ...seed !== void 0 && { seed: checkedInteger("seed", seed, 0) },
-    ...clients !== void 0 && { clients: checkedClients(clients) },
-    ...controlToken !== void 0 && { controlToken },
-    port: checkedInteger("port", optional("port") ?? String(DEFAULT_PORT), 1, 65535),
-    ...stateDir !== void 0 && { stateDir: isAbsolute(stateDir) ? stateDir : resolve(stateDir) },
-    ...upstream !== void 0 && { upstream: checkedUrl(upstream) },
-    failOnFindings: checkedBoolean("fail-on-findings", optional("fail-on-findings") ?? "false")
+    source: spec !== void 0 ? { kind: "package", spec } : { kind: "container", image: image ?? DEFAULT_IMAGE },
+    ...inputs.seed !== void 0 && { seed: inputs.seed },
+    ...inputs.clients !== void 0 && { clients: inputs.clients },
+    ...inputs.controlToken !== void 0 && { controlToken: inputs.controlToken },
+    port: inputs.port ?? DEFAULT_PORT,
+    ...inputs.stateDir !== void 0 && { stateDir: inputs.stateDir },
+    ...inputs.upstream !== void 0 && { upstream: inputs.upstream },
+    failOnFindings: inputs.failOnFindings ?? false
   };
 }
-function checkedInteger(name, value, min, max = Number.MAX_SAFE_INTEGER) {
-  const number = Number(value);
-  if (!/^\d+$/.test(value) || number < min || number > max) throw new Error(`Input ${name} must be an integer from ${min} to ${max}, got "${value}".`);
-  return number;
+function secretsOf(inputs) {
+  const secrets = inputs.controlToken !== void 0 ? [inputs.controlToken] : [];
+  if (inputs.clients !== void 0)
+    secrets.push(...clients("clients", inputs.clients).map((client) => client.client_secret));
+  return secrets;
 }
-function checkedBoolean(name, value) {
-  if (["true", "True", "TRUE"].includes(value)) return true;
-  if (["false", "False", "FALSE"].includes(value)) return false;
-  throw new Error(`Input ${name} must be true or false, got "${value}".`);
-}
-function checkedClients(value) {
-  let clients;
-  try {
-    clients = JSON.parse(value);
-  } catch (error) {
-    throw new Error(`Input clients must be a JSON array of clients: ${error.message}`);
-  }
-  const valid = Array.isArray(clients) && clients.length > 0 && clients.every((c) => typeof c === "object" && c !== null && typeof c.client_id === "string" && typeof c.client_secret === "string");
-  if (!valid) throw new Error("Input clients must be a JSON array of at least one client, each with a client_id and a client_secret (docs/configuration.md).");
+function clientsJson(label, value) {
+  const list = clients(label, value);
+  if (stringsOf(list).some(holdsControlCharacter))
+    throw new SettingRefused(`${label} must not hold a line break or another control character in any of its strings`);
   return value;
 }
-function checkedUrl(value) {
-  try {
-    const url = new URL(value);
-    if (url.protocol === "http:" || url.protocol === "https:") return value;
-  } catch {
-  }
-  throw new Error(`Input upstream must be an http or https base URL, got "${value}".`);
+function stringsOf(value) {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (typeof value === "object" && value !== null)
+    return Object.entries(value).flatMap(([key, item]) => [key, ...stringsOf(item)]);
+  return [];
+}
+function imageReference(label, value) {
+  if (!IMAGE.test(value))
+    throw new SettingRefused(`${label} must be an image reference (name, :tag, @digest), such as ${DEFAULT_IMAGE}`);
+  return value;
+}
+function notAnOption(label, value) {
+  if (value.startsWith("-")) throw new SettingRefused(`${label} must be a package spec or a path, not an option`);
+  return value;
+}
+function yamlBoolean(label, value) {
+  if (["true", "True", "TRUE"].includes(value)) return true;
+  if (["false", "False", "FALSE"].includes(value)) return false;
+  throw new SettingRefused(`${label} must be true or false`);
 }
 
 // action/src/port.ts
 import { connect } from "node:net";
-function ensurePortFree(port) {
+function ensurePortFree(port2) {
   return new Promise((resolve3, reject) => {
-    const socket = connect({ host: "127.0.0.1", port });
+    const socket = connect({ host: "127.0.0.1", port: port2 });
     socket.once("connect", () => {
       socket.destroy();
-      reject(new Error(`Port ${port} of 127.0.0.1 is in use already: choose another with the input port.`));
+      reject(new Error(`Port ${port2} of 127.0.0.1 is in use already: choose another with the input port.`));
     });
     socket.once("error", () => resolve3());
   });
@@ -89,9 +210,9 @@ function ensurePortFree(port) {
 import { mkdirSync } from "node:fs";
 
 // action/src/fake-environment.ts
-function fakeEnvironment(inputs, { port, stateDir }) {
+function fakeEnvironment(inputs, { port: port2, stateDir }) {
   return {
-    PORT: String(port),
+    PORT: String(port2),
     ...inputs.seed !== void 0 && { SEED: String(inputs.seed) },
     ...inputs.clients !== void 0 && { CLIENTS: inputs.clients },
     ...inputs.controlToken !== void 0 && { CONTROL_TOKEN: inputs.controlToken },
@@ -105,15 +226,21 @@ async function startContainer(inputs, image) {
   const hostNetwork = !await engineHasBridgeNetwork();
   if (inputs.stateDir !== void 0) mkdirSync(inputs.stateDir, { recursive: true });
   const { args, env } = dockerRun(inputs, image, { hostNetwork, user: userOfThisProcess() });
-  info(`docker run ${image} (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} \u2192 ${CONTAINER_PORT}`})`);
+  info(
+    `docker run of the input image (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} \u2192 ${CONTAINER_PORT}`})`
+  );
   const id = await docker(args, { ...process.env, ...env });
   return { kind: "container", id };
 }
 function dockerRun(inputs, image, { hostNetwork, user }) {
-  const env = fakeEnvironment(inputs, { port: hostNetwork ? inputs.port : CONTAINER_PORT, ...inputs.stateDir !== void 0 && { stateDir: STATE_MOUNT } });
+  const env = fakeEnvironment(inputs, {
+    port: hostNetwork ? inputs.port : CONTAINER_PORT,
+    ...inputs.stateDir !== void 0 && { stateDir: STATE_MOUNT }
+  });
   const args = ["run", "--detach", "--label", "investment-api-fake.action=main"];
   args.push(...hostNetwork ? ["--network", "host"] : ["--publish", `127.0.0.1:${inputs.port}:${CONTAINER_PORT}`]);
-  if (inputs.stateDir !== void 0) args.push("--volume", `${inputs.stateDir}:${STATE_MOUNT}`, ...user !== void 0 ? ["--user", user] : []);
+  if (inputs.stateDir !== void 0)
+    args.push("--volume", `${inputs.stateDir}:${STATE_MOUNT}`, ...user !== void 0 ? ["--user", user] : []);
   for (const name of Object.keys(env)) args.push("--env", name);
   args.push(image);
   return { args, env };
@@ -132,41 +259,66 @@ function startPackage(inputs, spec, logFile) {
   const path = resolve2(spec);
   const folder = existsSync(path) && statSync(path).isDirectory();
   const [command, args] = folder ? [process.execPath, [cliOf(path)]] : ["npx", ["--yes", "--package", existsSync(path) ? path : spec, BIN]];
-  const env = { ...inheritedEnvironment(), ...fakeEnvironment(inputs, { port: inputs.port, ...inputs.stateDir !== void 0 && { stateDir: inputs.stateDir } }) };
-  info(`${folder ? "node" : "npx"} ${args.join(" ")} (port ${inputs.port}; its output: ${logFile})`);
+  const env = {
+    ...inheritedEnvironment(),
+    ...fakeEnvironment(inputs, {
+      port: inputs.port,
+      ...inputs.stateDir !== void 0 && { stateDir: inputs.stateDir }
+    })
+  };
+  info(
+    `The input package, ${folder ? "a built folder run by this Node" : "through npx"} (port ${inputs.port}; its output: ${logFile})`
+  );
   const log = openSync(logFile, "a");
   try {
     const child = spawn(command, args, { detached: true, stdio: ["ignore", log, log], env });
     if (child.pid === void 0) throw new Error(`Could not start ${command}.`);
     child.unref();
-    return { kind: "process", pid: child.pid, exited: () => child.exitCode !== null || child.signalCode !== null, installs: !folder };
+    return {
+      kind: "process",
+      pid: child.pid,
+      exited: () => child.exitCode !== null || child.signalCode !== null,
+      installs: !folder
+    };
   } finally {
     closeSync(log);
   }
 }
 function cliOf(folder) {
   const manifestPath = join(folder, "package.json");
-  if (!existsSync(manifestPath)) throw new Error(`Input package: ${folder} has no package.json.`);
+  if (!existsSync(manifestPath)) throw new Error("Input package names a folder without a package.json.");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.[BIN];
-  if (manifest.name !== BIN || !bin) throw new Error(`Input package: ${folder} is not the ${BIN} package.`);
+  if (manifest.name !== BIN || !bin) throw new Error(`Input package names a folder that is not the ${BIN} package.`);
   const cli = join(folder, bin);
-  if (!existsSync(cli)) throw new Error(`Input package: ${folder} is not built (no ${bin}): run \`npm ci && npm run build\` in it first.`);
+  if (!existsSync(cli))
+    throw new Error(
+      "Input package names a folder where the package is not built: run `npm ci && npm run build` in it first."
+    );
   return cli;
 }
-var inheritedEnvironment = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("INPUT_") && !name.startsWith("STATE_")));
+var inheritedEnvironment = () => Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.startsWith("INPUT_") && !name.startsWith("STATE_"))
+);
 
 // action/src/wait-health.ts
 var POLL_MS = 200;
 async function waitForHealth(url, { timeoutMs, running, output }) {
   const deadline = Date.now() + timeoutMs;
   for (; ; ) {
-    const healthy = await fetch(`${url}/__control/health`, { signal: AbortSignal.timeout(2e3) }).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/__control/health`, { signal: AbortSignal.timeout(2e3) }).then(
+      (r) => r.ok,
+      () => false
+    );
     if (healthy) return;
-    if (!await running()) throw new Error(`The fake stopped before it answered on ${url}. Its output:
+    if (!await running())
+      throw new Error(`The fake stopped before it answered on ${url}. Its output:
 ${await output()}`);
-    if (Date.now() > deadline) throw new Error(`The fake did not answer ${url}/__control/health within ${timeoutMs / 1e3} s. Its output:
-${await output()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `The fake did not answer ${url}/__control/health within ${timeoutMs / 1e3} s. Its output:
+${await output()}`
+      );
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -177,7 +329,7 @@ var PROCESS_HEALTH_MS = 6e4;
 var NPX_HEALTH_MS = 3e5;
 async function main() {
   const inputs = readInputs();
-  if (inputs.controlToken !== void 0) setSecret(inputs.controlToken);
+  for (const secret of secretsOf(inputs)) setSecret(secret);
   const base = mkdtempSync(join2(process.env.RUNNER_TEMP || tmpdir(), "investment-api-fake-"));
   const reportsDir = join2(base, "reports");
   mkdirSync2(reportsDir);
@@ -189,11 +341,19 @@ async function main() {
   if (inputs.source.kind === "container") {
     const { id } = await startContainer(inputs, inputs.source.image);
     runner = { kind: "container", id };
-    wait = { timeoutMs: CONTAINER_HEALTH_MS, running: async () => await docker(["inspect", "--format", "{{.State.Running}}", id]).catch(() => "false") === "true", output: () => dockerLogs(id, 40) };
+    wait = {
+      timeoutMs: CONTAINER_HEALTH_MS,
+      running: async () => await docker(["inspect", "--format", "{{.State.Running}}", id]).catch(() => "false") === "true",
+      output: () => dockerLogs(id, 40)
+    };
   } else {
     const started = startPackage(inputs, inputs.source.spec, logFile);
     runner = { kind: "process", pid: started.pid };
-    wait = { timeoutMs: started.installs ? NPX_HEALTH_MS : PROCESS_HEALTH_MS, running: async () => !started.exited(), output: async () => tail(logFile) };
+    wait = {
+      timeoutMs: started.installs ? NPX_HEALTH_MS : PROCESS_HEALTH_MS,
+      running: async () => !started.exited(),
+      output: async () => tail(logFile)
+    };
   }
   const state = {
     url,
@@ -207,9 +367,16 @@ async function main() {
   };
   saveFakeState(state);
   await waitForHealth(url, wait);
-  const clients = await createControlClient({ url, ...inputs.controlToken !== void 0 && { controlToken: inputs.controlToken } }).clients();
-  const first = clients.find((c) => c.default) ?? clients[0];
+  const clients2 = await createControlClient({
+    url,
+    ...inputs.controlToken !== void 0 && { controlToken: inputs.controlToken }
+  }).clients();
+  const first = clients2.find((c) => c.default) ?? clients2[0];
   if (!first) throw new Error("The fake has no client.");
+  if (!isClientId(first.client_id))
+    throw new Error(
+      "The fake's first client has an id the action does not hand on (not 1 to 128 of A-Z a-z 0-9 . _ ~ -)."
+    );
   setSecret(first.client_secret);
   setOutput("url", url);
   setOutput("token-url", `${url}/oauth2/token`);

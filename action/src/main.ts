@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { createControlClient } from '../../src/control-client.js';
+import { isClientId } from '../../src/settings-checks.js';
 import { dockerLogs, docker } from './docker.js';
-import { readInputs } from './inputs.js';
+import { readInputs, secretsOf } from './inputs.js';
 import { ensurePortFree } from './port.js';
 import { startContainer } from './start-container.js';
 import { startPackage } from './start-package.js';
@@ -22,8 +23,9 @@ const PROCESS_HEALTH_MS = 60_000;
 const NPX_HEALTH_MS = 300_000;
 
 async function main(): Promise<void> {
+  // every input checked before anything starts, and each secret masked before anything could print it
   const inputs = readInputs();
-  if (inputs.controlToken !== undefined) core.setSecret(inputs.controlToken);
+  for (const secret of secretsOf(inputs)) core.setSecret(secret);
   const base = mkdtempSync(join(process.env.RUNNER_TEMP || tmpdir(), 'investment-api-fake-'));
   const reportsDir = join(base, 'reports');
   mkdirSync(reportsDir);
@@ -70,6 +72,11 @@ async function main(): Promise<void> {
   }).clients();
   const first = clients.find((c) => c.default) ?? clients[0];
   if (!first) throw new Error('The fake has no client.');
+  // what the fake answers is text like an input's: a client made by other means (a library's STATE_DIR) is not shown
+  if (!isClientId(first.client_id))
+    throw new Error(
+      "The fake's first client has an id the action does not hand on (not 1 to 128 of A-Z a-z 0-9 . _ ~ -).",
+    );
   core.setSecret(first.client_secret);
   core.setOutput('url', url);
   core.setOutput('token-url', `${url}/oauth2/token`);

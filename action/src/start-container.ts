@@ -13,8 +13,9 @@ export async function startContainer(inputs: ActionInputs, image: string): Promi
   const hostNetwork = !(await engineHasBridgeNetwork());
   if (inputs.stateDir !== undefined) mkdirSync(inputs.stateDir, { recursive: true });
   const { args, env } = dockerRun(inputs, image, { hostNetwork, user: userOfThisProcess() });
+  // the image is named by the input, not shown: no input's value reaches the log
   core.info(
-    `docker run ${image} (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} → ${CONTAINER_PORT}`})`,
+    `docker run of the input image (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} → ${CONTAINER_PORT}`})`,
   );
   const id = await docker(args, { ...process.env, ...env });
   return { kind: 'container', id };

@@ -34,7 +34,10 @@ export function startPackage(inputs: ActionInputs, spec: string, logFile: string
       ...(inputs.stateDir !== undefined && { stateDir: inputs.stateDir }),
     }),
   };
-  core.info(`${folder ? 'node' : 'npx'} ${args.join(' ')} (port ${inputs.port}; its output: ${logFile})`);
+  // the spec is named by the input, not shown: no input's value reaches the log
+  core.info(
+    `The input package, ${folder ? 'a built folder run by this Node' : 'through npx'} (port ${inputs.port}; its output: ${logFile})`,
+  );
   const log = openSync(logFile, 'a');
   try {
     const child = spawn(command, args, { detached: true, stdio: ['ignore', log, log], env });
@@ -54,16 +57,18 @@ export function startPackage(inputs: ActionInputs, spec: string, logFile: string
 /** The package's CLI in a folder that holds it built (a checkout after `npm ci && npm run build`, or an install). */
 function cliOf(folder: string): string {
   const manifestPath = join(folder, 'package.json');
-  if (!existsSync(manifestPath)) throw new Error(`Input package: ${folder} has no package.json.`);
+  if (!existsSync(manifestPath)) throw new Error('Input package names a folder without a package.json.');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
     name?: string;
     bin?: string | Record<string, string>;
   };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[BIN];
-  if (manifest.name !== BIN || !bin) throw new Error(`Input package: ${folder} is not the ${BIN} package.`);
+  if (manifest.name !== BIN || !bin) throw new Error(`Input package names a folder that is not the ${BIN} package.`);
   const cli = join(folder, bin);
   if (!existsSync(cli))
-    throw new Error(`Input package: ${folder} is not built (no ${bin}): run \`npm ci && npm run build\` in it first.`);
+    throw new Error(
+      'Input package names a folder where the package is not built: run `npm ci && npm run build` in it first.',
+    );
   return cli;
 }
 

@@ -476,7 +476,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a client and its tenant
+         * @description The client goes with everything its tenant holds: its world, clock, faults, journal, the MCP sessions it opened and, with `STATE_DIR`, its file (deleted before anything else: a directory that cannot delete it answers 503 `state_not_saved` and nothing is removed). Its room of `WORLD_BYTES` and its `MAX_TENANTS` slot are free for other tenants at once, and `GET /__control/usage` no longer lists it. Its tokens then answer 401 `invalid_token` and its credentials at `POST /oauth2/token` 401 `invalid_client`. A partner's token (scope `control`) may remove its own client only (403 `forbidden_tenant` for another); the operator any. The default client (the first one; control calls and the library without a client id act on it), `--demo`'s partner and shadow mode's twins stay: 409 `client_not_removable`. A client of `CLIENTS` removed is made again, from the fixtures, at the next start (the configuration names it); one registered with `POST /__control/clients` is gone for good.
+         */
+        delete: operations["removeClient"];
         options?: never;
         head?: never;
         /**
@@ -1651,6 +1655,7 @@ export interface components {
             }[];
         };
         ClientCreate: {
+            /** @description The characters a URL carries as they are (RFC 3986 unreserved), 128 at most, as `CLIENTS` and the GitHub Action take it too. */
             client_id: string;
             client_secret: string;
             /** @description `client_secret_post` when absent. */
@@ -4001,6 +4006,68 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
+        };
+    };
+    removeClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed, with everything its tenant held. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A partner's token naming another client (`forbidden_tenant`); a `Host` or origin refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No client has this `client_id` (`client_not_found`), or it was removed already. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The default client, `--demo`'s partner or a shadow mode twin (`client_not_removable`): the detail says why. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `state_not_saved`: with `STATE_DIR`, the client's file could not be deleted (or the directory takes no
+             *     writes now): nothing was removed, and a restart would bring the client back as it is. Try again once
+             *     `GET /__control/health` says ok.
+             */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateClient: {

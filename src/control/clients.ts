@@ -1,10 +1,10 @@
 import type { FakeContext } from '../context.js';
-import { createClient, listClients, updateClient } from '../domain/clients.js';
-import { created, ok, type OperationHandlers } from '../http/operation.js';
+import { createClient, listClients, removableTenant, removeClient, updateClient } from '../domain/clients.js';
+import { created, noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, ensureOperator, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
-/** The clients, each a tenant: listed, registered, changed. */
+/** The clients, each a tenant: listed, registered, changed, removed. */
 export function clientHandlers(ctx: FakeContext) {
   return {
     listClients: (call) => {
@@ -21,6 +21,16 @@ export function clientHandlers(ctx: FakeContext) {
       const client = updateClient(ctx.tenants, call.path.client_id, call.body);
       journalControl(ctx, ctx.tenants.get(call.path.client_id), { kind: 'update_client', changes: call.body });
       return ok(client);
+    },
+    removeClient: async (call) => {
+      // a partner's own token removes its own client only
+      const clientId = checkedClientId(call, call.path.client_id)!;
+      const tenant = removableTenant(ctx.tenants, clientId);
+      const remove = () => removeClient(ctx.tenants, ctx.journal, clientId);
+      // with STATE_DIR its file goes first: a directory that cannot delete it answers 503 and nothing is removed
+      if (ctx.stateWriter) await ctx.stateWriter.remove(tenant, remove);
+      else remove();
+      return noContent();
     },
   } satisfies Partial<OperationHandlers>;
 }

@@ -19,7 +19,7 @@ const WORLDS_SHARE = 0.3;
 const JOURNALS_SHARE = 0.15;
 
 /** A ring of JOURNAL_SIZE entries of a typical mix fits (bench/journal-memory.mjs measures an entry). */
-export const DEFAULT_JOURNAL_BYTES = 16 * MiB;
+const DEFAULT_JOURNAL_BYTES = 16 * MiB;
 
 /** Bounds of each setting: a journal budget holds at least its largest entry, a world at least a few records. */
 export const BUDGET_MINIMUMS = {
@@ -64,11 +64,34 @@ const NAMES = {
 } as const;
 
 /**
+ * Budget settings that cannot hold together (a guarantee above what the world or one tenant may take): the start stops,
+ * naming them, rather than lowering one in silence. The CLI exits 2 with its message.
+ */
+export class BudgetsConflict extends Error {
+  override name = 'BudgetsConflict';
+}
+
+const named = (key: keyof typeof NAMES): string => `${NAMES[key][1]} (${NAMES[key][0]})`;
+
+/** Why an operator's guarantee cannot be held with the room it would come out of, if it cannot. */
+function guaranteeConflict(settings: BudgetSettings, worldBytes: number, maxTenantBytes: number): string | undefined {
+  const guarantee = settings.tenantGuaranteeBytes;
+  if (guarantee === undefined) return undefined;
+  const what = `${named('tenantGuaranteeBytes')} of ${guarantee} bytes, what each tenant is guaranteed,`;
+  if (guarantee > worldBytes)
+    return `${what} is above ${named('worldBytes')} of ${worldBytes}${settings.worldBytes === undefined ? ' (its default, drawn from the heap limit)' : ''}, which every tenant's records share: no tenant could be given it. Lower TENANT_GUARANTEE_BYTES or raise WORLD_BYTES.`;
+  if (guarantee > maxTenantBytes)
+    return `${what} is above ${named('maxTenantBytes')} of ${maxTenantBytes}, what one tenant's records may take at most: no tenant could use it. Lower TENANT_GUARANTEE_BYTES or raise MAX_TENANT_BYTES.`;
+  return undefined;
+}
+
+/**
  * The budgets, each as set or by default (CONTRACT 16, "Sized to the use"): every world together WORLDS_SHARE of the
  * heap limit in heap (what the default MAX_TENANTS worlds got in total before; whatever the number of tenants), each
  * tenant guaranteed an equal part of it (of MAX_TENANTS parts; in shadow mode MAX_TENANTS + MAX_TWINS) and free to
  * borrow the rest up to MAX_TENANT_BYTES (no cap below WORLD_BYTES);
- * the journals together JOURNALS_SHARE. A library option out of bounds stops the start, named (the CLI checks its own).
+ * the journals together JOURNALS_SHARE. A library option out of bounds stops the start, named (the CLI checks its own),
+ * and so do settings that cannot hold together (`BudgetsConflict`); a default guarantee is within MAX_TENANT_BYTES.
  */
 export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Budgets {
   for (const key of Object.keys(NAMES) as (keyof typeof NAMES)[]) {
@@ -83,14 +106,18 @@ export function resolveBudgets(settings: BudgetSettings, heapLimit: number): Bud
   const journalTotalBytes = settings.journalTotalBytes ?? Math.floor(heapLimit * JOURNALS_SHARE);
   const worldBytes =
     settings.worldBytes ?? Math.floor((heapLimit * WORLDS_SHARE) / WORLD_HEAP_PER_JSON_BYTE / KiB) * KiB;
+  const maxTenantBytes = settings.maxTenantBytes ?? worldBytes;
+  const conflict = guaranteeConflict(settings, worldBytes, maxTenantBytes);
+  if (conflict !== undefined) throw new BudgetsConflict(`${conflict} Nothing was started.`);
   return {
     maxTenants,
     maxRecordsPerTenant,
     journalSize,
     worldBytes,
     tenantGuaranteeBytes:
-      settings.tenantGuaranteeBytes ?? Math.floor(worldBytes / (maxTenants + (settings.twinSlots ?? 0))),
-    maxTenantBytes: settings.maxTenantBytes ?? worldBytes,
+      settings.tenantGuaranteeBytes ??
+      Math.min(Math.floor(worldBytes / (maxTenants + (settings.twinSlots ?? 0))), maxTenantBytes),
+    maxTenantBytes,
     journalBytes: settings.journalBytes ?? Math.min(DEFAULT_JOURNAL_BYTES, journalTotalBytes),
     journalTotalBytes,
   };

@@ -1,4 +1,5 @@
 import { componentRef } from '../api/document.js';
+import { DomainError } from '../api/errors.js';
 import type { Journal } from '../records/journal.js';
 import type { ClientRecord, Tenant, TenantRegistry } from './tenants.js';
 import { API_SCOPES } from './scopes.js';
@@ -63,7 +64,7 @@ export function toClientRecord(input: ClientCreate): ClientRecord {
   };
 }
 
-export function toClientView({ client_id, token_endpoint_auth_method, scopes, settings }: ClientRecord): ClientView {
+function toClientView({ client_id, token_endpoint_auth_method, scopes, settings }: ClientRecord): ClientView {
   return { client_id, token_endpoint_auth_method, scopes: [...scopes], settings: withSettings(settings) };
 }
 
@@ -96,6 +97,32 @@ export function updateClient(registry: TenantRegistry, clientId: string, changes
   if (changes.scopes) client.scopes = [...changes.scopes];
   if (changes.settings) tenant.changeSettings(withSettings(client.settings, changes.settings));
   return toClientView(client);
+}
+
+/**
+ * The tenant `DELETE /__control/clients/{client_id}` would remove (404 when none): not the default client (control
+ * calls and the library without a client id act on it), the demo's partner (its session runs as it) nor a shadow mode
+ * twin (shadow mode keeps it): 409 `client_not_removable`, saying which.
+ */
+export function removableTenant(registry: TenantRegistry, clientId: string): Tenant {
+  const tenant = registry.get(clientId);
+  const why =
+    clientId === registry.defaultClientId
+      ? 'is the default one (the first configured): control calls and the library without a client id act on it, so it stays. Reset it instead (POST /__control/reset)'
+      : clientId === registry.demoPartnerId
+        ? "is --demo's partner, whose session runs as it: it stays while the demo runs"
+        : registry.isTwin(clientId)
+          ? "is shadow mode's twin of an upstream's client: shadow mode keeps it for the exchanges it compares"
+          : undefined;
+  if (why !== undefined)
+    throw new DomainError(409, 'client_not_removable', `The client "${clientId.slice(0, 200)}" ${why}.`);
+  return tenant;
+}
+
+/** A tenant removed with everything it holds (`removableTenant` first): its world and room, and its journal. */
+export function removeClient(registry: TenantRegistry, journal: Journal, clientId: string): void {
+  registry.remove(clientId);
+  journal.remove(clientId);
 }
 
 /**

@@ -222,6 +222,9 @@ export class Tenant {
   }
 }
 
+const clientNotFound = (clientId: string): DomainError =>
+  new DomainError(404, 'client_not_found', `No client has client_id "${clientId}".`);
+
 /** Every tenant of one server instance. The first client is the default one for control-plane calls. */
 export class TenantRegistry {
   private readonly tenants = new Map<string, Tenant>();
@@ -238,6 +241,7 @@ export class TenantRegistry {
   /** Under `--demo`: the client the fake's own simulated partner runs as (src/demo/), listed as such. */
   demoPartnerId: string | undefined;
   private changeListener: ((tenant: Tenant) => void) | undefined;
+  private readonly removeListeners: ((tenant: Tenant) => void)[] = [];
 
   /** `restoredWorlds`: the worlds tenants had before a restart (STATE_DIR), by client id; the others start from the fixtures. */
   constructor(
@@ -283,6 +287,26 @@ export class TenantRegistry {
     return tenant;
   }
 
+  /**
+   * Removes a tenant (`DELETE /__control/clients/{client_id}`, after `removableTenant`): its world, clock and faults go
+   * with it, its share of WORLD_BYTES and its MAX_TENANTS slot are free at once, and whoever listens (`onRemove`) lets
+   * go what it kept of it. Not a reach of the tenant: nothing is told to save it.
+   */
+  remove(clientId: string): Tenant {
+    const tenant = this.tenants.get(clientId);
+    if (!tenant) throw clientNotFound(clientId);
+    this.tenants.delete(clientId);
+    this.twins.delete(clientId);
+    if (tenant.share) this.worldBudget?.close(tenant.share);
+    for (const listener of this.removeListeners) listener(tenant);
+    return tenant;
+  }
+
+  /** Whoever keeps something of a tenant (the MCP sessions it opened) hears of its removal. */
+  onRemove(listener: (tenant: Tenant) => void): void {
+    this.removeListeners.push(listener);
+  }
+
   find(clientId: string): Tenant | undefined {
     const tenant = this.tenants.get(clientId);
     if (tenant) this.touch(tenant);
@@ -291,7 +315,7 @@ export class TenantRegistry {
 
   get(clientId: string): Tenant {
     const tenant = this.tenants.get(clientId);
-    if (!tenant) throw new DomainError(404, 'client_not_found', `No client has client_id "${clientId}".`);
+    if (!tenant) throw clientNotFound(clientId);
     this.touch(tenant);
     return tenant;
   }

@@ -34,12 +34,16 @@ export class TenantShare implements ByteAccount {
     public bytes: number,
   ) {}
 
+  /** Given back (its tenant removed): the budget no longer counts it, and what its store does after counts nowhere. */
+  closed = false;
+
   ensureRoom(bytes: number): void {
-    this.budget.ensureRoom(this, bytes, 'write');
+    if (!this.closed) this.budget.ensureRoom(this, bytes, 'write');
   }
 
   moved(bytes: number): void {
-    this.budget.move(this, bytes);
+    if (this.closed) this.bytes += bytes;
+    else this.budget.move(this, bytes);
   }
 
   /** Throws unless a world of `bytes` may replace the tenant's (a snapshot loaded): as for a write, worded for a world. */
@@ -72,9 +76,12 @@ export class WorldBudget {
     private readonly fixturesBytes: number,
   ) {}
 
-  /** What each tenant is guaranteed: its setting (within MAX_TENANT_BYTES, which no tenant passes), at least the fixtures. */
+  /**
+   * What each tenant is guaranteed: its setting (never above MAX_TENANT_BYTES nor WORLD_BYTES: such settings stop the
+   * start, `resolveBudgets`), at least the fixtures.
+   */
   get floor(): number {
-    return Math.max(Math.min(this.settings.tenantGuaranteeBytes, this.settings.maxTenantBytes), this.fixturesBytes);
+    return Math.max(this.settings.tenantGuaranteeBytes, this.fixturesBytes);
   }
 
   private holds(bytes: number): number {
@@ -109,6 +116,14 @@ export class WorldBudget {
     this.usedBytes += bytes;
     this.heldBytes += holds;
     return share;
+  }
+
+  /** A tenant removed: what it used and held is room again, for every other tenant and for new ones. */
+  close(share: TenantShare): void {
+    if (share.closed || !this.shares.delete(share)) return;
+    share.closed = true;
+    this.usedBytes -= share.bytes;
+    this.heldBytes -= this.holds(share.bytes);
   }
 
   /** Throws unless `share` may grow by `bytes`: within MAX_TENANT_BYTES, and into its guarantee or room no one holds. */

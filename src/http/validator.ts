@@ -77,6 +77,35 @@ const runFrom =
     step();
   };
 
+/** RFC 3986 sub-delimiters that `encodeURIComponent` leaves as they are, which Node's query parsers take as themselves. */
+const SUB_DELIMITERS = /[!'()*]/g;
+const HAS_SUB_DELIMITER = /[!'()*]/;
+
+/**
+ * A query's `!`, `'`, `(`, `)` and `*` taken as Node's parsers take them (the character itself), where the library
+ * refuses every reserved character unencoded in a parameter without `allowReserved`: `step` is shown the URL with
+ * those five percent-encoded (the same query to any parser), and the request keeps its URL as sent.
+ */
+function withSubDelimitersEncoded(step: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const sent = req.originalUrl;
+    const at = sent.indexOf('?');
+    const query = at === -1 ? '' : sent.slice(at);
+    if (!HAS_SUB_DELIMITER.test(query)) return step(req, res, next);
+    req.originalUrl =
+      sent.slice(0, at) + query.replace(SUB_DELIMITERS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    try {
+      return step(req, res, (error?: unknown) => {
+        req.originalUrl = sent;
+        next(error);
+      });
+    } catch (error) {
+      req.originalUrl = sent;
+      throw error;
+    }
+  };
+}
+
 /** The library's chain split where its router has set `req.openapi`, found by running it (names unknown). */
 function splitAtRouter(
   middleware: readonly RequestHandler[],
@@ -96,7 +125,10 @@ function splitAtRouter(
     };
     step();
   };
-  return { metadata, validate: [...(before ? [before] : []), runFrom(middleware, () => afterRouter)] };
+  return {
+    metadata,
+    validate: [...(before ? [before] : []), withSubDelimitersEncoded(runFrom(middleware, () => afterRouter))],
+  };
 }
 
 /** `checkDocument`: the validator checks its document against the OpenAPI meta-schema first (tests). */
@@ -125,7 +157,10 @@ export function operationValidator(
     const metadata = middleware.find((step) => step.name === ROUTE_STEP);
     // integers in decimal digits only, before the library's Ajv reads `0x10` or `1e3` as a number
     const integers = decimalIntegers(document, operation);
-    const validate = [...(integers ? [integers] : []), ...middleware.filter((step) => VALIDATE_STEPS.has(step.name))];
+    const validate = [
+      ...(integers ? [integers] : []),
+      ...middleware.filter((step) => VALIDATE_STEPS.has(step.name)).map(withSubDelimitersEncoded),
+    ];
     // Anything new would be skipped by the split: then the library's own chain runs whole, where validation runs.
     const unknown = middleware.filter(
       (step) => step.name !== ROUTE_STEP && !VALIDATE_STEPS.has(step.name) && !SKIPPED_STEPS.has(step.name),

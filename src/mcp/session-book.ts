@@ -81,4 +81,12 @@ export class SessionBook<Session> {
   has(id: string): boolean {
     return this.owners.has(id);
   }
+
+  /** Closes every session of `owner` (a partner whose client was removed): their places are free for others. */
+  closeOwner(owner: string): void {
+    for (const [id, session] of [...(this.byOwner.get(owner) ?? [])]) {
+      this.remove(id);
+      this.close(session);
+    }
+  }
 }

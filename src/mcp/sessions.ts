@@ -58,6 +58,8 @@ export function mcpSessions(ctx: FakeContext, app: RequestListener): RequestHand
     { perOwner: MAX_MCP_SESSIONS_PER_OWNER, total: MAX_MCP_SESSIONS },
     (session) => void session.transport.close(),
   );
+  // a partner's sessions go with its client (DELETE /__control/clients/{client_id})
+  ctx.tenants.onRemove((tenant) => sessions.closeOwner(ownerOf(tenant)));
   const [json] = bodyParsers();
   // the server is the package (as the stdio server is); the document's info.version is the API's
   const version = packageVersion();

@@ -1,7 +1,9 @@
-import { join } from 'node:path';
+import { unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Tenant, TenantRegistry } from '../domain/tenants.js';
-import { writeFileAtomic } from './state-files.js';
+import { DomainError } from '../api/errors.js';
+import { syncFolder, writeFileAtomic } from './state-files.js';
 import { tenantFileName, tenantFileParts, tenantFileText } from './tenant-file.js';
 
 const TENANTS = 'tenants';
@@ -20,7 +22,7 @@ export type PersistenceHealth =
     };
 
 /** stop() or SIGTERM could not write every changed tenant: the process must not end as if they were kept. */
-export class StateNotSavedError extends Error {
+class StateNotSavedError extends Error {
   override name = 'StateNotSavedError';
 }
 
@@ -182,6 +184,45 @@ export class StateWriter {
     }
   }
 
+  /**
+   * A tenant removed (`DELETE /__control/clients/{client_id}`): after any write under way, its file is deleted and the
+   * folder synced (the deletion survives a crash); then, in the same turn, `removed` takes the tenant out of memory, so
+   * no later round writes it again. When the directory cannot (the lock lost, a failing disk) it rejects with 503
+   * `state_not_saved` and nothing is removed: the tenant stays, and its file is written again if it went.
+   */
+  remove(tenant: Tenant, removed: () => void): Promise<void> {
+    const file = this.fileOf(tenant);
+    const removal = this.writing.then(async () => {
+      try {
+        if (this.lockLost) throw this.lockLost;
+        await unlink(file).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        });
+        await syncFolder(dirname(file));
+      } catch (error) {
+        // the file may be gone without the folder's sync: written again, so what a restart reads is the tenant
+        this.written.delete(tenant);
+        this.mark(tenant);
+        throw new DomainError(
+          503,
+          'state_not_saved',
+          `STATE_DIR could not delete the file of client "${tenant.client.client_id.slice(0, 200)}" (${this.lockLost ? `lock lost (${reasonOf(this.lockLost)})` : reasonOf(error)}), so a restart would bring it back: nothing was removed. Try again later; GET /__control/health says when STATE_DIR takes writes.`,
+          undefined,
+          { 'Retry-After': '5' },
+        );
+      }
+      this.dirty.delete(tenant);
+      if (this.failed.delete(tenant) && this.failed.size === 0 && !this.lockLost) this.recovered();
+      removed();
+    });
+    this.writing = removal.catch(() => undefined);
+    return removal;
+  }
+
+  private fileOf(tenant: Tenant): string {
+    return join(this.stateDir, TENANTS, tenantFileName(tenant.client.client_id));
+  }
+
   private async writeMarked(): Promise<void> {
     if (this.dirty.size === 0) return;
     const tenants = [...this.dirty];
@@ -195,7 +236,9 @@ export class StateWriter {
         continue;
       }
       sequence ??= new Map([...this.registry.all()].map((t, i) => [t, i]));
-      const file = join(this.stateDir, TENANTS, tenantFileName(tenant.client.client_id));
+      // a tenant removed since it was marked (a request that had reached it): its file is gone for good
+      if (!sequence.has(tenant)) continue;
+      const file = this.fileOf(tenant);
       try {
         // it changed while being serialized: again at once, as it is then (the last try in one step), so a tenant
         // under constant writes is not left waiting for later rounds

@@ -1,6 +1,15 @@
 import type { Schemas } from '../api/types.js';
 import { readBody, type JournalBody, type KeptBody } from './journal-body.js';
-import { isSecretName, REDACT_ALL, redactedForm, REDACTED, shownPath, type Redaction } from './secrets.js';
+import {
+  isSecretName,
+  REDACT_ALL,
+  redactedForm,
+  REDACTED,
+  secretForms,
+  shownPath,
+  withoutSecretValues,
+  type Redaction,
+} from './secrets.js';
 
 const AS_SENT: Redaction = { names: false, links: false };
 import { compilePathPattern } from './path-pattern.js';
@@ -126,6 +135,14 @@ export class JournalRecord {
       };
     }
     return this.view;
+  }
+
+  /**
+   * The query string (without `?`) as it was sent, byte for byte but for the request's credentials and any token,
+   * replaced as in `entry` (a secret-named parameter's value shows there as redacted): what a replay sends again.
+   */
+  get sentQuery(): string {
+    return withoutSecretValues(this.raw.rawQuery, secretForms(this.kept.credentials));
   }
 
   /** The bodies as a reader sees them, made again on each read (the journal keeps only what the request path kept). */
@@ -414,7 +431,10 @@ export class Journal {
 
   /** Marks a reset of one tenant, or of every tenant (and the requests no tenant owns): later reads begin there. */
   markReset(clientId: string | undefined, at = Date.now()): void {
-    if (clientId !== undefined) return this.ring(clientId, true).markReset(this.seq, at);
+    if (clientId !== undefined) {
+      this.ring(clientId, true).markReset(this.seq, at);
+      return;
+    }
     this.everyoneReset = { afterSeq: this.seq, at };
     for (const ring of this.rings.values()) ring.markReset(this.seq, at);
   }
@@ -435,6 +455,12 @@ export class Journal {
         .map((r) => r.entry);
     const lists = [...this.rings.keys()].map((key) => this.records(key === NO_TENANT ? null : key, since));
     return newest(lists, this.capacity, keep).map((r) => r.entry);
+  }
+
+  /** A tenant removed: its records, resets and what was cleared of it go, as if it had never been. */
+  remove(clientId: string): void {
+    this.clear(clientId);
+    this.cleared.delete(clientId);
   }
 
   /** Forgets one tenant's records and resets (or every ring's). */

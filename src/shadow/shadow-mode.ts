@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
-import { DEFAULTS, upstreamUrl } from '../config.js';
+import { DEFAULTS } from '../config.js';
 import type { FakeContext, ShadowModeState } from '../context.js';
 import type { RoutableRequest, RouteMatch } from '../http/route.js';
+import { upstreamUrl } from '../settings-checks.js';
 import { FidelityLog } from './log.js';
 import { forwardingStep } from './forwarding.js';
 import { Twin } from './twin.js';

@@ -36,7 +36,9 @@ it('starts the image detached, outputs where it answers; post summarises, writes
     'fail-on-findings': 'true',
   });
   expect(main.code, main.log).toBe(0);
-  expect(main.log).toContain(`docker run ${IMAGE} (host network, port ${port})`);
+  expect(main.log).toContain(`docker run of the input image (host network, port ${port})`);
+  // the inputs' values stay out of the log: the image and the token are named, not shown (the secrets are masked)
+  expect(main.log).not.toContain(IMAGE);
   const url = `http://127.0.0.1:${port}`;
   expect(main.outputs).toEqual({
     url,
@@ -77,4 +79,21 @@ it('starts the image detached, outputs where it answers; post summarises, writes
   expect(await docker('ps', '--all', '--quiet', '--filter', `id=${id}`)).toBe('');
   expect(await answers(url)).toBe(false);
   expect(readdirSync(join(stateDir, 'tenants')).sort()).toEqual(['acme.json', 'careful.json']);
+});
+
+it('refuses a client_id with a line break before it runs a container: one ::error:: line, no ::warning from the value', async () => {
+  const job = new RunnerJob();
+  jobs.push(job);
+  const before = await docker('ps', '--all', '--quiet', '--filter', 'label=investment-api-fake.action=main');
+  const main = await job.main({
+    image: IMAGE,
+    port: String(await freePort()),
+    clients: JSON.stringify([{ client_id: 'x\n::warning file=x::injected by client_id', client_secret: 's' }]),
+  });
+  expect(main.code, main.log).toBe(1);
+  expect(main.log).toMatch(/^::error::Input clients: the client_id of client 1 must be 1 to 128 characters/m);
+  expect(main.log).not.toMatch(/^\s*::warning/m);
+  expect(main.log).not.toContain('injected by client_id');
+  expect(job.state).toEqual({});
+  expect(await docker('ps', '--all', '--quiet', '--filter', 'label=investment-api-fake.action=main')).toBe(before);
 });

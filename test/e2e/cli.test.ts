@@ -116,7 +116,7 @@ describe('the CLI', () => {
     let err = '';
     bad.stderr!.on('data', (d) => (err += d));
     expect(await exitOf(bad)).toBe(2);
-    expect(err).toMatch(/--port must be an integer ≥ 0, got "eighty"/);
+    expect(err).toMatch(/--port must be an integer from 0 to 65535, got "eighty"/);
     expect(err).not.toMatch(/Usage:/);
 
     const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
@@ -199,6 +199,41 @@ describe('the CLI', () => {
     );
   });
 
+  it.each([
+    ['a line break', 'acme\n::warning::x'],
+    ['129 characters', 'a'.repeat(129)],
+    ['a space', 'acme web'],
+  ])('exits 2 naming CLIENTS, before listening, when a client_id holds %s', async (_, id) => {
+    const CLIENTS = JSON.stringify([{ client_id: id, client_secret: 'hunter2' }]);
+    const bad = spawn(process.execPath, [CLI], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...cleanEnv, PORT: '0', CLIENTS },
+    });
+    let out = '';
+    bad.stdout!.on('data', (d) => (out += d));
+    let err = '';
+    bad.stderr!.on('data', (d) => (err += d));
+    expect(await exitOf(bad)).toBe(2);
+    expect(err).toContain(
+      'CLIENTS: the client_id of client 1 must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ ~ -.',
+    );
+    expect(`${out}${err}`).not.toContain(id);
+    expect(`${out}${err}`).not.toContain('hunter2');
+    expect(out).toBe('');
+  });
+
+  it('exits 2 naming CONTROL_TOKEN, and not showing it, when no Bearer header could carry it', async () => {
+    const bad = spawn(process.execPath, [CLI], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...cleanEnv, PORT: '0', CONTROL_TOKEN: 'ops-token\nsecond-line' },
+    });
+    let err = '';
+    bad.stderr!.on('data', (d) => (err += d));
+    expect(await exitOf(bad)).toBe(2);
+    expect(err).toContain('CONTROL_TOKEN must be 1 to 4096 visible ASCII characters');
+    expect(err).not.toMatch(/ops-token|second-line/);
+  });
+
   it('exits 2 naming the settings when the world it is told to build does not fit its budgets', async () => {
     const bad = spawn(process.execPath, [CLI], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -209,6 +244,30 @@ describe('the CLI', () => {
     expect(await exitOf(bad)).toBe(2);
     expect(err).toMatch(/FIXTURE_ACCOUNTS=40.*WORLD_BYTES \(65536\)/);
   });
+
+  it.each([
+    [
+      { WORLD_BYTES: '1000000', TENANT_GUARANTEE_BYTES: '2000000' },
+      /TENANT_GUARANTEE_BYTES.*2000000.*WORLD_BYTES.*1000000/,
+    ],
+    [
+      { MAX_TENANT_BYTES: '100000', TENANT_GUARANTEE_BYTES: '200000' },
+      /TENANT_GUARANTEE_BYTES.*200000.*MAX_TENANT_BYTES.*100000/,
+    ],
+  ])(
+    'exits 2 naming the settings when budget settings cannot hold together (%o), never lowering one',
+    async (env, named) => {
+      const bad = spawn(process.execPath, [CLI], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...cleanEnv, PORT: '0', ...env },
+      });
+      let err = '';
+      bad.stderr!.on('data', (d) => (err += d));
+      expect(await exitOf(bad)).toBe(2);
+      expect(err).toMatch(named);
+      expect(err).not.toMatch(/failed to start/);
+    },
+  );
 
   it('lists every environment variable in the configuration table of docs/configuration.md', () => {
     const page = readPage('docs/configuration.md');

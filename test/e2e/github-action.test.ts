@@ -233,7 +233,8 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     const job = newJob();
     const main = await job.main({ package: ROOT, port: 'eighty' });
     expect(main.code).toBe(1);
-    expect(main.log).toContain('::error::Input port must be an integer from 1 to 65535, got "eighty".');
+    expect(main.log).toContain('::error::Input port must be an integer from 1 to 65535. Nothing was started.');
+    expect(main.log).not.toContain('eighty');
     expect(main.outputs).toEqual({});
     const post = await job.post();
     expect(post.code).toBe(0);
@@ -247,6 +248,104 @@ describe('the action with the package', { timeout: 90_000 }, () => {
     const main = await job.main({ package: ROOT, port: new URL(other.url).port });
     expect(main.code).toBe(1);
     expect(main.log).toContain(`::error::Port ${new URL(other.url).port} of 127.0.0.1 is in use already`);
+  });
+});
+
+// Every input is checked before anything starts, with the fake's own checks; a refusal names the input and never
+// shows its value, and nothing a value holds becomes a workflow command. Each case: main fails with one `::error::`
+// line, the fake never started (nothing listens on the port, post has nothing to stop).
+describe('inputs the action refuses before it starts anything', { timeout: 60_000 }, () => {
+  const refused = async (inputs: Record<string, string>, named: RegExp, secrets: readonly string[] = []) => {
+    const job = newJob();
+    const port = await freePort();
+    const main = await job.main({ package: ROOT, port: String(port), ...inputs });
+    expect(main.code, main.log).toBe(1);
+    // one workflow command, the failure, written by @actions/core: no line of the log is another
+    const commands = main.log.split('\n').filter((line) => /^\s*::/.test(line) || line.includes('##['));
+    expect(commands, main.log).toEqual([expect.stringMatching(/^::error::/)]);
+    expect(commands[0]).toMatch(named);
+    expect(commands[0]).toMatch(/Nothing was started\.$/);
+    for (const secret of secrets) expect(main.log).not.toContain(secret);
+    expect(main.outputs).toEqual({});
+    expect(job.state).toEqual({});
+    expect(await answers(`http://127.0.0.1:${port}`)).toBe(false);
+    const post = await job.post();
+    expect(post.code).toBe(0);
+    expect(post.log).toContain('main started no fake: nothing to report or stop.');
+    return main.log;
+  };
+
+  it('a client_id with a line break: no "::warning" from it in the log, and its text not shown', async () => {
+    const log = await refused(
+      {
+        clients: JSON.stringify([
+          { client_id: 'acme', client_secret: 'acme-secret' },
+          { client_id: 'x\n::warning file=x::injected by client_id', client_secret: 'x-secret' },
+        ]),
+      },
+      /^::error::Input clients: the client_id of client 2 must be 1 to 128 characters of A-Z, a-z, 0-9 and \. _ ~ -\./,
+      ['injected by client_id', 'acme-secret', 'x-secret'],
+    );
+    expect(log).not.toMatch(/^::warning/m);
+  });
+
+  it('a client_id of 129 characters', async () => {
+    await refused(
+      { clients: JSON.stringify([{ client_id: 'a'.repeat(129), client_secret: 's3cret' }]) },
+      /^::error::Input clients: the client_id of client 1 must be 1 to 128 characters/,
+      ['a'.repeat(129), 's3cret'],
+    );
+  });
+
+  it('a client with an empty secret', async () => {
+    await refused(
+      { clients: '[{"client_id":"acme","client_secret":""}]' },
+      /^::error::Input clients: every client needs a non-empty "client_id" and "client_secret"\./,
+    );
+  });
+
+  it('clients that are not JSON, without the parser quoting the text', async () => {
+    await refused(
+      { clients: '[{"client_id":"acme","client_secret":"hunter2"' },
+      /^::error::Input clients must be JSON: /,
+      ['hunter2'],
+    );
+  });
+
+  it('a client secret with a line break in it', async () => {
+    await refused(
+      { clients: JSON.stringify([{ client_id: 'acme', client_secret: 'top\n::warning::secret' }]) },
+      /^::error::Input clients must not hold a line break or another control character in any of its strings\./,
+      ['::warning::secret'],
+    );
+  });
+
+  it('an upstream with credentials, never shown', async () => {
+    await refused(
+      { upstream: 'https://partner:hunter2@sandbox.example.com' },
+      /^::error::Input upstream must not carry credentials \(user:password@\)/,
+      ['hunter2', 'partner:'],
+    );
+  });
+
+  it('a control token with a line break, never shown', async () => {
+    await refused(
+      { 'control-token': 'ops-token\n::warning::from the token' },
+      /^::error::Input control-token must not hold a line break or another control character\./,
+      ['ops-token', 'from the token'],
+    );
+  });
+
+  it('a line break (U+2028 too) in any other input', async () => {
+    await refused({ image: 'img\n::warning::x' }, /^::error::Input image must not hold a line break/, ['::warning::x']);
+    await refused({ 'state-dir': 'a\u2028b' }, /^::error::Input state-dir must not hold a line break/);
+  });
+
+  it('every input it cannot take at once, each named', async () => {
+    await refused(
+      { seed: '-1', upstream: 'ftp://sandbox.example.com', 'fail-on-findings': 'maybe' },
+      /^::error::Input seed must be an integer ≥ 0\. Input upstream must be an http:\/\/ or https:\/\/ URL\. Input fail-on-findings must be true or false\./,
+    );
   });
 });
 

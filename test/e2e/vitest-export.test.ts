@@ -1,6 +1,7 @@
 // A session exported as a vitest file (GET /__control/export?format=vitest) runs as the platform's team would run one
 // attached to a bug report: in a project where investment-api-fake is this package as built. It passes, and it fails,
 // naming the request, when one starting-world record is swapped for another.
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { ReplayProject } from '../support/replay-project.js';
@@ -45,6 +46,57 @@ describe('a session exported as a vitest file', () => {
     expect(passed, output).toBe(false);
     expect(output).toContain(`GET /v1/accounts/${used.otherAccountId} → 200`);
     expect(output).toMatch(/1 failed/);
+  }, 120_000);
+});
+
+describe("a session's bytes: paths with `.`, `..` and `//`, queries with sub-delimiters, repeats and stray `%`", () => {
+  /** A GET sent as a raw client sends it: the path and query on the request line as written. */
+  const rawGet = (fake: FakeServer, target: string, token: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(fake.url);
+      const sent = httpRequest(
+        { host: hostname, port, path: target, headers: { authorization: `Bearer ${token}` } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        },
+      );
+      sent.on('error', reject);
+      sent.end();
+    });
+
+  it('replays each request to the path and query it was sent to, byte for byte, and passes', async () => {
+    const fake = await startServer({ seed: 1 });
+    try {
+      fake.reset();
+      const token = await fake.token();
+      const isin = fake.state().assets[0]!.isin;
+      const answered: Record<string, number> = {};
+      for (const target of [
+        '/v1/../__control/state',
+        '/v1/./assets',
+        '/v1//assets',
+        '/v1/orders?isin=(x)',
+        "/v1/assets?isin=a*b!'c",
+        `/v1/assets?isin=${isin}&isin=${isin}`,
+        '/v1/assets?isin=%zz',
+        '/v1/orders?limit=5&skip=%30',
+      ])
+        answered[target] = await rawGet(fake, target, token);
+      // as the session saw them: no `..` resolved into the control plane, sub-delimiters read as themselves
+      expect(answered['/v1/../__control/state']).toBe(404);
+      expect(answered['/v1/orders?isin=(x)']).toBe(200);
+      expect(answered["/v1/assets?isin=a*b!'c"]).toBe(200);
+      const exported = await fake.control.exportRequests('vitest');
+      expect(exported).toContain('send("GET", "/v1/../__control/state"');
+      expect(exported).toContain(`send("GET", "/v1/assets?isin=a*b!'c"`);
+      const { passed, output } = await project.run('bytes.test.ts', exported);
+      expect(passed, output).toBe(true);
+      // the token and the eight requests
+      expect(output).toMatch(/Tests\s+9 passed/);
+    } finally {
+      await fake.stop();
+    }
   }, 120_000);
 });
 

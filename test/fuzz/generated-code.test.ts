@@ -5,7 +5,7 @@ import { bodyValue } from '../../src/records/journal-body.js';
 import { secretForms, withoutSecretValues } from '../../src/records/secrets.js';
 import { IssuedIdentifiers } from '../../src/proof/vitest-export/identifiers.js';
 import { noDifferenceFile, vitestFileOf } from '../../src/proof/vitest-export/index.js';
-import { foreignCode, httpProblems, literalsOf } from '../support/generated-code.js';
+import { foreignCode, httpProblems, literalsOf, targetsOf } from '../support/generated-code.js';
 import {
   hostile,
   hostileInputs,
@@ -37,7 +37,7 @@ function redacted(value: unknown, forms: readonly string[]): unknown {
   );
 }
 
-/** What the session's requests sent (JSON bodies, queries), as JSON texts, as the file may write them. */
+/** What the session's requests sent (JSON bodies), as JSON texts, as the file may write them. */
 function sentValues(inputs: HostileInputs): Set<string> {
   const forms = secretForms([inputs.secret]);
   const sent = new Set<string>();
@@ -45,7 +45,18 @@ function sentValues(inputs: HostileInputs): Set<string> {
     if (record.control) continue;
     const body = bodyValue(record.requestBody);
     if (body !== null && typeof body === 'object') sent.add(JSON.stringify(redacted(body, forms)));
-    sent.add(JSON.stringify(redacted(record.entry.query, forms)));
+  }
+  return sent;
+}
+
+/** The path and query of each request, as sent (its secrets replaced), as the file may write them. */
+function sentTargets(inputs: HostileInputs): Set<string> {
+  const forms = secretForms([inputs.secret]);
+  const sent = new Set<string>();
+  for (const record of hostileRecords(inputs)) {
+    if (record.control) continue;
+    const query = record.sentQuery;
+    sent.add(withoutSecretValues(`${record.entry.path}${query === '' ? '' : `?${query}`}`, forms));
   }
   return sent;
 }
@@ -57,8 +68,10 @@ describe('a vitest file written from a session with hostile values in every slot
         const file = vitestFileOf(hostileSession(inputs, fidelity));
         expect(foreignCode(file)).toEqual([]);
         const sent = sentValues(inputs);
-        for (const member of ['json', 'query'])
-          for (const value of literalsOf(file, member)) expect(sent).toContain(JSON.stringify(value));
+        for (const value of literalsOf(file, 'json')) expect(sent).toContain(JSON.stringify(value));
+        // each request goes to its path and query byte for byte, as sent
+        const targets = sentTargets(inputs);
+        for (const target of targetsOf(file)) expect(targets).toContain(target);
       }),
       { numRuns: FILE_RUNS, seed: SEED },
     );

@@ -163,6 +163,15 @@ describe('worlds the fake is told to build', () => {
     ).not.toThrow();
   });
 
+  it('a guarantee above WORLD_BYTES or MAX_TENANT_BYTES stops the start, naming both: never lowered in silence', () => {
+    expect(() => createApp({ worldBytes: MiB, tenantGuaranteeBytes: 2 * MiB })).toThrow(
+      /tenantGuaranteeBytes \(TENANT_GUARANTEE_BYTES\).*above worldBytes \(WORLD_BYTES\)/,
+    );
+    expect(() => createApp({ worldBytes: 4 * MiB, maxTenantBytes: MiB, tenantGuaranteeBytes: 2 * MiB })).toThrow(
+      /tenantGuaranteeBytes \(TENANT_GUARANTEE_BYTES\).*above maxTenantBytes \(MAX_TENANT_BYTES\)/,
+    );
+  });
+
   it('fixtures that do not fit stop the start, naming the settings: FIXTURES, FIXTURE_ACCOUNTS, WORLD_BYTES, MAX_TENANT_BYTES', async () => {
     const world = await stateOf(testApp(), 'sandbox-client');
     world.accounts[0]!.city = 'x'.repeat(10_000);

@@ -37,6 +37,18 @@ describe('the demo partner', () => {
     expect(partner.settings).toMatchObject({ order_progression: 'clock', investor_activity_per_hour: 120 });
   });
 
+  it('stays while it runs: removing its client answers 409 client_not_removable, saying why', async () => {
+    const fake = await start(FAST);
+    const refused = await fake.control.removeClient(PARTNER).then(
+      () => undefined,
+      (error: unknown) => error as { status: number; problem?: Schemas['Problem'] },
+    );
+    expect(refused?.status).toBe(409);
+    expect(refused?.problem?.code).toBe('client_not_removable');
+    expect(refused?.problem?.detail).toMatch(/--demo's partner/);
+    expect((await fake.control.clients()).map((c) => c.client_id)).toEqual(['sandbox-client', PARTNER]);
+  });
+
   it('runs a careful session over HTTP: a kept token, accounts and wallets, orders read, some cancelled, and a mistake the report names', async () => {
     const fake = await start(FAST);
     const partner = fake.control.forClient(PARTNER);

@@ -67,6 +67,13 @@ describe('shadow mode with more clients than MAX_TWINS', () => {
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { detail: string }).detail).toContain('MAX_TENANTS');
   });
+
+  it('keeps its twins: removing one answers 409 client_not_removable, and it stays', async () => {
+    const removed = await fetch(`${shadow.url}/__control/clients/partner-1`, { method: 'DELETE' });
+    expect(removed.status).toBe(409);
+    expect(((await removed.json()) as { code: string; detail: string }).detail).toMatch(/shadow mode's twin/);
+    expect((await shadow.control.clients()).map((c) => c.client_id)).toContain('partner-1');
+  });
 });
 
 describe('a twin with STATE_DIR', () => {

@@ -27,11 +27,12 @@ const steps = (file: string): string[] =>
   [...file.matchAll(/^ {2}it(?:\.skip)?\("([^"]+)"/gm)].map(([, title]) => title!);
 
 describe('a session exported as a vitest file', () => {
-  it('imports only vitest and the package, and holds no secret nor token of the session', async () => {
+  it('imports only node:http, vitest and the package, and holds no secret nor token of the session', async () => {
     const token = await fake.token('acme', { fresh: true });
     await driveSession(fake, 'acme');
     const file = fake.exportRequests('vitest', { clientId: 'acme' });
     expect([...file.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => from)).toEqual([
+      'node:http',
       'vitest',
       'investment-api-fake',
     ]);
@@ -61,6 +62,8 @@ describe('a session exported as a vitest file', () => {
     expect(file).toContain('send("DELETE", `/v1/orders/${order1}/`');
     expect(file).toContain(`send("GET", "/v1/accounts/${startingAccountId}"`);
     expect(file).toContain(`id: "${startingAccountId}",`);
+    // in a query too, the rest of it byte for byte
+    expect(file).toContain('send("GET", `/v1/orders?account_id=${account1}&order_status=CANCELLED`');
   });
 
   it("reads a record made inside another (an account's first wallet) from the list that shows it first", async () => {

@@ -63,7 +63,7 @@ function statementShape(statement: ts.Statement): string {
 
 /** The top-level statements a vitest export may hold: its imports, constants, variables, helpers and one `describe` (or `it`). */
 const GENERATED_STATEMENT =
-  /^(import (vitest|investment-api-fake)|const (CLIENT_ID|CLIENT_SECRET|WRONG_SECRET|STARTED_AT|FIXTURES|SNAPSHOT_\d+|basic|jsonType)|let (fake|control|token|clock|[a-z_$][\w$]*\d+(, [a-z_$][\w$]*\d+)*)|function (clockAt|send|issued|issuedToken|valuesAt)|interface Answer|call (describe|describe\.skip|it))$/;
+  /^(import (vitest|investment-api-fake|node:http)|const (CLIENT_ID|CLIENT_SECRET|WRONG_SECRET|STARTED_AT|FIXTURES|SNAPSHOT_\d+|basic|jsonType)|let (fake|control|token|clock|[a-z_$][\w$]*\d+(, [a-z_$][\w$]*\d+)*)|function (clockAt|send|issued|issuedToken|valuesAt)|interface Answer|call (describe|describe\.skip|it))$/;
 
 /** Every name the generator's own code uses: its variables, helpers, vitest's and the package's, and the globals its helpers call. */
 const GENERATED_NAMES = new Set([
@@ -103,6 +103,16 @@ const GENERATED_NAMES = new Set([
     'values',
     'id',
     'secret',
+    'target',
+    'hostname',
+    'port',
+    'sent',
+    'chunks',
+    'chunk',
+    'status',
+    'resolve',
+    'reject',
+    'httpRequest',
   ],
   ...[
     'Date',
@@ -115,6 +125,7 @@ const GENERATED_NAMES = new Set([
     'crypto',
     'btoa',
     'encodeURIComponent',
+    'Buffer',
     'Promise',
     'Record',
     'ReturnType',
@@ -149,8 +160,11 @@ const GENERATED_MEMBERS = new Set([
     'text',
     'contentType',
     'authorization',
-    'searchParams',
-    'append',
+    'on',
+    'end',
+    'statusCode',
+    'concat',
+    'push',
   ],
   ...[
     'parse',
@@ -213,6 +227,24 @@ export function literalsOf(text: string, member: string): unknown[] {
         // an error of the other context is no Error of this one
         if ((error as { name?: unknown }).name !== 'ReferenceError') throw error;
       }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/**
+ * The targets (path and query) a generated file's `send` calls name as written strings, in order: a target holding a
+ * variable of the file (an issued identifier) is skipped.
+ */
+export function targetsOf(text: string): string[] {
+  const file = ts.createSourceFile('export.test.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'send') {
+      const target = node.arguments[1];
+      if (target && (ts.isStringLiteral(target) || ts.isNoSubstitutionTemplateLiteral(target))) found.push(target.text);
     }
     ts.forEachChild(node, visit);
   };

@@ -6,7 +6,13 @@ import { registerWallet } from '../../src/domain/wallets.js';
 import { createPaymentMethodDetails } from '../../src/domain/payment-methods.js';
 import { worldBytes } from '../../src/store/world-store.js';
 import { seededTenant, VALID } from '../support/world.js';
-import { budgetedBytes, budgetWarning, resolveBudgets, WORLD_HEAP_PER_JSON_BYTE } from '../../src/domain/budgets.js';
+import {
+  budgetedBytes,
+  BudgetsConflict,
+  budgetWarning,
+  resolveBudgets,
+  WORLD_HEAP_PER_JSON_BYTE,
+} from '../../src/domain/budgets.js';
 
 const GiB = 1024 ** 3;
 const BASE = { maxTenants: 1000, maxRecordsPerTenant: 100_000, journalSize: 1000 };
@@ -77,6 +83,39 @@ describe('the memory budgets', () => {
     expect(() => resolveBudgets({ ...BASE, tenantGuaranteeBytes: -1 }, 4 * GiB)).toThrow(
       'tenantGuaranteeBytes (TENANT_GUARANTEE_BYTES)',
     );
+  });
+
+  it('refuses a guarantee above WORLD_BYTES or MAX_TENANT_BYTES, naming both settings, never lowering it', () => {
+    expect(() => resolveBudgets({ ...BASE, worldBytes: 1_000_000, tenantGuaranteeBytes: 1_000_001 }, 4 * GiB)).toThrow(
+      BudgetsConflict,
+    );
+    expect(() => resolveBudgets({ ...BASE, worldBytes: 1_000_000, tenantGuaranteeBytes: 1_000_001 }, 4 * GiB)).toThrow(
+      /tenantGuaranteeBytes \(TENANT_GUARANTEE_BYTES\) of 1000001 bytes.* above worldBytes \(WORLD_BYTES\) of 1000000\b/,
+    );
+    // above the default WORLD_BYTES, drawn from the heap limit: named as such
+    expect(() => resolveBudgets({ ...BASE, tenantGuaranteeBytes: GiB }, 4 * GiB)).toThrow(
+      /above worldBytes \(WORLD_BYTES\) of \d+ \(its default, drawn from the heap limit\)/,
+    );
+    expect(() =>
+      resolveBudgets(
+        { ...BASE, worldBytes: 8_000_000, maxTenantBytes: 100_000, tenantGuaranteeBytes: 200_000 },
+        4 * GiB,
+      ),
+    ).toThrow(/TENANT_GUARANTEE_BYTES\) of 200000 bytes.* above maxTenantBytes \(MAX_TENANT_BYTES\) of 100000\b/);
+    // equal holds together
+    expect(
+      resolveBudgets(
+        { ...BASE, worldBytes: 8_000_000, maxTenantBytes: 100_000, tenantGuaranteeBytes: 100_000 },
+        4 * GiB,
+      ).tenantGuaranteeBytes,
+    ).toBe(100_000);
+  });
+
+  it('a default guarantee is within MAX_TENANT_BYTES: WORLD_BYTES / MAX_TENANTS, or the cap when that is lower', () => {
+    expect(
+      resolveBudgets({ ...BASE, maxTenants: 2, worldBytes: 8_000_000, maxTenantBytes: 1_000_000 }, 4 * GiB)
+        .tenantGuaranteeBytes,
+    ).toBe(1_000_000);
   });
 
   it('an instance started with settings past half the heap logs the warning through its own logger; with the defaults it logs none', () => {

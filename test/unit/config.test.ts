@@ -116,8 +116,11 @@ describe('optionsFromCli', () => {
   });
 
   it.each([
-    [['--port=-1'], {}, '--port must be an integer ≥ 0, got "-1".'],
-    [[], { PORT: '80.5' }, 'PORT must be an integer ≥ 0, got "80.5".'],
+    [['--port=-1'], {}, '--port must be an integer from 0 to 65535, got "-1".'],
+    [[], { PORT: '80.5' }, 'PORT must be an integer from 0 to 65535, got "80.5".'],
+    [[], { PORT: '65536' }, 'PORT must be an integer from 0 to 65535, got "65536".'],
+    [[], { SEED: '0x10' }, 'SEED must be an integer ≥ 0, got "0x10".'],
+    [[], { SEED: '1e3' }, 'SEED must be an integer ≥ 0, got "1e3".'],
     [[], { TOKEN_TTL_SECONDS: ' ' }, 'TOKEN_TTL_SECONDS must be an integer ≥ 1, got " ".'],
     [['--base-url', 'localhost'], {}, '--base-url must be an absolute URL, got "localhost".'],
     [[], { LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud".'],
@@ -125,9 +128,9 @@ describe('optionsFromCli', () => {
     [
       ['--clients', '[{"client_id":"acme"}]'],
       {},
-      'Every client in --clients needs a non-empty "client_id" and "client_secret".',
+      '--clients: every client needs a non-empty "client_id" and "client_secret".',
     ],
-    [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'Every client in CLIENTS needs'],
+    [[], { CLIENTS: '[{"client_id":"","client_secret":"s"}]' }, 'CLIENTS: every client needs'],
     [[], { CLIENTS: '[]' }, 'CLIENTS must name at least one client.'],
     [[], { JOURNAL_BYTES: '1000' }, 'JOURNAL_BYTES must be an integer ≥ 65536, got "1000".'],
     [['--journal-total-bytes', '64MB'], {}, '--journal-total-bytes must be an integer ≥ 65536, got "64MB".'],
@@ -149,6 +152,64 @@ describe('CLIENTS', () => {
     expect(() => createContext(options as FakeOptions)).toThrow(
       'The client "acme" is not valid (1 problem(s)):\n  /token_endpoint_auth_method: must be equal to one of the allowed values: "client_secret_post", "client_secret_basic"',
     );
+  });
+
+  const refusal = (env: NodeJS.ProcessEnv): string => {
+    try {
+      parse([], env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('not refused');
+  };
+
+  it.each([
+    ['a line break', 'x\n::warning file=x::injected by client_id'],
+    ['a space', 'acme web'],
+    ['a slash', '../acme'],
+    ['129 characters', 'a'.repeat(129)],
+    ['a non-ASCII letter', 'acmé'],
+  ])('refuses a client_id with %s at once, naming CLIENTS and the client, never echoing the value', (_, id) => {
+    const clients = JSON.stringify([
+      { client_id: 'acme', client_secret: 'secret-1' },
+      { client_id: id, client_secret: 'secret-2' },
+    ]);
+    const message = refusal({ CLIENTS: clients });
+    expect(message).toBe(
+      'CLIENTS: the client_id of client 2 must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ ~ -.',
+    );
+    expect(message).not.toContain('secret-2');
+  });
+
+  it('takes a client_id of 128 characters of A-Z, a-z, 0-9 and . _ ~ -', () => {
+    const id = `Az09._~-${'x'.repeat(120)}`;
+    expect(parse([], { CLIENTS: JSON.stringify([{ client_id: id, client_secret: 's' }]) })).toMatchObject({
+      clients: [{ client_id: id }],
+    });
+  });
+
+  it('never shows the text of CLIENTS, which holds secrets, when it is refused', () => {
+    expect(refusal({ CLIENTS: '[{"client_id":"acme","client_secret":"hunter2"' })).not.toContain('hunter2');
+    expect(refusal({ CLIENTS: '[{"client_id":"acme","client_secret":""}]' })).toBe(
+      'CLIENTS: every client needs a non-empty "client_id" and "client_secret".',
+    );
+  });
+});
+
+describe('CONTROL_TOKEN', () => {
+  it.each([['ops\ntoken'], ['ops token'], [' ops'], ['\u2028'], ['x'.repeat(4097)]])(
+    'refuses %j, which no "Authorization: Bearer" header can carry, naming it and never echoing it',
+    (token) => {
+      expect(() => parse([], { CONTROL_TOKEN: token })).toThrow(
+        'CONTROL_TOKEN must be 1 to 4096 visible ASCII characters, with no space or line break (it is sent as "Authorization: Bearer <token>").',
+      );
+      expect(() => parse(['--control-token', token])).toThrow(/^--control-token must be 1 to 4096/);
+    },
+  );
+
+  it('takes visible ASCII', () => {
+    expect(parse([], { CONTROL_TOKEN: 'ops-Token_1.~+/=!' })).toMatchObject({ controlToken: 'ops-Token_1.~+/=!' });
   });
 });
 

@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['proof'],
   ['auth'],
   ['persistence'],
-  ['config.ts', 'context.ts', 'logger.ts', 'package-info.ts'],
+  ['config.ts', 'settings-checks.ts', 'context.ts', 'logger.ts', 'package-info.ts'],
   ['http'],
   ['control'],
   // shadow mode (--upstream): forwarding, twins, trust, the upstream client, the comparison and its report (src/shadow/)

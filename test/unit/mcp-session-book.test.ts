@@ -46,6 +46,20 @@ describe('the MCP session book', () => {
     expect(closed).toEqual([a1, b1]);
   });
 
+  it("closes every session of an owner whose client was removed, no other's, and gives their places to others", () => {
+    const { sessions, closed, open } = book(3, 4);
+    const [a1, a2, b1] = [open('partner:a')!, open('partner:a')!, open('partner:b')!];
+    open('operator');
+    expect(open('partner:c')).toBeUndefined();
+    sessions.closeOwner('partner:a');
+    expect(closed).toEqual([a1, a2]);
+    expect(sessions.has(a1) || sessions.has(a2)).toBe(false);
+    expect(sessions.use(b1, 'partner:b')).toBe(b1);
+    expect(open('partner:c')).toBeDefined();
+    sessions.closeOwner('partner:gone');
+    expect(closed).toEqual([a1, a2]);
+  });
+
   it('counts a session being opened against the total until it is added or released', () => {
     const { sessions, open } = book(3, 2);
     open('a');

@@ -27,6 +27,11 @@ describe('shadow mode settings', () => {
     expect(() => parse(['--upstream', 'https://sandbox.example.com/?x=1'])).toThrow('without a query or fragment');
   });
 
+  it('never shows an upstream that may hold credentials, however malformed', () => {
+    for (const value of ['https://u:hunter2@sandbox.example.com', 'https://u:hunter2@bad host', 'ftp://u:hunter2@x'])
+      expect(() => parse([], { UPSTREAM_URL: value })).toThrow(/^UPSTREAM_URL must [^"]*\.$/);
+  });
+
   it('takes the upstream timeout in ms', () => {
     expect(parse(['--upstream-timeout', '2500']).upstreamTimeoutMs).toBe(2500);
     expect(parse([], { UPSTREAM_TIMEOUT_MS: '700' }).upstreamTimeoutMs).toBe(700);

@@ -38,12 +38,13 @@ describe('WorldBudget', () => {
     expect(budget.totals).toEqual({ used: 100_000, held: 400_000, free: 600_000 });
   });
 
-  it('guarantees at least the fixtures (a reset always finds room), within MAX_TENANT_BYTES', () => {
+  it('guarantees at least the fixtures (a reset always finds room), else the guarantee as set', () => {
     expect(
       new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 4096, maxTenantBytes: 1_000_000 }, 60_000).floor,
     ).toBe(60_000);
+    // never lowered to MAX_TENANT_BYTES: settings with a guarantee above it stop the start (test/unit/budgets.test.ts)
     expect(
-      new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 500_000, maxTenantBytes: 100_000 }, 60_000).floor,
+      new WorldBudget({ worldBytes: 1_000_000, tenantGuaranteeBytes: 100_000, maxTenantBytes: 100_000 }, 60_000).floor,
     ).toBe(100_000);
   });
 });
@@ -87,5 +88,38 @@ describe('tenants sharing WORLD_BYTES', () => {
     tenants.get('b').reset();
     const bytes = [...tenants.all()].reduce((sum, tenant) => sum + tenant.store.bytes, 0);
     expect(tenants.worldBudget!.totals.used).toBe(bytes);
+  });
+});
+
+describe('a tenant removed', () => {
+  it('gives back what it used and held, at once; what its store does after counts nowhere', () => {
+    const budget = new WorldBudget(
+      { worldBytes: 1_000_000, tenantGuaranteeBytes: 200_000, maxTenantBytes: 1_000_000 },
+      50_000,
+    );
+    const a = budget.open('a', 50_000);
+    budget.open('b', 50_000);
+    a.moved(400_000);
+    expect(budget.totals).toEqual({ used: 500_000, held: 650_000, free: 350_000 });
+    budget.close(a);
+    expect(budget.totals).toEqual({ used: 50_000, held: 200_000, free: 800_000 });
+    // a write a request had begun before the removal: no room of anyone's taken, nothing refused
+    a.ensureRoom(2_000_000);
+    a.moved(100_000);
+    budget.close(a);
+    expect(budget.totals).toEqual({ used: 50_000, held: 200_000, free: 800_000 });
+  });
+
+  it('leaves the registry, its MAX_TENANTS slot and room free, and its listeners told', () => {
+    const tenants = registry({ worldBytes: 400_000, tenantGuaranteeBytes: 200_000 }, ['a', 'b']);
+    expect(failure(() => tenants.add(client('c'))).code).toBe('limit_reached');
+    const removed: string[] = [];
+    tenants.onRemove((tenant) => removed.push(tenant.client.client_id));
+    tenants.remove('b');
+    expect(removed).toEqual(['b']);
+    expect([...tenants.all()].map((tenant) => tenant.client.client_id)).toEqual(['a']);
+    expect(tenants.find('b')).toBeUndefined();
+    tenants.add(client('c'));
+    expect(failure(() => tenants.remove('b')).code).toBe('client_not_found');
   });
 });

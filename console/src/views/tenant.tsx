@@ -187,7 +187,7 @@ function CreateClient() {
             value={clientId}
             required
             pattern="[A-Za-z0-9._~\-]+"
-            maxLength={200}
+            maxLength={128}
             onInput={(e) => setClientId((e.target as HTMLInputElement).value)}
           />
         </label>

@@ -1,12 +1,5 @@
 import { variable, type Code, type Written } from '../code-writer.js';
 
-/** A value a session issued, the variable the replay reads it into, and where in which answer it stands. */
-export interface Issued {
-  variable: Code;
-  /** JSON pointer into the answer (`/id`, `/payment_method_details/0/id`). */
-  pointer: string;
-}
-
 const camel = (text: string): string =>
   text.replace(/[-_\s]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/[^\w$]/g, '');
 
@@ -88,7 +81,26 @@ export class IssuedIdentifiers {
     }
     return parts;
   }
+
+  /**
+   * A query string's parts as it was sent, a value that reads (as URLSearchParams reads it) as an issued identifier
+   * standing as its variable: every other byte as it was.
+   */
+  queryParts(query: string): (string | Code)[] {
+    const parts: (string | Code)[] = [];
+    for (const [i, pair] of query.split('&').entries()) {
+      if (i > 0) parts.push('&');
+      const at = pair.indexOf('=');
+      const issued = at === -1 ? undefined : this.byValue.get(decodeQueryValue(pair.slice(at + 1)));
+      if (issued) parts.push(pair.slice(0, at + 1), issued);
+      else parts.push(pair);
+    }
+    return parts;
+  }
 }
+
+/** A query value as URLSearchParams reads it: `+` a space, valid escapes decoded, any other `%` as it is. */
+const decodeQueryValue = (value: string): string => new URLSearchParams(`v=${value}`).get('v')!;
 
 const decodeSegment = (segment: string): string => {
   try {
@@ -112,7 +124,10 @@ export function issuedIn(
   const out: { value: string; pointer: string; stem: string }[] = [];
   const visit = (value: unknown, pointer: string, stem: string, depth: number): void => {
     if (depth > 8 || value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) return value.forEach((item, i) => visit(item, `${pointer}/${i}`, stem, depth + 1));
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) visit(item, `${pointer}/${i}`, stem, depth + 1);
+      return;
+    }
     for (const [key, item] of Object.entries(value)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (key === 'id' && typeof item === 'string' && item !== '' && !named(item))

@@ -76,27 +76,40 @@ interface Answer {
   body: any;
 }
 
-/** Sends one request of the session to the replay's fake; the answer's body parsed when it is JSON. */
-async function send(
+/**
+ * Sends one request of the session to the replay's fake: its method, path and query byte for byte as the session sent
+ * them (node:http resolves no \`..\` and encodes nothing again, as a URL would); the answer's body parsed when it is JSON.
+ */
+function send(
   method: string,
-  path: string,
-  request: { query?: Record<string, string>; json?: unknown; form?: Record<string, string>; text?: string; contentType?: string; authorization?: string } = {},
+  target: string,
+  request: { json?: unknown; form?: Record<string, string>; text?: string; contentType?: string; authorization?: string } = {},
 ): Promise<Answer> {
-  const url = new URL(fake.url + path);
-  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.append(name, value);
   const headers: Record<string, string> = {};
   if (request.authorization !== undefined) headers['authorization'] = request.authorization;
   let body: string | undefined;
   if (request.json !== undefined) [headers['content-type'], body] = ['application/json', JSON.stringify(request.json)];
   else if (request.form !== undefined) [headers['content-type'], body] = ['application/x-www-form-urlencoded', new URLSearchParams(request.form).toString()];
   else if (request.text !== undefined) [headers['content-type'], body] = [request.contentType ?? 'text/plain', request.text];
-  const response = await fetch(url, { method, headers, ...(body !== undefined && { body }) });
-  const text = await response.text();
-  try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    return { status: response.status, body: text };
-  }
+  const { hostname, port } = new URL(fake.url);
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest({ host: hostname.replace(/^\\[|\\]$/g, ''), port, method, path: target, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const status = response.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8');
+        try {
+          resolve({ status, body: JSON.parse(text) });
+        } catch {
+          resolve({ status, body: text });
+        }
+      });
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
 }`,
   },
   {
@@ -238,20 +251,24 @@ export function renderFile(
     '//',
     `// It starts a fake in this process from ${world}, with the client's settings and the tenant's clock as the`,
     "// session began (the clock frozen: it moves only as the session's did), then replays every step in order, each",
-    "// request at the tenant's instant it was made. Each answer is asserted: its status, an error's problem code,",
-    "// a success's members (instants, links and what the journal redacted left out). Identifiers the session created",
-    '// are read from the replayed answers; those of the starting world are written as they are. No secret or token of',
-    '// the session is here: the client gets a secret made up for this replay.',
+    "// request at the tenant's instant it was made, its method, path and query byte for byte as the session sent them.",
+    "// Each answer is asserted: its status, an error's problem code, a success's members (instants, links and what the",
+    '// journal redacted left out). Identifiers the session created are read from the replayed answers; those of the',
+    '// starting world are written as they are. No secret or token of the session is here: the client gets a secret',
+    '// made up for this replay.',
     '//',
     `// Run it: npm install --save-dev ${w.comment(head.packageName)}@${w.comment(head.version)} vitest, then npx vitest run <this file>.`,
     '// It passes against the version that wrote it; where the fake answers otherwise, the failing step is named.',
     ...(head.notReplayable ? ['//', `// NOT REPLAYED: ${w.comment(head.notReplayable)}.`] : []),
+    ...(w.read('send') ? ["import { request as httpRequest } from 'node:http';"] : []),
     `import { ${imports.join(', ')} } from 'vitest';`,
     `import { startServer, type FakeServer${head.ownFixtures || snapshots.length > 0 ? ', type World' : ''} } from ${moduleName(head.packageName, w)};`,
     '',
     `const CLIENT_ID = ${w.string(head.clientId)};`,
     "/** Made up by each run of this file: the session's own secret is never exported. */",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated file's own template literal
     'const CLIENT_SECRET = `replay-${crypto.randomUUID()}`;',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
     ...(w.read('WRONG_SECRET') ? ['const WRONG_SECRET = `${CLIENT_SECRET}-wrong`;'] : []),
     `const STARTED_AT = ${w.string(iso(head.origin.clockMs))};`,
     '',

@@ -91,9 +91,11 @@ export function requestStep(
       `its body (${request.size} bytes) was cut by the journal, so it cannot be sent again; steps using what it made fail`,
     );
 
+  // the path and query as they were sent, byte for byte (no `..` resolved, nothing encoded again)
+  const query = r.sentQuery;
+  const target = [...ids.pathParts(entry.path), ...(query === '' ? [] : ['?', ...ids.queryParts(query)])];
   const call = (): string => {
     const options: string[] = [];
-    if (Object.keys(entry.query).length > 0) options.push(`query: ${w.literal(ids.written(entry.query), 2)}`);
     if (request && request.text !== null && request.size > 0) {
       if (isForm(request.contentType)) {
         const form = new URLSearchParams(request.text);
@@ -114,7 +116,7 @@ export function requestStep(
     const authorization = authorizationOf(r, tokenRequest, w);
     if (authorization) options.push(`authorization: ${authorization}`);
     w.uses('send');
-    return `send(${w.string(entry.method)}, ${w.joined(ids.pathParts(entry.path))}${options.length > 0 ? `, {\n  ${options.join(',\n  ')},\n}` : ''})`;
+    return `send(${w.string(entry.method)}, ${w.joined(target)}${options.length > 0 ? `, {\n  ${options.join(',\n  ')},\n}` : ''})`;
   };
 
   if (entry.status === 0)
