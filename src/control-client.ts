@@ -55,10 +55,6 @@ export interface ControlClientOptions {
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /**
- * Typed calls of the control plane (`/__control`), from the OpenAPI document's types. Works against a fake in the
- * same process and against a remote one (a container) alike: it speaks HTTP.
- */
-/**
  * A control operation's success answer (200 or 201, JSON) as the document's types write it. The calls below name it
  * as their return type, so the library's declarations refer to the document's types rather than spelling out what
  * openapi-fetch infers (which, inlined, a partner's `exactOptionalPropertyTypes` would not take as the same type).
@@ -68,7 +64,18 @@ export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M
   : never;
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 
-export function createControlClient(options: ControlClientOptions) {
+/**
+ * Typed calls of the control plane (`/__control`), from the OpenAPI document's types. Works against a fake in the
+ * same process and against a remote one (a container) alike: it speaks HTTP. `forClient(id)`: the same calls for
+ * another tenant.
+ */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  return { ...controlCalls(options), forClient: (clientId: string) => createControlClient({ ...options, clientId }) };
+}
+
+// The calls apart from forClient: a client that answers its own type can only be written as an interface, which
+// extends what these calls infer (inferred, forClient's type would be `any` in the declarations).
+function controlCalls(options: ControlClientOptions) {
   const base = options.url.replace(/\/$/, '');
   const partner = options.clientCredentials;
   let partnerToken: Promise<string> | undefined;
@@ -153,8 +160,6 @@ export function createControlClient(options: ControlClientOptions) {
   const text = { parseAs: 'text' } as const;
 
   return {
-    /** The same calls, acting on another tenant. */
-    forClient: (clientId: string) => createControlClient({ ...options, clientId }),
     /**
      * Any control call by method and path (relative to `/__control`, with its query): the answer when it succeeded,
      * else a `ControlError` with its problem. The MCP server's tools call the control plane through it.
@@ -318,7 +323,11 @@ export function createControlClient(options: ControlClientOptions) {
   };
 }
 
-export type ControlClient = ReturnType<typeof createControlClient>;
+/** The typed control client: `fake.control`, `createControlClient(...)`. */
+export interface ControlClient extends ReturnType<typeof controlCalls> {
+  /** The same calls, acting on another tenant. */
+  forClient(clientId: string): ControlClient;
+}
 export type { RequestCount };
 
 export interface FetchTokenOptions {

@@ -1,13 +1,15 @@
-// Types only (kept in the declaration, erased from the JavaScript): the module the declaration below augments.
+// The module the declaration below augments, kept in the declaration (the import of `expect` is not a type's).
 /// <reference types="vitest" preserve="true" />
 /**
- * Vitest matchers for a partner's suite: `expect.extend(matchers)`, then
+ * Vitest matchers for a partner's suite: `import 'investment-api-fake/vitest'` registers them on vitest's `expect`
+ * and types them there, then
  * `expect(fake).toHaveReceived({ operation: 'listOrders', query: { order_status: 'PLACED' } }, { at_least: 1 })` and
  * `expect(fake).toHaveNoReadinessFindings()`. `fake` is a `FakeServer` (checked in this process, at once) or a
  * control client (`fake.control`, `createControlClient(...)`, over HTTP: then `await` the assertion).
  *
- * Nothing of vitest is imported at run time, so this module loads anywhere (a global setup, a plain script).
+ * vitest's `expect` loads outside a test too, so this module loads anywhere (a global setup, a plain script).
  */
+import { expect } from 'vitest';
 import type { ReadinessCode } from './proof/readiness-report.js';
 import type { Schemas } from './api/types.js';
 import type { RequestCount, RequestPattern } from './control-client.js';
@@ -171,9 +173,12 @@ export interface ProofMatchers<T = unknown> {
   toHaveNoReadinessFindings(options?: ReadinessOptions): ProofAssertion<T>;
 }
 
+// Registered on import, as @testing-library/jest-dom/vitest does: the import line is the whole setup.
+expect.extend(matchers);
+
 // Vitest's Assertion<T> (what expect() answers, `.not` included) extends its Matchers<T>: the place to add matchers
-// since vitest 3.2 (Assertion itself cannot be augmented through the module that re-exports it).
+// since vitest 3.2 (Assertion itself cannot be augmented through the module that re-exports it). The type
+// parameter's default is vitest's own declaration's.
 declare module 'vitest' {
-  // biome-ignore lint/suspicious/noExplicitAny: an augmentation repeats vitest's own `Matchers<T = any>` (TS2428 otherwise)
-  interface Matchers<T = any> extends ProofMatchers<T> {}
+  interface Matchers<T> extends ProofMatchers<T> {}
 }

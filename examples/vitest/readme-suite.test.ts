@@ -3,6 +3,7 @@
 // readiness matcher.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startServer, type FakeServer } from 'investment-api-fake';
+import 'investment-api-fake/vitest'; // the matchers, on expect and in its types
 
 let fake: FakeServer;
 beforeAll(async () => {

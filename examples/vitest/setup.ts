@@ -1,5 +1,2 @@
-// Each test file's setup (vitest setupFiles): the fake's matchers, typed on expect by the import.
-import { expect } from 'vitest';
-import { matchers } from 'investment-api-fake/vitest';
-
-expect.extend(matchers);
+// Each test file's setup (vitest setupFiles): the fake's matchers, registered on expect and typed there by the import.
+import 'investment-api-fake/vitest';

@@ -4,9 +4,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
-import { markedSnippet } from '../support/doc-pages.js';
+import { markedSnippet, withoutBlocks } from '../support/doc-pages.js';
 import { pack, sh, type PackResult } from '../support/pack.js';
 
 const here = new URL('./fresh-project/', import.meta.url).pathname;
@@ -104,17 +105,60 @@ describe('the packed package', () => {
     }
   });
 
-  it('ships every docs page that the README and the docs pages link to (the readiness report links to one)', () => {
+  it('has pages whose relative links all lead to a file it ships, and whose links to the repository name its version tag', () => {
     const shipped = new Set(packed.files.map((f) => f.path));
     const installed = join(project, 'node_modules/investment-api-fake');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    const ownerAndName = repository.replace('https://github.com/', '');
     const pages = [...shipped].filter((p) => /^(README|docs\/[\w-]+)\.md$/.test(p));
-    const linked = pages.flatMap((page) =>
-      [...readFileSync(join(installed, page), 'utf8').matchAll(/\]\(([\w./-]+\.md)(?:#[\w-]+)?\)/g)]
-        .map(([, link]) => normalize(join(dirname(page), link!)))
-        .filter((target) => target === 'README.md' || target.startsWith('docs/')),
+    const links = pages.flatMap((page) =>
+      [...withoutBlocks(page, readFileSync(join(installed, page), 'utf8')).matchAll(/\]\(([^)\s]+)\)/g)].map(
+        ([, link]) => ({ page, link: link! }),
+      ),
     );
-    expect(linked).toContain('docs/readiness.md');
-    expect(linked.filter((target) => !shipped.has(target))).toEqual([]);
+    const relative = links.filter(({ link }) => !/^[a-z][a-z+.-]*:/i.test(link) && !link.startsWith('#'));
+    const targets = relative.map(({ page, link }) => normalize(join(dirname(page), link.split('#')[0]!)));
+    expect(targets).toContain('docs/readiness.md');
+    expect(relative.filter((_, i) => !shipped.has(targets[i]!))).toEqual([]);
+    const toRepository = links.filter(({ link }) =>
+      [`${repository}/blob/`, `${repository}/tree/`, `https://raw.githubusercontent.com/${ownerAndName}/`].some(
+        (base) => link.startsWith(base),
+      ),
+    );
+    expect(toRepository.length).toBeGreaterThan(20);
+    expect(
+      toRepository.filter(
+        ({ link }) =>
+          !link.startsWith(`${repository}/blob/v${manifest.version}/`) &&
+          !link.startsWith(`https://raw.githubusercontent.com/${ownerAndName}/v${manifest.version}/`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('declares no `any` a partner could reach: none in any published declaration', () => {
+    const installed = join(project, 'node_modules/investment-api-fake');
+    const declarations = packed.files.map((f) => f.path).filter((p) => p.endsWith('.d.ts'));
+    expect(declarations).toContain('dist/src/control-client.d.ts');
+    const anys = declarations.flatMap((file) => {
+      const source = ts.createSourceFile(
+        file,
+        readFileSync(join(installed, file), 'utf8'),
+        ts.ScriptTarget.Latest,
+        true,
+      );
+      const found: string[] = [];
+      const visit = (node: ts.Node): void => {
+        if (node.kind === ts.SyntaxKind.AnyKeyword) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          found.push(`${file}:${line + 1}: ${source.text.split('\n')[line]!.trim()}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return found;
+    });
+    expect(anys).toEqual([]);
   });
 
   it('has a publishable manifest: public, licensed, no build step on install, engines as tested', () => {
@@ -156,12 +200,14 @@ describe('the packed package', () => {
     expect(failed).toMatch(/Type '"listOrder"' is not assignable to type /);
     expect(failed).toMatch(/Type '"cancelOrders"' is not assignable to type /);
     expect(failed).toMatch(/Type '\\?"yesterday\\?"' is not assignable to type/);
+    // fake.control.forClient(id) answers the typed control client
+    expect(failed).toMatch(/Property 'thisDoesNotExist' does not exist on type 'ControlClient'/);
     // the Testcontainers module's builders are typed
     expect(failed).toMatch(
       /usage-testcontainers\.ts\(\d+,\d+\): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/,
     );
-    expect(failed.match(/error TS/g)).toHaveLength(8);
-  }, 120_000);
+    expect(failed.match(/error TS/g)).toHaveLength(9);
+  }, 300_000);
 
   it("runs the partner's vitest suite against startServer", async () => {
     const { stdout } = await sh(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run'], project);

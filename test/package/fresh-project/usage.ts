@@ -39,6 +39,10 @@ export async function typed(): Promise<void> {
     void status;
   }
   const control: ControlClient = fake.control.forClient('acme');
+  // another tenant's client is the same typed client, no `any`
+  // @ts-expect-error: not a call of the control client
+  void control.forClient('beta').thisDoesNotExist(42);
+  const otherReport: Promise<{ findings: { code: string }[] }> = control.forClient('beta').report();
   const report = await control.report();
   const codes: string[] = report.findings.map((f) => f.code);
   // @ts-expect-error: a fault needs a numeric status
@@ -78,6 +82,17 @@ export async function typed(): Promise<void> {
   fake.report({ since: 'yesterday' });
   void [sinceStart, har];
   if (error instanceof VerificationError) void error.failure.near_misses;
-  void [codes, remote, token, app, {} as ShareClassPath, {} as ListOrders, verified, remoteVerified, severities];
+  void [
+    codes,
+    remote,
+    token,
+    app,
+    otherReport,
+    {} as ShareClassPath,
+    {} as ListOrders,
+    verified,
+    remoteVerified,
+    severities,
+  ];
   await fake.stop();
 }
