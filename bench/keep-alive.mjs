@@ -62,7 +62,10 @@ try {
       });
     });
   const advertised = await new Promise((resolve) =>
-    http.get(`${fake.url}/__control/health`, (res) => (res.resume(), resolve(res.headers['keep-alive']))),
+    http.get(`${fake.url}/__control/health`, (res) => {
+      res.resume();
+      resolve(res.headers['keep-alive']);
+    }),
   );
   progress(
     `keep-alive: ${connections} connections × ${rounds} rounds, ${pauseMs} ms idle between rounds; the fake advertises Keep-Alive: ${advertised}`,

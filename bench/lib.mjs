@@ -1,7 +1,7 @@
 // Shared helpers of the benchmark suite: configuration knobs, statistics, child servers, tokens, RSS.
 // Plain ESM on purpose: it runs against dist/ (so `npm run build` first) and needs no compiler.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import { createServer } from 'node:net';

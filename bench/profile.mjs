@@ -52,7 +52,7 @@ function mapLocation(url, line, column) {
   let file = url.startsWith('file://') ? fileURLToPath(url) : url;
   if (!file.startsWith('/')) return `${file}:${line + 1}`; // node:internal/…
   // a snapshot of dist/ stands for dist/ itself
-  if (file.startsWith(dist.root + '/')) file = join(ROOT, 'dist', file.slice(dist.root.length + 1));
+  if (file.startsWith(`${dist.root}/`)) file = join(ROOT, 'dist', file.slice(dist.root.length + 1));
   const mapFile = `${file.startsWith(join(ROOT, 'dist')) ? file.replace(join(ROOT, 'dist'), dist.root) : file}.map`;
   if (!sourceMaps.has(mapFile)) {
     let map = null;
@@ -65,7 +65,7 @@ function mapLocation(url, line, column) {
   }
   const map = sourceMaps.get(mapFile);
   const entry = map?.findEntry(line, column);
-  if (entry && entry.originalSource) {
+  if (entry?.originalSource) {
     const original = entry.originalSource.startsWith('file://')
       ? fileURLToPath(entry.originalSource)
       : resolve(dirname(file), entry.originalSource);
@@ -157,13 +157,13 @@ export function printAnalysis(title, a) {
       .join(', ')}`,
   );
   console.log('\nSelf time by package or file:');
-  a.areas.forEach((r) => console.log(line(r)));
+  for (const r of a.areas) console.log(line(r));
   console.log('\nTop functions by self time:');
-  a.self.forEach((r) => console.log(line(r)));
+  for (const r of a.self) console.log(line(r));
   console.log('\nTop functions by inclusive time (each counted once per sample):');
-  a.inclusive.forEach((r) => console.log(line(r)));
+  for (const r of a.inclusive) console.log(line(r));
   console.log("\nThe project's own functions (src/, fixtures/) by inclusive time:");
-  a.own.forEach((r) => console.log(line(r)));
+  for (const r of a.own) console.log(line(r));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -211,7 +211,7 @@ if (config.writeResults) {
         .slice(1)
         .filter((section) => !generated.has(section.slice(3, section.indexOf('\n')).trim()))
     : [];
-  writeFileSync(RESULTS_FILE, [body, ...kept.map((section) => section.trimEnd() + '\n')].join('\n'));
+  writeFileSync(RESULTS_FILE, [body, ...kept.map((section) => `${section.trimEnd()}\n`)].join('\n'));
   progress(`wrote ${RESULTS_FILE}`);
 }
 process.exitCode = failures.length ? 1 : 0;

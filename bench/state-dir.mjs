@@ -38,7 +38,9 @@ const freshDir = () => {
   dirs.push(dir);
   return dir;
 };
-process.once('exit', () => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+process.once('exit', () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 const QUIET = { LOG_LEVEL: 'silent' };
 
@@ -120,7 +122,7 @@ async function sigkillLoss() {
           headers: { authorization: `Bearer ${token}` },
         }),
       ).data;
-      page.forEach((a) => kept.add(a.id));
+      for (const a of page) kept.add(a.id);
       if (page.length < 1000) break;
     }
     await again.stop();

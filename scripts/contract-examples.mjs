@@ -70,11 +70,11 @@ export function documentedExamples(document) {
       for (const [mediaType, media] of Object.entries(response.content ?? {})) {
         for (const [name, example] of Object.entries(media.examples ?? {})) {
           const given = example['x-given'] ?? {};
-          const valueOf = (p) => p.examples?.[name]?.value;
+          const exampleValue = (p) => p.examples?.[name]?.value;
           let filled = path;
           const query = {};
           for (const p of parameters) {
-            const value = valueOf(p);
+            const value = exampleValue(p);
             if (value === undefined) continue;
             if (p.in === 'path') filled = filled.replace(`{${p.name}}`, encodeURIComponent(String(value)));
             else if (p.in === 'query') query[p.name] = String(value);
@@ -97,7 +97,7 @@ export function documentedExamples(document) {
               body: bodyExample === undefined ? undefined : padded(bodyExample, given),
               // the parameters and body that carry this name: a request example exists when any does
               named: parameters
-                .filter((p) => valueOf(p) !== undefined)
+                .filter((p) => exampleValue(p) !== undefined)
                 .map((p) => p.name)
                 .concat(bodyExample === undefined ? [] : ['body']),
             },

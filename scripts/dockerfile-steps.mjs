@@ -25,7 +25,7 @@ export function parseDockerfile(text) {
     if (buf && (line === '' || line.startsWith('#'))) return; // inside a continuation
     if (!buf) start = i + 1;
     if (line.endsWith('\\')) {
-      buf += line.slice(0, -1) + ' ';
+      buf += `${line.slice(0, -1)} `;
       return;
     }
     buf += line;

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   // `investment-api-fake mcp`: the control plane as an MCP server over stdio (src/cli-mcp.ts)
   if (process.argv[2] === 'mcp')
     return (await import('./cli-mcp.js')).runMcpStdio(process.argv.slice(3), process.env, version());
-  let options;
+  let options: ReturnType<typeof optionsFromCli>;
   try {
     options = optionsFromCli(process.argv.slice(2), process.env, process.stdout.isTTY === true);
   } catch (error) {
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   // said whatever the log level, as a refused start is: it is why the start takes this long
   if (options.stateDir !== undefined)
     await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
-  let ctx;
+  let ctx: ReturnType<typeof createContext>;
   try {
     ctx = createContext(options);
   } catch (error) {

@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 
 /** The two settings, with the values such an engine needs (docs/containers.md#an-engine-without-a-bridge-network). */
-export const NO_BRIDGE_SETTINGS = {
+const NO_BRIDGE_SETTINGS = {
   TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1',
   TESTCONTAINERS_RYUK_DISABLED: 'true',
 } as const;
@@ -22,7 +22,7 @@ export interface EngineProbe {
 }
 
 /** The settings an engine without a bridge needs that this environment lacks (the reaper is off only as `true`). */
-export const missingSettings = (env: NodeJS.ProcessEnv): NoBridgeSetting[] => [
+const missingSettings = (env: NodeJS.ProcessEnv): NoBridgeSetting[] => [
   ...(env.TESTCONTAINERS_HOST_OVERRIDE ? [] : (['TESTCONTAINERS_HOST_OVERRIDE'] as const)),
   ...(env.TESTCONTAINERS_RYUK_DISABLED === 'true' ? [] : (['TESTCONTAINERS_RYUK_DISABLED'] as const)),
 ];

@@ -32,7 +32,7 @@ import {
   type ContainerSettings,
 } from './container-settings.js';
 import { createControlClient, fetchToken, type ControlClient } from './control-client.js';
-import { CONTAINER_PORT, PACKAGE_NAME, packageVersion, publishedImage, STATE_MOUNT } from './package-info.js';
+import { CONTAINER_PORT, publishedImage, STATE_MOUNT } from './package-info.js';
 import { TokenKeeper } from './token-keeper.js';
 import type { ClientCreate } from './domain/clients.js';
 import type { TokenOptions } from './server.js';

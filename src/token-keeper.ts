@@ -4,7 +4,7 @@
  */
 
 /** A kept token is renewed when its tenant's clock is this close to its expiry, as the readiness report advises. */
-export const RENEW_BEFORE_EXPIRY_SECONDS = 60;
+const RENEW_BEFORE_EXPIRY_SECONDS = 60;
 
 interface Kept {
   /** What the token was fetched for (secret, scopes, method): a client changed since gets a new one. */

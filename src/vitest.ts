@@ -163,6 +163,7 @@ export const matchers = {
 };
 
 /** A matcher answers a promise for a subject that answers over HTTP (a control client), at once for a FakeServer. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a matcher answers void, as vitest's own do
 type ProofAssertion<T> = T extends { verify(...args: never[]): Promise<unknown> } ? Promise<void> : void;
 
 export interface ProofMatchers<T = unknown> {
@@ -173,6 +174,6 @@ export interface ProofMatchers<T = unknown> {
 // Vitest's Assertion<T> (what expect() answers, `.not` included) extends its Matchers<T>: the place to add matchers
 // since vitest 3.2 (Assertion itself cannot be augmented through the module that re-exports it).
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: an augmentation repeats vitest's own `Matchers<T = any>` (TS2428 otherwise)
   interface Matchers<T = any> extends ProofMatchers<T> {}
 }

@@ -12,7 +12,7 @@ import {
   setFailed,
   setOutput,
   setSecret
-} from "./chunk-3OJLK247.js";
+} from "./chunk-672EO6LG.js";
 
 // action/src/main.ts
 import { mkdirSync as mkdirSync2, mkdtempSync, readFileSync as readFileSync2 } from "node:fs";
@@ -44,7 +44,8 @@ function readInputs() {
 }
 function checkedInteger(name, value, min, max = Number.MAX_SAFE_INTEGER) {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number < min || number > max) throw new Error(`Input ${name} must be an integer from ${min} to ${max}, got "${value}".`);
+  if (!/^\d+$/.test(value) || number < min || number > max)
+    throw new Error(`Input ${name} must be an integer from ${min} to ${max}, got "${value}".`);
   return number;
 }
 function checkedBoolean(name, value) {
@@ -59,8 +60,13 @@ function checkedClients(value) {
   } catch (error) {
     throw new Error(`Input clients must be a JSON array of clients: ${error.message}`);
   }
-  const valid = Array.isArray(clients) && clients.length > 0 && clients.every((c) => typeof c === "object" && c !== null && typeof c.client_id === "string" && typeof c.client_secret === "string");
-  if (!valid) throw new Error("Input clients must be a JSON array of at least one client, each with a client_id and a client_secret (docs/configuration.md).");
+  const valid = Array.isArray(clients) && clients.length > 0 && clients.every(
+    (c) => typeof c === "object" && c !== null && typeof c.client_id === "string" && typeof c.client_secret === "string"
+  );
+  if (!valid)
+    throw new Error(
+      "Input clients must be a JSON array of at least one client, each with a client_id and a client_secret (docs/configuration.md)."
+    );
   return value;
 }
 function checkedUrl(value) {
@@ -105,15 +111,21 @@ async function startContainer(inputs, image) {
   const hostNetwork = !await engineHasBridgeNetwork();
   if (inputs.stateDir !== void 0) mkdirSync(inputs.stateDir, { recursive: true });
   const { args, env } = dockerRun(inputs, image, { hostNetwork, user: userOfThisProcess() });
-  info(`docker run ${image} (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} \u2192 ${CONTAINER_PORT}`})`);
+  info(
+    `docker run ${image} (${hostNetwork ? `host network, port ${inputs.port}` : `bridge network, 127.0.0.1:${inputs.port} \u2192 ${CONTAINER_PORT}`})`
+  );
   const id = await docker(args, { ...process.env, ...env });
   return { kind: "container", id };
 }
 function dockerRun(inputs, image, { hostNetwork, user }) {
-  const env = fakeEnvironment(inputs, { port: hostNetwork ? inputs.port : CONTAINER_PORT, ...inputs.stateDir !== void 0 && { stateDir: STATE_MOUNT } });
+  const env = fakeEnvironment(inputs, {
+    port: hostNetwork ? inputs.port : CONTAINER_PORT,
+    ...inputs.stateDir !== void 0 && { stateDir: STATE_MOUNT }
+  });
   const args = ["run", "--detach", "--label", "investment-api-fake.action=main"];
   args.push(...hostNetwork ? ["--network", "host"] : ["--publish", `127.0.0.1:${inputs.port}:${CONTAINER_PORT}`]);
-  if (inputs.stateDir !== void 0) args.push("--volume", `${inputs.stateDir}:${STATE_MOUNT}`, ...user !== void 0 ? ["--user", user] : []);
+  if (inputs.stateDir !== void 0)
+    args.push("--volume", `${inputs.stateDir}:${STATE_MOUNT}`, ...user !== void 0 ? ["--user", user] : []);
   for (const name of Object.keys(env)) args.push("--env", name);
   args.push(image);
   return { args, env };
@@ -132,14 +144,25 @@ function startPackage(inputs, spec, logFile) {
   const path = resolve2(spec);
   const folder = existsSync(path) && statSync(path).isDirectory();
   const [command, args] = folder ? [process.execPath, [cliOf(path)]] : ["npx", ["--yes", "--package", existsSync(path) ? path : spec, BIN]];
-  const env = { ...inheritedEnvironment(), ...fakeEnvironment(inputs, { port: inputs.port, ...inputs.stateDir !== void 0 && { stateDir: inputs.stateDir } }) };
+  const env = {
+    ...inheritedEnvironment(),
+    ...fakeEnvironment(inputs, {
+      port: inputs.port,
+      ...inputs.stateDir !== void 0 && { stateDir: inputs.stateDir }
+    })
+  };
   info(`${folder ? "node" : "npx"} ${args.join(" ")} (port ${inputs.port}; its output: ${logFile})`);
   const log = openSync(logFile, "a");
   try {
     const child = spawn(command, args, { detached: true, stdio: ["ignore", log, log], env });
     if (child.pid === void 0) throw new Error(`Could not start ${command}.`);
     child.unref();
-    return { kind: "process", pid: child.pid, exited: () => child.exitCode !== null || child.signalCode !== null, installs: !folder };
+    return {
+      kind: "process",
+      pid: child.pid,
+      exited: () => child.exitCode !== null || child.signalCode !== null,
+      installs: !folder
+    };
   } finally {
     closeSync(log);
   }
@@ -151,22 +174,32 @@ function cliOf(folder) {
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.[BIN];
   if (manifest.name !== BIN || !bin) throw new Error(`Input package: ${folder} is not the ${BIN} package.`);
   const cli = join(folder, bin);
-  if (!existsSync(cli)) throw new Error(`Input package: ${folder} is not built (no ${bin}): run \`npm ci && npm run build\` in it first.`);
+  if (!existsSync(cli))
+    throw new Error(`Input package: ${folder} is not built (no ${bin}): run \`npm ci && npm run build\` in it first.`);
   return cli;
 }
-var inheritedEnvironment = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("INPUT_") && !name.startsWith("STATE_")));
+var inheritedEnvironment = () => Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.startsWith("INPUT_") && !name.startsWith("STATE_"))
+);
 
 // action/src/wait-health.ts
 var POLL_MS = 200;
 async function waitForHealth(url, { timeoutMs, running, output }) {
   const deadline = Date.now() + timeoutMs;
   for (; ; ) {
-    const healthy = await fetch(`${url}/__control/health`, { signal: AbortSignal.timeout(2e3) }).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/__control/health`, { signal: AbortSignal.timeout(2e3) }).then(
+      (r) => r.ok,
+      () => false
+    );
     if (healthy) return;
-    if (!await running()) throw new Error(`The fake stopped before it answered on ${url}. Its output:
+    if (!await running())
+      throw new Error(`The fake stopped before it answered on ${url}. Its output:
 ${await output()}`);
-    if (Date.now() > deadline) throw new Error(`The fake did not answer ${url}/__control/health within ${timeoutMs / 1e3} s. Its output:
-${await output()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `The fake did not answer ${url}/__control/health within ${timeoutMs / 1e3} s. Its output:
+${await output()}`
+      );
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -189,11 +222,19 @@ async function main() {
   if (inputs.source.kind === "container") {
     const { id } = await startContainer(inputs, inputs.source.image);
     runner = { kind: "container", id };
-    wait = { timeoutMs: CONTAINER_HEALTH_MS, running: async () => await docker(["inspect", "--format", "{{.State.Running}}", id]).catch(() => "false") === "true", output: () => dockerLogs(id, 40) };
+    wait = {
+      timeoutMs: CONTAINER_HEALTH_MS,
+      running: async () => await docker(["inspect", "--format", "{{.State.Running}}", id]).catch(() => "false") === "true",
+      output: () => dockerLogs(id, 40)
+    };
   } else {
     const started = startPackage(inputs, inputs.source.spec, logFile);
     runner = { kind: "process", pid: started.pid };
-    wait = { timeoutMs: started.installs ? NPX_HEALTH_MS : PROCESS_HEALTH_MS, running: async () => !started.exited(), output: async () => tail(logFile) };
+    wait = {
+      timeoutMs: started.installs ? NPX_HEALTH_MS : PROCESS_HEALTH_MS,
+      running: async () => !started.exited(),
+      output: async () => tail(logFile)
+    };
   }
   const state = {
     url,
@@ -207,7 +248,10 @@ async function main() {
   };
   saveFakeState(state);
   await waitForHealth(url, wait);
-  const clients = await createControlClient({ url, ...inputs.controlToken !== void 0 && { controlToken: inputs.controlToken } }).clients();
+  const clients = await createControlClient({
+    url,
+    ...inputs.controlToken !== void 0 && { controlToken: inputs.controlToken }
+  }).clients();
   const first = clients.find((c) => c.default) ?? clients[0];
   if (!first) throw new Error("The fake has no client.");
   setSecret(first.client_secret);

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as core from '@actions/core';
 
-export const STATE_NAME = 'fake';
+const STATE_NAME = 'fake';
 export const STATE_FILE_VARIABLE = 'INVESTMENT_API_FAKE_STATE';
 
 export type Runner = { kind: 'container'; id: string } | { kind: 'process'; pid: number };

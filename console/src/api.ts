@@ -10,7 +10,6 @@ export type Problem = Schemas['Problem'];
 export type Fault = Schemas['Fault'];
 export type JournalEntry = Schemas['JournalEntry'];
 export type ReadinessFinding = Schemas['ReadinessFinding'];
-export type Client = Schemas['Client'];
 /** A client as the control plane lists it: with its secret, and whether it is the default one. */
 export type ListedClient = Schemas['ClientList']['data'][number];
 export type DocumentLink = Schemas['DocumentLink'];

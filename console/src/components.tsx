@@ -87,6 +87,7 @@ export function Copyable({ label, text }: { label: string; text: string }) {
           {copied ? 'Copied' : 'Copy'}
         </button>
       </figcaption>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes the focus so a keyboard scrolls it (axe) */}
       <pre tabIndex={0}>
         <code>{text}</code>
       </pre>

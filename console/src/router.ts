@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-export const BASE = '/console/';
+const BASE = '/console/';
 
 export interface Route {
   /** Path segments after /console/, such as ['orders', '<id>']. */

@@ -103,7 +103,7 @@ export function ClockControls() {
       <p>
         Clock:{' '}
         <time dateTime={now?.toISOString()}>
-          {now ? now.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '…'}
+          {now ? `${now.toISOString().replace('T', ' ').slice(0, 19)} UTC` : '…'}
         </time>
         {app.clock?.frozen && ' (frozen)'}
       </p>

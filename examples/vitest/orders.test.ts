@@ -2,6 +2,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { workerTenant } from './tenant.js';
 
+type ListedOrder = { id: string; payment_transaction_reference?: string; settlement_transaction_hash?: string };
+
 let tenant: Awaited<ReturnType<typeof workerTenant>>;
 let token: string;
 const api = async (path: string, init: RequestInit = {}) => {
@@ -9,7 +11,7 @@ const api = async (path: string, init: RequestInit = {}) => {
     ...init,
     headers: { authorization: `Bearer ${token}`, ...init.headers },
   });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as { data: ListedOrder[] } };
 };
 
 beforeAll(async () => {
@@ -42,14 +44,14 @@ describe('my integration with the investment platform', () => {
     expect(seen).toEqual(['PLACED', 'AWAITING_PAYMENT', 'AWAITING_TOKEN_DELIVERY', 'COMPLETED']);
 
     const { body } = await api(`/v1/orders?account_id=${account.id}&order_status=COMPLETED&limit=1000`);
-    const listed = body.data.find((o: { id: string }) => o.id === order.id);
-    expect(listed.payment_transaction_reference).toMatch(/\S/);
-    expect(listed.settlement_transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    const listed = body.data.find((o) => o.id === order.id);
+    expect(listed?.payment_transaction_reference).toMatch(/\S/);
+    expect(listed?.settlement_transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it('retries a flaky orders list, as the journal proves', async () => {
     await tenant.control.addFault({ method: 'GET', path: '/v1/orders', status: 503, count: 2, retry_after_seconds: 0 });
-    let response;
+    let response: Awaited<ReturnType<typeof api>> | undefined;
     for (let attempt = 1; attempt <= 5; attempt++) {
       response = await api('/v1/orders?limit=1000');
       if (response.status !== 503) break;

@@ -5,9 +5,8 @@ import type addFormatsPlugin from 'ajv-formats';
 import { createRequire } from 'node:module';
 import type { FieldError } from './errors.js';
 import { pointerOf, valueAt } from './json-pointer.js';
-import type { OperationId } from './types.js';
 
-export const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+const OPENAPI_YAML_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 // Written by the build beside the YAML: parsing JSON is an order of magnitude faster at startup.
 const OPENAPI_JSON_PATH = fileURLToPath(new URL('./openapi.json', import.meta.url));
 
@@ -47,7 +46,7 @@ export function loadApiDocument(): LoadedDocument {
 }
 
 /** The methods a path item may hold an operation under (its other members are not operations). */
-export const HTTP_METHODS: ReadonlySet<string> = new Set([
+const HTTP_METHODS: ReadonlySet<string> = new Set([
   'get',
   'put',
   'post',
@@ -111,8 +110,8 @@ export function operationAt(
 export function letterOf(path: string): { literals: string[]; names: string[]; expression: RegExp } {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const literals = path.split(/\{[^}]+\}/);
-  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return { literals, names, expression: new RegExp(`^${literals.map(escape).join('([^/]+)')}$`) };
+  const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return { literals, names, expression: new RegExp(`^${literals.map(escaped).join('([^/]+)')}$`) };
 }
 
 /** Where the document keeps its component schemas: the one place a pointer to one is built. */

@@ -1,11 +1,10 @@
 // JSON Pointers (RFC 6901): the one spelling of a token, used wherever the fake names a place in a document or a body.
 
 /** A reference token as a pointer writes it: `~` as `~0`, `/` as `~1`. */
-export const escapePointerToken = (token: string | number): string =>
-  String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointerToken = (token: string | number): string => String(token).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** A reference token as it was: the reverse of escapePointerToken. */
-export const unescapePointerToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
+const unescapePointerToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** The pointer of a member or item of the value at `parent` (`''` is the root). */
 export const pointerOf = (parent: string, key: string | number): string => `${parent}/${escapePointerToken(key)}`;

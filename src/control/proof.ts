@@ -19,7 +19,7 @@ import { verifySteps, type VerificationOutcome } from '../proof/verify.js';
  * `fake.report`, the exports): the tenant's verified requests only, as a control call never names another's.
  * Verify looks since the tenant's last reset by default, the report and the exports at the whole journal.
  */
-export const tenantRecords = (ctx: FakeContext, clientId: string, since: JournalSpan): JournalRecord[] =>
+const tenantRecords = (ctx: FakeContext, clientId: string, since: JournalSpan): JournalRecord[] =>
   ctx.journal.records(clientId, since);
 
 /** How many resets the journal marks among the records read. */

@@ -10,7 +10,7 @@ import { API_SCOPES, CONTROL_SCOPE } from '../domain/scopes.js';
 import { DomainError } from '../api/errors.js';
 import { DemoPartner } from './partner.js';
 
-export const DEMO_PARTNER_ID = 'demo-partner';
+const DEMO_PARTNER_ID = 'demo-partner';
 
 /** Whether these options run a demo partner: under `demo`, unless `demoPartner: false` or in shadow mode (the API is the upstream's there). */
 export const runsDemoPartner = (options: FakeContext['options']): boolean =>
@@ -19,7 +19,7 @@ export const runsDemoPartner = (options: FakeContext['options']): boolean =>
 const ALL_INTERFACES: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1', '::0': '::1' };
 
 /** The URL this process reaches the server at: a loopback address when it listens on all interfaces. */
-export function localUrlOf(address: AddressInfo): string {
+function localUrlOf(address: AddressInfo): string {
   const host = ALL_INTERFACES[address.address] ?? address.address;
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }

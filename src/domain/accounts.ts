@@ -61,7 +61,7 @@ const ONLY_FOR: Record<AccountType, readonly string[]> = {
 const OTHER: Record<AccountType, AccountType> = { individual: 'business', business: 'individual' };
 
 /** What the client's settings make required (CONTRACT §6). */
-export function requiredFields(type: AccountType, settings: ClientSettings): string[] {
+function requiredFields(type: AccountType, settings: ClientSettings): string[] {
   const required: string[] = [];
   if (settings.tax_reporting) required.push(type === 'individual' ? 'tin' : 'tax_id', 'tax_residencies');
   if (settings.lei_required && type === 'business') required.push('lei');
@@ -126,7 +126,7 @@ export function prepareAccount(tenant: Tenant, input: AccountCreate): PreparedAc
     if (isBlank(fields[field as keyof typeof fields]))
       errors.add('field_required', `/${field}`, `${field} is required by this client's settings`);
   }
-  wallets.forEach((wallet, i) => checkWalletAddress(wallet, `/wallets/${i}`, errors));
+  for (const [i, wallet] of wallets.entries()) checkWalletAddress(wallet, `/wallets/${i}`, errors);
   checkOnePrimary(wallets, '/wallets', errors);
   const ibans = paymentMethods.map((method, i) => checkPaymentMethod(method, `/payment_methods/${i}`, errors));
   checkOnePrimary(paymentMethods, '/payment_methods', errors);
@@ -152,9 +152,8 @@ export function prepareAccount(tenant: Tenant, input: AccountCreate): PreparedAc
       const account = canonical({ ...fields, id: store.newId(), created });
       store.addAccount(account);
       for (const input of wallets) storeWallet(store, newWallet(tenant, account.id, input), input.is_primary);
-      paymentMethods.forEach((input, i) =>
-        storePaymentMethod(store, newPaymentMethod(store, account.id, input, ibans[i]!), input.is_primary),
-      );
+      for (const [i, input] of paymentMethods.entries())
+        storePaymentMethod(store, newPaymentMethod(store, account.id, input, ibans[i]!), input.is_primary);
       return account;
     },
   };

@@ -19,7 +19,7 @@ const WORLDS_SHARE = 0.3;
 const JOURNALS_SHARE = 0.15;
 
 /** A ring of JOURNAL_SIZE entries of a typical mix fits (bench/journal-memory.mjs measures an entry). */
-export const DEFAULT_JOURNAL_BYTES = 16 * MiB;
+const DEFAULT_JOURNAL_BYTES = 16 * MiB;
 
 /** Bounds of each setting: a journal budget holds at least its largest entry, a world at least a few records. */
 export const BUDGET_MINIMUMS = {

@@ -4,18 +4,18 @@ import { nextRedemptionDate } from './redemption.js';
 import type { Asset, AssetRecord, QueryOf, ShareClass, ShareClassListItem, ShareClassRecord } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
-export function toShareClassListItem(record: ShareClassRecord): ShareClassListItem {
+function toShareClassListItem(record: ShareClassRecord): ShareClassListItem {
   const { lock_up_duration: _d, redemption_cycle: _c, next_redemption_date: _n, ...listItem } = record;
   return listItem;
 }
 
 /** The get-by-ISIN representation; its `next_redemption_date` is computed from the tenant's clock, not stored. */
-export function toShareClass(record: ShareClassRecord, now: Date): ShareClass {
+function toShareClass(record: ShareClassRecord, now: Date): ShareClass {
   const { lock_up: _l, redemption_window: _w, ...byIsin } = record;
   return { ...byIsin, next_redemption_date: nextRedemptionDate(record, now) };
 }
 
-export function toAsset(store: WorldStore, record: AssetRecord): Asset {
+function toAsset(store: WorldStore, record: AssetRecord): Asset {
   const { created, ...rest } = record;
   const offerings = store.customOfferingsByAsset.get(record.id) ?? [];
   return { ...rest, custom_offerings: offerings.map(({ id, name }) => ({ id, name })), created };

@@ -63,7 +63,7 @@ export function toClientRecord(input: ClientCreate): ClientRecord {
   };
 }
 
-export function toClientView({ client_id, token_endpoint_auth_method, scopes, settings }: ClientRecord): ClientView {
+function toClientView({ client_id, token_endpoint_auth_method, scopes, settings }: ClientRecord): ClientView {
   return { client_id, token_endpoint_auth_method, scopes: [...scopes], settings: withSettings(settings) };
 }
 

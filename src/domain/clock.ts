@@ -9,7 +9,7 @@ const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
  * clock set there keeps a year of real time before it reaches that bound, and a tenant persisted with it loads
  * (restore takes a running clock up to LATEST_MS, and puts one that ran beyond it back there).
  */
-export const LATEST_SETTABLE_MS = Date.UTC(9998, 11, 31, 23, 59, 59);
+const LATEST_SETTABLE_MS = Date.UTC(9998, 11, 31, 23, 59, 59);
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**

@@ -7,7 +7,7 @@ import { renderPdf } from './pdf.js';
 import type { Document, DocumentLink, DocumentRecord } from '../api/types.js';
 import type { WorldStore } from '../store/world-store.js';
 
-export const LINK_LIFETIME_SECONDS = 15 * 60;
+const LINK_LIFETIME_SECONDS = 15 * 60;
 
 /** Signs and checks document links: hex HMAC-SHA256 of `<path>?expires=<unix_time>`. */
 export class LinkSigner {

@@ -15,7 +15,7 @@ import type { Tenant } from './tenants.js';
 import { HISTORY_ENTRY_BYTES, ORDER_HISTORY_ALLOWANCE, type WorldStore } from '../store/world-store.js';
 import { ensureRoomFor } from './limits.js';
 
-export function findOrder(store: WorldStore, orderId: string): OrderRecord {
+function findOrder(store: WorldStore, orderId: string): OrderRecord {
   const order = store.orderById.get(orderId);
   if (!order) throw notFound(`An order with id "${orderId}"`);
   return order;

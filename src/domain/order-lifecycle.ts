@@ -27,14 +27,14 @@ export function makeSettlementHash(orderId: string): string {
   return `0x${digestOf(orderId, 'settlement_transaction_hash').toString('hex')}`;
 }
 
-export interface SideEffect {
+interface SideEffect {
   /** The lifecycle step out of this status sets `field`. */
   leaving: OrderStatus;
   field: SideEffectField;
   make: (orderId: string) => string;
 }
 
-export const SIDE_EFFECTS: readonly SideEffect[] = [
+const SIDE_EFFECTS: readonly SideEffect[] = [
   { leaving: 'AWAITING_PAYMENT', field: 'payment_transaction_reference', make: makePaymentReference },
   { leaving: 'AWAITING_TOKEN_DELIVERY', field: 'settlement_transaction_hash', make: makeSettlementHash },
 ];
@@ -46,7 +46,7 @@ const fieldsOf = (order: OrderRecord): LifecycleFields => ({
 });
 
 /** The statuses a `side` order passes through from PLACED to `status`, `status` excluded (null: not on its path). */
-export function statusesLeftOnTheWayTo(side: OrderSide, status: OrderStatus): OrderStatus[] | null {
+function statusesLeftOnTheWayTo(side: OrderSide, status: OrderStatus): OrderStatus[] | null {
   const steps = road(side);
   const at = steps.indexOf(status);
   return at < 0 ? null : steps.slice(0, at);

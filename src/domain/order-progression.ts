@@ -6,8 +6,8 @@ import { advancedFields, cancelledFields, type LifecycleFields } from './order-l
 import { LIFECYCLE } from './order-lifecycle-table.js';
 import { DueQueue } from './due-queue.js';
 
-export type ProgressionMode = NonNullable<Schemas['ClientSettings']['order_progression']>;
-export type StepStatus = keyof NonNullable<Schemas['ClientSettings']['order_step_seconds']>;
+type ProgressionMode = NonNullable<Schemas['ClientSettings']['order_progression']>;
+type StepStatus = keyof NonNullable<Schemas['ClientSettings']['order_step_seconds']>;
 export type StatusChangeBy = Schemas['OrderStatusHistoryEntry']['by'];
 /** Who places orders: the control plane (or the library) and end investors; the API has no placement. */
 export type PlacedBy = Extract<StatusChangeBy, 'control' | 'investor'>;

@@ -4,7 +4,7 @@ import type { WorldStore } from '../store/world-store.js';
 import type { Tenant } from './tenants.js';
 
 /** A list item shows the order without the payment details that only the cancel response carries. */
-export function toOrderListItem(o: OrderRecord): Order {
+function toOrderListItem(o: OrderRecord): Order {
   // An explicit literal: an object-rest copy is a slow runtime call, and this runs for every listed order.
   return {
     id: o.id,

@@ -3,7 +3,7 @@ export interface Page {
   limit?: number;
 }
 
-export const DEFAULT_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
 
 /**
  * Keeps the items that pass every filter, then cuts the page: `skip` then at most `limit` items. Without a filter

@@ -6,7 +6,7 @@ import type { TenantRegistry } from './tenants.js';
 type TenantUsage = Schemas['TenantUsage'];
 
 /** The tenants `GET /__control/usage` lists at most, by world bytes and by journal bytes. */
-export const LARGEST_TENANTS = 10;
+const LARGEST_TENANTS = 10;
 
 /** The `count` largest by `key`, largest first: one pass keeping a short sorted list, whatever the number of tenants. */
 function largest(items: Iterable<TenantUsage>, key: (item: TenantUsage) => number, count: number): TenantUsage[] {

@@ -21,7 +21,7 @@ export interface Caller {
  * guard finds the operator or confines the partner, as it did for the MCP request; a token request proves its own
  * client.
  */
-export function appFetch(app: RequestListener, base: string, caller: () => Caller): Fetch {
+function appFetch(app: RequestListener, base: string, caller: () => Caller): Fetch {
   const transport = replayTransport(app);
   return async (url, init) => {
     if (!url.startsWith(`${base}/`)) throw new TypeError(`${url} is not on ${base}`);

@@ -20,9 +20,9 @@ import { documentCheck, jsonSchemaOf, schemaAt, type JsonSchema } from './schema
  * decides and refuses. The catalogue of tools is tools.ts.
  */
 
-export type Args = Record<string, unknown>;
+type Args = Record<string, unknown>;
 
-export interface ToolResult {
+interface ToolResult {
   structured?: Record<string, unknown>;
   text: string;
 }
@@ -91,7 +91,7 @@ const propertiesOf = (schema: JsonSchema | undefined): Record<string, JsonSchema
   (schema?.properties ?? {}) as Record<string, JsonSchema>;
 
 /** How a tool's arguments become the operation's call: where `client_id` goes, what is renamed or left out. */
-export interface InputOptions {
+interface InputOptions {
   /** Query parameters the tool does not offer (a format its structured answer cannot be). */
   exclude?: string[];
   /** A body member shown under another name (`now` → `at`). */

@@ -19,7 +19,7 @@ export interface ControlCall {
 }
 
 /** A success: JSON, or the text of another media type (a `.http` export). */
-export interface ControlAnswer {
+interface ControlAnswer {
   status: number;
   json?: unknown;
   text?: string;

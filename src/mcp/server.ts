@@ -7,7 +7,7 @@ import { carrier } from './schemas.js';
 import type { ToolDefinition } from './operation-tool.js';
 import { toolsOf } from './tools.js';
 
-export const MCP_SERVER_NAME = 'investment-api-fake';
+const MCP_SERVER_NAME = 'investment-api-fake';
 
 const INSTRUCTIONS = [
   'Drives the investment-api-fake sandbox through its control plane: tenants (one per OAuth client), their worlds,',
@@ -17,7 +17,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** The server's instructions, naming the fake it drives when it knows where it is. */
-export const instructionsFor = (url: string | undefined): string =>
+const instructionsFor = (url: string | undefined): string =>
   url === undefined
     ? INSTRUCTIONS
     : `${INSTRUCTIONS} The fake this server drives answers at ${url} (its API, /docs and the console at /console/).`;

@@ -12,10 +12,8 @@ import { StateDirError, stateDirRefused } from './state-error.js';
 import { FOLDER_MODE, readStateFile, writeFileAtomicSync } from './state-files.js';
 import { compileTenantFileValidator, tenantFileName, upgradeTenantFile, type TenantFile } from './tenant-file.js';
 
-export { StateDirError };
-
-export const SIGNING_KEY_FILE_NAME = 'signing-key.pem';
-export const TENANTS = 'tenants';
+const SIGNING_KEY_FILE_NAME = 'signing-key.pem';
+const TENANTS = 'tenants';
 // Temporary files of a write cut short (SIGKILL between write and rename): never read, removed at start.
 const isTemporary = (name: string): boolean => name.startsWith('.') && name.endsWith('.tmp');
 /** A PEM key pair is a few KiB: more is not one. */

@@ -16,7 +16,7 @@ import { jsonDepth, MAX_JSON_DEPTH } from '../api/json-depth.js';
 import { StateDirError } from './state-error.js';
 
 /** What STATE_DIR holds is private: client secrets and the signing key. Files 0600, folders 0700. */
-export const FILE_MODE = 0o600;
+const FILE_MODE = 0o600;
 export const FOLDER_MODE = 0o700;
 
 /**
@@ -24,7 +24,7 @@ export const FOLDER_MODE = 0o700;
  * the fake writes it, bench/state-dir-isolation.mjs), and below the longest string V8 makes (~512 MiB). A larger one (or /dev/zero behind a name)
  * is refused by name before it is read.
  */
-export const MAX_STATE_FILE_BYTES = 400 * 1024 * 1024;
+const MAX_STATE_FILE_BYTES = 400 * 1024 * 1024;
 
 let temporaries = 0;
 const temporaryOf = (file: string): string =>

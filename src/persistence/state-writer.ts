@@ -20,7 +20,7 @@ export type PersistenceHealth =
     };
 
 /** stop() or SIGTERM could not write every changed tenant: the process must not end as if they were kept. */
-export class StateNotSavedError extends Error {
+class StateNotSavedError extends Error {
   override name = 'StateNotSavedError';
 }
 

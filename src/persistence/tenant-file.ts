@@ -32,7 +32,7 @@ export interface TenantFile {
  * A tenant file's schema, its parts taken from the OpenAPI document (the world, faults, scopes and settings as the
  * API defines them). The client record may hold more than the document shows (fields kept for the domain only).
  */
-export const TENANT_FILE_SCHEMA = {
+const TENANT_FILE_SCHEMA = {
   type: 'object',
   required: ['format', 'sequence', 'client', 'clock_offset_ms', 'faults', 'world'],
   additionalProperties: false,

@@ -47,9 +47,11 @@ const UNSEEN = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** What a template literal's text escapes: its delimiters, `${`, lone surrogates, and every control or line break. */
 const TEMPLATE_SPECIAL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what it escapes
   /[\\`]|\$(?=\{)|[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** What a comment cannot hold as it is: a line break of any kind, another control, a bidirectional override. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what it escapes
 const COMMENT_SPECIAL = /\r\n?|[\n\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const escapedInComment = (c: string): string => (c === '\n' || c === '\r\n' ? '\\n' : c === '\r' ? '\\r' : hex4(c));
@@ -228,4 +230,5 @@ function urlPart(text: string, query: boolean): string {
 /** Text a `.http` file may hold on a line of its own without a client reading anything in it: `{{` neutralized. */
 const inert = (text: string): string => text.replace(/\{\{/g, '{%7B');
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what it blanks
 const oneLine = (text: string): string => inert(text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' '));

@@ -82,7 +82,7 @@ export function* harSteps(records: readonly JournalRecord[], context: ExportCont
   const parts = stretches(records, context.resets);
   const pages = parts.map((part, i) => harPage(part, i));
   const pageOf = new Map<JournalRecord, string>();
-  parts.forEach((part, i) => part.records.forEach((r) => pageOf.set(r, `stretch_${i + 1}`)));
+  for (const [i, part] of parts.entries()) for (const r of part.records) pageOf.set(r, `stretch_${i + 1}`);
   // entries are written one by one (as JSON.stringify(har, null, 2) would write them), the event loop free between
   const head = JSON.stringify({ log: { ...log, pages, entries } }, null, 2);
   const at = head.lastIndexOf('"entries": []');
@@ -106,10 +106,10 @@ const harPage = (part: { reset: ResetMark | undefined; records: JournalRecord[] 
   ...(part.reset && { _reset: new Date(part.reset.at).toISOString() }),
 });
 
-export function harOf(records: readonly JournalRecord[], { baseUrl, creator, resets }: ExportContext) {
+function harOf(records: readonly JournalRecord[], { baseUrl, creator, resets }: ExportContext) {
   const parts = stretches(records, resets);
   const pageOf = new Map<JournalRecord, string>();
-  parts.forEach((part, i) => part.records.forEach((r) => pageOf.set(r, `stretch_${i + 1}`)));
+  for (const [i, part] of parts.entries()) for (const r of part.records) pageOf.set(r, `stretch_${i + 1}`);
   return {
     log: {
       version: '1.2',

@@ -6,7 +6,7 @@ import type { Schemas } from '../api/types.js';
 /** Every finding names its severity, a hint and its docs section: a rule cannot leave one out (the type requires them). */
 export type ReadinessFinding = Schemas['ReadinessFinding'];
 export type ReadinessCode = ReadinessFinding['code'];
-export type Severity = ReadinessFinding['severity'];
+type Severity = ReadinessFinding['severity'];
 export type ReadinessReport = Schemas['ReadinessReport'];
 
 export interface ReadinessRule {
@@ -44,7 +44,7 @@ export const READINESS_RULES: { readonly [C in ReadinessCode]: ReadinessRule } =
 export const docsOf = (code: ReadinessCode): string => `docs/readiness.md#${code}`;
 
 /** A finding of a rule, with the rule's severity and docs. */
-export const finding = (
+const finding = (
   code: ReadinessCode,
   message: string,
   hint: string,

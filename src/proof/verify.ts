@@ -3,22 +3,22 @@ import type { Schemas } from '../api/types.js';
 import { bodyValue } from '../records/journal-body.js';
 import type { JournalRecord } from '../records/journal.js';
 import { compilePathPattern } from '../records/path-pattern.js';
-import { runNow, type Slices } from '../util/slices.js';
+import type { Slices } from '../util/slices.js';
 
 export type RequestPattern = Schemas['RequestPattern'];
 export type RequestCount = Schemas['RequestCount'];
-export type VerificationResult = Schemas['VerificationResult'];
-export type NearMiss = Schemas['NearMiss'];
-export type Difference = Schemas['Difference'];
+type VerificationResult = Schemas['VerificationResult'];
+type NearMiss = Schemas['NearMiss'];
+type Difference = Schemas['Difference'];
 export type VerificationFailure = Schemas['VerificationFailure'];
 
-export const MAX_NEAR_MISSES = 5;
+const MAX_NEAR_MISSES = 5;
 
 /**
  * What one pattern may cost: matching a record costs at most its size, so verify is linear in the journal and
  * never holds the server up (bench/verify-cost.mjs measures it at these limits).
  */
-export const PATTERN_LIMITS = {
+const PATTERN_LIMITS = {
   /** Parameters of `query`. */
   queryParameters: 100,
   /** Members and array items of `body`, at every depth. */
@@ -40,7 +40,7 @@ const tooLarge = (path: string, message: string): DomainError =>
   );
 
 /** Refuses a pattern past PATTERN_LIMITS, naming the limit; it stops counting at the limit (a huge one costs no more). */
-export function checkPatternCost(pattern: RequestPattern, at = '/request'): void {
+function checkPatternCost(pattern: RequestPattern, at = '/request'): void {
   const { queryParameters, bodyMembers, bodyDepth, bytes, pathLength } = PATTERN_LIMITS;
   if (pattern.path !== undefined && String(pattern.path).length > pathLength)
     throw tooLarge(`${at}/path`, `path has more than ${pathLength} characters`);
@@ -86,7 +86,7 @@ function bodyDifferences(expected: unknown, actual: unknown, field: string): Dif
 }
 
 /** A pattern compiled once: how one journal record differs from it (no difference: it matches). */
-export function compileRequestPattern(
+function compileRequestPattern(
   pattern: RequestPattern,
   operationIds: ReadonlySet<string>,
 ): (record: JournalRecord) => Difference[] {
@@ -136,7 +136,7 @@ const countHolds = (count: RequestCount, matched: number): boolean =>
   (count.at_least === undefined || matched >= count.at_least) &&
   (count.at_most === undefined || matched <= count.at_most);
 
-export const describeCount = (count: RequestCount): string =>
+const describeCount = (count: RequestCount): string =>
   count.exactly !== undefined
     ? `exactly ${count.exactly}`
     : count.at_most !== undefined
@@ -144,7 +144,7 @@ export const describeCount = (count: RequestCount): string =>
       : `at least ${count.at_least ?? 1}`;
 
 /** One pattern field per line, as a person reads it: `operation listOrders`, `query.order_status PLACED`. */
-export function describePattern(pattern: RequestPattern): string {
+function describePattern(pattern: RequestPattern): string {
   const parts: string[] = [];
   if (pattern.method !== undefined) parts.push(pattern.method.toUpperCase());
   if (pattern.path !== undefined) parts.push(pattern.path);
@@ -219,13 +219,6 @@ export function* verifySteps(
       : '.');
   return { holds: false, detail, failure: { matched: matched.length, requests, near_misses: nearMisses } };
 }
-
-/** `verifySteps` at once. */
-export const verifyRequests = (
-  records: readonly JournalRecord[],
-  verification: Schemas['Verification'],
-  operationIds: ReadonlySet<string>,
-): VerificationOutcome => runNow(verifySteps(records, verification, operationIds));
 
 const clipped = (value: unknown, max = 200): string => {
   const text = JSON.stringify(value) ?? 'undefined';

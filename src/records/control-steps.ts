@@ -28,8 +28,6 @@ export type ControlStep =
   /** A snapshot loaded (`PUT /__control/state`), as the JSON text it was: the store changes the object it is handed. */
   | { kind: 'restore_state'; world: string };
 
-export type ControlStepKind = ControlStep['kind'];
-
 /** What a step holds in memory, for the journal's byte budgets: a restored snapshot is most of it. */
 export const controlStepBytes = (step: ControlStep): number =>
   step.kind === 'restore_state' ? 2 * step.world.length + 64 : 2 * JSON.stringify(step).length;

@@ -37,7 +37,7 @@ export interface FaultBookState {
  * reset); each costs a compiled path pattern and a generator, and without a cap one partner's loop could take the
  * shared sandbox's memory (10,000 took +78 MB). Stated in docs/readiness.md and the document (addFault).
  */
-export const MAX_FAULTS_PER_TENANT = 100;
+const MAX_FAULTS_PER_TENANT = 100;
 
 /** One tenant's injected faults, oldest first. */
 export class FaultBook {
@@ -88,7 +88,15 @@ export class FaultBook {
     const matchesPath = view.path === null ? () => true : compilePathPattern(view.path);
     const random = seededRandom(view.seed);
     for (let i = 0; i < draws; i++) random();
-    const fault: ActiveFault = { view, matchesPath, draws, draw: () => (fault.draws++, random()) };
+    const fault: ActiveFault = {
+      view,
+      matchesPath,
+      draws,
+      draw: () => {
+        fault.draws++;
+        return random();
+      },
+    };
     return fault;
   }
 

@@ -414,7 +414,10 @@ export class Journal {
 
   /** Marks a reset of one tenant, or of every tenant (and the requests no tenant owns): later reads begin there. */
   markReset(clientId: string | undefined, at = Date.now()): void {
-    if (clientId !== undefined) return this.ring(clientId, true).markReset(this.seq, at);
+    if (clientId !== undefined) {
+      this.ring(clientId, true).markReset(this.seq, at);
+      return;
+    }
     this.everyoneReset = { afterSeq: this.seq, at };
     for (const ring of this.rings.values()) ring.markReset(this.seq, at);
   }

@@ -5,7 +5,7 @@ import type { OrderStatus } from '../api/types.js';
  * one list, read by the exporter that names them (`interaction.ts`) and by the domain that makes them true
  * (`domain/provider-states.ts`), so a name written is a name served.
  */
-export const ORDER_STATUSES: readonly OrderStatus[] = [
+const ORDER_STATUSES: readonly OrderStatus[] = [
   'PLACED',
   'AWAITING_PAYMENT',
   'AWAITING_TOKEN_DELIVERY',

@@ -4,7 +4,7 @@ import { secretForms } from '../records/secrets.js';
 import { runNow, type Slices } from '../util/slices.js';
 import { isIdentifierKey, isInstant, ITEMS, jsonType, shown, type JsonType } from './normalize.js';
 
-export type DifferenceKind = Schemas['FidelityDifference']['kind'];
+type DifferenceKind = Schemas['FidelityDifference']['kind'];
 export type ProblemSide = Schemas['FidelityProblem'];
 
 /** One place where two answers differ, before the report names the request it came from. */
@@ -28,7 +28,7 @@ export interface Answer {
 }
 
 /** The identifiers the upstream issued in this session, as the twin's: the map learned from create answers. */
-export type Translate = (upstreamId: string) => string | undefined;
+type Translate = (upstreamId: string) => string | undefined;
 
 export interface Comparison {
   upstream: Answer;

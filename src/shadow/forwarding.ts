@@ -21,10 +21,10 @@ import { isTwinReplay } from '../http/replay-transport.js';
 import { UpstreamUnreachable, type UpstreamAnswer, type UpstreamClient } from './upstream-client.js';
 
 /** The most a forwarded request's body may hold (the fake's own limit is 1 MiB; the upstream may take more). */
-export const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The requests shadow mode forwards (CONTRACT 14): the token request and everything under `/v1`. */
-export const isForwarded = (method: string, path: string): boolean =>
+const isForwarded = (method: string, path: string): boolean =>
   (method === 'POST' && path === '/oauth2/token') || path === '/v1' || path.startsWith('/v1/');
 
 /**
@@ -55,7 +55,7 @@ const chunksHolding = (chunks: readonly Buffer[], bytes: number): number => {
   return chunks.length;
 };
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** What the comparison needs of an exchange: tokens by their hash; the client's credentials only to hide them (`secrets`). */
 export interface ForwardedExchange {

@@ -1,6 +1,7 @@
 import { oneAtATime, runSliced, SHARED_SLICE_BUDGET_MS, type Slices } from '../util/slices.js';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON refuses raw controls in a string, so it looks for them
 const CONTROL = /[\u0000-\u001f]/;
 
 /** Tokens read between two chances to give the event loop a turn. */

@@ -14,7 +14,7 @@ export interface UpstreamAnswer {
   size: number;
 }
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
   method: string;
   /** Path and query, as the client sent them. */
   url: string;
@@ -35,7 +35,7 @@ export interface UpstreamClient {
 }
 
 /** The most an upstream's answer may hold: a bigger one is cut and refused, never buffered whole. */
-export const MAX_UPSTREAM_ANSWER_BYTES = 8 * 1024 * 1024;
+const MAX_UPSTREAM_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /**
  * Node's own HTTP client with a keep-alive agent. Not fetch: fetch decodes `Content-Encoding` and so would not hand

@@ -176,9 +176,8 @@ export class WorldStore {
     this.accountById = byId(this.accounts);
     this.accountPlace = new Map(this.accounts.map((a, place) => [a.id, place]));
     this.accountPlacesByExternalId = new Map();
-    this.accounts.forEach(
-      (a, place) => a.external_id != null && appendTo(this.accountPlacesByExternalId, a.external_id, place),
-    );
+    for (const [place, a] of this.accounts.entries())
+      if (a.external_id != null) appendTo(this.accountPlacesByExternalId, a.external_id, place);
     this.walletById = byId(this.wallets);
     this.walletsByAccount = groupBy(this.wallets, (w) => w.account_id);
     this.walletByAddress = new Map(this.wallets.map((w) => [w.wallet_address.toLowerCase(), w]));

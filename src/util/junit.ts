@@ -9,7 +9,7 @@ const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 export const xmlText = (text: string): string =>
   text.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
-export interface JunitFailure {
+interface JunitFailure {
   message: string;
   type: string;
   /** The element's text: what a reader needs to act on it. */

@@ -13,7 +13,7 @@ export function runNow<T>(work: Slices<T>): T {
 }
 
 /** Milliseconds of work between two turns of the event loop. */
-export const SLICE_BUDGET_MS = 10;
+const SLICE_BUDGET_MS = 10;
 
 /**
  * The budget of work that may share a turn with other sliced work and with the requests' own (shadow mode parses one

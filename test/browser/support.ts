@@ -106,7 +106,7 @@ export class WatchedPage {
   }
 }
 
-export interface AxeViolation {
+interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;

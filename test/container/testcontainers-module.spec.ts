@@ -57,11 +57,11 @@ describe('the Testcontainers module', () => {
     const begin = performance.now();
     fake = await new InvestmentApiFakeContainer(IMAGE).withSeed(7).withClients(CLIENTS).withControlToken('ops').start();
     report(`module start() to healthy: ${(performance.now() - begin).toFixed(0)} ms`);
+    // every test starts from the world the container started with, as a partner's suite would keep it
+    world = await fake.control.forClient('acme').snapshot();
   });
   afterAll(() => fake?.stop());
 
-  // every test starts from the world the container started with, as a partner's suite would keep it
-  beforeAll(async () => (world = await fake.control.forClient('acme').snapshot()));
   beforeEach(() => fake.control.forClient('acme').restore(world));
 
   const v1 = async (path: string, init: RequestInit = {}, clientId?: string) =>
@@ -200,7 +200,10 @@ describe('the Testcontainers module, started and disposed', () => {
       .withHostPort(port)
       .start()
       .then(
-        async (started) => (await started.stop(), 'started'),
+        async (started) => {
+          await started.stop();
+          return 'started';
+        },
         (error: Error) => error.message,
       );
     expect(second).toMatch(new RegExp(`withHostPort\\(${port}\\): port ${port} of this machine is taken`));

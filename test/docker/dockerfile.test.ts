@@ -73,7 +73,7 @@ const copyParts = (ins: Instruction) => {
   const words = ins.args.split(/\s+/);
   const flags = Object.fromEntries(words.filter((w) => w.startsWith('--')).map((w) => w.slice(2).split('=')));
   const paths = words.filter((w) => !w.startsWith('--'));
-  return { from: flags['from'] as string | undefined, sources: paths.slice(0, -1), dest: paths.at(-1) ?? '' };
+  return { from: flags.from as string | undefined, sources: paths.slice(0, -1), dest: paths.at(-1) ?? '' };
 };
 
 describe('Dockerfile', () => {
@@ -170,7 +170,7 @@ const waitForExit = (child: ChildProcess, ms: number) =>
     });
   });
 
-describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps performed without Docker', () => {
+describe.skipIf(process.env.SKIP_DOCKER_STEPS === '1')('(c) Dockerfile steps performed without Docker', () => {
   let workRoot: string | undefined;
   let server: ChildProcess | undefined;
 
@@ -181,7 +181,7 @@ describe.skipIf(process.env['SKIP_DOCKER_STEPS'] === '1')('(c) Dockerfile steps 
 
   it('builds, serves /__control/health and /docs as a lean production tree and stops cleanly on SIGTERM', async () => {
     workRoot = mkdtempSync(join(tmpdir(), 'dockerfile-steps-'));
-    const hostEnv = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? workRoot };
+    const hostEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? workRoot };
     const { final } = await steps.runDockerfile({
       dockerfile: dockerfilePath,
       context: root,

@@ -123,6 +123,7 @@ it('the vitest example passes against a separate fake process guarded by CONTROL
       .map((f) => readFileSync(join(ROOT, 'examples/vitest', f), 'utf8').match(/^\s*(?:it|test)\(/gm)?.length ?? 0)
       .reduce((a, b) => a + b, 0);
     expect(exampleTests).toBeGreaterThan(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes
     const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toMatch(new RegExp(`Tests\\s+${exampleTests} passed \\(${exampleTests}\\)`));
     const journal = await fetch(`${fake.url}/__control/requests`, {

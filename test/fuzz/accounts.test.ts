@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Response } from 'supertest';
 import { expect, it } from 'vitest';
 import type { World } from '../../src/api/types.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
@@ -157,7 +158,7 @@ it(`answers ${RUNS} random account, wallet and payment-method requests without a
           all.filter((x) => !own.includes(x as never)),
         );
 
-      let response;
+      let response: Response | undefined;
       switch (a.op) {
         case 'createAccount':
           response = await http(app).post('/v1/accounts').set(auth).send(a.body);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Express } from 'express';
 import type { World } from '../../src/api/types.js';
 import { http } from '../support/test-app.js';
 import { appPerFile } from '../support/tenants.js';

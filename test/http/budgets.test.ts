@@ -195,11 +195,6 @@ describe('MAX_TENANT_BYTES', () => {
 });
 
 describe('the journal within JOURNAL_BYTES and JOURNAL_TOTAL_BYTES', () => {
-  const CLIENTS = [
-    { client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
-    { client_id: 'other', client_secret: 'other-secret' },
-  ];
-
   it('refuses no request: past its bytes a tenant keeps its newest entries within the budget', async () => {
     const app = testApp({ journalBytes: 64 * 1024 });
     const auth = { Authorization: `Bearer ${await tokenFor(app)}` };

@@ -284,33 +284,28 @@ describe('control-plane tenant scoping of orders', () => {
 
   it('?client_id= names the tenant when the header is absent', async () => {
     const t = await fresh();
-    const response = await http(app)
-      .post('/__control/orders')
-      .query({ client_id: t.clientId })
-      .send({
-        account_id: t.trader.id,
-        isin: t.subscribeable.isin,
-        side: 'SELL',
-        market: 'PRIMARY',
-        amount_of_units: 1,
-        value: 1,
-      });
+    const response = await http(app).post('/__control/orders').query({ client_id: t.clientId }).send({
+      account_id: t.trader.id,
+      isin: t.subscribeable.isin,
+      side: 'SELL',
+      market: 'PRIMARY',
+      amount_of_units: 1,
+      value: 1,
+    });
     expect(response.status).toBe(201);
     expect((await t.state()).orders.at(-1)!.id).toBe(response.body.id);
   });
 
   it('without either, the default client’s tenant', async () => {
     const t = await fresh();
-    const response = await http(app)
-      .post('/__control/orders')
-      .send({
-        account_id: t.trader.id,
-        isin: t.subscribeable.isin,
-        side: 'SELL',
-        market: 'PRIMARY',
-        amount_of_units: 1,
-        value: 1,
-      });
+    const response = await http(app).post('/__control/orders').send({
+      account_id: t.trader.id,
+      isin: t.subscribeable.isin,
+      side: 'SELL',
+      market: 'PRIMARY',
+      amount_of_units: 1,
+      value: 1,
+    });
     expect(response.status).toBe(201);
     const defaultState = (await http(app).get('/__control/state')).body as World;
     expect(defaultState.orders.some((o) => o.id === response.body.id)).toBe(true);
@@ -319,17 +314,14 @@ describe('control-plane tenant scoping of orders', () => {
 
   it('an unknown client answers 404 client_not_found', async () => {
     const t = await fresh();
-    const response = await http(app)
-      .post('/__control/orders')
-      .set('X-Client-Id', 'nobody')
-      .send({
-        account_id: t.trader.id,
-        isin: t.subscribeable.isin,
-        side: 'SELL',
-        market: 'PRIMARY',
-        amount_of_units: 1,
-        value: 1,
-      });
+    const response = await http(app).post('/__control/orders').set('X-Client-Id', 'nobody').send({
+      account_id: t.trader.id,
+      isin: t.subscribeable.isin,
+      side: 'SELL',
+      market: 'PRIMARY',
+      amount_of_units: 1,
+      value: 1,
+    });
     expect(response.status).toBe(404);
     expect(response.body.code).toBe('client_not_found');
   });

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the test reads deep into a Pact contract's JSON, as written
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { INSTANT_PATTERN, UUID_PATTERN } from '../../src/proof/pact/matching.js';

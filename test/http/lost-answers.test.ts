@@ -49,17 +49,14 @@ const placedOrderOf = async (app: Express, clientId: string, world: World): Prom
   const primaryPayment = new Set(world.payment_method_details.filter((p) => p.is_primary).map((p) => p.account_id));
   const account = world.accounts.find((a) => primaryWallet.has(a.id) && primaryPayment.has(a.id))!;
   const asset = world.assets.find((a) => a.tradeable)!;
-  const response = await http(app)
-    .post('/__control/orders')
-    .set('X-Client-Id', clientId)
-    .send({
-      account_id: account.id,
-      isin: asset.isin,
-      side: 'BUY',
-      market: 'SECONDARY',
-      amount_of_units: 1,
-      value: 1000,
-    });
+  const response = await http(app).post('/__control/orders').set('X-Client-Id', clientId).send({
+    account_id: account.id,
+    isin: asset.isin,
+    side: 'BUY',
+    market: 'SECONDARY',
+    amount_of_units: 1,
+    value: 1000,
+  });
   expect(response.status).toBe(201);
   return response.body;
 };

@@ -141,29 +141,23 @@ describe('only verified clients are attributed', () => {
   it('a token request with a wrong secret is anonymous; with the right one it is the client’s', async () => {
     const app = testApp();
     await http(app).post('/__control/faults').send({ path: '/oauth2/token', status: 503, count: 1 }).expect(201);
-    const wrong = await http(app)
-      .post('/oauth2/token')
-      .type('form')
-      .send({
-        grant_type: 'client_credentials',
-        scope: 'openid',
-        client_id: 'sandbox-client',
-        client_secret: 'guess',
-        audience: HOST,
-      });
+    const wrong = await http(app).post('/oauth2/token').type('form').send({
+      grant_type: 'client_credentials',
+      scope: 'openid',
+      client_id: 'sandbox-client',
+      client_secret: 'guess',
+      audience: HOST,
+    });
     expect(wrong.status).toBe(401);
     expect(
       (
-        await http(app)
-          .post('/oauth2/token')
-          .type('form')
-          .send({
-            grant_type: 'client_credentials',
-            scope: 'openid',
-            client_id: 'sandbox-client',
-            client_secret: 'sandbox-secret',
-            audience: HOST,
-          })
+        await http(app).post('/oauth2/token').type('form').send({
+          grant_type: 'client_credentials',
+          scope: 'openid',
+          client_id: 'sandbox-client',
+          client_secret: 'sandbox-secret',
+          audience: HOST,
+        })
       ).status,
     ).toBe(503);
     const journal = (await http(app).get('/__control/requests')).body.data as {

@@ -15,7 +15,7 @@ const hex = (c: string, lower = false): string => {
 };
 
 /** A value as a partner's code may paste it into a URL: raw, its first letter encoded, its dots encoded, all of it in mixed case, encoded twice. */
-export function spellings(value: string): string[] {
+function spellings(value: string): string[] {
   return [
     value,
     `${hex(value[0]!, true)}${value.slice(1)}`,

@@ -85,8 +85,8 @@ describe('an identifier that reads as code behind a line break (CONTRACT 16)', (
     // the line breaks (LF, U+2028, CR) decoded from the path end no comment: each shows as an escape
     const notReplayed = file.split(/\r\n|[\n\r\u2028\u2029]/).filter((line) => line.includes('// not replayed:'));
     expect(notReplayed).toHaveLength(3);
-    for (const [i, escape] of ['\\n', '\\u2028', '\\r'].entries())
-      expect(notReplayed[i]).toContain(`"X${escape}process.getBuiltinModule("fs")`);
+    for (const [i, escaped] of ['\\n', '\\u2028', '\\r'].entries())
+      expect(notReplayed[i]).toContain(`"X${escaped}process.getBuiltinModule("fs")`);
     expect(foreignCode(file)).toEqual([]);
     expect(codeShape(file).names).not.toContain('process');
   });

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the test reads deep into a Pact contract's JSON, as written
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -433,7 +433,11 @@ describe('an upstream that cannot be used', () => {
     const server = http.createServer(handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     started.push({
-      stop: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+      stop: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     });
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };

@@ -7,12 +7,11 @@ const SECRET = 'sandbox-secret';
 const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 
 describe('shadow mode in front of an upstream that echoes the client its own credentials', () => {
-  let behind: FakeServer;
   let stop: () => Promise<void>;
   let shadow: FakeServer;
   let token = '';
   beforeAll(async () => {
-    ({ behind, shadow, stop } = await shadowOfDeviatingUpstream(({ method, path, headers }, answer) => {
+    ({ shadow, stop } = await shadowOfDeviatingUpstream(({ method, path, headers }, answer) => {
       const body = answer.body as Record<string, unknown>;
       const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
       const echo = (credential: string) => ({

@@ -27,7 +27,13 @@ afterEach(async () => {
   else process.env.NODE_EXTRA_CA_CERTS = before;
   for (const fake of started.splice(0)) await fake.stop();
 });
-afterAll(() => new Promise<void>((resolve) => (upstream.closeAllConnections(), upstream.close(() => resolve()))));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      upstream.closeAllConnections();
+      upstream.close(() => resolve());
+    }),
+);
 
 it('trusts an HTTPS upstream signed by a CA named in NODE_EXTRA_CA_CERTS', async () => {
   process.env.NODE_EXTRA_CA_CERTS = CERT;

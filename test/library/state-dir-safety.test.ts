@@ -1,16 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import {
-  chmodSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +22,10 @@ describe('STATE_DIR is locked to one instance', () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir });
     const refused = await startServer({ stateDir: dir }).then(
-      (fake) => (running.push(fake), undefined),
+      (fake) => {
+        running.push(fake);
+        return undefined;
+      },
       (error: Error) => error,
     );
     expect(refused?.message).toContain(
@@ -120,7 +113,10 @@ describe('STATE_DIR files are read as request bodies are', () => {
   const refusedStart = (dir: string) =>
     Promise.race([
       startServer({ stateDir: dir }).then(
-        (fake) => (running.push(fake), undefined),
+        (fake) => {
+          running.push(fake);
+          return undefined;
+        },
         (error: Error) => error.message,
       ),
       sleep(5000).then(() => 'hung'),

@@ -207,7 +207,10 @@ describe('STATE_DIR', () => {
     for (const [text, message] of cases) {
       writeFileSync(file, text);
       const refused = await startServer({ stateDir: dir }).then(
-        (f) => (running.push(f), undefined),
+        (f) => {
+          running.push(f);
+          return undefined;
+        },
         (error: Error) => error,
       );
       expect(refused?.message).toContain(file);

@@ -61,10 +61,10 @@ beforeAll(async () => {
       '--no-fund',
       '--prefer-offline',
       join(work, packed.filename),
-      `typescript@${devDependencies['typescript']}`,
-      `vitest@${devDependencies['vitest']}`,
+      `typescript@${devDependencies.typescript}`,
+      `vitest@${devDependencies.vitest}`,
       `@types/node@${devDependencies['@types/node']}`,
-      `testcontainers@${devDependencies['testcontainers']}`,
+      `testcontainers@${devDependencies.testcontainers}`,
     ],
     project,
   );

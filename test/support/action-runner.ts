@@ -24,7 +24,7 @@ interface ActionMetadata {
 }
 
 /** `name<<delimiter`…`delimiter` blocks (and the older `name=value` lines), as the runner reads them. */
-export function readFileCommands(text: string): Record<string, string> {
+function readFileCommands(text: string): Record<string, string> {
   const values: Record<string, string> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {

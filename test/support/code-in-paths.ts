@@ -4,7 +4,7 @@ import { shadowOfDeviatingUpstream } from './deviating-upstream.js';
 export const PAYLOAD = 'process.getBuiltinModule("fs").writeFileSync("RAN","1")//';
 
 /** A line break of each kind a comment ends at (LF, U+2028, CR), percent-encoded in a path before the payload. */
-export const BREAKS = ['%0A', '%E2%80%A8', '%0D'];
+const BREAKS = ['%0A', '%E2%80%A8', '%0D'];
 
 /**
  * Shadow mode's vitest file after a partner requested share classes whose identifiers read as code behind a line break

@@ -29,7 +29,7 @@ export const TOOL_NAMES = [
   'get_token',
 ] as const;
 
-export const READ_ONLY = [
+const READ_ONLY = [
   'list_clients',
   'get_state',
   'snapshot',
@@ -42,7 +42,7 @@ export const READ_ONLY = [
   'readiness_report',
   'export_session',
 ];
-export const DESTRUCTIVE = ['reset', 'restore', 'clear_faults'];
+const DESTRUCTIVE = ['reset', 'restore', 'clear_faults'];
 
 /** A tool's result (the SDK client has already checked its structuredContent against the tool's output schema). */
 export async function call(

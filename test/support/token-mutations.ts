@@ -100,14 +100,12 @@ export function mutationsOf(valid: string): fc.Arbitrary<Mutation> {
     },
   );
   const notObjects = ['null', '[]', '"x"', '1', 'true', '', '{', 'not json', '{"alg":', '\u0000', '[{"alg":"RS256"}]'];
-  const notAnObject = fc
-    .tuple(fc.constantFrom(0, 1), fc.constantFrom(...notObjects))
-    .map(
-      ([i, text]): Mutation => ({
-        name: `segment ${i} is ${JSON.stringify(text)}`,
-        token: withSegment(i, encode(text)),
-      }),
-    );
+  const notAnObject = fc.tuple(fc.constantFrom(0, 1), fc.constantFrom(...notObjects)).map(
+    ([i, text]): Mutation => ({
+      name: `segment ${i} is ${JSON.stringify(text)}`,
+      token: withSegment(i, encode(text)),
+    }),
+  );
   const notBase64 = fc
     .tuple(segmentIndex, fc.constantFrom('!!!', 'a b', '%7B%7D', 'é', '{}', '*'))
     .map(([i, text]): Mutation => ({ name: `segment ${i} is ${JSON.stringify(text)}`, token: withSegment(i, text) }));
@@ -195,14 +193,12 @@ export function mutationsOf(valid: string): fc.Arbitrary<Mutation> {
         token: valid.slice(0, at) + c + valid.slice(at),
       }),
     );
-  const long = fc
-    .tuple(segmentIndex, fc.integer({ min: 1_000, max: 9_000 }))
-    .map(
-      ([i, n]): Mutation => ({
-        name: `segment ${i} extended by ${n} characters`,
-        token: withSegment(i, segments[i]! + 'A'.repeat(n)),
-      }),
-    );
+  const long = fc.tuple(segmentIndex, fc.integer({ min: 1_000, max: 9_000 })).map(
+    ([i, n]): Mutation => ({
+      name: `segment ${i} extended by ${n} characters`,
+      token: withSegment(i, segments[i]! + 'A'.repeat(n)),
+    }),
+  );
 
   return fc.oneof(
     cut,

@@ -322,7 +322,7 @@ describe('wallets', () => {
     const tenant = seededTenant();
     const account = createAccount(tenant, { type: 'individual' });
     expect(
-      registerWallet(tenant, account.id, { wallet_address: '0x' + VALID.wallet.slice(2).toUpperCase() }).is_primary,
+      registerWallet(tenant, account.id, { wallet_address: `0x${VALID.wallet.slice(2).toUpperCase()}` }).is_primary,
     ).toBe(false);
   });
 

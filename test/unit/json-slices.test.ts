@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsingJson } from '../../src/shadow/json-slices.js';
-import { runNow, runSliced } from '../../src/util/slices.js';
+import { runNow } from '../../src/util/slices.js';
 import { slicedCountingTurns } from '../support/turns.js';
 
 const parse = (text: string): unknown => runNow(parsingJson(text));

@@ -55,6 +55,7 @@ describe('prettyLine', () => {
     ] as const) {
       expect(prettyLine(request({ status }), true)).toContain(`\x1b[${code}m${status}\x1b[0m`);
     }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour codes are what it checks
     expect(prettyLine(request(), true)).toMatch(/^\x1b\[2m12:03:04\.567\x1b\[0m /);
   });
 

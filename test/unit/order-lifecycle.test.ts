@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { generateWorld } from '../../fixtures/generate.js';
 import { advanceOrder, cancelOrder, setOrderStatus } from '../../src/domain/order-actions.js';
 import {
   advancedFields,
@@ -10,7 +9,6 @@ import {
   makeSettlementHash,
 } from '../../src/domain/order-lifecycle.js';
 import type { OrderRecord, OrderSide, OrderStatus } from '../../src/api/types.js';
-import { WorldStore } from '../../src/store/world-store.js';
 import { failure, seededTenant } from '../support/world.js';
 
 const REFERENCE = /^PAY-[A-Z0-9]{12}$/;

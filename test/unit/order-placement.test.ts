@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { placeOrder, type OrderPlacement } from '../../src/domain/order-placement.js';
 import { PLATFORM_PAYMENT_DETAILS } from '../../src/domain/platform.js';
 import type { Account, AssetRecord } from '../../src/api/types.js';
-import { WorldStore } from '../../src/store/world-store.js';
+import type { WorldStore } from '../../src/store/world-store.js';
 import { failure, seededTenant } from '../support/world.js';
 import type { Tenant } from '../../src/domain/tenants.js';
 

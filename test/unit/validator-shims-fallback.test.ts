@@ -131,7 +131,9 @@ describe('an app whose validator internals changed starts, validates as before a
       restore.push(() => void (module[name] = current));
     }
   });
-  afterAll(() => restore.forEach((undo) => undo()));
+  afterAll(() => {
+    for (const undo of restore) undo();
+  });
 
   it.each([
     ['responses validated (tests)', true],

@@ -45,6 +45,7 @@ function BodyView({ label, body }: { label: string; body: Body }) {
   }
   const text = laidOut(body);
   const pre = (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes the focus so a keyboard scrolls it (axe)
     <pre tabIndex={0} data-testid={`${label.toLowerCase().replace(/\W+/g, '-')}-text`}>
       <code>{text}</code>
     </pre>

@@ -5,7 +5,7 @@ import { ORDER_STATUSES, statusLabel } from '../lifecycle.js';
 import { navigate, type Route } from '../router.js';
 
 /** How long until a step, as a countdown: `0:07`, `2:00`, `1:05:00`; `now` once due (the next read shows it taken). */
-export function countdown(ms: number): string {
+function countdown(ms: number): string {
   if (ms <= 0) return 'now';
   const seconds = Math.ceil(ms / 1000);
   const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];

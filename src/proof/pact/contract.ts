@@ -6,7 +6,7 @@ import { interactionOf, pathParams, type Exchange, type PactInteraction } from '
 import { Sightings, type RecordFields, type RecordKind } from './sightings.js';
 import { relianceOf } from './states-of.js';
 
-export const PACT_PROVIDER = 'investment-platform';
+const PACT_PROVIDER = 'investment-platform';
 
 export interface ContractContext {
   document: ApiDocument;

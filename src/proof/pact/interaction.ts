@@ -90,8 +90,8 @@ function pathOf(
   const { literals, names, expression } = letterOf(template);
   const values = expression.exec(path)?.slice(1) ?? [];
   // `/` is no metacharacter: left as it is, which every regex engine of Pact's reads alike
-  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const regex = `^${literals.map(escape).join('[^/]+')}$`;
+  const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const regex = `^${literals.map(escaped).join('[^/]+')}$`;
   if (!names.some((name) => injected.has(name))) return { regex };
   const expressionText = literals.map((literal, i) => {
     if (i === names.length) return literal;

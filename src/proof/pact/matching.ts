@@ -53,7 +53,7 @@ export function bodyRules(
     } else if (Array.isArray(value)) {
       if (byType) rules[path] = rule({ match: 'type', min: 0 });
       if (value.length > 0) walk(value[0], byType ? `${path}[*]` : `${path}[0]`);
-      if (!byType) value.slice(1).forEach((item, i) => walk(item, `${path}[${i + 1}]`));
+      if (!byType) for (let i = 1; i < value.length; i++) walk(value[i], `${path}[${i}]`);
     } else if (isObject(value)) {
       for (const [key, member] of Object.entries(value)) walk(member, memberPath(path, key));
     }

@@ -10,7 +10,7 @@ const isObject = (value: unknown): value is RecordFields =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A record's kind by the fields the document gives it (an account has a type and no account_id…). */
-export function kindOf(value: RecordFields): RecordKind | undefined {
+function kindOf(value: RecordFields): RecordKind | undefined {
   if (typeof value.id !== 'string') return undefined;
   if (typeof value.wallet_address === 'string' && typeof value.account_id === 'string') return 'wallet';
   if (typeof value.iban === 'string' && typeof value.account_id === 'string' && 'account_holder_name' in value)

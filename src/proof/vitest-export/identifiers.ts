@@ -1,12 +1,5 @@
 import { variable, type Code, type Written } from '../code-writer.js';
 
-/** A value a session issued, the variable the replay reads it into, and where in which answer it stands. */
-export interface Issued {
-  variable: Code;
-  /** JSON pointer into the answer (`/id`, `/payment_method_details/0/id`). */
-  pointer: string;
-}
-
 const camel = (text: string): string =>
   text.replace(/[-_\s]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/[^\w$]/g, '');
 
@@ -112,7 +105,10 @@ export function issuedIn(
   const out: { value: string; pointer: string; stem: string }[] = [];
   const visit = (value: unknown, pointer: string, stem: string, depth: number): void => {
     if (depth > 8 || value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) return value.forEach((item, i) => visit(item, `${pointer}/${i}`, stem, depth + 1));
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) visit(item, `${pointer}/${i}`, stem, depth + 1);
+      return;
+    }
     for (const [key, item] of Object.entries(value)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (key === 'id' && typeof item === 'string' && item !== '' && !named(item))

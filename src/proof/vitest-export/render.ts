@@ -251,7 +251,9 @@ export function renderFile(
     '',
     `const CLIENT_ID = ${w.string(head.clientId)};`,
     "/** Made up by each run of this file: the session's own secret is never exported. */",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated file's own template literal
     'const CLIENT_SECRET = `replay-${crypto.randomUUID()}`;',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
     ...(w.read('WRONG_SECRET') ? ['const WRONG_SECRET = `${CLIENT_SECRET}-wrong`;'] : []),
     `const STARTED_AT = ${w.string(iso(head.origin.clockMs))};`,
     '',

@@ -987,9 +987,13 @@ function describeVerificationFailure(detail, failure) {
   for (const miss of failure.near_misses) {
     const { id, method, path, query, status, operation_id } = miss.request;
     const search = new URLSearchParams(query).toString();
-    lines.push(`  request ${id}: ${method} ${path}${search ? `?${search}` : ""} \u2192 ${status === 0 ? "dropped" : status}${operation_id ? ` (${operation_id})` : ""}`);
-    for (const d of miss.differences) lines.push(`      ${d.field}: expected ${clipped(d.expected)}, got ${clipped(d.actual)}`);
-    if (miss.body !== null && miss.differences.some((d) => d.field.startsWith("body"))) lines.push(`      body sent: ${clipped(miss.body, 400)}`);
+    lines.push(
+      `  request ${id}: ${method} ${path}${search ? `?${search}` : ""} \u2192 ${status === 0 ? "dropped" : status}${operation_id ? ` (${operation_id})` : ""}`
+    );
+    for (const d of miss.differences)
+      lines.push(`      ${d.field}: expected ${clipped(d.expected)}, got ${clipped(d.actual)}`);
+    if (miss.body !== null && miss.differences.some((d) => d.field.startsWith("body")))
+      lines.push(`      body sent: ${clipped(miss.body, 400)}`);
   }
   return lines.join("\n");
 }
@@ -1009,7 +1013,12 @@ function createControlClient(options) {
   let partnerToken;
   const bearer = async (fresh) => {
     if (!partner) return options.controlToken;
-    if (fresh || !partnerToken) partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, { scope: `openid offline ${CONTROL_SCOPE}`, authMethod: partner.authMethod, fetch: options.fetch });
+    if (fresh || !partnerToken)
+      partnerToken = fetchToken(base, partner.clientId, partner.clientSecret, {
+        scope: `openid offline ${CONTROL_SCOPE}`,
+        authMethod: partner.authMethod,
+        fetch: options.fetch
+      });
     return partnerToken;
   };
   const callHeaders = async (json) => {
@@ -1021,7 +1030,11 @@ function createControlClient(options) {
   };
   const fetchOf = options.fetch ?? fetch;
   async function send(method, path, body, retried = false) {
-    const response = await fetchOf(`${base}/__control${path}`, { method, headers: await callHeaders(body !== void 0), ...body !== void 0 && { body: JSON.stringify(body) } });
+    const response = await fetchOf(`${base}/__control${path}`, {
+      method,
+      headers: await callHeaders(body !== void 0),
+      ...body !== void 0 && { body: JSON.stringify(body) }
+    });
     if (!response.ok) {
       const problem = await response.json().catch(() => void 0);
       if (partner && !retried && response.status === 401) {
@@ -1035,12 +1048,18 @@ function createControlClient(options) {
   const typed = createClient({
     baseUrl: base,
     // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's goes into the app)
-    fetch: async (request) => fetchOf(request.url, { method: request.method, headers: request.headers, ...request.body !== null && { body: await request.text() } })
+    fetch: async (request) => fetchOf(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...request.body !== null && { body: await request.text() }
+    })
   });
-  typed.use({ onRequest: async ({ request }) => {
-    for (const [name, value] of Object.entries(await callHeaders(false))) request.headers.set(name, value);
-    return request;
-  } });
+  typed.use({
+    onRequest: async ({ request }) => {
+      for (const [name, value] of Object.entries(await callHeaders(false))) request.headers.set(name, value);
+      return request;
+    }
+  });
   async function call(request, retried = false) {
     const { data, error: error2, response } = await request();
     if (!response.ok) {
@@ -1048,7 +1067,10 @@ function createControlClient(options) {
         await bearer(true);
         return call(request, true);
       }
-      throw new ControlError(response.status, typeof error2 === "object" && error2 !== null ? error2 : void 0);
+      throw new ControlError(
+        response.status,
+        typeof error2 === "object" && error2 !== null ? error2 : void 0
+      );
     }
     return data;
   }
@@ -1063,29 +1085,47 @@ function createControlClient(options) {
     send: (method, path, body) => send(method, path, body),
     health: () => call(() => typed.GET("/__control/health")),
     /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
-    reset: () => call(() => typed.POST("/__control/reset", { body: options.clientId ? { client_id: options.clientId } : {} })),
+    reset: () => call(
+      () => typed.POST("/__control/reset", { body: options.clientId ? { client_id: options.clientId } : {} })
+    ),
     snapshot: () => call(() => typed.GET("/__control/state")),
     restore: (world) => call(() => typed.PUT("/__control/state", { body: world })),
     /** Every client with its secret, scopes and settings (as `GET /__control/clients`); a partner's own only, with `clientCredentials`. */
     clients: async () => (await call(() => typed.GET("/__control/clients"))).data,
     addClient: (client) => call(() => typed.POST("/__control/clients", { body: client })),
-    updateClient: (clientId, changes) => call(() => typed.PATCH("/__control/clients/{client_id}", { params: { path: { client_id: clientId } }, body: changes })),
+    updateClient: (clientId, changes) => call(
+      () => typed.PATCH("/__control/clients/{client_id}", { params: { path: { client_id: clientId } }, body: changes })
+    ),
     /** Each memory budget's use and limit, and the largest tenants (`GET /__control/usage`): the operator's alone. */
     usage: () => call(() => typed.GET("/__control/usage")),
     now: () => call(() => typed.GET("/__control/clock")),
     advanceClock: (seconds) => call(() => typed.POST("/__control/clock", { body: { advance_seconds: seconds } })),
     /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
-    setClock: (now, options2 = {}) => call(() => typed.POST("/__control/clock", { body: { now: typeof now === "string" ? now : now.toISOString(), ...options2 } })),
+    setClock: (now, options2 = {}) => call(
+      () => typed.POST("/__control/clock", {
+        body: { now: typeof now === "string" ? now : now.toISOString(), ...options2 }
+      })
+    ),
     /** Stops (`true`) or restarts (`false`) the tenant's clock where it stands. */
     freezeClock: (frozen = true) => call(() => typed.POST("/__control/clock", { body: { frozen } })),
-    addPaymentMethodDetails: (accountId, details) => call(() => typed.POST("/__control/accounts/{account_id}/payment-method-details", { params: { path: { account_id: accountId } }, body: details })),
+    addPaymentMethodDetails: (accountId, details) => call(
+      () => typed.POST("/__control/accounts/{account_id}/payment-method-details", {
+        params: { path: { account_id: accountId } },
+        body: details
+      })
+    ),
     placeOrder: (order) => call(() => typed.POST("/__control/orders", { body: order })),
     /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
     order: (orderId) => call(() => typed.GET("/__control/orders/{order_id}", { params: { path: { order_id: orderId } } })),
     /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
     orders: () => call(() => typed.GET("/__control/orders")),
     advanceOrder: (orderId) => call(() => typed.POST("/__control/orders/{order_id}/advance", { params: { path: { order_id: orderId } } })),
-    setOrderStatus: (orderId, status) => call(() => typed.POST("/__control/orders/{order_id}/status", { params: { path: { order_id: orderId } }, body: { status } })),
+    setOrderStatus: (orderId, status) => call(
+      () => typed.POST("/__control/orders/{order_id}/status", {
+        params: { path: { order_id: orderId } },
+        body: { status }
+      })
+    ),
     addFault: (fault) => call(() => typed.POST("/__control/faults", { body: fault })),
     faults: async () => (await call(() => typed.GET("/__control/faults"))).data,
     removeFault: (faultId) => call(() => typed.DELETE("/__control/faults/{fault_id}", { params: { path: { fault_id: faultId } } })),
@@ -1107,7 +1147,9 @@ function createControlClient(options) {
       call(() => typed.GET("/__control/report", { params: { query: { since: options2.since } } }))
     ),
     /** The readiness report as JUnit XML, for a CI's test tab (`GET /__control/report?format=junit`). */
-    reportJunit: (options2 = {}) => call(() => typed.GET("/__control/report", { params: { query: { format: "junit", since: options2.since } }, ...text })),
+    reportJunit: (options2 = {}) => call(
+      () => typed.GET("/__control/report", { params: { query: { format: "junit", since: options2.since } }, ...text })
+    ),
     /**
      * Asserts what the tenant's client sent (`POST /__control/verify`): resolves the matching requests when the
      * count holds (default: at least one), else rejects with a `VerificationError` (an `AssertionError`) whose
@@ -1115,7 +1157,11 @@ function createControlClient(options) {
      */
     verify: async (pattern, count, options2 = {}) => {
       try {
-        return await call(() => typed.POST("/__control/verify", { body: { request: pattern, ...count && { count }, ...options2.since && { since: options2.since } } }));
+        return await call(
+          () => typed.POST("/__control/verify", {
+            body: { request: pattern, ...count && { count }, ...options2.since && { since: options2.since } }
+          })
+        );
       } catch (error2) {
         if (error2 instanceof ControlError && error2.status === 409 && error2.problem?.code === "verification_failed") {
           throw new VerificationError(error2.problem);
@@ -1128,7 +1174,12 @@ function createControlClient(options) {
      * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
      * session since the last reset as a runnable vitest file.
      */
-    exportRequests: (format = "har", options2 = {}) => call(() => typed.GET("/__control/export", { params: { query: { format, since: options2.since, consumer: options2.consumer } }, ...text })),
+    exportRequests: (format = "har", options2 = {}) => call(
+      () => typed.GET("/__control/export", {
+        params: { query: { format, since: options2.since, consumer: options2.consumer } },
+        ...text
+      })
+    ),
     /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
     providerState: (change) => call(() => typed.POST("/__control/pact/provider-states", { body: change })),
     /** Shadow mode's report (`GET /__control/fidelity`): where the fake and the upstream agree and differ. */
@@ -1143,7 +1194,11 @@ function createControlClient(options) {
 }
 function tokenRequestOf(url, clientId, clientSecret, options = {}) {
   const base = url.replace(/\/$/, "");
-  const form = { grant_type: "client_credentials", scope: options.scope ?? "openid offline", audience: new URL(base).host };
+  const form = {
+    grant_type: "client_credentials",
+    scope: options.scope ?? "openid offline",
+    audience: new URL(base).host
+  };
   const headers = { "content-type": "application/x-www-form-urlencoded" };
   if (options.authMethod === "client_secret_basic") {
     const encode = (value) => encodeURIComponent(value).replace(/%20/g, "+");
@@ -1157,7 +1212,10 @@ async function fetchToken(url, clientId, clientSecret, options = {}) {
   const request = tokenRequestOf(url, clientId, clientSecret, options);
   const response = await (options.fetch ?? fetch)(request.url, request.init);
   const body = await response.json();
-  if (!response.ok || !body.access_token) throw new Error(`No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ""}`.trim());
+  if (!response.ok || !body.access_token)
+    throw new Error(
+      `No token for ${clientId}: ${body.error ?? response.status} ${body.error_description ?? ""}`.trim()
+    );
   return body.access_token;
 }
 
@@ -1174,7 +1232,12 @@ function docker(args, env) {
 function dockerLogs(id, tail) {
   return new Promise((resolve) => {
     const args = ["logs", ...tail !== void 0 ? ["--tail", String(tail)] : [], id];
-    execFile("docker", args, { maxBuffer: 64 * 1024 * 1024 }, (error2, stdout, stderr) => resolve(error2 ? `(docker logs failed: ${error2.message})` : `${stdout}${stderr}`));
+    execFile(
+      "docker",
+      args,
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error2, stdout, stderr) => resolve(error2 ? `(docker logs failed: ${error2.message})` : `${stdout}${stderr}`)
+    );
   });
 }
 

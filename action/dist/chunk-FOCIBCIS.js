@@ -8,7 +8,7 @@ import {
   setFailed,
   summary,
   warning
-} from "./chunk-3OJLK247.js";
+} from "./chunk-672EO6LG.js";
 
 // action/src/finish.ts
 import { writeFileSync as writeFileSync3 } from "node:fs";
@@ -33,7 +33,12 @@ function fileStems(clientIds) {
 }
 
 // action/src/reports.ts
-async function collectReports({ url, controlToken, reportsDir, shadow }) {
+async function collectReports({
+  url,
+  controlToken,
+  reportsDir,
+  shadow
+}) {
   const control = createControlClient({ url, ...controlToken !== void 0 && { controlToken } });
   let clientIds;
   try {
@@ -44,7 +49,8 @@ async function collectReports({ url, controlToken, reportsDir, shadow }) {
   const stems = fileStems(clientIds);
   const write = (name, text2) => writeFileSync(join(reportsDir, name), text2);
   const clients = [];
-  for (const clientId of clientIds) clients.push(await readinessOf(control.forClient(clientId), clientId, stems.get(clientId), write));
+  for (const clientId of clientIds)
+    clients.push(await readinessOf(control.forClient(clientId), clientId, stems.get(clientId), write));
   if (!shadow) return { clients };
   return { clients, fidelity: await fidelityOf(control, clients, stems, write) };
 }
@@ -76,7 +82,8 @@ async function fidelityOf(control, clients, stems, write) {
     fidelity.files.push("fidelity.json", "fidelity.junit.xml");
     const owner = /* @__PURE__ */ new Map();
     for (const client of clients) {
-      for (const entry of await control.forClient(client.clientId).requests({ since: "start" })) owner.set(entry.id, client);
+      for (const entry of await control.forClient(client.clientId).requests({ since: "start" }))
+        owner.set(entry.id, client);
     }
     for (const difference of report.differences) {
       const client = owner.get(difference.request_id);
@@ -107,7 +114,8 @@ async function stopFake(runner, logFile) {
   }
   if (!signal(runner.pid, "SIGTERM")) return;
   const deadline = Date.now() + GRACE_S * 1e3;
-  while ((alive(runner.pid) || groupAlive(runner.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while ((alive(runner.pid) || groupAlive(runner.pid)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   if (alive(runner.pid) || groupAlive(runner.pid)) signal(runner.pid, "SIGKILL");
 }
 function signal(pid, name) {
@@ -154,9 +162,18 @@ function renderSummary(run, context) {
     if (quiet) silent.push(client);
     else lines.push(...clientSection(client, context));
   }
-  if (silent.length > 0) lines.push(`No requests from ${silent.map((c) => code(c.clientId)).join(", ")}: ${silent.length === 1 ? "its report proves" : "their reports prove"} nothing.`, "");
+  if (silent.length > 0)
+    lines.push(
+      `No requests from ${silent.map((c) => code(c.clientId)).join(", ")}: ${silent.length === 1 ? "its report proves" : "their reports prove"} nothing.`,
+      ""
+    );
   if (run.fidelity) lines.push(...fidelitySection(run.fidelity));
-  lines.push("---", "", `The files are in the folder the step's \`reports-dir\` output names (${code(context.reportsDir)}), with the fake's log (\`fake.log\`): keep them with \`actions/upload-artifact\`.`, "");
+  lines.push(
+    "---",
+    "",
+    `The files are in the folder the step's \`reports-dir\` output names (${code(context.reportsDir)}), with the fake's log (\`fake.log\`): keep them with \`actions/upload-artifact\`.`,
+    ""
+  );
   return lines.join("\n");
 }
 function verdict(run, { failOnFindings }) {
@@ -166,12 +183,19 @@ function verdict(run, { failOnFindings }) {
   const requests = run.clients.reduce((n, c) => n + (c.readiness?.requests_seen ?? 0), 0);
   const fails = failOnFindings ? " The step fails: `fail-on-findings` is `true`." : "";
   if (findings + differences === 0) {
-    if (run.problem) return `**\u26A0\uFE0F The reports could not be read.**${failOnFindings ? " The step fails: `fail-on-findings` is `true`." : ""}`;
+    if (run.problem)
+      return `**\u26A0\uFE0F The reports could not be read.**${failOnFindings ? " The step fails: `fail-on-findings` is `true`." : ""}`;
     return `**\u2705 No findings** over ${count(requests, "request")} of ${count(clients, "client")}${run.fidelity ? ", and no difference from the upstream" : ""}.`;
   }
-  const errors = run.clients.reduce((n, c) => n + (c.readiness?.findings.filter((f) => f.severity === "error").length ?? 0), 0);
+  const errors = run.clients.reduce(
+    (n, c) => n + (c.readiness?.findings.filter((f) => f.severity === "error").length ?? 0),
+    0
+  );
   const parts = [];
-  const severities = [errors > 0 ? count(errors, "error") : "", findings > errors ? count(findings - errors, "warning") : ""].filter(Boolean).join(", ");
+  const severities = [
+    errors > 0 ? count(errors, "error") : "",
+    findings > errors ? count(findings - errors, "warning") : ""
+  ].filter(Boolean).join(", ");
   if (findings > 0) parts.push(`${count(findings, "finding")} (${severities})`);
   if (differences > 0) parts.push(`${count(differences, "difference")} from the upstream`);
   return `**\u274C ${parts.join(" and ")}** for ${failing} of ${count(clients, "client")}.${fails}`;
@@ -183,15 +207,22 @@ function clientSection(client, { docsBase }) {
   const what = [];
   if (findings.length > 0) what.push(count(findings.length, "finding"));
   if (client.differences.length > 0) what.push(count(client.differences.length, "difference"));
-  const lines = [`### ${bad ? "\u274C" : "\u2705"} ${code(client.clientId)}: ${what.length > 0 ? what.join(", ") : "no findings"}${seen}`, ""];
+  const lines = [
+    `### ${bad ? "\u274C" : "\u2705"} ${code(client.clientId)}: ${what.length > 0 ? what.join(", ") : "no findings"}${seen}`,
+    ""
+  ];
   if (client.problem) lines.push(`> [!WARNING]`, `> ${text(client.problem)}`, "");
   if (findings.length > 0) {
     lines.push("| rule | severity | what the client did | what to change |", "| --- | --- | --- | --- |");
-    const ordered = [...findings].sort((a, b) => Number(a.severity !== "error") - Number(b.severity !== "error") || a.code.localeCompare(b.code));
-    for (const f of ordered.slice(0, MAX_ROWS)) lines.push(`| [${code(f.code)}](${docsBase}${f.docs}) | ${f.severity} | ${text(f.message)} | ${text(f.hint)} |`);
+    const ordered = [...findings].sort(
+      (a, b) => Number(a.severity !== "error") - Number(b.severity !== "error") || a.code.localeCompare(b.code)
+    );
+    for (const f of ordered.slice(0, MAX_ROWS))
+      lines.push(`| [${code(f.code)}](${docsBase}${f.docs}) | ${f.severity} | ${text(f.message)} | ${text(f.hint)} |`);
     lines.push(...more(ordered.length, "finding"), "");
   }
-  if (client.differences.length > 0) lines.push("Differences from the upstream, by operation:", "", ...differencesByOperation(client.differences), "");
+  if (client.differences.length > 0)
+    lines.push("Differences from the upstream, by operation:", "", ...differencesByOperation(client.differences), "");
   if (client.files.length > 0) lines.push(`Files: ${client.files.map(code).join(", ")}`, "");
   return lines;
 }
@@ -222,12 +253,24 @@ function fidelitySection(fidelity) {
       ""
     );
     if (report.operations.length > 0) {
-      lines.push("| operation | exchanges | compared | agreed | not comparable | differences |", "| --- | --- | --- | --- | --- | --- |");
-      for (const o of report.operations.slice(0, MAX_ROWS)) lines.push(`| ${code(o.operation ?? "(not in the document)")} | ${o.exchanges} | ${o.compared} | ${o.agreed} | ${o.not_comparable} | ${o.differences} |`);
+      lines.push(
+        "| operation | exchanges | compared | agreed | not comparable | differences |",
+        "| --- | --- | --- | --- | --- | --- |"
+      );
+      for (const o of report.operations.slice(0, MAX_ROWS))
+        lines.push(
+          `| ${code(o.operation ?? "(not in the document)")} | ${o.exchanges} | ${o.compared} | ${o.agreed} | ${o.not_comparable} | ${o.differences} |`
+        );
       lines.push(...more(report.operations.length, "operation"), "");
     }
   }
-  if (fidelity.unattributed.length > 0) lines.push("Differences whose exchange no client's journal still holds, by operation:", "", ...differencesByOperation(fidelity.unattributed), "");
+  if (fidelity.unattributed.length > 0)
+    lines.push(
+      "Differences whose exchange no client's journal still holds, by operation:",
+      "",
+      ...differencesByOperation(fidelity.unattributed),
+      ""
+    );
   if (fidelity.files.length > 0) lines.push(`Files: ${fidelity.files.map(code).join(", ")}`, "");
   return lines;
 }
@@ -248,18 +291,26 @@ async function finish(state) {
   let failure;
   try {
     const run = await collectReports(state);
-    const markdown = renderSummary(run, { reportsDir: state.reportsDir, failOnFindings: state.failOnFindings, docsBase: DOCS_BASE });
+    const markdown = renderSummary(run, {
+      reportsDir: state.reportsDir,
+      failOnFindings: state.failOnFindings,
+      docsBase: DOCS_BASE
+    });
     writeFileSync3(join2(state.reportsDir, "summary.md"), markdown);
     await summary.addRaw(markdown).write().catch((error) => warning(`The job summary could not be written: ${error.message}`));
     const { findings, differences } = findingsOf(run);
-    const said = [findings > 0 ? `${findings} readiness finding(s)` : "", differences > 0 ? `${differences} difference(s) from the upstream` : ""].filter(Boolean).join(" and ");
+    const said = [
+      findings > 0 ? `${findings} readiness finding(s)` : "",
+      differences > 0 ? `${differences} difference(s) from the upstream` : ""
+    ].filter(Boolean).join(" and ");
     if (said) info(`${said}: see the job summary; the files are in ${state.reportsDir}.`);
     else info(`No findings; the reports are in ${state.reportsDir}.`);
     if (state.failOnFindings && said) failure = `${said}, and fail-on-findings is true.`;
     const problem = run.problem ?? run.fidelity?.problem ?? run.clients.find((c) => c.problem)?.problem;
     if (problem) {
       warning(problem);
-      if (state.failOnFindings) failure ??= `${problem} (fail-on-findings is true: a report that was not read proves nothing).`;
+      if (state.failOnFindings)
+        failure ??= `${problem} (fail-on-findings is true: a report that was not read proves nothing).`;
     }
   } finally {
     await stopFake(state.runner, state.logFile).then(
