@@ -29,7 +29,6 @@
 // exits at the end), --fake-node-args=--trace-gc --fake-stdout=/tmp/gc.log (the CLI's log lines land there too);
 // --only=overhead or --only=first to run one part.
 import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -48,7 +47,7 @@ import {
   waitUntilUp,
 } from './lib.mjs';
 
-export const WIREMOCK_VERSION = '3.13.2';
+const WIREMOCK_VERSION = '3.13.2';
 const PACKAGE = `wiremock@${WIREMOCK_VERSION}`;
 
 const option = (name, fallback) => {
