@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  cpuOf,
   dist,
   freePort,
   median,
@@ -181,7 +182,7 @@ const tokenForm = (host) =>
   }).toString();
 
 /** One side of the loop: its base URL, its reset and the reads; `iteration()` resolves to the ms of each step. */
-function side(name, base, { resetPath, resetStatus, reads, host }) {
+function side(name, base, { resetPath, resetStatus, reads, host, pid }) {
   const ask = client(base);
   const form = tokenForm(host);
   const formHeaders = {
@@ -194,6 +195,7 @@ function side(name, base, { resetPath, resetStatus, reads, host }) {
   };
   return {
     name,
+    pid,
     async iteration() {
       const t0 = performance.now();
       expect(await ask('POST', resetPath), resetStatus, 'reset');
@@ -309,6 +311,7 @@ const STEPS = ['total', 'reset', 'token', 'reads'];
 
 async function overhead(sides) {
   const runs = Object.fromEntries(sides.map((s) => [s.name, []]));
+  const cpuBefore = Object.fromEntries(sides.map((s) => [s.name, cpuOf(s.pid)]));
   for (let i = 0; i < ITERATIONS; i++) {
     for (let k = 0; k < sides.length; k++) {
       const s = sides[(k + i) % sides.length];
@@ -316,12 +319,22 @@ async function overhead(sides) {
     }
     if ((i + 1) % 500 === 0) progress(`overhead ${i + 1}/${ITERATIONS}`);
   }
+  // the server's CPU per iteration: less swayed by a busy machine than its latency (a GC pause's helper threads count)
+  const cpuPerIteration = (s) => {
+    const after = cpuOf(s.pid);
+    const before = cpuBefore[s.name];
+    return {
+      main: ((after.main - before.main) * 1000) / ITERATIONS,
+      all: ((after.all - before.all) * 1000) / ITERATIONS,
+    };
+  };
   return Object.fromEntries(
-    Object.entries(runs).map(([name, list]) => [
-      name,
+    sides.map((s) => [
+      s.name,
       {
-        ...Object.fromEntries(STEPS.map((step) => [step, quantiles(list.map((r) => r[step]))])),
-        series: list.map((r) => r.total),
+        ...Object.fromEntries(STEPS.map((step) => [step, quantiles(runs[s.name].map((r) => r[step]))])),
+        cpu: cpuPerIteration(s),
+        series: runs[s.name].map((r) => r.total),
       },
     ]),
   );
@@ -338,7 +351,7 @@ async function main() {
     wm = { java, ...(await ensureWiremock()) };
     if (wm.error) throw new Error(wm.error);
   }
-  snapshotDist();
+  if (process.env.BENCH_SNAPSHOT !== '0') snapshotDist();
   const fakes = [{ name: 'fake', cli: cliOf() }, ...(BASELINE ? [{ name: 'baseline', cli: cliOf(BASELINE) }] : [])];
 
   const sample = await startCli();
@@ -366,7 +379,13 @@ async function main() {
       const fake = await startCli({ cli, nodeArgs: own ? FAKE_NODE_ARGS : [], ...(own && stdio && { stdio }) });
       running.push(fake);
       sides.push(
-        side(name, fake.url, { resetPath: '/__control/reset', resetStatus: 204, reads, host: new URL(fake.url).host }),
+        side(name, fake.url, {
+          resetPath: '/__control/reset',
+          resetStatus: 204,
+          reads,
+          host: new URL(fake.url).host,
+          pid: fake.pid,
+        }),
       );
     }
     if (WITH_WIREMOCK) {
@@ -376,7 +395,13 @@ async function main() {
       await waitUntilUp(`${url}/__admin/health`, { timeoutMs: 60_000, child: wiremock.child });
       running.push(wiremock);
       sides.push(
-        side('wiremock', url, { resetPath: '/__admin/reset', resetStatus: 200, reads, host: `127.0.0.1:${port}` }),
+        side('wiremock', url, {
+          resetPath: '/__admin/reset',
+          resetStatus: 200,
+          reads,
+          host: `127.0.0.1:${port}`,
+          pid: wiremock.child.pid,
+        }),
       );
     }
     progress(`${sides.map((s) => s.name).join(', ')}: ${ITERATIONS} iterations each, in turn`);
@@ -447,6 +472,14 @@ function print(report) {
     line(
       'overhead p99 past the first 100 iterations',
       pick((x) => tailAfter(x.series, 100)),
+    );
+    line(
+      'server CPU per iteration, all threads (ms)',
+      pick((x) => x.cpu.all),
+    );
+    line(
+      '  of which the main thread (ms; WireMock: its main)',
+      pick((x) => x.cpu.main),
     );
     for (const step of ['reset', 'token', 'reads']) {
       line(
