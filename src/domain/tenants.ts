@@ -7,6 +7,7 @@ import { OrderProgression } from './order-progression.js';
 import { InvestorActivity } from './investor-activity.js';
 import { placeOrder } from './order-placement.js';
 import { worldBytes, WorldStore } from '../store/world-store.js';
+import { copyOfJson } from '../store/json-copy.js';
 import { ensureWorldFits, tenantLimitReached, twinLimitReached, type Limits } from './limits.js';
 import { WorldBudget, type TenantShare } from './world-budget.js';
 
@@ -42,7 +43,7 @@ export class Fixtures {
   ) {}
 
   freshCopy(): World {
-    return structuredClone(this.world);
+    return copyOfJson(this.world);
   }
 
   private measured: number | undefined;
@@ -84,7 +85,7 @@ export class Tenant {
     return {
       world,
       clockMs: this.now(),
-      settings: structuredClone(settings),
+      settings: copyOfJson(settings),
       scopes: [...scopes],
       token_endpoint_auth_method,
     };

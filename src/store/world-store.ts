@@ -59,9 +59,14 @@ export interface WorldStoreOptions {
   bytes?: number;
 }
 
-function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
-  return new Map(items.map((item) => [item.id, item]));
+// Indexes are built by loops, without a [key, item] pair per record: a reset builds them all again.
+function indexBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T> {
+  const index = new Map<string, T>();
+  for (const item of items) index.set(key(item), item);
+  return index;
 }
+
+const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => indexBy(items, (item) => item.id);
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string | null | undefined): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -165,21 +170,24 @@ export class WorldStore {
     this.paymentMethodDetails = own.payment_method_details;
     this.orders = own.orders;
 
-    this.feederFundByAbbreviation = new Map(this.feederFunds.map((f) => [f.abbreviation, f]));
+    this.feederFundByAbbreviation = indexBy(this.feederFunds, (f) => f.abbreviation);
     this.shareClassById = byId(this.shareClasses);
-    this.assetByIsin = new Map(this.assets.map((a) => [a.isin, a]));
+    this.assetByIsin = indexBy(this.assets, (a) => a.isin);
     this.customOfferingById = byId(this.customOfferings);
     this.customOfferingsByAsset = groupBy(this.customOfferings, (o) => o.asset_id);
     this.documentById = byId(this.documents);
     this.documentsByOwner = groupBy(this.documents, (d) => d.feeder_fund_id ?? d.custom_offering_id);
     this.accountById = byId(this.accounts);
-    this.accountPlace = new Map(this.accounts.map((a, place) => [a.id, place]));
+    this.accountPlace = new Map();
     this.accountPlacesByExternalId = new Map();
-    for (const [place, a] of this.accounts.entries())
+    for (let place = 0; place < this.accounts.length; place++) {
+      const a = this.accounts[place]!;
+      this.accountPlace.set(a.id, place);
       if (a.external_id != null) appendTo(this.accountPlacesByExternalId, a.external_id, place);
+    }
     this.walletById = byId(this.wallets);
     this.walletsByAccount = groupBy(this.wallets, (w) => w.account_id);
-    this.walletByAddress = new Map(this.wallets.map((w) => [w.wallet_address.toLowerCase(), w]));
+    this.walletByAddress = indexBy(this.wallets, (w) => w.wallet_address.toLowerCase());
     this.paymentMethodById = byId(this.paymentMethodDetails);
     this.paymentMethodsByAccount = groupBy(this.paymentMethodDetails, (p) => p.account_id);
     this.orderById = byId(this.orders);
