@@ -45,7 +45,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys that verify access tokens */
+        /**
+         * Public keys that verify access tokens
+         * @description The RSA public keys (JWK Set, RFC 7517) whose `kid` the access tokens' header names; no token needed.
+         */
         get: operations["getJwks"];
         put?: never;
         post?: never;
@@ -62,7 +65,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Discovery document of the authorization server */
+        /**
+         * Discovery document of the authorization server
+         * @description The authorization server's metadata (RFC 8414): issuer, token endpoint, its authentication methods, JWKS URI, grant types and scopes; no token needed.
+         */
         get: operations["getOpenidConfiguration"];
         put?: never;
         post?: never;
@@ -79,7 +85,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List accounts */
+        /**
+         * List accounts
+         * @description The tenant's accounts, oldest first, filtered by `external_id` and `account_type` (see Lists).
+         */
         get: operations["listAccounts"];
         put?: never;
         /**
@@ -109,7 +118,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an account */
+        /**
+         * Get an account
+         * @description One account of the tenant by its id; another tenant's answers 404 as an unknown one.
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -134,7 +146,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an account's wallets */
+        /**
+         * List an account's wallets
+         * @description The account's wallets, oldest first, filtered by `wallet_address` and `is_primary`; 404 for an unknown account.
+         */
         get: operations["listWallets"];
         put?: never;
         /**
@@ -178,7 +193,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get payment method details */
+        /**
+         * Get payment method details
+         * @description One of the account's payment method details by its id; 404 for an unknown account or details of another account.
+         */
         get: operations["getPaymentMethodDetails"];
         put?: never;
         post?: never;
@@ -200,7 +218,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orders */
+        /**
+         * List orders
+         * @description The tenant's orders, oldest first, as the tenant's clock has them now, filtered by side, market, status, account and asset (see Lists).
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -239,7 +260,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List share classes */
+        /**
+         * List share classes
+         * @description The platform's share classes, filtered by `abbreviation`, `name` (a case-insensitive substring) and `feeder_fund_id`.
+         */
         get: operations["listShareClasses"];
         put?: never;
         post?: never;
@@ -276,7 +300,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List investable share classes (assets) */
+        /**
+         * List investable share classes (assets)
+         * @description The assets, filtered by `isin`, `currency`, the markets each is open to and `share_class_id`.
+         */
         get: operations["listAssets"];
         put?: never;
         post?: never;
@@ -329,8 +356,8 @@ export interface paths {
     "/files/{client_id}/{file_name}": {
         parameters: {
             query?: {
-                /** @description Unix time after which the link is refused. */
-                expires?: string;
+                /** @description Unix time (seconds) after which the link is refused. */
+                expires?: number;
                 /** @description Hex HMAC-SHA256 of the path and `expires`. */
                 signature?: string;
             };
@@ -345,7 +372,8 @@ export interface paths {
         /**
          * Download a document through its signed link
          * @description The target of the links in document lists (not called directly). A valid link answers the PDF; an expired
-         *     link answers 403 `link_expired`, a tampered or unsigned one 403 `invalid_signature`.
+         *     link answers 403 `link_expired`, a tampered or unsigned one 403 `invalid_signature`; an `expires` that is not
+         *     a Unix time (decimal digits) 422 `validation_error`.
          */
         get: operations["downloadDocument"];
         put?: never;
@@ -499,7 +527,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a tenant's clock */
+        /**
+         * Read a tenant's clock
+         * @description The tenant's current time, and whether its clock runs or is frozen (`POST /__control/clock` moves it).
+         */
         get: operations["getClock"];
         put?: never;
         /**
@@ -730,7 +761,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's active faults */
+        /**
+         * The tenant's active faults
+         * @description Every fault the tenant holds (`POST /__control/faults`), oldest first, with what is left of its `count`.
+         */
         get: operations["listFaults"];
         put?: never;
         /**
@@ -757,7 +791,10 @@ export interface paths {
          *     some, clear them, or reset the tenant).
          */
         post: operations["addFault"];
-        /** Remove every fault of the tenant */
+        /**
+         * Remove every fault of the tenant
+         * @description Removes every fault the tenant holds; a reset does too.
+         */
         delete: operations["clearFaults"];
         options?: never;
         head?: never;
@@ -782,7 +819,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one fault */
+        /**
+         * Remove one fault
+         * @description Removes one fault by its `id`; 404 for an id the tenant does not hold (one that fired its `count` is gone).
+         */
         delete: operations["removeFault"];
         options?: never;
         head?: never;
@@ -2272,15 +2312,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description An RFC 6749 §5.2 error. */
-        OAuthError: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["OAuthError"];
-            };
-        };
     };
     parameters: {
         /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
@@ -2363,6 +2394,8 @@ export interface operations {
                     "application/json": components["schemas"]["Jwks"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getOpenidConfiguration: {
@@ -2383,6 +2416,8 @@ export interface operations {
                     "application/json": components["schemas"]["OpenidConfiguration"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listAccounts: {
@@ -2411,16 +2446,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2439,16 +2465,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createAccount: {
@@ -2482,16 +2499,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2517,24 +2525,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -2544,30 +2536,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getAccount: {
@@ -2590,16 +2560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2627,16 +2588,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateAccount: {
@@ -2672,16 +2624,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2716,24 +2659,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -2743,30 +2670,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listWallets: {
@@ -2797,16 +2702,7 @@ export interface operations {
                     "application/json": components["schemas"]["WalletList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2834,16 +2730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     registerWallet: {
@@ -2879,16 +2766,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2923,24 +2801,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -2950,30 +2812,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     updateWallet: {
@@ -3010,16 +2850,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3038,24 +2869,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -3065,30 +2880,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getPaymentMethodDetails: {
@@ -3112,16 +2905,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethodDetails"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3149,16 +2933,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updatePaymentMethodDetails: {
@@ -3195,16 +2970,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3223,24 +2989,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -3250,30 +3000,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listOrders: {
@@ -3307,16 +3035,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3335,16 +3054,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     cancelOrder: {
@@ -3367,16 +3077,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderDetails"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3420,30 +3121,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listShareClasses: {
@@ -3474,16 +3153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClassList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3502,16 +3172,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getShareClass: {
@@ -3535,16 +3196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClass"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3563,16 +3215,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listAssets: {
@@ -3604,16 +3247,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssetList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3632,16 +3266,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listCustomOfferingDocuments: {
@@ -3670,16 +3295,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3707,16 +3323,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listFundDocuments: {
@@ -3745,16 +3352,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3782,23 +3380,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     downloadDocument: {
         parameters: {
             query?: {
-                /** @description Unix time after which the link is refused. */
-                expires?: string;
+                /** @description Unix time (seconds) after which the link is refused. */
+                expires?: number;
                 /** @description Hex HMAC-SHA256 of the path and `expires`. */
                 signature?: string;
             };
@@ -3823,6 +3412,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getHealth: {
@@ -3843,6 +3433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            422: components["responses"]["UnprocessableEntity"];
             /** @description The server is up, but STATE_DIR cannot take its writes (`persistence`). */
             503: {
                 headers: {
