@@ -1314,9 +1314,16 @@ export interface components {
             /** Format: date-time */
             created: string;
         };
-        AccountCreate: {
+        /** @description One shape per account type, told apart by `type`: the fields of the other type are not part of it (the fake answers such a field 422 `field_not_applicable`, naming it, with every other broken rule). */
+        AccountCreate: components["schemas"]["IndividualAccountCreate"] | components["schemas"]["BusinessAccountCreate"];
+        /** @description An individual's account (a person). */
+        IndividualAccountCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "individual";
             external_id?: string;
-            type: components["schemas"]["AccountType"];
             country?: string;
             city?: string;
             line1?: string;
@@ -1329,10 +1336,29 @@ export interface components {
             dob_month?: number;
             dob_year?: number;
             place_of_birth?: string;
+            tin?: string;
+            tax_residencies?: string;
+            wallets?: components["schemas"]["WalletRegister"][];
+            payment_methods?: components["schemas"]["PaymentMethodDetailsCreate"][];
+        };
+        /** @description A business's account (a legal entity). */
+        BusinessAccountCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "business";
+            external_id?: string;
+            country?: string;
+            city?: string;
+            line1?: string;
+            line2?: string;
+            postal_code?: string;
+            state?: string;
             business_name?: string;
+            /** @description ISO 17442 Legal Entity Identifier. */
             lei?: string;
             tax_id?: string;
-            tin?: string;
             tax_residencies?: string;
             wallets?: components["schemas"]["WalletRegister"][];
             payment_methods?: components["schemas"]["PaymentMethodDetailsCreate"][];
