@@ -15,6 +15,9 @@ export const BUILD_INPUTS = [
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
+  // copied beside the document (scripts/copy-assets.mjs)
+  'redocly.yaml',
+  '.spectral.yaml',
 ];
 /** What each build step writes last: the oldest of them is when dist/ was last built whole. */
 export const BUILD_OUTPUTS = [

@@ -12,6 +12,8 @@ export interface Given {
 export interface ExampleRequest {
   path: string;
   query: Record<string, string>;
+  /** An external example's own `Authorization` header (`token: invalid`'s). */
+  authorization?: string;
   contentType: string | undefined;
   body: unknown;
   named: string[];
@@ -27,7 +29,24 @@ export interface DocumentedExample {
   summary: string | undefined;
   answer: unknown;
   given: Given;
+  /** The external example's file name (under EXAMPLES_DIR); absent for an example of the document. */
+  file?: string;
   request: ExampleRequest;
+}
+
+/** An external example file as Specmatic reads it. */
+export interface ExampleFile {
+  file: string;
+  summary?: string;
+  'x-given'?: Given;
+  'http-request': {
+    method: string;
+    path: string;
+    query?: Record<string, string>;
+    headers?: Record<string, string>;
+    body?: unknown;
+  };
+  'http-response': { status: number; headers?: Record<string, string>; body?: unknown };
 }
 
 export interface ExampledOperation {
@@ -38,10 +57,14 @@ export interface ExampledOperation {
 }
 
 export const DOCUMENT_FILE: URL;
+export const EXAMPLES_DIR: URL;
 export const INVALID_TOKEN: string;
 export function readDocument(file?: URL | string): unknown;
 export function exampledOperations(document: unknown): ExampledOperation[];
-export function documentedExamples(document: unknown): DocumentedExample[];
+export function inlineExamples(document: unknown): DocumentedExample[];
+export function readExampleFiles(dir?: URL): ExampleFile[];
+export function externalExamples(document: unknown, files?: readonly ExampleFile[]): DocumentedExample[];
+export function documentedExamples(document: unknown, files?: readonly ExampleFile[]): DocumentedExample[];
 export function maxTenantBytesOf(examples: readonly DocumentedExample[]): number | undefined;
 export function resolved(document: unknown, node: unknown): unknown;
 export function answerCode(answer: unknown): string | undefined;

@@ -2,18 +2,23 @@
 // example and the parameter and request-body examples of the same name, in the same operation, are one exchange.
 // Shared by the replay test (test/contract/examples.test.ts) and the Specmatic run (scripts/specmatic-contract.mjs).
 //
-// `x-given` on a response example says what the exchange needs besides those parts, in words a partner's QA team
-// can set up on a fake of its own:
+// The document holds only the exchanges a token is enough for, so that a plain `specmatic test` of it passes. Those
+// that need more are Specmatic's external example files beside it (src/api/examples/<name>.json, shipped as
+// dist/src/api/examples/): the request and the answer as Specmatic reads them, and `x-given`, what the exchange
+// needs besides, in words a partner's QA team can set up on a fake of its own:
 //   token: invalid        the request carries `Authorization: Bearer not-a-token`
 //   token: without_scope  the request carries a token of a client granted no API scope
 //   fault: 429            the tenant holds a fault (POST /__control/faults) answering the operation's path once
 //   state_dir: refusing_writes   the fake runs with a STATE_DIR that cannot take writes (GET /__control/health 503)
-//   padded: { member, length }   the body's `member` is that many characters long (the document shows it short)
-//   content_type: <type>  the body is sent as this media type instead of the documented one
-import { readFileSync } from 'node:fs';
+//   padded: { member, length }   the body's `member` is that many characters long (the file shows it short)
+//   content_type: <type>  the body is sent as this media type instead of the documented one (the file's)
+//   max_tenant_bytes: <n> the fake runs with that MAX_TENANT_BYTES
+import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
 export const DOCUMENT_FILE = new URL('../src/api/openapi.yaml', import.meta.url);
+/** The external examples: one file per exchange, named as its example (`<operationId>_<status>.json`). */
+export const EXAMPLES_DIR = new URL('../src/api/examples/', import.meta.url);
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 /** The malformed token of `token: invalid`. */
 export const INVALID_TOKEN = 'not-a-token';
@@ -57,9 +62,9 @@ function padded(body, given) {
 /**
  * Every response example of the exampled operations, with the request of the same name: its path with the path
  * parameters' examples, its query, its body (a string where the example is one: sent as it is, such as a body that
- * is not JSON), and what `x-given` asks.
+ * is not JSON). Inline examples ask for nothing but a token (`given` is `{}`).
  */
-export function documentedExamples(document) {
+export function inlineExamples(document) {
   const entries = [];
   for (const { path, method, item, operation } of exampledOperations(document)) {
     const parameters = parametersOf(document, item, operation);
@@ -69,7 +74,6 @@ export function documentedExamples(document) {
       const response = resolved(document, responseNode);
       for (const [mediaType, media] of Object.entries(response.content ?? {})) {
         for (const [name, example] of Object.entries(media.examples ?? {})) {
-          const given = example['x-given'] ?? {};
           const exampleValue = (p) => p.examples?.[name]?.value;
           let filled = path;
           const query = {};
@@ -89,12 +93,12 @@ export function documentedExamples(document) {
             mediaType,
             summary: example.summary,
             answer: example.value,
-            given,
+            given: {},
             request: {
               path: filled,
               query,
-              contentType: bodyExample === undefined ? undefined : (given.content_type ?? bodyType),
-              body: bodyExample === undefined ? undefined : padded(bodyExample, given),
+              contentType: bodyExample === undefined ? undefined : bodyType,
+              body: bodyExample,
               // the parameters and body that carry this name: a request example exists when any does
               named: parameters
                 .filter((p) => exampleValue(p) !== undefined)
@@ -107,6 +111,68 @@ export function documentedExamples(document) {
     }
   }
   return entries;
+}
+
+/** The external example files of `dir`, as Specmatic reads them, each with its file's name. */
+export function readExampleFiles(dir = EXAMPLES_DIR) {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, ...JSON.parse(readFileSync(new URL(file, dir), 'utf8')) }));
+}
+
+const headerOf = (headers, name) =>
+  Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+
+/**
+ * The external examples as exchanges: the operation is the one its name starts with (`<operationId>_<status>`),
+ * the request is the file's, its body padded as `x-given` says.
+ */
+export function externalExamples(document, files = readExampleFiles()) {
+  const operations = new Map(exampledOperations(document).map((o) => [o.operation.operationId, o]));
+  return files.map(({ file, summary, 'x-given': given = {}, 'http-request': request, 'http-response': response }) => {
+    const name = file.replace(/\.json$/, '');
+    const operationId = name.replace(/_\d{3}$/, '');
+    const operation = operations.get(operationId);
+    if (!operation) throw new Error(`${file}: no operation ${operationId} of the document`);
+    return {
+      operationId,
+      method: request.method,
+      path: operation.path,
+      name,
+      status: response.status,
+      mediaType: headerOf(response.headers, 'content-type'),
+      summary,
+      answer: response.body,
+      given,
+      file,
+      request: {
+        path: request.path,
+        query: request.query ?? {},
+        authorization: headerOf(request.headers, 'authorization'),
+        contentType: headerOf(request.headers, 'content-type'),
+        body: padded(request.body, given),
+        named: [],
+      },
+    };
+  });
+}
+
+/**
+ * Every documented exchange: the document's own examples and the external ones, operation by operation and status
+ * by status as the document lists them.
+ */
+export function documentedExamples(document, files = readExampleFiles()) {
+  const inline = inlineExamples(document);
+  const external = externalExamples(document, files);
+  const order = [];
+  for (const { operation } of exampledOperations(document))
+    for (const status of Object.keys(operation.responses)) order.push(`${operation.operationId} ${status}`);
+  const rank = (e) => order.indexOf(`${e.operationId} ${e.status}`);
+  return [...inline, ...external]
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }
 
 /**

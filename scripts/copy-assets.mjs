@@ -1,7 +1,7 @@
 // tsc compiles the TypeScript; the OpenAPI document is read at run time, so it travels beside the compiled code,
 // as the YAML users read and as JSON, which starts faster. tsc does not copy hand-written or generated `.d.ts`
 // files, so the generated API types are copied too: the published declarations import them.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,12 @@ mkdirSync(target, { recursive: true });
 copyFileSync(source, new URL('openapi.yaml', target));
 writeFileSync(new URL('openapi.json', target), JSON.stringify(parse(readFileSync(source, 'utf8'))));
 copyFileSync(new URL('src/api/schema.d.ts', root), new URL('schema.d.ts', target));
+// What a partner points other tools at, beside the document: Specmatic's external examples (the exchanges that need
+// more than a token), and the Redocly and Spectral configurations that turn off only the document's deliberate
+// departures from their recommended rules (docs/contract-testing.md).
+rmSync(new URL('examples/', target), { recursive: true, force: true });
+cpSync(new URL('src/api/examples/', root), new URL('examples/', target), { recursive: true });
+for (const config of ['redocly.yaml', '.spectral.yaml']) copyFileSync(new URL(config, root), new URL(config, target));
 
 // The default world, generated once here by the compiled generator: a fresh process reads it instead of loading
 // faker (fixtures/world-source.ts). Same seed, same bytes: test/unit/fixtures-golden.test.ts pins the generator.

@@ -3,24 +3,29 @@
 // POST /oauth2/token for the security scheme, example-based tests only (specmatic.yaml: strict, no generated tests).
 // Prints Specmatic's totals and exits non-zero unless every test ran and passed.
 //
-//   node scripts/specmatic-contract.mjs                       SPECMATIC_JAR names the jar, else the pinned npm
-//                                                             package `specmatic` is installed in a temporary folder
+//   node scripts/specmatic-contract.mjs                       the full run: the document's examples and the external
+//                                                             files of src/api/examples/, on the fakes they ask for
+//   node scripts/specmatic-contract.mjs --plain               a partner's first run: the served document, the docs'
+//                                                             specmatic.yaml, a token, no filter, no files
 //   node scripts/specmatic-contract.mjs --install-jar <dir>   installs the pinned package there; prints the jar's path
+//
+// SPECMATIC_JAR names the jar, else the pinned npm package `specmatic` is installed in a temporary folder.
 //
 // Java 17 or later runs the jar (.ci/run installs Debian's openjdk-17-jre-headless when it is missing).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import {
   answerCode,
-  bodyText,
   documentedExamples,
   INVALID_TOKEN,
   maxTenantBytesOf,
   readDocument,
+  readExampleFiles,
   resolved,
 } from './contract-examples.mjs';
 
@@ -121,66 +126,89 @@ async function tokenOf(url, { client_id, client_secret }) {
 }
 
 /**
- * Which examples Specmatic runs, and where. A body padded in a member the body's schema does not have (no member of
- * the body can hold a megabyte) would be refused by Specmatic's own request check; a `state_dir` example needs a
- * fake of its own.
+ * Which examples Specmatic runs, and where. The document's own need only the token: every run takes them. The
+ * external files need what their `x-given` says: a body padded in a member the body's schema does not have (no
+ * member of the body can hold a megabyte) would be refused by Specmatic's own request check; a `state_dir` example
+ * needs a fake of its own.
  */
-export function specmaticPlan(document) {
-  const examples = documentedExamples(document);
+export function specmaticPlan(document, files = readExampleFiles()) {
+  const examples = documentedExamples(document, files);
   const bodySchemaHas = (e, member) => {
     const operation = document.paths[e.path][e.method.toLowerCase()];
     const schema = resolved(document, Object.values(operation.requestBody?.content ?? {})[0]?.schema);
     return schema?.properties?.[member] !== undefined;
   };
+  const inline = examples.filter((e) => !e.file);
   const notRun = [];
   const fresh = [];
   const refusingWrites = [];
-  for (const e of examples) {
+  for (const e of examples.filter((x) => x.file)) {
     if (e.given.padded && !bodySchemaHas(e, e.given.padded.member))
       notRun.push({ example: e, why: 'no member of the body can hold a megabyte and meet its schema' });
     else if (e.given.state_dir) refusingWrites.push(e);
     else fresh.push(e);
   }
-  return { examples, fresh, refusingWrites, notRun };
+  return { examples, inline, fresh, refusingWrites, notRun, files };
 }
 
 /**
- * The example as a file (Specmatic's external example, which takes the place of the inline one of the same name):
- * the request parts the document cannot hold, such as a token of this run, a megabyte, or a body sent as another
- * media type (Specmatic tests a 415 only from such a file).
+ * The example file as this run sends it: the shipped file (its `summary` and `x-given` left out) with what its
+ * `x-given` asks for filled in: a token of this run, the padded body.
  */
-function externalExample(e, authorization) {
-  const headers = {
-    ...(authorization ? { Authorization: authorization } : {}),
-    ...(e.request.contentType ? { 'Content-Type': e.request.contentType } : {}),
-  };
-  const body = e.given.content_type ? bodyText(e.request) : e.request.body;
+function externalExample(e, file, authorization) {
+  const { method, path, query, headers } = file['http-request'];
+  const body = e.request.body;
   return {
     'http-request': {
-      method: e.method,
-      path: e.request.path,
-      query: e.request.query,
-      headers,
+      method,
+      path,
+      ...(query ? { query } : {}),
+      headers: { ...headers, ...(authorization ? { Authorization: authorization } : {}) },
       ...(body === undefined ? {} : { body }),
     },
-    'http-response': { status: e.status, headers: { 'Content-Type': e.mediaType }, body: e.answer },
+    'http-response': file['http-response'],
   };
 }
 
+/**
+ * The tests Specmatic makes of the document alone: one per response example (its request is the parameter and body
+ * examples of the same name; a request example without an answer of its name, such as a 204's, is ignored).
+ */
+export function inlineTestCount(document) {
+  let count = 0;
+  for (const item of Object.values(document.paths))
+    for (const [method, operation] of Object.entries(item)) {
+      if (!['get', 'put', 'post', 'patch', 'delete'].includes(method)) continue;
+      for (const response of Object.values(operation.responses))
+        for (const media of Object.values(resolved(document, response).content ?? {}))
+          count += Object.keys(media.examples ?? {}).length;
+    }
+  return count;
+}
+
+/** docs/contract-testing.md's `specmatic.yaml`, as a partner copies it: its first YAML block. */
+export function documentedConfig() {
+  const page = readFileSync(join(ROOT, 'docs', 'contract-testing.md'), 'utf8');
+  const block = /```yaml\n(version: 2\n[\s\S]*?)```/.exec(page);
+  if (!block)
+    throw new Error('docs/contract-testing.md shows no specmatic.yaml (a ```yaml block starting `version: 2`)');
+  return block[1];
+}
+
 /** One `specmatic test` against `url`; its totals. */
-function runSpecmatic(jar, { url, token, examplesDir, filter, log }) {
-  // from the root, where specmatic.yaml's paths start; Specmatic writes its reports to build/reports/specmatic
+function runSpecmatic(jar, { url, token, cwd = ROOT, config = CONFIG, examplesDir, filter, log }) {
+  // Specmatic writes its reports under its working folder (build/reports/specmatic)
   const args = [
     '-jar',
     jar,
     'test',
-    `--config=${CONFIG}`,
+    ...(config ? [`--config=${config}`] : []),
     `--testBaseURL=${url}`,
-    `--filter=${filter}`,
+    ...(filter ? [`--filter=${filter}`] : []),
     ...(examplesDir ? [`--examples=${examplesDir}`] : []),
   ];
   const run = spawnSync('java', args, {
-    cwd: ROOT,
+    cwd,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
     env: { ...process.env, FAKE_ACCESS_TOKEN: token, SPECMATIC_DISABLE_TELEMETRY: 'true' },
@@ -194,28 +222,44 @@ function runSpecmatic(jar, { url, token, examplesDir, filter, log }) {
   return { line: totals[0], tests, successes, failures, wip, errors, failed };
 }
 
-async function main() {
-  const at = process.argv.indexOf('--install-jar');
-  if (at >= 0) {
-    console.log(installJar(process.argv[at + 1] ?? mkdtempSync(join(tmpdir(), 'specmatic-'))));
-    return;
+/**
+ * A partner's first run, as docs/contract-testing.md writes it: the document a fresh seed-1 fake serves
+ * (`GET /openapi.yaml`), the page's `specmatic.yaml` beside it, a token of the default client, and nothing else: no
+ * filter, no example files.
+ */
+async function plainRun(jar, work) {
+  const fake = await startFake();
+  try {
+    const dir = join(work, 'plain');
+    mkdirSync(dir);
+    const served = await fetch(`${fake.url}/openapi.yaml`);
+    const document = await served.text();
+    writeFileSync(join(dir, 'openapi.yaml'), document);
+    writeFileSync(join(dir, 'specmatic.yaml'), documentedConfig());
+    const token = await tokenOf(fake.url, DEFAULT_CLIENT);
+    const result = runSpecmatic(jar, {
+      url: fake.url,
+      token,
+      cwd: dir,
+      config: null,
+      log: join(work, 'specmatic-plain.log'),
+    });
+    return { where: 'the served document alone (a plain run)', expected: inlineTestCount(parse(document)), ...result };
+  } finally {
+    await fake.stop();
   }
-  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (java.status !== 0)
-    throw new Error(
-      'Specmatic runs on Java 17 or later, and `java` is not on PATH (Debian: apt-get install openjdk-17-jre-headless)',
-    );
-  const work = mkdtempSync(join(tmpdir(), 'specmatic-contract-'));
-  const jar = process.env.SPECMATIC_JAR || installJar(join(work, 'tool'));
-  if (!existsSync(jar)) throw new Error(`SPECMATIC_JAR ${jar} does not exist`);
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
+}
 
+/** The full run: every exchange, the external files' too, on the fakes their `x-given` asks for. */
+async function fullRun(jar, work) {
   const plan = specmaticPlan(readDocument());
+  const inlineTests = inlineTestCount(readDocument());
+  const fileOf = new Map(plan.files.map((f) => [f.file, f]));
   const results = [];
 
-  // 1. A fresh seed-1 fake: every example but the 503s. A token without scope, and a client whose every
-  // operation a fault answers 429 once (then Specmatic retries after Retry-After, as a client should), are the
-  // request parts an example cannot hold: they go to Specmatic as external examples of the same names.
+  // 1. A fresh seed-1 fake: the document's examples and every file but the 503s'. A token without scope, and a
+  // client whose every operation a fault answers 429 once (then Specmatic retries after Retry-After, as a client
+  // should), are the request parts a file cannot hold: the files go to Specmatic with them filled in.
   const maxTenantBytes = maxTenantBytesOf(plan.fresh);
   const fresh = await startFake(maxTenantBytes === undefined ? [] : ['--max-tenant-bytes', String(maxTenantBytes)]);
   try {
@@ -229,7 +273,7 @@ async function main() {
     const examplesDir = join(work, 'examples');
     mkdirSync(examplesDir);
     for (const e of plan.fresh) {
-      let authorization;
+      let authorization = `Bearer ${token}`;
       if (e.given.token === 'invalid') authorization = `Bearer ${INVALID_TOKEN}`;
       else if (e.given.token === 'without_scope') authorization = `Bearer ${tokens.without_scope}`;
       else if (e.given.fault) {
@@ -240,28 +284,32 @@ async function main() {
           THROTTLED.client_id,
         );
         authorization = `Bearer ${tokens.throttled}`;
-      } else if (e.given.padded || e.given.content_type) authorization = `Bearer ${token}`;
-      else continue;
-      writeFileSync(join(examplesDir, `${e.name}.json`), JSON.stringify(externalExample(e, authorization)));
+      }
+      writeFileSync(join(examplesDir, e.file), JSON.stringify(externalExample(e, fileOf.get(e.file), authorization)));
     }
-    const skipped = plan.notRun.map(({ example }) => ` && EXAMPLE-NAME!='${example.name}'`).join('');
     const result = runSpecmatic(jar, {
       url: fresh.url,
       token,
       examplesDir,
-      filter: `STATUS!='503'${skipped}`,
       log: join(work, 'specmatic-fresh.log'),
     });
-    results.push({ where: 'a fresh seed-1 fake', expected: plan.fresh.length, ...result });
+    results.push({ where: 'a fresh seed-1 fake', expected: inlineTests + plan.fresh.length, ...result });
   } finally {
     await fresh.stop();
   }
 
-  // 2. A seed-1 fake whose STATE_DIR cannot take writes (its tenants folder replaced by a file): the 503 examples.
+  // 2. A seed-1 fake whose STATE_DIR cannot take writes (its tenants folder replaced by a file): the 503 files.
   const stateDir = join(work, 'state');
   const refusing = await startFake(['--state-dir', stateDir]);
   try {
     const token = await tokenOf(refusing.url, DEFAULT_CLIENT);
+    const examplesDir = join(work, 'examples-503');
+    mkdirSync(examplesDir);
+    for (const e of plan.refusingWrites)
+      writeFileSync(
+        join(examplesDir, e.file),
+        JSON.stringify(externalExample(e, fileOf.get(e.file), `Bearer ${token}`)),
+      );
     renameSync(join(stateDir, 'tenants'), join(stateDir, 'tenants.away'));
     writeFileSync(join(stateDir, 'tenants'), '');
     await control(refusing.url, '/clients', { client_id: 'specmatic-state', client_secret: 'specmatic-state' });
@@ -269,6 +317,8 @@ async function main() {
     const result = runSpecmatic(jar, {
       url: refusing.url,
       token,
+      examplesDir,
+      // the files' tests only: the document's would meet a fake that refuses every write
       filter: `STATUS='503'`,
       log: join(work, 'specmatic-refusing-writes.log'),
     });
@@ -283,35 +333,64 @@ async function main() {
       renameSync(join(stateDir, 'tenants.away'), join(stateDir, 'tenants'));
     await refusing.stop();
   }
+  return { plan, results };
+}
 
+async function main() {
+  const at = process.argv.indexOf('--install-jar');
+  if (at >= 0) {
+    console.log(installJar(process.argv[at + 1] ?? mkdtempSync(join(tmpdir(), 'specmatic-'))));
+    return;
+  }
+  const plain = process.argv.includes('--plain');
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (java.status !== 0)
+    throw new Error(
+      'Specmatic runs on Java 17 or later, and `java` is not on PATH (Debian: apt-get install openjdk-17-jre-headless)',
+    );
+  const work = mkdtempSync(join(tmpdir(), 'specmatic-contract-'));
+  const jar = process.env.SPECMATIC_JAR || installJar(join(work, 'tool'));
+  if (!existsSync(jar)) throw new Error(`SPECMATIC_JAR ${jar} does not exist`);
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
+
+  let results;
+  if (plain) {
+    results = [await plainRun(jar, work)];
+    console.log(
+      `Specmatic ${SPECMATIC_VERSION}: the document a fresh seed-1 fake serves, with a token and nothing else`,
+    );
+  } else {
+    const full = await fullRun(jar, work);
+    results = full.results;
+    console.log(
+      `Specmatic ${SPECMATIC_VERSION}: the examples of src/api/openapi.yaml and src/api/examples/ against seed-1 fakes`,
+    );
+    const byWhy = new Map();
+    for (const { example, why } of full.plan.notRun) byWhy.set(why, [...(byWhy.get(why) ?? []), example.name]);
+    const notRun = [...byWhy].map(([why, names]) => `${names.join(', ')} (${why})`);
+    if (notRun.length)
+      console.log(`  not run by Specmatic, replayed by test/contract/examples.test.ts: ${notRun.join('; ')}`);
+    const { examples } = full.plan;
+    const codes = examples.filter((e) => e.status >= 400).length;
+    console.log(
+      `  ${examples.length} exchanges of /v1 and the token endpoint (${full.plan.inline.length} in the document, ${full.plan.files.length} in files), ${codes} of them errors each naming its code (${new Set(examples.map((e) => answerCode(e.answer)).filter(Boolean)).size} codes)`,
+    );
+  }
   const sum = (key) => results.reduce((total, r) => total + r[key], 0);
-  console.log(
-    `Specmatic ${SPECMATIC_VERSION}: the examples of src/api/openapi.yaml (/v1 and POST /oauth2/token) against seed-1 fakes`,
-  );
   for (const r of results) {
     console.log(`  ${r.where}: ${r.line}${r.tests === r.expected ? '' : ` (expected ${r.expected} tests)`}`);
     for (const failed of r.failed) console.log(`    ${failed}`);
   }
-  console.log(
-    `  in all: Tests run: ${sum('tests')}, Successes: ${sum('successes')}, Failures: ${sum('failures')}, WIP: ${sum('wip')}, Errors: ${sum('errors')}`,
-  );
-  const byWhy = new Map();
-  for (const { example, why } of plan.notRun) byWhy.set(why, [...(byWhy.get(why) ?? []), example.name]);
-  const notRun = [...byWhy].map(([why, names]) => `${names.join(', ')} (${why})`);
-  if (notRun.length)
-    console.log(`  not run by Specmatic, replayed by test/contract/examples.test.ts: ${notRun.join('; ')}`);
-  const codes = plan.examples.filter((e) => e.status >= 400).length;
-  console.log(
-    `  ${plan.examples.length} examples in the document, ${codes} of them errors each naming its code (${new Set(plan.examples.map((e) => answerCode(e.answer)).filter(Boolean)).size} codes)`,
-  );
+  if (results.length > 1)
+    console.log(
+      `  in all: Tests run: ${sum('tests')}, Successes: ${sum('successes')}, Failures: ${sum('failures')}, WIP: ${sum('wip')}, Errors: ${sum('errors')}`,
+    );
   const ok = results.every(
     (r) => r.tests === r.expected && r.successes === r.tests && r.failures === 0 && r.errors === 0,
   );
   console.log(`${sum('successes')} passed, ${sum('tests') - sum('successes')} failed`);
   if (!ok) {
-    console.error(
-      `Specmatic's contract tests did not all pass; its output: ${results.map((r) => r.where).join(', ')} in ${work}`,
-    );
+    console.error(`Specmatic's contract tests did not all pass; its output: ${work}`);
     process.exitCode = 1;
   } else {
     rmSync(work, { recursive: true, force: true });

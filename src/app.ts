@@ -31,7 +31,7 @@ import { faultHandlers } from './control/faults.js';
 import { journalHandlers } from './control/journal.js';
 import { pactHandlers } from './control/pact.js';
 import { fidelityHandlers } from './shadow/fidelity-handlers.js';
-import { operationsOf, type AnswerMismatch } from './api/document.js';
+import { operationsOf, servedDocument, type AnswerMismatch } from './api/document.js';
 import { answerCheck } from './http/answer-check.js';
 import type { OperationHandlers } from './http/operation.js';
 import {
@@ -90,14 +90,16 @@ function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandler
  */
 function metaRoutes(ctx: FakeContext): RequestHandler {
   const docs = docsRoutes(ctx);
+  const served = servedDocument(ctx.api);
   let router: Router | undefined;
   return (req, res, next) => {
     if (!isPagePath(req.path)) return next();
     // The document: its own spelling, no trailing slash, GET and HEAD only (in a router of their own, an OPTIONS
     // request would get that router's automatic answer instead of going on to a 404).
     if (req.method === 'GET' || req.method === 'HEAD') {
-      if (req.path === '/openapi.json') return void res.type('application/json').send(ctx.api.json);
-      if (req.path === '/openapi.yaml') return void res.type('application/yaml').send(ctx.api.yaml);
+      // `servers` names this fake (its base URL, as the token's issuer has it), so a generated client calls it
+      if (req.path === '/openapi.json') return void res.type('application/json').send(served(baseUrlOf(req, ctx)).json);
+      if (req.path === '/openapi.yaml') return void res.type('application/yaml').send(served(baseUrlOf(req, ctx)).yaml);
     }
     if (!router) {
       router = Router({ strict: true, caseSensitive: true });

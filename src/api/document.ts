@@ -41,7 +41,93 @@ export function loadApiDocument(): LoadedDocument {
     return parsedYaml.json;
   };
   const json = existsSync(OPENAPI_JSON_PATH) ? readFileSync(OPENAPI_JSON_PATH, 'utf8') : fromYaml();
-  return { yaml, json, document: JSON.parse(json) as ApiDocument };
+  return { yaml, json, document: withFlatAccountCreate(JSON.parse(json) as ApiDocument) };
+}
+
+/** Where a text's `servers` starts and ends: the YAML's top-level block, the JSON's member (a string-aware scan). */
+function serversSpan(text: string, kind: 'yaml' | 'json'): [number, number] | undefined {
+  if (kind === 'yaml') {
+    const start = text.indexOf('\nservers:\n');
+    if (start < 0) return undefined;
+    const next = /\n\S/.exec(text.slice(start + 1));
+    return next ? [start + 1, start + 1 + next.index + 1] : undefined;
+  }
+  const start = text.indexOf('"servers":[');
+  if (start < 0) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start + '"servers":'.length; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') depth++;
+    else if ((c === ']' || c === '}') && --depth === 0) return [start, i + 1];
+  }
+  return undefined;
+}
+
+const SERVED_SERVER = 'This fake, which serves this document.';
+
+/**
+ * The document as a running fake serves it: `servers` names the fake's own base URL, so that a client generated from
+ * the served document (or /docs' "Try it out") calls the fake that served it; the file's `servers` names the
+ * CLI's default port. One base URL remembered, the last asked (a Host header chooses it: never more than one kept).
+ */
+export function servedDocument(api: Pick<LoadedDocument, 'yaml' | 'json'>): (baseUrl: string) => {
+  yaml: string;
+  json: string;
+} {
+  let spans: { yaml: [number, number] | undefined; json: [number, number] | undefined } | undefined;
+  let last: { baseUrl: string; yaml: string; json: string } | undefined;
+  const replaced = (text: string, span: [number, number] | undefined, servers: string): string =>
+    span ? `${text.slice(0, span[0])}${servers}${text.slice(span[1])}` : text;
+  return (baseUrl) => {
+    spans ??= { yaml: serversSpan(api.yaml, 'yaml'), json: serversSpan(api.json, 'json') };
+    if (last?.baseUrl !== baseUrl) {
+      const server = { url: baseUrl, description: SERVED_SERVER };
+      last = {
+        baseUrl,
+        yaml: replaced(
+          api.yaml,
+          spans.yaml,
+          `servers:\n  - url: ${JSON.stringify(server.url)}\n    description: ${server.description}\n`,
+        ),
+        json: replaced(api.json, spans.json, `"servers":${JSON.stringify([server])}`),
+      };
+    }
+    return last;
+  };
+}
+
+type ObjectSchema = { properties?: Record<string, unknown>; required?: string[] } & Record<string, unknown>;
+
+/**
+ * The document as the fake checks requests against it (the one served is unchanged). `AccountCreate` is one shape
+ * per account type, a `oneOf` on `type`, so that a client generated from the document refuses a field of the other
+ * type; the fake reads it as one object with every field of either type, in the order of `Account` (as answers show
+ * them), so that such a field reaches the business rules, which answer it 422 `field_not_applicable` beside every
+ * other broken rule, with the messages and error lists of one object.
+ */
+export function withFlatAccountCreate(document: ApiDocument): ApiDocument {
+  const schemas = document.components.schemas as Record<string, ObjectSchema>;
+  const oneOf = schemas['AccountCreate']?.['oneOf'] as { $ref: string }[] | undefined;
+  if (!oneOf) return document;
+  const branches = oneOf.map((branch) => resolveRef(document, branch) as ObjectSchema);
+  // `type` as one object has it: either account type
+  const merged: Record<string, unknown> = { type: { $ref: componentPointer('AccountType') } };
+  for (const branch of branches)
+    for (const [name, schema] of Object.entries(branch.properties ?? {})) merged[name] ??= schema;
+  const order = Object.keys(schemas['Account']?.properties ?? {});
+  const rank = (name: string): number => (order.includes(name) ? order.indexOf(name) : order.length);
+  const properties = Object.fromEntries(
+    Object.keys(merged)
+      .sort((a, b) => rank(a) - rank(b))
+      .map((name) => [name, merged[name]]),
+  );
+  schemas['AccountCreate'] = { type: 'object', required: ['type'], additionalProperties: false, properties };
+  return document;
 }
 
 let shipped: ApiDocument | undefined;

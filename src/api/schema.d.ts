@@ -46,7 +46,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys that verify access tokens */
+        /**
+         * Public keys that verify access tokens
+         * @description The RSA public keys (JWK Set, RFC 7517) whose `kid` the access tokens' header names; no token needed.
+         */
         get: operations["getJwks"];
         put?: never;
         post?: never;
@@ -63,7 +66,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Discovery document of the authorization server */
+        /**
+         * Discovery document of the authorization server
+         * @description The authorization server's metadata (RFC 8414): issuer, token endpoint, its authentication methods, JWKS URI, grant types and scopes; no token needed.
+         */
         get: operations["getOpenidConfiguration"];
         put?: never;
         post?: never;
@@ -80,7 +86,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List accounts */
+        /**
+         * List accounts
+         * @description The tenant's accounts, oldest first, filtered by `external_id` and `account_type` (see Lists).
+         */
         get: operations["listAccounts"];
         put?: never;
         /**
@@ -110,7 +119,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an account */
+        /**
+         * Get an account
+         * @description One account of the tenant by its id; another tenant's answers 404 as an unknown one.
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -135,7 +147,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an account's wallets */
+        /**
+         * List an account's wallets
+         * @description The account's wallets, oldest first, filtered by `wallet_address` and `is_primary`; 404 for an unknown account.
+         */
         get: operations["listWallets"];
         put?: never;
         /**
@@ -179,7 +194,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get payment method details */
+        /**
+         * Get payment method details
+         * @description One of the account's payment method details by its id; 404 for an unknown account or details of another account.
+         */
         get: operations["getPaymentMethodDetails"];
         put?: never;
         post?: never;
@@ -201,7 +219,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orders */
+        /**
+         * List orders
+         * @description The tenant's orders, oldest first, as the tenant's clock has them now, filtered by side, market, status, account and asset (see Lists).
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -240,7 +261,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List share classes */
+        /**
+         * List share classes
+         * @description The platform's share classes, filtered by `abbreviation`, `name` (a case-insensitive substring) and `feeder_fund_id`.
+         */
         get: operations["listShareClasses"];
         put?: never;
         post?: never;
@@ -277,7 +301,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List investable share classes (assets) */
+        /**
+         * List investable share classes (assets)
+         * @description The assets, filtered by `isin`, `currency`, the markets each is open to and `share_class_id`.
+         */
         get: operations["listAssets"];
         put?: never;
         post?: never;
@@ -330,8 +357,8 @@ export interface paths {
     "/files/{client_id}/{file_name}": {
         parameters: {
             query?: {
-                /** @description Unix time after which the link is refused. */
-                expires?: string;
+                /** @description Unix time (seconds) after which the link is refused. */
+                expires?: number;
                 /** @description Hex HMAC-SHA256 of the path and `expires`. */
                 signature?: string;
             };
@@ -346,7 +373,8 @@ export interface paths {
         /**
          * Download a document through its signed link
          * @description The target of the links in document lists (not called directly). A valid link answers the PDF; an expired
-         *     link answers 403 `link_expired`, a tampered or unsigned one 403 `invalid_signature`.
+         *     link answers 403 `link_expired`, a tampered or unsigned one 403 `invalid_signature`; an `expires` that is not
+         *     a Unix time (decimal digits) 422 `validation_error`.
          */
         get: operations["downloadDocument"];
         put?: never;
@@ -504,7 +532,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a tenant's clock */
+        /**
+         * Read a tenant's clock
+         * @description The tenant's current time, and whether its clock runs or is frozen (`POST /__control/clock` moves it).
+         */
         get: operations["getClock"];
         put?: never;
         /**
@@ -735,7 +766,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's active faults */
+        /**
+         * The tenant's active faults
+         * @description Every fault the tenant holds (`POST /__control/faults`), oldest first, with what is left of its `count`.
+         */
         get: operations["listFaults"];
         put?: never;
         /**
@@ -762,7 +796,10 @@ export interface paths {
          *     some, clear them, or reset the tenant).
          */
         post: operations["addFault"];
-        /** Remove every fault of the tenant */
+        /**
+         * Remove every fault of the tenant
+         * @description Removes every fault the tenant holds; a reset does too.
+         */
         delete: operations["clearFaults"];
         options?: never;
         head?: never;
@@ -787,7 +824,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one fault */
+        /**
+         * Remove one fault
+         * @description Removes one fault by its `id`; 404 for an id the tenant does not hold (one that fired its `count` is gone).
+         */
         delete: operations["removeFault"];
         options?: never;
         head?: never;
@@ -1280,9 +1320,16 @@ export interface components {
             /** Format: date-time */
             created: string;
         };
-        AccountCreate: {
+        /** @description One shape per account type, told apart by `type`: the fields of the other type are not part of it (the fake answers such a field 422 `field_not_applicable`, naming it, with every other broken rule). */
+        AccountCreate: components["schemas"]["IndividualAccountCreate"] | components["schemas"]["BusinessAccountCreate"];
+        /** @description An individual's account (a person). */
+        IndividualAccountCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "individual";
             external_id?: string;
-            type: components["schemas"]["AccountType"];
             country?: string;
             city?: string;
             line1?: string;
@@ -1295,10 +1342,29 @@ export interface components {
             dob_month?: number;
             dob_year?: number;
             place_of_birth?: string;
+            tin?: string;
+            tax_residencies?: string;
+            wallets?: components["schemas"]["WalletRegister"][];
+            payment_methods?: components["schemas"]["PaymentMethodDetailsCreate"][];
+        };
+        /** @description A business's account (a legal entity). */
+        BusinessAccountCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "business";
+            external_id?: string;
+            country?: string;
+            city?: string;
+            line1?: string;
+            line2?: string;
+            postal_code?: string;
+            state?: string;
             business_name?: string;
+            /** @description ISO 17442 Legal Entity Identifier. */
             lei?: string;
             tax_id?: string;
-            tin?: string;
             tax_residencies?: string;
             wallets?: components["schemas"]["WalletRegister"][];
             payment_methods?: components["schemas"]["PaymentMethodDetailsCreate"][];
@@ -2279,15 +2345,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description An RFC 6749 §5.2 error. */
-        OAuthError: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["OAuthError"];
-            };
-        };
     };
     parameters: {
         /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
@@ -2370,6 +2427,8 @@ export interface operations {
                     "application/json": components["schemas"]["Jwks"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getOpenidConfiguration: {
@@ -2390,6 +2449,8 @@ export interface operations {
                     "application/json": components["schemas"]["OpenidConfiguration"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listAccounts: {
@@ -2418,16 +2479,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2446,16 +2498,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createAccount: {
@@ -2489,16 +2532,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2524,24 +2558,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -2551,30 +2569,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getAccount: {
@@ -2597,16 +2593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2634,16 +2621,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateAccount: {
@@ -2679,16 +2657,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2723,24 +2692,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -2750,30 +2703,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listWallets: {
@@ -2804,16 +2735,7 @@ export interface operations {
                     "application/json": components["schemas"]["WalletList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2841,16 +2763,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     registerWallet: {
@@ -2886,16 +2799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -2930,24 +2834,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -2957,30 +2845,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     updateWallet: {
@@ -3017,16 +2883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3045,24 +2902,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -3072,30 +2913,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     getPaymentMethodDetails: {
@@ -3119,16 +2938,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethodDetails"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3156,16 +2966,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updatePaymentMethodDetails: {
@@ -3202,16 +3003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3230,24 +3022,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 1 MiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Schema or business validation failed; `errors` names each failing field. */
             422: {
                 headers: {
@@ -3257,30 +3033,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listOrders: {
@@ -3314,16 +3068,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3342,16 +3087,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     cancelOrder: {
@@ -3374,16 +3110,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderDetails"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3427,30 +3154,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `state_not_saved`: the server runs with `STATE_DIR`, which cannot take writes now (full, read-only, or its
-             *     lock taken by another process), so this change would not survive a restart: nothing was changed. Retried
-             *     writes succeed once the directory takes them again (`Retry-After`); `GET /__control/health` says why.
-             */
-            503: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StateNotSaved"];
         };
     };
     listShareClasses: {
@@ -3481,16 +3186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClassList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3509,16 +3205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getShareClass: {
@@ -3542,16 +3229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShareClass"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3570,16 +3248,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listAssets: {
@@ -3611,16 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssetList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3639,16 +3299,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listCustomOfferingDocuments: {
@@ -3677,16 +3328,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3714,16 +3356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listFundDocuments: {
@@ -3752,16 +3385,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
-            /** @description A missing or bad token (`invalid_token`, `token_expired`). */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description The token lacks the operation's scope (`insufficient_scope`), or a `Host` the fake does not answer to (`host_not_allowed`). */
             403: {
                 headers: {
@@ -3789,23 +3413,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only when injected through the control plane (`rate_limited`, with `Retry-After`). */
-            429: {
-                headers: {
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     downloadDocument: {
         parameters: {
             query?: {
-                /** @description Unix time after which the link is refused. */
-                expires?: string;
+                /** @description Unix time (seconds) after which the link is refused. */
+                expires?: number;
                 /** @description Hex HMAC-SHA256 of the path and `expires`. */
                 signature?: string;
             };
@@ -3830,6 +3445,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getHealth: {
@@ -3850,6 +3466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            422: components["responses"]["UnprocessableEntity"];
             /** @description The server is up, but STATE_DIR cannot take its writes (`persistence`). */
             503: {
                 headers: {

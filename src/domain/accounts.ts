@@ -19,7 +19,13 @@ import type {
 } from '../api/types.js';
 import { checkWalletAddress, checkWalletsAreNew, newWallet, storeWallet } from './wallets.js';
 
-export type AccountCreate = Schemas['AccountCreate'];
+/**
+ * An account create as the rules read it: the fields of either account type. The document gives each type its own
+ * shape (`Schemas['AccountCreate']`, a union on `type`), and the fake checks the body as one object, so that a field
+ * of the other type reaches `checkApplicable` (api/document.ts, `withFlatAccountCreate`).
+ */
+export type AccountCreate = Omit<Schemas['IndividualAccountCreate'], 'type'> &
+  Omit<Schemas['BusinessAccountCreate'], 'type'> & { type: AccountType };
 export type AccountUpdate = Schemas['AccountUpdate'];
 
 /** Every field of an account, in the order responses show them (the compiler checks none is missing). */
@@ -59,6 +65,7 @@ const ONLY_FOR: Record<AccountType, readonly string[]> = {
   business: ['business_name', 'lei', 'tax_id'],
 };
 const OTHER: Record<AccountType, AccountType> = { individual: 'business', business: 'individual' };
+const ARTICLE: Record<AccountType, string> = { individual: 'an', business: 'a' };
 
 /** What the client's settings make required (docs/api.md, "Accounts, wallets and payment method details"). */
 function requiredFields(type: AccountType, settings: ClientSettings): string[] {
@@ -74,7 +81,7 @@ function checkApplicable(type: AccountType, body: object, errors: FieldErrors): 
       errors.add(
         'field_not_applicable',
         `/${field}`,
-        `${field} applies to ${OTHER[type]} accounts only, not to a ${type} account`,
+        `${field} applies to ${OTHER[type]} accounts only, not to ${ARTICLE[type]} ${type} account`,
       );
   }
 }

@@ -16,6 +16,7 @@ import {
   exampledOperations,
   INVALID_TOKEN,
   maxTenantBytesOf,
+  readExampleFiles,
   type DocumentedExample,
 } from '../../scripts/contract-examples.mjs';
 import { http, testApp, tokenFor } from '../support/test-app.js';
@@ -23,9 +24,11 @@ import { until } from '../support/waits.js';
 
 // The document's examples, one per documented answer of every /v1 operation and the token endpoint, are what a
 // partner's contract-testing tool (Specmatic: scripts/specmatic-contract.mjs) replays against a fake. Each must be
-// true of a fresh seed-1 fake, whatever order the tool takes them in.
+// true of a fresh seed-1 fake, whatever order the tool takes them in. Those that need more than a token are the
+// external example files (src/api/examples/), so that a plain run of the document alone passes.
 const { document } = loadApiDocument();
-const examples = documentedExamples(document);
+const files = readExampleFiles();
+const examples = documentedExamples(document, files);
 const HOST = 'localhost';
 const NO_SCOPE = { client_id: 'granted-no-scope', client_secret: 'no-scope-secret', scopes: [] };
 
@@ -57,10 +60,50 @@ describe('the examples of the document', () => {
         );
         expect(named.length, `${operation.operationId} ${status}`).toBeGreaterThan(0);
         // Specmatic pairs a response example with the parameter and body examples of the same name
-        for (const e of named) expect(e.request.named.length, e.name).toBeGreaterThan(0);
+        for (const e of named.filter((x) => !x.file)) expect(e.request.named.length, e.name).toBeGreaterThan(0);
       }
     }
     expect(new Set(examples.map((e) => e.name)).size).toBe(examples.length);
+  });
+
+  it('in the document need nothing but a token; each that needs more is an external file saying what (`x-given`)', () => {
+    const inDocument: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${at}/${i}`));
+      else if (node && typeof node === 'object')
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'x-given') inDocument.push(at);
+          walk(value, `${at}/${key}`);
+        }
+    };
+    walk(document.paths, '#/paths');
+    walk(document.components, '#/components');
+    expect(inDocument).toEqual([]);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(Object.keys(file['x-given'] ?? {}), file.file).not.toEqual([]);
+  });
+
+  it('in files are Specmatic’s examples of their operation: its method, a path of its template, a documented status and media type', () => {
+    const operations = new Map(exampledOperations(document).map((o) => [o.operation.operationId, o]));
+    for (const { file, ...example } of files) {
+      expect(
+        Object.keys(example).filter((k) => !['summary', 'x-given', 'http-request', 'http-response'].includes(k)),
+        file,
+      ).toEqual([]);
+      const e = examples.find((x) => x.file === file)!;
+      const { path, method, operation } = operations.get(e.operationId)!;
+      const request = example['http-request'];
+      expect(request.method, file).toBe(method.toUpperCase());
+      const template = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      expect(request.path, file).toMatch(template);
+      const response = resolve(operation.responses[String(e.status)] as object) as {
+        content?: Record<string, unknown>;
+      };
+      expect(response, `${file}: status ${e.status} is not documented`).toBeDefined();
+      expect(Object.keys(response.content ?? {}), file).toContain(e.mediaType);
+      // the one token a file may carry is the malformed one; every other token is the run's
+      expect(e.request.authorization, file).toBe(e.given.token === 'invalid' ? `Bearer ${INVALID_TOKEN}` : undefined);
+    }
   });
 
   it('hold each answer to the schema of its status and media type (the fake’s own answer check)', () => {
@@ -105,7 +148,10 @@ describe('the examples of the document', () => {
           ).toEqual([]);
       }
       const media = Object.values(operation.requestBody?.content ?? {})[0];
-      const body = media?.examples?.[e.name]?.value;
+      // a file's body as it shows it (unpadded); the document's of the same name
+      const body = e.file
+        ? files.find((f) => f.file === e.file)!['http-request'].body
+        : media?.examples?.[e.name]?.value;
       if (body !== undefined)
         expect(runNow(schemas.checking(`${e.name} body`, media!.schema, body, '')), `${e.name} body`).toEqual([]);
     }

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { loadApiDocument, operationsOf } from '../../src/api/document.js';
-import { http, testApp, tokenFor } from '../support/test-app.js';
+import { HOST, http, testApp, tokenFor } from '../support/test-app.js';
 import { API_SCOPES, CONTROL_SCOPE } from '../../src/domain/scopes.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -95,17 +95,43 @@ describe('serving the document', () => {
     app = testApp();
   });
 
-  it('GET /openapi.json is the document', async () => {
+  it('GET /openapi.json is the document, its `servers` naming this fake', async () => {
     const response = await http(app).get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.body).toEqual(parse(yaml));
+    const { servers, ...rest } = response.body;
+    const { servers: _, ...source } = parse(yaml);
+    expect(rest).toEqual(source);
+    expect(servers).toEqual([{ url: `http://${HOST}`, description: expect.any(String) }]);
   });
 
-  it('GET /openapi.yaml is the YAML source', async () => {
+  it('GET /openapi.yaml is the YAML source, but its `servers`, which name this fake', async () => {
     const response = await http(app).get('/openapi.yaml');
     expect(response.status).toBe(200);
-    expect(response.text).toBe(readFileSync(join(ROOT, 'src/api/openapi.yaml'), 'utf8'));
+    const file = readFileSync(join(ROOT, 'src/api/openapi.yaml'), 'utf8');
+    const cut = (text: string) => text.replace(/\nservers:\n(?: .*\n)+/, '\nservers: …\n');
+    expect(cut(response.text)).toBe(cut(file));
+    expect(cut(response.text)).not.toBe(response.text);
+    expect(parse(response.text).servers).toEqual([{ url: `http://${HOST}`, description: expect.any(String) }]);
+  });
+
+  it('names in `servers` the base URL each request has: its Host, or BASE_URL', async () => {
+    const served = async (target: Express, host: string) =>
+      [
+        JSON.parse((await http(target, host).get('/openapi.json')).text).servers[0].url,
+        parse((await http(target, host).get('/openapi.yaml')).text).servers[0].url,
+      ] as string[];
+    expect(await served(app, 'localhost:3000')).toEqual(['http://localhost:3000', 'http://localhost:3000']);
+    expect(await served(app, 'fake:8080')).toEqual(['http://fake:8080', 'http://fake:8080']);
+    const based = testApp({ baseUrl: 'https://sandbox.example.com' });
+    expect(await served(based, 'localhost:3000')).toEqual([
+      'https://sandbox.example.com',
+      'https://sandbox.example.com',
+    ]);
+  });
+
+  it('names in the file the port the CLI listens on by default, a URL a client generated from it can call', () => {
+    expect(parse(yaml).servers).toEqual([{ url: 'http://localhost:8080', description: expect.any(String) }]);
   });
 
   it('GET /docs renders it from the locally installed swagger-ui, no CDN', async () => {

@@ -116,6 +116,16 @@ describe('signed links', () => {
     expect((await http(app).get(local(url.toString()))).status).toBe(403);
   });
 
+  it('answer 422 naming `expires` when it is not a Unix time (the document types it an integer)', async () => {
+    for (const expires of ['soon', '-1', '1e9', '1700000000.5']) {
+      const url = new URL(await firstLink());
+      url.searchParams.set('expires', expires);
+      const response = await http(app).get(local(url.toString()));
+      expect(`${expires}: ${response.status} ${response.body.code}`).toBe(`${expires}: 422 validation_error`);
+      expect(response.body.errors[0]).toMatchObject({ location: 'query', path: '/expires' });
+    }
+  });
+
   it('answer 403 when the link names another document or another client', async () => {
     const url = await firstLink();
     const otherDocument = world.documents.at(-1)!.id;

@@ -88,6 +88,10 @@ describe('the packed package', () => {
         'dist/src/api/schema.d.ts',
         'dist/src/api/openapi.json',
         'dist/src/api/openapi.yaml',
+        // beside the document, what partners point other tools at (docs/contract-testing.md)
+        'dist/src/api/examples/getAccount_401.json',
+        'dist/src/api/redocly.yaml',
+        'dist/src/api/.spectral.yaml',
         'docs/readiness.md',
         'docs/configuration.md',
       ]),

@@ -34,7 +34,8 @@ export function documentHandlers(ctx: FakeContext) {
       if (!tenant) throw notFound('The document');
       const pdf = downloadDocument(tenant.store, linkContextOf(call, ctx, tenant), {
         fileName: call.path.file_name,
-        expires: call.query.expires,
+        // the signature covers the digits as the link carries them; the document types them as the Unix time
+        expires: call.query.expires === undefined ? undefined : String(call.query.expires),
         signature: call.query.signature,
         // a link signed by this server proves its tenant, expired or not (the readiness report's stale_document_link)
         proven: () => call.attribute(tenant),
