@@ -69,8 +69,9 @@ describe('the examples of the document', () => {
   it('in the document need nothing but a token; each that needs more is an external file saying what (`x-given`)', () => {
     const inDocument: string[] = [];
     const walk = (node: unknown, at: string): void => {
-      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${at}/${i}`));
-      else if (node && typeof node === 'object')
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, `${at}/${i}`);
+      } else if (node && typeof node === 'object')
         for (const [key, value] of Object.entries(node)) {
           if (key === 'x-given') inDocument.push(at);
           walk(value, `${at}/${key}`);
