@@ -59,7 +59,7 @@ export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
  * as their return type, so the library's declarations refer to the document's types rather than spelling out what
  * openapi-fetch infers (which, inlined, a partner's `exactOptionalPropertyTypes` would not take as the same type).
  */
-export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
+type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
   ? JsonBody<R[200 & keyof R] | R[201 & keyof R]>
   : never;
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;

@@ -110,7 +110,7 @@ type ObjectSchema = { properties?: Record<string, unknown>; required?: string[] 
  * them), so that such a field reaches the business rules, which answer it 422 `field_not_applicable` beside every
  * other broken rule, with the messages and error lists of one object.
  */
-export function withFlatAccountCreate(document: ApiDocument): ApiDocument {
+function withFlatAccountCreate(document: ApiDocument): ApiDocument {
   const schemas = document.components.schemas as Record<string, ObjectSchema>;
   const oneOf = schemas['AccountCreate']?.['oneOf'] as { $ref: string }[] | undefined;
   if (!oneOf) return document;

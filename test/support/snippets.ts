@@ -3,7 +3,7 @@
 // each as it says.
 import type { DocBlock } from './doc-pages.js';
 
-export type Kind = 'test' | 'module' | 'shell' | 'serve' | 'config' | 'run by' | 'excerpt' | 'not run' | 'output';
+type Kind = 'test' | 'module' | 'shell' | 'serve' | 'config' | 'run by' | 'excerpt' | 'not run' | 'output';
 
 export interface HowItRuns {
   kind: Kind;
