@@ -26,7 +26,7 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json redocly.yaml .spectral.yaml ./
 COPY scripts ./scripts
 COPY fixtures ./fixtures
 COPY src ./src

@@ -12,7 +12,7 @@ import {
   setFailed,
   setOutput,
   setSecret
-} from "./chunk-672EO6LG.js";
+} from "./chunk-WAUMXYAV.js";
 
 // action/src/main.ts
 import { mkdirSync as mkdirSync2, mkdtempSync, readFileSync as readFileSync2 } from "node:fs";

@@ -8,7 +8,7 @@ import {
   setFailed,
   summary,
   warning
-} from "./chunk-672EO6LG.js";
+} from "./chunk-WAUMXYAV.js";
 
 // action/src/finish.ts
 import { writeFileSync as writeFileSync3 } from "node:fs";

@@ -1008,6 +1008,9 @@ var VerificationError = class extends AssertionError {
   }
 };
 function createControlClient(options) {
+  return { ...controlCalls(options), forClient: (clientId) => createControlClient({ ...options, clientId }) };
+}
+function controlCalls(options) {
   const base = options.url.replace(/\/$/, "");
   const partner = options.clientCredentials;
   let partnerToken;
@@ -1047,7 +1050,7 @@ function createControlClient(options) {
   }
   const typed = createClient({
     baseUrl: base,
-    // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's goes into the app)
+    // openapi-fetch hands a Request; this client's `fetch` takes a URL and its init (the MCP endpoint's: into the app)
     fetch: async (request) => fetchOf(request.url, {
       method: request.method,
       headers: request.headers,
@@ -1076,31 +1079,34 @@ function createControlClient(options) {
   }
   const text = { parseAs: "text" };
   return {
-    /** The same calls, acting on another tenant. */
-    forClient: (clientId) => createControlClient({ ...options, clientId }),
     /**
      * Any control call by method and path (relative to `/__control`, with its query): the answer when it succeeded,
      * else a `ControlError` with its problem. The MCP server's tools call the control plane through it.
      */
     send: (method, path, body) => send(method, path, body),
     health: () => call(() => typed.GET("/__control/health")),
-    /** This tenant (when bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
+    /** This tenant (bound by `forClient`, `clientId` or `clientCredentials`) or every tenant back to its fixtures. */
     reset: () => call(
       () => typed.POST("/__control/reset", { body: options.clientId ? { client_id: options.clientId } : {} })
     ),
     snapshot: () => call(() => typed.GET("/__control/state")),
     restore: (world) => call(() => typed.PUT("/__control/state", { body: world })),
-    /** Every client with its secret, scopes and settings (as `GET /__control/clients`); a partner's own only, with `clientCredentials`. */
+    /** Every client with its secret, scopes and settings; a partner's own only, with `clientCredentials`. */
     clients: async () => (await call(() => typed.GET("/__control/clients"))).data,
     addClient: (client) => call(() => typed.POST("/__control/clients", { body: client })),
     updateClient: (clientId, changes) => call(
       () => typed.PATCH("/__control/clients/{client_id}", { params: { path: { client_id: clientId } }, body: changes })
     ),
+    /**
+     * Removes a client and everything its tenant holds, giving its room back (`DELETE /__control/clients/{client_id}`):
+     * a partner's token its own client only; not the default client, `--demo`'s partner or a shadow mode twin (409).
+     */
+    removeClient: (clientId) => call(() => typed.DELETE("/__control/clients/{client_id}", { params: { path: { client_id: clientId } } })),
     /** Each memory budget's use and limit, and the largest tenants (`GET /__control/usage`): the operator's alone. */
     usage: () => call(() => typed.GET("/__control/usage")),
     now: () => call(() => typed.GET("/__control/clock")),
     advanceClock: (seconds) => call(() => typed.POST("/__control/clock", { body: { advance_seconds: seconds } })),
-    /** Sets the tenant's clock; `{ frozen: true }` stops it there (it then moves only when told), `false` lets it run. */
+    /** Sets the tenant's clock; `{ frozen: true }` stops it there (it moves only when told), `false` lets it run. */
     setClock: (now, options2 = {}) => call(
       () => typed.POST("/__control/clock", {
         body: { now: typeof now === "string" ? now : now.toISOString(), ...options2 }
@@ -1115,7 +1121,7 @@ function createControlClient(options) {
       })
     ),
     placeOrder: (order) => call(() => typed.POST("/__control/orders", { body: order })),
-    /** The order as the tenant's clock has it now, with its `status_history` and `next_step` (`GET /__control/orders/{order_id}`). */
+    /** The order as the tenant's clock has it now, with its `status_history` and `next_step`. */
     order: (orderId) => call(() => typed.GET("/__control/orders/{order_id}", { params: { path: { order_id: orderId } } })),
     /** Every order so, oldest first, with the tenant's clock (`GET /__control/orders`). */
     orders: () => call(() => typed.GET("/__control/orders")),
@@ -1135,7 +1141,7 @@ function createControlClient(options) {
      * since the tenant's last reset, or `since: 'start'` for all the journal keeps.
      */
     requests: async (filter = {}) => (await call(() => typed.GET("/__control/requests", { params: { query: filter } }))).data,
-    /** One journaled request (its id, the `X-Request-Id` header) with its request and answer bodies, as the journal keeps them. */
+    /** One journaled request (its id: the `X-Request-Id` header) with its bodies, as the journal keeps them. */
     request: (requestId) => call(() => typed.GET("/__control/requests/{request_id}", { params: { path: { request_id: requestId } } })),
     /** The tenant's documents, each with a signed download link valid 15 minutes of its clock. */
     documents: async () => (await call(() => typed.GET("/__control/documents"))).data,
@@ -1170,9 +1176,9 @@ function createControlClient(options) {
       }
     },
     /**
-     * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or as a `.http` file: whole, or `{ since: 'reset' }`;
-     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id); `'vitest'`: its
-     * session since the last reset as a runnable vitest file.
+     * The tenant's journal as HAR 1.2 (`format: 'har'`, the default) or a `.http` file: whole, or `{ since: 'reset' }`;
+     * `'pact'`: its span since the last reset as a Pact V4 contract (`{ consumer }`, default the client id);
+     * `'vitest'`: its session since the last reset as a runnable vitest file.
      */
     exportRequests: (format = "har", options2 = {}) => call(
       () => typed.GET("/__control/export", {
@@ -1180,7 +1186,7 @@ function createControlClient(options) {
         ...text
       })
     ),
-    /** Makes a Pact provider state true in the tenant, as the verifier does (`POST /__control/pact/provider-states`): the values it injects. */
+    /** Makes a Pact provider state true in the tenant, as the verifier does: answers the values it injects. */
     providerState: (change) => call(() => typed.POST("/__control/pact/provider-states", { body: change })),
     /** Shadow mode's report (`GET /__control/fidelity`): where the fake and the upstream agree and differ. */
     fidelity: () => call(() => typed.GET("/__control/fidelity")),
