@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bodyText, documentedExamples, readDocument } from '../../scripts/contract-examples.mjs';
 
-// The whole document as two tools a partner points at it load it: Specmatic (its jar from the npm package
-// `specmatic`, on Java 17) and Stoplight's Prism (`prism mock`). .ci/run installs both, each in a folder of its own,
-// and names them in SPECMATIC_JAR and PRISM_CLI. Locally the tests are skipped without them; under CI=true they fail,
+// The whole document as the tools a partner points at it load it: Specmatic (its jar from the npm package
+// `specmatic`, on Java 17), Stoplight's Prism (`prism mock`), and the linters Redocly and Spectral with the configs
+// the package ships. .ci/run installs them, each in a folder of its own, and names them in SPECMATIC_JAR, PRISM_CLI,
+// REDOCLY_CLI and SPECTRAL_CLI. Locally the tests are skipped without them; under CI=true they fail,
 // never skip. Specmatic's contract tests from the examples run in .ci/run (scripts/specmatic-contract.mjs).
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DOCUMENT = 'src/api/openapi.yaml';
@@ -17,6 +18,10 @@ const java = spawnSync('java', ['-version']).status === 0;
 const specmatic = jar !== undefined && existsSync(jar) && java;
 const prismCli = process.env.PRISM_CLI;
 const prism = prismCli !== undefined && existsSync(prismCli);
+const redoclyCli = process.env.REDOCLY_CLI;
+const redocly = redoclyCli !== undefined && existsSync(redoclyCli);
+const spectralCli = process.env.SPECTRAL_CLI;
+const spectral = spectralCli !== undefined && existsSync(spectralCli);
 const examples = documentedExamples(readDocument());
 
 function run(file: string, args: string[]): Promise<{ code: number; output: string }> {
@@ -55,6 +60,8 @@ describe('the whole document in the tools partners point at it', () => {
         'SPECMATIC_JAR must name the jar of the npm package specmatic, and java must run it (.ci/run installs both)',
       ).toBe(true);
       expect(prism, 'PRISM_CLI must name @stoplight/prism-cli (.ci/run installs it)').toBe(true);
+      expect(redocly, 'REDOCLY_CLI must name @redocly/cli (.ci/run installs it)').toBe(true);
+      expect(spectral, 'SPECTRAL_CLI must name @stoplight/spectral-cli (.ci/run installs it)').toBe(true);
     }
   });
 
@@ -69,9 +76,41 @@ describe('the whole document in the tools partners point at it', () => {
     ]);
     expect(output).not.toMatch(/ContractException|Invalid Regex|Could not determine name/);
     expect(output).toMatch(/API Paths: \d+, API Operations: \d+/);
-    // Specmatic reads no 415 response example inline (it tests 415 only from example files)
-    expect(output).toContain(`All ${examples.filter((e) => e.status !== 415).length} example(s) are valid.`);
+    // Specmatic reads no 415 response example inline (it tests 415 only from example files); the examples of
+    // src/api/examples/ are files, and the control plane names none (its `example`s are documentation only).
+    const inline = examples.filter((e) => !e.file && e.status !== 415);
+    expect(output).not.toMatch(/WARNING: Ignoring/);
+    expect(output).toContain(`All ${inline.length} example(s) are valid.`);
     expect(code, output.slice(-2000)).toBe(0);
+  });
+
+  // The commands the shipped configs' headers give, warnings included: a finding is a failure.
+  it.skipIf(!redocly && !ci)("reports nothing in Redocly's recommended rules, with redocly.yaml", async () => {
+    const { code, output } = await run(process.execPath, [
+      redoclyCli!,
+      'lint',
+      DOCUMENT,
+      '--config',
+      'redocly.yaml',
+      '--format=json',
+    ]);
+    expect(code, output.slice(-2000)).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+    expect(report.problems, output.slice(-2000)).toEqual([]);
+    expect(output).not.toMatch(/Unused rules/);
+  });
+
+  it.skipIf(!spectral && !ci)("reports nothing in Spectral's recommended rules, with .spectral.yaml", async () => {
+    const { code, output } = await run(process.execPath, [
+      spectralCli!,
+      'lint',
+      DOCUMENT,
+      '--ruleset',
+      '.spectral.yaml',
+      '--fail-severity=hint',
+    ]);
+    expect(code, output.slice(-2000)).toBe(0);
+    expect(output).toMatch(/No results with a severity of 'hint' or higher found/);
   });
 
   it.skipIf(!prism && !ci)(
