@@ -185,7 +185,7 @@ export function buildApp(
       throw error;
     }
     state.operationId = match.operation.operationId;
-    state.pathParams = match.pathParams;
+    state.route = match;
     refuseUnsavedWrite(ctx, req.method, match.operation.operationId);
     stepsOf(match.operation)(req, res, next);
   });
@@ -255,7 +255,7 @@ function operationSteps(
   const stepsOf = (operation: RouteMatch['operation']): RequestHandler => {
     const validator = once(() => newValidator(operation));
     const metadata = once(() => metadataOnce(validator().metadata));
-    const metadataStep: RequestHandler = (req, res, next) => metadata()(req, res, next, stateOf(req).pathParams ?? {});
+    const metadataStep: RequestHandler = (req, res, next) => metadata()(req, res, next, stateOf(req).route?.pathParams ?? {});
     const validated = once(() =>
       chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validator().validate, handle]),
     );
@@ -267,7 +267,7 @@ function operationSteps(
         metadataStep,
         bearer,
         (req, res, next) => {
-          const query = hasBody(req) ? undefined : fast(urlParts(req.originalUrl).query, stateOf(req).pathParams ?? {});
+          const query = hasBody(req) ? undefined : fast(urlParts(req.originalUrl).query, stateOf(req).route?.pathParams ?? {});
           if (query === undefined) return validatedAfterBearer()(req, res, next);
           stateOf(req).query = query;
           return handle(req, res, next);

@@ -1,5 +1,4 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { operationScopes } from '../api/document.js';
 import { DomainError } from '../api/errors.js';
 import { basicCredentials } from '../auth/basic-credentials.js';
 import { bearerTokenOf, malformedBearer, missingToken, type VerifyExpectations } from '../auth/jwt.js';
@@ -11,7 +10,6 @@ import type { ReceiveBody } from './body.js';
 import { strike, takeFault } from './faults.js';
 import { audiencesOf, baseUrlOf, verifyOnTenantClock } from './request-context.js';
 import { stateOf } from './request-state.js';
-import { routeOf } from './route.js';
 
 export interface Identified {
   /** The client the request proved to be: a token we signed, or the token request's own credentials. */
@@ -39,8 +37,7 @@ const insufficientScope = (missing: string[]): DomainError =>
  * its client). A forged token names no tenant, so it never takes a tenant's faults nor lands in its journal or report.
  */
 function identifyBearer(ctx: FakeContext, expectations: (req: Request) => TokenExpectations, req: Request): Identified {
-  const operation = routeOf(req)?.schema;
-  const scopes = operation && operationScopes(ctx.api.document, operation);
+  const scopes = stateOf(req).route?.operation.scopes;
   if (!scopes) return {};
   return bearerIdentity(ctx, req.get('authorization'), () => expectations(req), scopes);
 }
@@ -69,7 +66,7 @@ const isForm = (body: unknown): body is Record<string, unknown> =>
 
 /** A token request proves its client by its credentials, Basic or in the form (the grant's rules are the handler's). */
 function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
-  if (routeOf(req)?.schema?.operationId !== 'createToken') return {};
+  if (stateOf(req).operationId !== 'createToken') return {};
   let basic;
   try {
     basic = basicCredentials(req.get('authorization'));

@@ -29,7 +29,7 @@ const valuesAt = (req: Request, where: 'query' | 'path' | 'header', name: string
   where === 'query'
     ? (req.query as Record<string, unknown>)[name]
     : where === 'path'
-      ? stateOf(req).pathParams?.[name]
+      ? stateOf(req).route?.pathParams[name]
       : req.get(name);
 
 /**

@@ -5,7 +5,6 @@ import type { Tenant } from '../domain/tenants.js';
 import type { OperationCall, OperationHandlers } from './operation.js';
 import { baseUrlOf } from './request-context.js';
 import { settle, stateOf, type RequestState } from './request-state.js';
-import { routeOf } from './route.js';
 import { strike, takeFault } from './faults.js';
 
 /** Any operation's answer, as the adapter writes it (each handler's own type is checked where it is written). */
@@ -19,8 +18,9 @@ type AnyHandler = (call: OperationCall<OperationId>) => Answer | Promise<Answer>
 
 function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): OperationCall<OperationId> {
   return {
-    // Shaped and coerced by the validator against the operation's schemas, so they are the types the document says.
-    path: (routeOf(req)?.pathParams ?? {}) as never,
+    // Checked against the operation's schemas (every path parameter of the document is a string), so they are the
+    // types the document says.
+    path: (stateOf(req).route?.pathParams ?? {}) as never,
     query: (stateOf(req).query ?? req.query) as never,
     body: req.body as never,
     get baseUrl() {

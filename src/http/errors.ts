@@ -110,9 +110,8 @@ function fromValidator(error: ValidatorError, req: Request): Rendered {
     case 413:
       return { body: problem(413, 'payload_too_large', 'The request body is larger than 1 MiB.') };
     case 415: {
-      const content = (req as Request & { openapi?: { schema?: { requestBody?: { content?: object } } } }).openapi
-        ?.schema?.requestBody?.content;
-      const expected = Object.keys(content ?? { 'application/json': {} }).join(' or ');
+      const types = stateOf(req).route?.operation.bodyTypes ?? [];
+      const expected = (types.length > 0 ? types : ['application/json']).join(' or ');
       return {
         body: problem(
           415,

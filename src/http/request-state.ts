@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { OperationId } from '../api/types.js';
 import type { Tenant } from '../domain/tenants.js';
 import type { DocumentedPath } from '../records/journal.js';
+import type { RouteMatch } from './route.js';
 
 /**
  * What the pipeline learns about one request, written by the step that learns it and read by the ones after: the
@@ -10,10 +11,10 @@ import type { DocumentedPath } from '../records/journal.js';
 export interface RequestState {
   /** Also the `X-Request-Id` header; absent on the fake's own paths (control plane, docs), which are not journaled. */
   readonly id: string | undefined;
-  /** The operation the document routes the request to. */
+  /** The operation the document routes the request to (a forwarded request's too, in shadow mode). */
   operationId?: OperationId;
-  /** Its path parameters, decoded (the validator's `req.openapi.pathParams` are the same). */
-  pathParams?: Record<string, string>;
+  /** What the route step found: the operation as the later steps read it, its path parameters (decoded). */
+  route?: RouteMatch;
   /** The query as the fast path checked and coerced it (src/http/fast-parameters.ts); else the validator's `req.query`. */
   query?: Record<string, unknown>;
   /** The client whose token, or whose token request's credentials, verified: never a client a request merely names. */

@@ -1,5 +1,12 @@
 import type { Request } from 'express';
-import { letterOf, operationsOf, type ApiDocument, type DocumentOperation } from '../api/document.js';
+import {
+  letterOf,
+  operationAt,
+  operationScopes,
+  operationsOf,
+  type ApiDocument,
+  type DocumentOperation,
+} from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { closePathFinder } from './close-path.js';
 import { routeNotFound, type NearMiss } from './errors.js';
@@ -11,17 +18,6 @@ import {
   type LoadValidatorInternal,
   type ShimOutcome,
 } from './validator-internals.js';
-
-interface RoutedRequest extends Request {
-  openapi?: {
-    openApiRoute?: string;
-    pathParams?: Record<string, string>;
-    schema?: { operationId?: OperationId; security?: Record<string, string[]>[] };
-  };
-}
-
-/** The operation the validator's router found, or none (the fake's own paths). */
-export const routeOf = (req: Request): RoutedRequest['openapi'] => (req as RoutedRequest).openapi;
 
 type PathToRegexp = (
   path: string,
@@ -100,7 +96,7 @@ interface PathRoute {
   literals: string[];
   /** The expression that matches the path as the document writes it (`letterOf`): what routes. */
   letter: RegExp;
-  operations: Map<string, DocumentOperation & { operationId: OperationId }>;
+  operations: Map<string, RoutedOperation>;
   /** The `Allow` header of a 405, as the validator writes it. */
   allow: string;
 }
@@ -108,11 +104,33 @@ interface PathRoute {
 /** What routing reads of a request (Express's, or Node's own with the same three fields). */
 export type RoutableRequest = Pick<Request, 'originalUrl' | 'method' | 'path'>;
 
-/** What the route step found: the operation, its path as the document writes it, its path parameters (decoded). */
+/** A routed operation and what the steps after the route read of it, read from the document once per operation. */
+export interface RoutedOperation extends DocumentOperation {
+  operationId: OperationId;
+  /** The OAuth scopes it needs; undefined when OAuth does not secure it (the token endpoint, the fake's own paths). */
+  scopes: readonly string[] | undefined;
+  /** The media types its request body may have (a 415 names them); none when it takes no body. */
+  bodyTypes: readonly string[];
+}
+
+/**
+ * What the route step found, once per request, and every later step reads (http/request-state.ts): the operation,
+ * its path as the document writes it, its path parameters (decoded).
+ */
 export interface RouteMatch {
-  operation: DocumentOperation & { operationId: OperationId };
+  operation: RoutedOperation;
   openApiRoute: string;
   pathParams: Record<string, string>;
+}
+
+function routedOperation(document: ApiDocument, operation: DocumentOperation): RoutedOperation {
+  const object = operationAt(document, operation);
+  return {
+    ...operation,
+    operationId: operation.operationId as OperationId,
+    scopes: object && operationScopes(document, object),
+    bodyTypes: Object.keys(object?.requestBody?.content ?? {}),
+  };
 }
 
 // As express-openapi-validator (framework/openapi.spec.loader.js): `{id}` → `:id`, and its order of routes, static
@@ -166,7 +184,7 @@ export function compileRoutes(
   // The validator's routes: one per path and method, in the document's order, then sorted as it sorts them.
   const routes = operationsOf(document).map((operation) => ({
     expressRoute: toExpressRoute(operation.path),
-    operation: operation as RouteMatch['operation'],
+    operation: routedOperation(document, operation),
   }));
   routes.sort(sortRoutes);
   const byPath = new Map<string, PathRoute>();

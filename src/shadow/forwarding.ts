@@ -209,7 +209,10 @@ export function forwardingStep(
   const forward = async (req: Request, res: Response): Promise<void> => {
     const state = stateOf(req);
     const route = routeOf(req);
-    if (route) state.operationId = route.operation.operationId;
+    if (route) {
+      state.operationId = route.operation.operationId;
+      state.route = route;
+    }
     const received = await readBody(req);
     if (received === undefined) {
       // the client left before its request was read: nobody to answer, nothing forwarded

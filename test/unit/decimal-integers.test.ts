@@ -4,6 +4,7 @@ import { loadApiDocument, type ApiDocument } from '../../src/api/document.js';
 import { decimalIntegers } from '../../src/http/decimal-integers.js';
 import { compileFastParameters } from '../../src/http/fast-parameters.js';
 import { stateOf } from '../../src/http/request-state.js';
+import type { RouteMatch } from '../../src/http/route.js';
 
 // Every integer parameter the document has, wherever it is (query, path, header; an operation's or its path item's;
 // through a $ref), is refused unless in decimal digits: the control plane's as the public API's.
@@ -39,7 +40,7 @@ const DOCUMENT = {
 function run(query: Record<string, unknown>, page: string, depth?: string): unknown {
   const step = decimalIntegers(DOCUMENT, { method: 'post', path: '/__control/pages/{page}' })!;
   const req = { query, get: (name: string) => (name === 'X-Depth' ? depth : undefined) } as unknown as Request;
-  stateOf(req).pathParams = { page };
+  stateOf(req).route = { pathParams: { page } } as unknown as RouteMatch;
   try {
     let passed = false;
     step(req, {} as never, () => (passed = true));
