@@ -255,7 +255,8 @@ function operationSteps(
   const stepsOf = (operation: RouteMatch['operation']): RequestHandler => {
     const validator = once(() => newValidator(operation));
     const metadata = once(() => metadataOnce(validator().metadata));
-    const metadataStep: RequestHandler = (req, res, next) => metadata()(req, res, next, stateOf(req).route?.pathParams ?? {});
+    const metadataStep: RequestHandler = (req, res, next) =>
+      metadata()(req, res, next, stateOf(req).route?.pathParams ?? {});
     const validated = once(() =>
       chain([metadataStep, bearer, ...body, bounded, tokenRequest, ...validator().validate, handle]),
     );
@@ -267,7 +268,9 @@ function operationSteps(
         metadataStep,
         bearer,
         (req, res, next) => {
-          const query = hasBody(req) ? undefined : fast(urlParts(req.originalUrl).query, stateOf(req).route?.pathParams ?? {});
+          const query = hasBody(req)
+            ? undefined
+            : fast(urlParts(req.originalUrl).query, stateOf(req).route?.pathParams ?? {});
           if (query === undefined) return validatedAfterBearer()(req, res, next);
           stateOf(req).query = query;
           return handle(req, res, next);

@@ -3632,6 +3632,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example partner-a */
                 client_id: string;
             };
             cookie?: never;
@@ -3652,6 +3653,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:forbidden_tenant",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This token is client \"partner-a\"'s: it acts on that tenant only, not on \"partner-b\". Drop X-Client-Id (and client_id), or name your own client.",
+                     *       "code": "forbidden_tenant"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3661,6 +3671,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No client has client_id \"no-such-client\".",
+                     *       "code": "client_not_found"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3670,6 +3689,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_not_removable",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The client \"sandbox-client\" is the default one (the first configured): control calls and the library without a client id act on it, so it stays. Reset it instead (POST /__control/reset).",
+                     *       "code": "client_not_removable"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3684,6 +3712,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:state_not_saved",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "STATE_DIR could not delete the file of client \"partner-a\" (ENOTDIR (unlink)), so a restart would bring it back: nothing was removed. Try again later; GET /__control/health says when STATE_DIR takes writes.",
+                     *       "code": "state_not_saved"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
