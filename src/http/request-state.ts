@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { OperationId } from '../api/types.js';
 import type { Tenant } from '../domain/tenants.js';
 import type { DocumentedPath } from '../records/journal.js';
-import type { RouteMatch } from './route.js';
+import type { RouteMatch } from './route-match.js';
 
 /**
  * What the pipeline learns about one request, written by the step that learns it and read by the ones after: the

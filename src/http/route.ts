@@ -9,6 +9,7 @@ import {
 } from '../api/document.js';
 import type { OperationId } from '../api/types.js';
 import { closePathFinder } from './close-path.js';
+import type { RoutedOperation, RouteMatch } from './route-match.js';
 import { routeNotFound, type NearMiss } from './errors.js';
 import { urlParts } from './request-context.js';
 import {
@@ -103,25 +104,6 @@ interface PathRoute {
 
 /** What routing reads of a request (Express's, or Node's own with the same three fields). */
 export type RoutableRequest = Pick<Request, 'originalUrl' | 'method' | 'path'>;
-
-/** A routed operation and what the steps after the route read of it, read from the document once per operation. */
-export interface RoutedOperation extends DocumentOperation {
-  operationId: OperationId;
-  /** The OAuth scopes it needs; undefined when OAuth does not secure it (the token endpoint, the fake's own paths). */
-  scopes: readonly string[] | undefined;
-  /** The media types its request body may have (a 415 names them); none when it takes no body. */
-  bodyTypes: readonly string[];
-}
-
-/**
- * What the route step found, once per request, and every later step reads (http/request-state.ts): the operation,
- * its path as the document writes it, its path parameters (decoded).
- */
-export interface RouteMatch {
-  operation: RoutedOperation;
-  openApiRoute: string;
-  pathParams: Record<string, string>;
-}
 
 function routedOperation(document: ApiDocument, operation: DocumentOperation): RoutedOperation {
   const object = operationAt(document, operation);

@@ -4,7 +4,7 @@ import { loadApiDocument, type ApiDocument } from '../../src/api/document.js';
 import { decimalIntegers } from '../../src/http/decimal-integers.js';
 import { compileFastParameters } from '../../src/http/fast-parameters.js';
 import { stateOf } from '../../src/http/request-state.js';
-import type { RouteMatch } from '../../src/http/route.js';
+import type { RouteMatch } from '../../src/http/route-match.js';
 
 // Every integer parameter the document has, wherever it is (query, path, header; an operation's or its path item's;
 // through a $ref), is refused unless in decimal digits: the control plane's as the public API's.

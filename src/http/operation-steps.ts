@@ -1,0 +1,119 @@
+import type { RequestHandler } from 'express';
+import type { OperationId } from '../api/types.js';
+import type { FakeContext } from '../context.js';
+import { authenticateBearer, authenticateTokenRequest } from './authenticate.js';
+import { bodyParsers, hasBody, receiveBody } from './body.js';
+import { boundedBody } from './body-bounds.js';
+import { chain } from './chain.js';
+import { dispatch } from './dispatch.js';
+import { fastReadOf } from './fast-parameters.js';
+import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
+import type { OperationHandlers } from './operation.js';
+import { inOrder, OPERATION_STEPS, type MadeStep, type OperationStepName } from './pipeline.js';
+import { urlParts } from './request-context.js';
+import { stateOf } from './request-state.js';
+import type { RoutedOperation } from './route-match.js';
+import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
+import {
+  metadataOnce,
+  operationValidator,
+  requestAsksNothing,
+  takesNothing,
+  type OperationValidator,
+} from './validator.js';
+
+/** Parts of the pipeline a test or a benchmark may leave out or change, to compare (the defaults: all on, as shipped). */
+export interface PipelineOptions {
+  /** The fast path of reads with simple parameters (src/http/fast-parameters.ts); off: every request to the validator. */
+  fastReads?: boolean;
+  /** Where the validator shims find the library's internals (a test gives them changed ones). */
+  validatorInternals?: LoadValidatorInternal;
+}
+
+/** `make`, run on the first call only; every call answers what it made. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/**
+ * Each operation's own steps, OPERATION_STEPS in their order, made on its first request and kept for the instance.
+ * Each part is made when a request first needs it: the validator library loads with the first validator, not with
+ * the app. The validator checks what the fast parameter check did not take, and nothing of a request that asks
+ * nothing of an operation that takes nothing (the health check).
+ */
+export function operationSteps(
+  ctx: FakeContext,
+  handlers: OperationHandlers,
+  pipeline: PipelineOptions,
+): (operation: RoutedOperation) => RequestHandler {
+  const { validatorInternals = loadValidatorInternal, fastReads = true } = pipeline;
+  const body = bodyParsers();
+  const shared = {
+    'bearer token': authenticateBearer(ctx, receiveBody(body)),
+    body,
+    'body bounds': boundedBody(ctx.api.document),
+    'token request': authenticateTokenRequest(ctx),
+    dispatch: dispatch(ctx, handlers),
+  } satisfies Partial<Record<OperationStepName, MadeStep>>;
+  // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
+  const shimMetaSchema = once(() =>
+    applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger),
+  );
+  const saidOnce = new Set<string>();
+  const debugOnce = (shim: string, reason: string, message: string): void => {
+    if (saidOnce.has(shim)) return;
+    saidOnce.add(shim);
+    ctx.logger.debug({ shim, reason }, message);
+  };
+  const stepAside = (reason: string): void =>
+    debugOnce(
+      'fast-parameters',
+      reason,
+      `fast parameter check stepped aside: ${reason}; express-openapi-validator checks every read`,
+    );
+  const newValidator = (operation: RoutedOperation): OperationValidator => {
+    shimMetaSchema();
+    const validator = operationValidator(ctx.api.document, operation, Boolean(ctx.options.validateResponses));
+    if (validator.unknownSteps)
+      debugOnce(
+        'validator-steps',
+        validator.unknownSteps,
+        `validator steps run as the library chains them: ${validator.unknownSteps}`,
+      );
+    return validator;
+  };
+
+  const stepsOf = (operation: RoutedOperation): RequestHandler => {
+    const fast = fastReads ? fastReadOf(ctx.api.document, operation, validatorInternals, stepAside) : undefined;
+    // a read with simple parameters: checked and coerced here; anything it does not take goes on to the validator
+    const fastParameters: MadeStep =
+      fast &&
+      ((req, _res, next) => {
+        const state = stateOf(req);
+        if (!hasBody(req)) state.query = fast(urlParts(req.originalUrl).query, state.route?.pathParams ?? {});
+        next();
+      });
+    const nothingToTake = takesNothing(ctx.api.document, operation);
+    const validator = once(() => newValidator(operation));
+    const validated = once(() => {
+      const metadata = metadataOnce(validator().metadata);
+      return chain([
+        (req, res, next) => metadata(req, res, next, stateOf(req).route?.pathParams ?? {}),
+        ...validator().validate,
+      ]);
+    });
+    const validate: RequestHandler = (req, res, next) => {
+      if (stateOf(req).query !== undefined || (nothingToTake && requestAsksNothing(req))) return next();
+      validated()(req, res, next);
+    };
+    return chain(inOrder(OPERATION_STEPS, { ...shared, 'fast parameters': fastParameters, validate }));
+  };
+
+  const made = new Map<OperationId, RequestHandler>();
+  return (operation) => {
+    let steps = made.get(operation.operationId);
+    if (!steps) made.set(operation.operationId, (steps = stepsOf(operation)));
+    return steps;
+  };
+}
