@@ -2348,6 +2348,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:problem:investment-api-fake:shadow_mode_off",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "The fake is not in shadow mode: start it with --upstream <base URL> (UPSTREAM_URL) to compare it with a deployment of the interface.",
+                 *       "code": "shadow_mode_off"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -3530,9 +3539,50 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No client has the `client_id` the body or the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No client has client_id \"no-such-client\".",
+                     *       "code": "client_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /client: must NOT have additional properties.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/client",
+                     *           "message": "must NOT have additional properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3933,7 +3983,41 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description The snapshot does not match the schema, repeats an id or links to a missing item (`validation_error`, `invalid_world`): nothing changed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:invalid_world",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The snapshot breaks 3 rule(s) of a world; nothing was changed.",
+                     *       "code": "invalid_world",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/wallets/0/account_id",
+                     *           "message": "no item of accounts has id \"b419d7c7-ab1f-4182-90ea-a862302d7fc0\""
+                     *         },
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/payment_method_details/0/account_id",
+                     *           "message": "no item of accounts has id \"b419d7c7-ab1f-4182-90ea-a862302d7fc0\""
+                     *         },
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/orders/0/account_id",
+                     *           "message": "no item of accounts has id \"b419d7c7-ab1f-4182-90ea-a862302d7fc0\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4050,9 +4134,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            /** @description A client has this `client_id` (`client_exists`); or `limit_reached`: past `MAX_TENANTS`, or the room no tenant holds cannot take the new client's guarantee of `WORLD_BYTES` (the detail names the setting). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_exists",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A client with client_id \"sandbox-client\" already exists.",
+                     *       "code": "client_exists"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /client_id: must match pattern \"^[A-Za-z0-9._~-]+$\"; body /client_secret: must NOT have fewer than 1 characters.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/client_id",
+                     *           "message": "must match pattern \"^[A-Za-z0-9._~-]+$\""
+                     *         },
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/client_secret",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4217,9 +4347,50 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No client has this `client_id` (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No client has client_id \"no-such-client\".",
+                     *       "code": "client_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /settings/order_progression: must be equal to one of the allowed values: manual, clock, polls.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/settings/order_progression",
+                     *           "message": "must be equal to one of the allowed values: manual, clock, polls"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4304,7 +4475,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Not exactly one of `advance_seconds` and `now`, or a field of the wrong type (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /: must NOT be valid.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/",
+                     *           "message": "must NOT be valid"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4411,11 +4606,53 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No account has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed (an IBAN that fails ISO 13616: `invalid_iban`); `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:invalid_iban",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request breaks a rule: /iban: IBAN check digits fail.",
+                     *       "code": "invalid_iban",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/iban",
+                     *           "message": "IBAN check digits fail",
+                     *           "code": "invalid_iban"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4577,11 +4814,52 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No account or asset has the id or ISIN (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description A market rule broken (`asset_not_subscribeable`, `currency_mismatch`, `below_min_investment`, `no_primary_wallet`…) or the schema; `errors` names the field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:currency_mismatch",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "IEUEM83IH5M0 trades in EUR, not USD.",
+                     *       "code": "currency_mismatch",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/currency",
+                     *           "message": "IEUEM83IH5M0 trades in EUR, not USD."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4652,7 +4930,24 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No order has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "An order with id \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
         };
     };
@@ -4713,8 +5008,42 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description No order has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "An order with id \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The order is `COMPLETED` or `CANCELLED` (`order_not_advanceable`); or `limit_reached`: the step would take the tenant past its room (the detail names the setting). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:order_not_advanceable",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Order 1be7193a-8b35-4834-a07d-916c3e31c867 is COMPLETED, the end of its lifecycle; only an order that is not COMPLETED or CANCELLED can advance.",
+                     *       "code": "order_not_advanceable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
         };
@@ -4786,10 +5115,51 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No order has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "An order with id \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /status: must be equal to one of the allowed values: PLACED, AWAITING_PAYMENT, AWAITING_TOKEN_DELIVERY, COMPLETED, CANCELLED.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/status",
+                     *           "message": "must be equal to one of the allowed values: PLACED, AWAITING_PAYMENT, AWAITING_TOKEN_DELIVERY, COMPLETED, CANCELLED"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4899,7 +5269,31 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description A fault without a `status`, a `latency_ms` or `drop` (`fault_without_effect`), or against the schema; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:fault_without_effect",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "A fault needs a status, a latency_ms or drop: true.",
+                     *       "code": "fault_without_effect",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/status",
+                     *           "message": "one of status, latency_ms, drop is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4959,7 +5353,24 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The tenant holds no fault of this id (`not_found`): never added, removed, or its `count` fired, or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Fault \"fault-1\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
         };
@@ -5314,11 +5725,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:verification_failed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Expected at least 1 request(s) matching GET, /v1/orders, query order_status=PLACED; 0 matched. Nearest: request 3, query.order_status \"COMPLETED\".",
+                     *       "code": "verification_failed",
+                     *       "matched": 0,
+                     *       "requests": [],
+                     *       "near_misses": [
+                     *         {
+                     *           "request": {
+                     *             "id": "3",
+                     *             "client_id": "sandbox-client",
+                     *             "method": "GET",
+                     *             "status": 200,
+                     *             "duration_ms": 13.53,
+                     *             "operation_id": "listOrders",
+                     *             "code": null,
+                     *             "fault_id": null,
+                     *             "applied": true,
+                     *             "path": "/v1/orders",
+                     *             "time": "2026-12-03T07:11:40.318Z",
+                     *             "query": {
+                     *               "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *               "order_status": "COMPLETED"
+                     *             }
+                     *           },
+                     *           "body": null,
+                     *           "differences": [
+                     *             {
+                     *               "field": "query.order_status",
+                     *               "expected": "PLACED",
+                     *               "actual": "COMPLETED"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["VerificationFailure"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description A pattern naming an unknown operation, past its bounds (`pattern_too_large`) or against the schema; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The pattern names the operation \"listOrder\", which the document does not have.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/request/operation",
+                     *           "message": "is not an operationId of the document (such as listOrders, cancelOrder, createAccount)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     exportRequests: {
@@ -5510,7 +5985,24 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description An unknown state (`unknown_provider_state`, naming the known ones), one this world cannot make (`provider_state_unavailable`), or `params` that break the API's rules. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:unknown_provider_state",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "No provider state is named \"a fund exists\". Known states: \"an account exists\", \"a wallet exists\", \"payment method details exist\", \"an asset exists\", \"a feeder fund exists\", \"a custom offering exists\", \"an order exists in status PLACED\", \"an order exists in status AWAITING_PAYMENT\", \"an order exists in status AWAITING_TOKEN_DELIVERY\", \"an order exists in status COMPLETED\", \"an order exists in status CANCELLED\".",
+                     *       "code": "unknown_provider_state"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -5562,7 +6054,24 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The journal holds no request of this id (`request_not_found`): never seen, fallen out of its `JOURNAL_SIZE`, or another client's for a partner's token. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:request_not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "The journal holds no request \"999\" (it keeps the last JOURNAL_SIZE requests).",
+                     *       "code": "request_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getFidelityReport: {
