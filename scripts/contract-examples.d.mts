@@ -56,11 +56,39 @@ export interface ExampledOperation {
   operation: { operationId: string; responses: Record<string, unknown> } & Record<string, unknown>;
 }
 
+/** A schema and the one `example` held to it (undefined: none). */
+export interface SingularExample {
+  schema: object;
+  example: unknown;
+}
+
+/** A control operation's examples (the singular `example`, documentation only) and the request they make. */
+export interface ControlExample {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Every status the operation documents. */
+  statuses: number[];
+  parameters: (SingularExample & { name: string; in: string })[];
+  body: (SingularExample & { mediaType: string }) | undefined;
+  answers: (SingularExample & { status: number; mediaType: string })[];
+  /** Where the operation has named `examples` instead: a parameter's name, `body`, `<status> <media type>`. */
+  named: string[];
+  request: {
+    path: string;
+    query: Record<string, string>;
+    headers: Record<string, string>;
+    contentType: string | undefined;
+    body: unknown;
+  };
+}
+
 export const DOCUMENT_FILE: URL;
 export const EXAMPLES_DIR: URL;
 export const INVALID_TOKEN: string;
 export function readDocument(file?: URL | string): unknown;
 export function exampledOperations(document: unknown): ExampledOperation[];
+export function controlExamples(document: unknown): ControlExample[];
 export function inlineExamples(document: unknown): DocumentedExample[];
 export function readExampleFiles(dir?: URL): ExampleFile[];
 export function externalExamples(document: unknown, files?: readonly ExampleFile[]): DocumentedExample[];

@@ -28,13 +28,23 @@ export function readDocument(file = DOCUMENT_FILE) {
   return parse(readFileSync(file, 'utf8'));
 }
 
-/** The operations every documented answer of which has an example: the public API (`/v1`) and the token endpoint. */
-export function exampledOperations(document) {
+/** The operations of the paths `keep` keeps, each with its path, method and path item. */
+function operationsWhere(document, keep) {
   return Object.entries(document.paths)
-    .filter(([path]) => path.startsWith('/v1/') || path === '/oauth2/token')
+    .filter(([path]) => keep(path))
     .flatMap(([path, item]) =>
       METHODS.filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })),
     );
+}
+
+/** The operations every documented answer of which has an example: the public API (`/v1`) and the token endpoint. */
+export function exampledOperations(document) {
+  return operationsWhere(document, (path) => path.startsWith('/v1/') || path === '/oauth2/token');
+}
+
+/** The control plane's operations (`/__control/...`). */
+function controlOperations(document) {
+  return operationsWhere(document, (path) => path.startsWith('/__control/'));
 }
 
 export function resolved(document, node) {
@@ -111,6 +121,65 @@ export function inlineExamples(document) {
     }
   }
   return entries;
+}
+
+/**
+ * The control plane's examples, operation by operation: the singular `example` of its parameters, of its request
+ * body and of each answer (status and media type), each with the schema it is held to, and the request the
+ * parameters' and the body's examples make together. They are documentation only: no name pairs them into an
+ * exchange, since a contract-testing tool would test each against the operation's security alternatives
+ * (`[{}, {controlToken}, {controlClient}]`), which an example cannot all pass. `named` lists where the operation
+ * carries named `examples` instead (a parameter's name, `body`, or `<status> <media type>`).
+ */
+export function controlExamples(document) {
+  return controlOperations(document).map(({ path, method, item, operation }) => {
+    const parameters = parametersOf(document, item, operation);
+    const requestBody = resolved(document, operation.requestBody);
+    const [bodyType, bodyMedia] = Object.entries(requestBody?.content ?? {})[0] ?? [];
+    const answers = Object.entries(operation.responses).flatMap(([status, node]) =>
+      Object.entries(resolved(document, node).content ?? {}).map(([mediaType, media]) => ({
+        status: Number(status),
+        mediaType,
+        media,
+      })),
+    );
+    let filled = path;
+    const query = {};
+    const headers = {};
+    for (const p of parameters.filter((x) => x.example !== undefined)) {
+      if (p.in === 'path') filled = filled.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
+      else if (p.in === 'query') query[p.name] = String(p.example);
+      else if (p.in === 'header') headers[p.name] = String(p.example);
+    }
+    return {
+      operationId: operation.operationId,
+      method: method.toUpperCase(),
+      path,
+      statuses: Object.keys(operation.responses).map(Number),
+      parameters: parameters
+        .filter((p) => p.example !== undefined)
+        .map((p) => ({ name: p.name, in: p.in, schema: p.schema, example: p.example })),
+      body: bodyMedia && { mediaType: bodyType, schema: bodyMedia.schema, example: bodyMedia.example },
+      answers: answers.map(({ status, mediaType, media }) => ({
+        status,
+        mediaType,
+        schema: media.schema,
+        example: media.example,
+      })),
+      named: [
+        ...parameters.filter((p) => p.examples !== undefined).map((p) => p.name),
+        ...(bodyMedia?.examples === undefined ? [] : ['body']),
+        ...answers.filter((a) => a.media.examples !== undefined).map((a) => `${a.status} ${a.mediaType}`),
+      ],
+      request: {
+        path: filled,
+        query,
+        headers,
+        contentType: bodyMedia?.example === undefined ? undefined : bodyType,
+        body: bodyMedia?.example,
+      },
+    };
+  });
 }
 
 /** The external example files of `dir`, as Specmatic reads them, each with its file's name. */

@@ -498,6 +498,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @example sandbox-client */
                 client_id: string;
             };
             cookie?: never;
@@ -594,6 +595,7 @@ export interface paths {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example b419d7c7-ab1f-4182-90ea-a862302d7fc0 */
                 account_id: components["parameters"]["AccountId"];
             };
             cookie?: never;
@@ -668,6 +670,7 @@ export interface paths {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example ee4c82db-6413-4fa9-86e7-2b779e84c33f */
                 order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -701,6 +704,7 @@ export interface paths {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example ee4c82db-6413-4fa9-86e7-2b779e84c33f */
                 order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -731,6 +735,7 @@ export interface paths {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example ee4c82db-6413-4fa9-86e7-2b779e84c33f */
                 order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -817,6 +822,7 @@ export interface paths {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example fault-1 */
                 fault_id: string;
             };
             cookie?: never;
@@ -2342,6 +2348,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:problem:investment-api-fake:shadow_mode_off",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "The fake is not in shadow mode: start it with --upstream <base URL> (UPSTREAM_URL) to compare it with a deployment of the interface.",
+                 *       "code": "shadow_mode_off"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2351,7 +2366,9 @@ export interface components {
         Skip: number;
         /** @description Items to answer at most, in decimal digits (`0x10`, `1e3`, `5.0` → 422 `validation_error`). */
         Limit: number;
+        /** @example b419d7c7-ab1f-4182-90ea-a862302d7fc0 */
         AccountId: string;
+        /** @example ee4c82db-6413-4fa9-86e7-2b779e84c33f */
         OrderId: string;
         /** @description The tenant the control call acts on (default the default client). */
         ControlClientHeader: string;
@@ -3463,6 +3480,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -3473,6 +3495,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "degraded",
+                     *       "persistence": {
+                     *         "status": "degraded",
+                     *         "since": "2026-12-03T07:11:56.321Z",
+                     *         "reason": "ENOTDIR (open)",
+                     *         "tenants_not_saved": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -3487,6 +3520,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "client_id": "sandbox-client"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResetRequest"];
             };
         };
@@ -3501,9 +3539,50 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No client has the `client_id` the body or the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No client has client_id \"no-such-client\".",
+                     *       "code": "client_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /client: must NOT have additional properties.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/client",
+                     *           "message": "must NOT have additional properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3528,6 +3607,173 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "feeder_funds": [
+                     *         {
+                     *           "id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                     *           "name": "Batz Infrastructure Fund",
+                     *           "abbreviation": "KODFU"
+                     *         }
+                     *       ],
+                     *       "share_classes": [
+                     *         {
+                     *           "id": "5ebdd686-a135-4aa2-85cd-f6c3c0b49685",
+                     *           "name": "Batz Infrastructure Fund Class A",
+                     *           "abbreviation": "KODFU-A",
+                     *           "management_fee": null,
+                     *           "administration_fee": 0.0025,
+                     *           "servicing_fee": 0.0016,
+                     *           "subscription_fee": 0.0463,
+                     *           "redemption_fee": 0.0013,
+                     *           "depositary_fee": 0.0008,
+                     *           "target_return_net": 0.1146,
+                     *           "min_investment": null,
+                     *           "lock_up": 0,
+                     *           "redemption_window": "weekly",
+                     *           "lock_up_duration": null,
+                     *           "redemption_cycle": "weekly",
+                     *           "next_redemption_date": "2026-01-05T00:00:00.000Z",
+                     *           "feeder_fund_id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                     *           "created": "2024-03-19T08:08:51.799Z"
+                     *         },
+                     *         {
+                     *           "id": "d8c9c5b7-3d66-49a9-9e67-b1269eb56aff",
+                     *           "name": "Batz Infrastructure Fund Class D",
+                     *           "abbreviation": "KODFU-D",
+                     *           "management_fee": 0.0073,
+                     *           "administration_fee": null,
+                     *           "servicing_fee": null,
+                     *           "subscription_fee": 0.0303,
+                     *           "redemption_fee": 0.0063,
+                     *           "depositary_fee": 0.0007,
+                     *           "target_return_net": 0.0841,
+                     *           "min_investment": 2500000,
+                     *           "lock_up": 36,
+                     *           "redemption_window": "annually",
+                     *           "lock_up_duration": "36 months",
+                     *           "redemption_cycle": "annually",
+                     *           "next_redemption_date": "2027-01-01T00:00:00.000Z",
+                     *           "feeder_fund_id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                     *           "created": "2024-03-29T10:09:46.428Z"
+                     *         }
+                     *       ],
+                     *       "assets": [
+                     *         {
+                     *           "id": "8b443f44-a775-4b90-8500-efbfc0642084",
+                     *           "isin": "IEUEM83IH5M0",
+                     *           "currency": "EUR",
+                     *           "subscribeable": true,
+                     *           "redeemable": true,
+                     *           "tradeable": true,
+                     *           "share_class_id": "5ebdd686-a135-4aa2-85cd-f6c3c0b49685",
+                     *           "created": "2024-07-29T17:12:45.740Z"
+                     *         },
+                     *         {
+                     *           "id": "d0fc69a5-2f64-44ae-a3ae-2e253d87f23c",
+                     *           "isin": "LIUX838B6LE5",
+                     *           "currency": "CHF",
+                     *           "subscribeable": true,
+                     *           "redeemable": true,
+                     *           "tradeable": true,
+                     *           "share_class_id": "d8c9c5b7-3d66-49a9-9e67-b1269eb56aff",
+                     *           "created": "2025-02-27T09:01:09.841Z"
+                     *         }
+                     *       ],
+                     *       "custom_offerings": [
+                     *         {
+                     *           "id": "2b00f3fe-f908-4b8d-b479-3ba6d3014045",
+                     *           "name": "Kreiger Early Investor Offering",
+                     *           "asset_id": "8b443f44-a775-4b90-8500-efbfc0642084"
+                     *         }
+                     *       ],
+                     *       "documents": [
+                     *         {
+                     *           "id": "893081c1-a9ee-4224-a3cf-c5d9f1d0f640",
+                     *           "type": "FEEDER_FUND",
+                     *           "title": "Prospectus",
+                     *           "feeder_fund_id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                     *           "custom_offering_id": null
+                     *         },
+                     *         {
+                     *           "id": "84e2943d-cf5b-4b8e-833a-001fac26fbd6",
+                     *           "type": "CUSTOM_OFFERING",
+                     *           "title": "Term Sheet",
+                     *           "feeder_fund_id": null,
+                     *           "custom_offering_id": "2b00f3fe-f908-4b8d-b479-3ba6d3014045"
+                     *         }
+                     *       ],
+                     *       "accounts": [
+                     *         {
+                     *           "id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *           "external_id": "user_340379",
+                     *           "type": "individual",
+                     *           "country": "FI",
+                     *           "city": "Vaasa",
+                     *           "line1": "Annaranta 64",
+                     *           "postal_code": "49271",
+                     *           "state": "Varsinais-Suomi",
+                     *           "first_name": "Stephen",
+                     *           "last_name": "Vandervort",
+                     *           "dob_day": 18,
+                     *           "dob_month": 12,
+                     *           "dob_year": 1942,
+                     *           "place_of_birth": "Coyhaven",
+                     *           "tin": "63763632169",
+                     *           "tax_residencies": "FI",
+                     *           "created": "2024-03-12T16:17:25.241Z"
+                     *         }
+                     *       ],
+                     *       "wallets": [
+                     *         {
+                     *           "id": "dff99d14-73ab-4a5a-a55d-b10bc7083126",
+                     *           "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *           "chain": "polygon",
+                     *           "wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063",
+                     *           "is_primary": true,
+                     *           "created": "2024-03-12T16:17:25.241Z"
+                     *         }
+                     *       ],
+                     *       "payment_method_details": [
+                     *         {
+                     *           "id": "126f6177-6b0a-483b-8697-c7bc4a89108c",
+                     *           "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *           "type": "sepa",
+                     *           "iban": "FI9250350950996593",
+                     *           "account_holder_name": "Stephen Vandervort",
+                     *           "is_primary": true
+                     *         }
+                     *       ],
+                     *       "orders": [
+                     *         {
+                     *           "id": "ee4c82db-6413-4fa9-86e7-2b779e84c33f",
+                     *           "side": "BUY",
+                     *           "market": "PRIMARY",
+                     *           "status": "AWAITING_PAYMENT",
+                     *           "amount_of_units": 1866,
+                     *           "value": 4461606,
+                     *           "currency": "CHF",
+                     *           "isin": "LIUX838B6LE5",
+                     *           "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *           "created": "2025-04-23T02:59:57.842Z",
+                     *           "settlement_transaction_hash": null,
+                     *           "payment_transaction_reference": null,
+                     *           "custom_offering_id": null,
+                     *           "sender_payment_method_details": {
+                     *             "type": "sepa",
+                     *             "iban": "FI9250350950996593",
+                     *             "account_holder_name": "Stephen Vandervort"
+                     *           },
+                     *           "recipient_payment_method_details": {
+                     *             "type": "sepa",
+                     *             "iban": "DE12500105170648489890",
+                     *             "account_holder_name": "Investment Platform Custody GmbH"
+                     *           },
+                     *           "recipient_wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["World"];
                 };
             };
@@ -3552,6 +3798,173 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "feeder_funds": [
+                 *         {
+                 *           "id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                 *           "name": "Batz Infrastructure Fund",
+                 *           "abbreviation": "KODFU"
+                 *         }
+                 *       ],
+                 *       "share_classes": [
+                 *         {
+                 *           "id": "5ebdd686-a135-4aa2-85cd-f6c3c0b49685",
+                 *           "name": "Batz Infrastructure Fund Class A",
+                 *           "abbreviation": "KODFU-A",
+                 *           "management_fee": null,
+                 *           "administration_fee": 0.0025,
+                 *           "servicing_fee": 0.0016,
+                 *           "subscription_fee": 0.0463,
+                 *           "redemption_fee": 0.0013,
+                 *           "depositary_fee": 0.0008,
+                 *           "target_return_net": 0.1146,
+                 *           "min_investment": null,
+                 *           "lock_up": 0,
+                 *           "redemption_window": "weekly",
+                 *           "lock_up_duration": null,
+                 *           "redemption_cycle": "weekly",
+                 *           "next_redemption_date": "2026-01-05T00:00:00.000Z",
+                 *           "feeder_fund_id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                 *           "created": "2024-03-19T08:08:51.799Z"
+                 *         },
+                 *         {
+                 *           "id": "d8c9c5b7-3d66-49a9-9e67-b1269eb56aff",
+                 *           "name": "Batz Infrastructure Fund Class D",
+                 *           "abbreviation": "KODFU-D",
+                 *           "management_fee": 0.0073,
+                 *           "administration_fee": null,
+                 *           "servicing_fee": null,
+                 *           "subscription_fee": 0.0303,
+                 *           "redemption_fee": 0.0063,
+                 *           "depositary_fee": 0.0007,
+                 *           "target_return_net": 0.0841,
+                 *           "min_investment": 2500000,
+                 *           "lock_up": 36,
+                 *           "redemption_window": "annually",
+                 *           "lock_up_duration": "36 months",
+                 *           "redemption_cycle": "annually",
+                 *           "next_redemption_date": "2027-01-01T00:00:00.000Z",
+                 *           "feeder_fund_id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                 *           "created": "2024-03-29T10:09:46.428Z"
+                 *         }
+                 *       ],
+                 *       "assets": [
+                 *         {
+                 *           "id": "8b443f44-a775-4b90-8500-efbfc0642084",
+                 *           "isin": "IEUEM83IH5M0",
+                 *           "currency": "EUR",
+                 *           "subscribeable": true,
+                 *           "redeemable": true,
+                 *           "tradeable": true,
+                 *           "share_class_id": "5ebdd686-a135-4aa2-85cd-f6c3c0b49685",
+                 *           "created": "2024-07-29T17:12:45.740Z"
+                 *         },
+                 *         {
+                 *           "id": "d0fc69a5-2f64-44ae-a3ae-2e253d87f23c",
+                 *           "isin": "LIUX838B6LE5",
+                 *           "currency": "CHF",
+                 *           "subscribeable": true,
+                 *           "redeemable": true,
+                 *           "tradeable": true,
+                 *           "share_class_id": "d8c9c5b7-3d66-49a9-9e67-b1269eb56aff",
+                 *           "created": "2025-02-27T09:01:09.841Z"
+                 *         }
+                 *       ],
+                 *       "custom_offerings": [
+                 *         {
+                 *           "id": "2b00f3fe-f908-4b8d-b479-3ba6d3014045",
+                 *           "name": "Kreiger Early Investor Offering",
+                 *           "asset_id": "8b443f44-a775-4b90-8500-efbfc0642084"
+                 *         }
+                 *       ],
+                 *       "documents": [
+                 *         {
+                 *           "id": "893081c1-a9ee-4224-a3cf-c5d9f1d0f640",
+                 *           "type": "FEEDER_FUND",
+                 *           "title": "Prospectus",
+                 *           "feeder_fund_id": "f7dffd99-503c-4122-a13c-0e10e05b0a1b",
+                 *           "custom_offering_id": null
+                 *         },
+                 *         {
+                 *           "id": "84e2943d-cf5b-4b8e-833a-001fac26fbd6",
+                 *           "type": "CUSTOM_OFFERING",
+                 *           "title": "Term Sheet",
+                 *           "feeder_fund_id": null,
+                 *           "custom_offering_id": "2b00f3fe-f908-4b8d-b479-3ba6d3014045"
+                 *         }
+                 *       ],
+                 *       "accounts": [
+                 *         {
+                 *           "id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                 *           "external_id": "user_340379",
+                 *           "type": "individual",
+                 *           "country": "FI",
+                 *           "city": "Vaasa",
+                 *           "line1": "Annaranta 64",
+                 *           "postal_code": "49271",
+                 *           "state": "Varsinais-Suomi",
+                 *           "first_name": "Stephen",
+                 *           "last_name": "Vandervort",
+                 *           "dob_day": 18,
+                 *           "dob_month": 12,
+                 *           "dob_year": 1942,
+                 *           "place_of_birth": "Coyhaven",
+                 *           "tin": "63763632169",
+                 *           "tax_residencies": "FI",
+                 *           "created": "2024-03-12T16:17:25.241Z"
+                 *         }
+                 *       ],
+                 *       "wallets": [
+                 *         {
+                 *           "id": "dff99d14-73ab-4a5a-a55d-b10bc7083126",
+                 *           "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                 *           "chain": "polygon",
+                 *           "wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063",
+                 *           "is_primary": true,
+                 *           "created": "2024-03-12T16:17:25.241Z"
+                 *         }
+                 *       ],
+                 *       "payment_method_details": [
+                 *         {
+                 *           "id": "126f6177-6b0a-483b-8697-c7bc4a89108c",
+                 *           "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                 *           "type": "sepa",
+                 *           "iban": "FI9250350950996593",
+                 *           "account_holder_name": "Stephen Vandervort",
+                 *           "is_primary": true
+                 *         }
+                 *       ],
+                 *       "orders": [
+                 *         {
+                 *           "id": "ee4c82db-6413-4fa9-86e7-2b779e84c33f",
+                 *           "side": "BUY",
+                 *           "market": "PRIMARY",
+                 *           "status": "AWAITING_PAYMENT",
+                 *           "amount_of_units": 1866,
+                 *           "value": 4461606,
+                 *           "currency": "CHF",
+                 *           "isin": "LIUX838B6LE5",
+                 *           "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                 *           "created": "2025-04-23T02:59:57.842Z",
+                 *           "settlement_transaction_hash": null,
+                 *           "payment_transaction_reference": null,
+                 *           "custom_offering_id": null,
+                 *           "sender_payment_method_details": {
+                 *             "type": "sepa",
+                 *             "iban": "FI9250350950996593",
+                 *             "account_holder_name": "Stephen Vandervort"
+                 *           },
+                 *           "recipient_payment_method_details": {
+                 *             "type": "sepa",
+                 *             "iban": "DE12500105170648489890",
+                 *             "account_holder_name": "Investment Platform Custody GmbH"
+                 *           },
+                 *           "recipient_wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["World"];
             };
         };
@@ -3570,7 +3983,41 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description The snapshot does not match the schema, repeats an id or links to a missing item (`validation_error`, `invalid_world`): nothing changed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:invalid_world",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The snapshot breaks 3 rule(s) of a world; nothing was changed.",
+                     *       "code": "invalid_world",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/wallets/0/account_id",
+                     *           "message": "no item of accounts has id \"b419d7c7-ab1f-4182-90ea-a862302d7fc0\""
+                     *         },
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/payment_method_details/0/account_id",
+                     *           "message": "no item of accounts has id \"b419d7c7-ab1f-4182-90ea-a862302d7fc0\""
+                     *         },
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/orders/0/account_id",
+                     *           "message": "no item of accounts has id \"b419d7c7-ab1f-4182-90ea-a862302d7fc0\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3589,6 +4036,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "client_id": "sandbox-client",
+                     *           "token_endpoint_auth_method": "client_secret_post",
+                     *           "scopes": [
+                     *             "read:accounts",
+                     *             "write:accounts",
+                     *             "read:orders",
+                     *             "write:orders",
+                     *             "read:assets",
+                     *             "read:documents"
+                     *           ],
+                     *           "settings": {
+                     *             "tax_reporting": false,
+                     *             "lei_required": false,
+                     *             "investor_activity_per_hour": 0,
+                     *             "order_progression": "manual",
+                     *             "order_step_seconds": {
+                     *               "PLACED": 10,
+                     *               "AWAITING_PAYMENT": 120,
+                     *               "AWAITING_TOKEN_DELIVERY": 60
+                     *             },
+                     *             "order_polls_per_step": 3,
+                     *             "payment_deadline_seconds": null
+                     *           },
+                     *           "client_secret": "sandbox-secret",
+                     *           "default": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ClientList"];
                 };
             };
@@ -3605,6 +4085,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_id": "partner-a",
+                 *       "client_secret": "partner-a-secret",
+                 *       "scopes": [
+                 *         "read:accounts",
+                 *         "read:orders"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ClientCreate"];
             };
         };
@@ -3615,15 +4105,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "client_id": "partner-a",
+                     *       "token_endpoint_auth_method": "client_secret_post",
+                     *       "scopes": [
+                     *         "read:accounts",
+                     *         "read:orders"
+                     *       ],
+                     *       "settings": {
+                     *         "tax_reporting": false,
+                     *         "lei_required": false,
+                     *         "investor_activity_per_hour": 0,
+                     *         "order_progression": "manual",
+                     *         "order_step_seconds": {
+                     *           "PLACED": 10,
+                     *           "AWAITING_PAYMENT": 120,
+                     *           "AWAITING_TOKEN_DELIVERY": 60
+                     *         },
+                     *         "order_polls_per_step": 3,
+                     *         "payment_deadline_seconds": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Client"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            /** @description A client has this `client_id` (`client_exists`); or `limit_reached`: past `MAX_TENANTS`, or the room no tenant holds cannot take the new client's guarantee of `WORLD_BYTES` (the detail names the setting). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_exists",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A client with client_id \"sandbox-client\" already exists.",
+                     *       "code": "client_exists"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /client_id: must match pattern \"^[A-Za-z0-9._~-]+$\"; body /client_secret: must NOT have fewer than 1 characters.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/client_id",
+                     *           "message": "must match pattern \"^[A-Za-z0-9._~-]+$\""
+                     *         },
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/client_secret",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3731,12 +4290,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example sandbox-client */
                 client_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "settings": {
+                 *         "tax_reporting": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ClientUpdate"];
             };
         };
@@ -3747,15 +4314,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "client_id": "sandbox-client",
+                     *       "token_endpoint_auth_method": "client_secret_post",
+                     *       "scopes": [
+                     *         "read:accounts",
+                     *         "write:accounts",
+                     *         "read:orders",
+                     *         "write:orders",
+                     *         "read:assets",
+                     *         "read:documents"
+                     *       ],
+                     *       "settings": {
+                     *         "tax_reporting": true,
+                     *         "lei_required": false,
+                     *         "investor_activity_per_hour": 0,
+                     *         "order_progression": "manual",
+                     *         "order_step_seconds": {
+                     *           "PLACED": 10,
+                     *           "AWAITING_PAYMENT": 120,
+                     *           "AWAITING_TOKEN_DELIVERY": 60
+                     *         },
+                     *         "order_polls_per_step": 3,
+                     *         "payment_deadline_seconds": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Client"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No client has this `client_id` (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:client_not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No client has client_id \"no-such-client\".",
+                     *       "code": "client_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /settings/order_progression: must be equal to one of the allowed values: manual, clock, polls.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/settings/order_progression",
+                     *           "message": "must be equal to one of the allowed values: manual, clock, polls"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3780,6 +4415,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-12-03T07:11:40.513Z",
+                     *       "frozen": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Clock"];
                 };
             };
@@ -3804,6 +4445,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "now": "2026-06-01T09:00:00.000Z",
+                 *       "frozen": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["ClockChange"];
             };
         };
@@ -3814,6 +4461,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-06-01T09:00:00.000Z",
+                     *       "frozen": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["Clock"];
                 };
             };
@@ -3822,7 +4475,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Not exactly one of `advance_seconds` and `now`, or a field of the wrong type (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /: must NOT be valid.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/",
+                     *           "message": "must NOT be valid"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3847,6 +4524,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "00bc1c18-9dfd-4584-939f-001286ed47a0",
+                     *           "type": "FEEDER_FUND",
+                     *           "title": "Semi-Annual Report 2025",
+                     *           "feeder_fund_id": "72a9266f-e899-4703-9b2a-4bfc49aba503",
+                     *           "custom_offering_id": null,
+                     *           "url": "http://localhost:8080/files/sandbox-client/00bc1c18-9dfd-4584-939f-001286ed47a0.pdf?expires=1796282800&signature=612e542262717a29f30cd4f72a51733ce4dce85a5b11e4fbbff52fbdfed32e00"
+                     *         },
+                     *         {
+                     *           "id": "3861452e-56b5-41b4-a61e-0ea1c1409108",
+                     *           "type": "CUSTOM_OFFERING",
+                     *           "title": "Offering Memorandum",
+                     *           "feeder_fund_id": null,
+                     *           "custom_offering_id": "aa02a004-7f4b-4838-a4de-3b452cba75b2",
+                     *           "url": "http://localhost:8080/files/sandbox-client/3861452e-56b5-41b4-a61e-0ea1c1409108.pdf?expires=1796282800&signature=8d70d75020895252d5d45d854038d70c8805d959c45242550570001d47f40853"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentLinkList"];
                 };
             };
@@ -3867,12 +4566,20 @@ export interface operations {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example b419d7c7-ab1f-4182-90ea-a862302d7fc0 */
                 account_id: components["parameters"]["AccountId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "sepa",
+                 *       "iban": "DE89 3704 0044 0532 0130 00",
+                 *       "account_holder_name": "Stephen Vandervort"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentMethodDetailsCreate"];
             };
         };
@@ -3883,17 +4590,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4df8712c-13bc-4eb9-b9b7-ad561b3a8b52",
+                     *       "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *       "type": "sepa",
+                     *       "iban": "DE89370400440532013000",
+                     *       "account_holder_name": "Stephen Vandervort",
+                     *       "is_primary": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentMethodDetails"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No account has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed (an IBAN that fails ISO 13616: `invalid_iban`); `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:invalid_iban",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request breaks a rule: /iban: IBAN check digits fail.",
+                     *       "code": "invalid_iban",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/iban",
+                     *           "message": "IBAN check digits fail",
+                     *           "code": "invalid_iban"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3905,11 +4664,15 @@ export interface operations {
                 side?: components["schemas"]["OrderSide"];
                 market?: components["schemas"]["OrderMarket"];
                 order_status?: components["schemas"]["OrderStatus"];
+                /** @example b419d7c7-ab1f-4182-90ea-a862302d7fc0 */
                 account_id?: string;
                 isin?: string;
                 /** @description Items to skip, in decimal digits (`0x10`, `1e3`, `+5` → 422 `validation_error`). */
                 skip?: components["parameters"]["Skip"];
-                /** @description Orders to answer at most, in decimal digits; every matching order when absent. */
+                /**
+                 * @description Orders to answer at most, in decimal digits; every matching order when absent.
+                 * @example 1
+                 */
                 limit?: number;
             };
             header?: {
@@ -3927,6 +4690,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "order": {
+                     *             "id": "ee4c82db-6413-4fa9-86e7-2b779e84c33f",
+                     *             "side": "BUY",
+                     *             "market": "PRIMARY",
+                     *             "status": "AWAITING_PAYMENT",
+                     *             "amount_of_units": 1866,
+                     *             "value": 4461606,
+                     *             "currency": "CHF",
+                     *             "isin": "LIUX838B6LE5",
+                     *             "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *             "created": "2025-04-23T02:59:57.842Z",
+                     *             "settlement_transaction_hash": null,
+                     *             "payment_transaction_reference": null,
+                     *             "custom_offering_id": null,
+                     *             "sender_payment_method_details": {
+                     *               "type": "sepa",
+                     *               "iban": "FI9250350950996593",
+                     *               "account_holder_name": "Stephen Vandervort"
+                     *             },
+                     *             "recipient_payment_method_details": {
+                     *               "type": "sepa",
+                     *               "iban": "DE12500105170648489890",
+                     *               "account_holder_name": "Investment Platform Custody GmbH"
+                     *             },
+                     *             "recipient_wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063"
+                     *           },
+                     *           "status_history": [
+                     *             {
+                     *               "status": "AWAITING_PAYMENT",
+                     *               "at": "2025-04-23T02:59:57.842Z",
+                     *               "by": "fixtures"
+                     *             }
+                     *           ],
+                     *           "next_step": null
+                     *         }
+                     *       ],
+                     *       "total": 4,
+                     *       "clock": {
+                     *         "now": "2026-12-03T07:11:40.501Z",
+                     *         "frozen": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ControlOrderList"];
                 };
             };
@@ -3950,6 +4760,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                 *       "isin": "IEUEM83IH5M0",
+                 *       "side": "BUY",
+                 *       "market": "PRIMARY",
+                 *       "amount_of_units": 10,
+                 *       "value": 100000
+                 *     }
+                 */
                 "application/json": components["schemas"]["OrderPlacement"];
             };
         };
@@ -3960,17 +4780,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4df8712c-13bc-4eb9-b9b7-ad561b3a8b52",
+                     *       "side": "BUY",
+                     *       "market": "PRIMARY",
+                     *       "status": "PLACED",
+                     *       "amount_of_units": 10,
+                     *       "value": 100000,
+                     *       "currency": "EUR",
+                     *       "isin": "IEUEM83IH5M0",
+                     *       "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *       "created": "2026-12-03T07:09:13.002Z",
+                     *       "settlement_transaction_hash": null,
+                     *       "payment_transaction_reference": null,
+                     *       "custom_offering_id": null,
+                     *       "sender_payment_method_details": {
+                     *         "type": "sepa",
+                     *         "iban": "FI9250350950996593",
+                     *         "account_holder_name": "Stephen Vandervort"
+                     *       },
+                     *       "recipient_payment_method_details": {
+                     *         "type": "sepa",
+                     *         "iban": "DE12500105170648489890",
+                     *         "account_holder_name": "Investment Platform Custody GmbH"
+                     *       },
+                     *       "recipient_wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderDetails"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No account or asset has the id or ISIN (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description A market rule broken (`asset_not_subscribeable`, `currency_mismatch`, `below_min_investment`, `no_primary_wallet`…) or the schema; `errors` names the field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:currency_mismatch",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "IEUEM83IH5M0 trades in EUR, not USD.",
+                     *       "code": "currency_mismatch",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/currency",
+                     *           "message": "IEUEM83IH5M0 trades in EUR, not USD."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -3985,6 +4874,7 @@ export interface operations {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example ee4c82db-6413-4fa9-86e7-2b779e84c33f */
                 order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -3997,12 +4887,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order": {
+                     *         "id": "ee4c82db-6413-4fa9-86e7-2b779e84c33f",
+                     *         "side": "BUY",
+                     *         "market": "PRIMARY",
+                     *         "status": "AWAITING_PAYMENT",
+                     *         "amount_of_units": 1866,
+                     *         "value": 4461606,
+                     *         "currency": "CHF",
+                     *         "isin": "LIUX838B6LE5",
+                     *         "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *         "created": "2025-04-23T02:59:57.842Z",
+                     *         "settlement_transaction_hash": null,
+                     *         "payment_transaction_reference": null,
+                     *         "custom_offering_id": null,
+                     *         "sender_payment_method_details": {
+                     *           "type": "sepa",
+                     *           "iban": "FI9250350950996593",
+                     *           "account_holder_name": "Stephen Vandervort"
+                     *         },
+                     *         "recipient_payment_method_details": {
+                     *           "type": "sepa",
+                     *           "iban": "DE12500105170648489890",
+                     *           "account_holder_name": "Investment Platform Custody GmbH"
+                     *         },
+                     *         "recipient_wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063"
+                     *       },
+                     *       "status_history": [
+                     *         {
+                     *           "status": "AWAITING_PAYMENT",
+                     *           "at": "2025-04-23T02:59:57.842Z",
+                     *           "by": "fixtures"
+                     *         }
+                     *       ],
+                     *       "next_step": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ControlOrder"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No order has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "An order with id \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
         };
     };
@@ -4017,6 +4962,7 @@ export interface operations {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example ee4c82db-6413-4fa9-86e7-2b779e84c33f */
                 order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -4029,13 +4975,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ee4c82db-6413-4fa9-86e7-2b779e84c33f",
+                     *       "side": "BUY",
+                     *       "market": "PRIMARY",
+                     *       "status": "AWAITING_TOKEN_DELIVERY",
+                     *       "amount_of_units": 1866,
+                     *       "value": 4461606,
+                     *       "currency": "CHF",
+                     *       "isin": "LIUX838B6LE5",
+                     *       "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *       "created": "2025-04-23T02:59:57.842Z",
+                     *       "settlement_transaction_hash": null,
+                     *       "payment_transaction_reference": "PAY-JJILYMNUXCEE",
+                     *       "custom_offering_id": null,
+                     *       "sender_payment_method_details": {
+                     *         "type": "sepa",
+                     *         "iban": "FI9250350950996593",
+                     *         "account_holder_name": "Stephen Vandervort"
+                     *       },
+                     *       "recipient_payment_method_details": {
+                     *         "type": "sepa",
+                     *         "iban": "DE12500105170648489890",
+                     *         "account_holder_name": "Investment Platform Custody GmbH"
+                     *       },
+                     *       "recipient_wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderDetails"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description No order has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "An order with id \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The order is `COMPLETED` or `CANCELLED` (`order_not_advanceable`); or `limit_reached`: the step would take the tenant past its room (the detail names the setting). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:order_not_advanceable",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Order 1be7193a-8b35-4834-a07d-916c3e31c867 is COMPLETED, the end of its lifecycle; only an order that is not COMPLETED or CANCELLED can advance.",
+                     *       "code": "order_not_advanceable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
         };
@@ -4051,12 +5059,18 @@ export interface operations {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example ee4c82db-6413-4fa9-86e7-2b779e84c33f */
                 order_id: components["parameters"]["OrderId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "COMPLETED"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OrderStatusChange"];
             };
         };
@@ -4067,16 +5081,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ee4c82db-6413-4fa9-86e7-2b779e84c33f",
+                     *       "side": "BUY",
+                     *       "market": "PRIMARY",
+                     *       "status": "COMPLETED",
+                     *       "amount_of_units": 1866,
+                     *       "value": 4461606,
+                     *       "currency": "CHF",
+                     *       "isin": "LIUX838B6LE5",
+                     *       "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *       "created": "2025-04-23T02:59:57.842Z",
+                     *       "settlement_transaction_hash": "0x15d8f2ef39b066700563f8cb8f113c5b30e54247c70e396cde18ca4953fd18f7",
+                     *       "payment_transaction_reference": "PAY-JJILYMNUXCEE",
+                     *       "custom_offering_id": null,
+                     *       "sender_payment_method_details": {
+                     *         "type": "sepa",
+                     *         "iban": "FI9250350950996593",
+                     *         "account_holder_name": "Stephen Vandervort"
+                     *       },
+                     *       "recipient_payment_method_details": {
+                     *         "type": "sepa",
+                     *         "iban": "DE12500105170648489890",
+                     *         "account_holder_name": "Investment Platform Custody GmbH"
+                     *       },
+                     *       "recipient_wallet_address": "0x07F5Fa5A923892C02E332F28a1868AcaFB1dd063"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderDetails"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No order has this id in the tenant (`not_found`), or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "An order with id \"00000000-0000-4000-8000-000000000000\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description Schema or business validation failed; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The request is not valid: body /status: must be equal to one of the allowed values: PLACED, AWAITING_PAYMENT, AWAITING_TOKEN_DELIVERY, COMPLETED, CANCELLED.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/status",
+                     *           "message": "must be equal to one of the allowed values: PLACED, AWAITING_PAYMENT, AWAITING_TOKEN_DELIVERY, COMPLETED, CANCELLED"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4101,6 +5184,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "fault-1",
+                     *           "method": "GET",
+                     *           "path": "/v1/orders",
+                     *           "status": 503,
+                     *           "retry_after_seconds": 1,
+                     *           "latency_ms": null,
+                     *           "drop": false,
+                     *           "remaining": 2,
+                     *           "probability": 1,
+                     *           "seed": 1,
+                     *           "phase": "before"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FaultList"];
                 };
             };
@@ -4125,6 +5227,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "method": "GET",
+                 *       "path": "/v1/orders",
+                 *       "status": 503,
+                 *       "count": 2
+                 *     }
+                 */
                 "application/json": components["schemas"]["FaultCreate"];
             };
         };
@@ -4135,6 +5245,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fault-1",
+                     *       "method": "GET",
+                     *       "path": "/v1/orders",
+                     *       "status": 503,
+                     *       "retry_after_seconds": 1,
+                     *       "latency_ms": null,
+                     *       "drop": false,
+                     *       "remaining": 2,
+                     *       "probability": 1,
+                     *       "seed": 1,
+                     *       "phase": "before"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fault"];
                 };
             };
@@ -4144,7 +5269,31 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description A fault without a `status`, a `latency_ms` or `drop` (`fault_without_effect`), or against the schema; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:fault_without_effect",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "A fault needs a status, a latency_ms or drop: true.",
+                     *       "code": "fault_without_effect",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/status",
+                     *           "message": "one of status, latency_ms, drop is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4188,6 +5337,7 @@ export interface operations {
                 "X-Client-Id"?: components["parameters"]["ControlClientHeader"];
             };
             path: {
+                /** @example fault-1 */
                 fault_id: string;
             };
             cookie?: never;
@@ -4203,7 +5353,24 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The tenant holds no fault of this id (`not_found`): never added, removed, or its `count` fired, or no client has the `client_id` the call names (`client_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Fault \"fault-1\" was not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
             503: components["responses"]["StateNotSaved"];
         };
@@ -4229,6 +5396,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "budgets": {
+                     *         "tenants": {
+                     *           "setting": "MAX_TENANTS",
+                     *           "used": 1,
+                     *           "limit": 1000
+                     *         },
+                     *         "tenant_records": {
+                     *           "setting": "MAX_RECORDS_PER_TENANT",
+                     *           "used": 70,
+                     *           "limit": 100000
+                     *         },
+                     *         "world_bytes": {
+                     *           "setting": "WORLD_BYTES",
+                     *           "used": 57983,
+                     *           "limit": 434529280
+                     *         },
+                     *         "tenant_guarantee_bytes": {
+                     *           "setting": "TENANT_GUARANTEE_BYTES",
+                     *           "used": 57983,
+                     *           "limit": 434529
+                     *         },
+                     *         "tenant_bytes": {
+                     *           "setting": "MAX_TENANT_BYTES",
+                     *           "used": 57983,
+                     *           "limit": 434529280
+                     *         },
+                     *         "journal_entries": {
+                     *           "setting": "JOURNAL_SIZE",
+                     *           "used": 6,
+                     *           "limit": 1000
+                     *         },
+                     *         "journal_bytes": {
+                     *           "setting": "JOURNAL_BYTES",
+                     *           "used": 15355,
+                     *           "limit": 16777216
+                     *         },
+                     *         "journal_total_bytes": {
+                     *           "setting": "JOURNAL_TOTAL_BYTES",
+                     *           "used": 15355,
+                     *           "limit": 651794841
+                     *         }
+                     *       },
+                     *       "world": {
+                     *         "limit_bytes": 434529280,
+                     *         "used_bytes": 57983,
+                     *         "held_bytes": 434529,
+                     *         "free_bytes": 434094751,
+                     *         "guarantee_bytes": 434529,
+                     *         "borrowed_bytes": 0
+                     *       },
+                     *       "tenants": [
+                     *         {
+                     *           "client_id": "sandbox-client",
+                     *           "records": 70,
+                     *           "world_bytes": 57983,
+                     *           "guarantee_bytes": 434529,
+                     *           "borrowed_bytes": 0,
+                     *           "journal_entries": 6,
+                     *           "journal_bytes": 15355
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "records": 70,
+                     *         "world_bytes": 57983,
+                     *         "journal_entries": 6,
+                     *         "journal_bytes": 15355
+                     *       },
+                     *       "heap": {
+                     *         "limit_bytes": 4345298944,
+                     *         "used_bytes": 35168544,
+                     *         "budgeted_bytes": 1955556630
+                     *       },
+                     *       "largest": {
+                     *         "by_world_bytes": [
+                     *           {
+                     *             "client_id": "sandbox-client",
+                     *             "records": 70,
+                     *             "world_bytes": 57983,
+                     *             "guarantee_bytes": 434529,
+                     *             "borrowed_bytes": 0,
+                     *             "journal_entries": 6,
+                     *             "journal_bytes": 15355
+                     *           }
+                     *         ],
+                     *         "by_journal_bytes": [
+                     *           {
+                     *             "client_id": "sandbox-client",
+                     *             "records": 70,
+                     *             "world_bytes": 57983,
+                     *             "guarantee_bytes": 434529,
+                     *             "borrowed_bytes": 0,
+                     *             "journal_entries": 6,
+                     *             "journal_bytes": 15355
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Usage"];
                 };
             };
@@ -4240,6 +5507,7 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
+                /** @example GET */
                 method?: string;
                 path?: string;
                 /** @description `reset` (default): since the last reset; `start`: all the journal keeps. */
@@ -4262,6 +5530,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2",
+                     *           "client_id": "sandbox-client",
+                     *           "method": "GET",
+                     *           "status": 200,
+                     *           "duration_ms": 18.88,
+                     *           "operation_id": "listAccounts",
+                     *           "code": null,
+                     *           "fault_id": null,
+                     *           "applied": true,
+                     *           "path": "/v1/accounts",
+                     *           "time": "2026-12-03T07:11:40.294Z",
+                     *           "query": {
+                     *             "external_id": "user_340379"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "3",
+                     *           "client_id": "sandbox-client",
+                     *           "method": "GET",
+                     *           "status": 200,
+                     *           "duration_ms": 13.53,
+                     *           "operation_id": "listOrders",
+                     *           "code": null,
+                     *           "fault_id": null,
+                     *           "applied": true,
+                     *           "path": "/v1/orders",
+                     *           "time": "2026-12-03T07:11:40.318Z",
+                     *           "query": {
+                     *             "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *             "order_status": "COMPLETED"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "since": "reset",
+                     *       "last_reset": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalEntryList"];
                 };
             };
@@ -4324,6 +5633,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "client_id": "sandbox-client",
+                     *       "requests_seen": 6,
+                     *       "findings": [
+                     *         {
+                     *           "code": "repeated_client_error",
+                     *           "severity": "error",
+                     *           "message": "GET /v1/accounts/00000000-0000-4000-8000-000000000000 was sent 3 times with the same body and answered 404 not_found each time.",
+                     *           "hint": "A 4xx answers the same however often the request is sent: read the problem's detail and errors[] (not_found), fix the request, and do not resend it unchanged.",
+                     *           "docs": "docs/readiness.md#repeated_client_error",
+                     *           "requests": [
+                     *             "4",
+                     *             "5",
+                     *             "6"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "since": "start",
+                     *       "resets": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReadinessReport"];
                     "application/xml": string;
                 };
@@ -4349,6 +5680,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "request": {
+                 *         "method": "GET",
+                 *         "path": "/v1/orders",
+                 *         "query": {
+                 *           "order_status": "COMPLETED"
+                 *         }
+                 *       },
+                 *       "count": {
+                 *         "exactly": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Verification"];
             };
         };
@@ -4359,6 +5704,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "matched": 1,
+                     *       "requests": [
+                     *         "3"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VerificationResult"];
                 };
             };
@@ -4372,11 +5725,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:verification_failed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Expected at least 1 request(s) matching GET, /v1/orders, query order_status=PLACED; 0 matched. Nearest: request 3, query.order_status \"COMPLETED\".",
+                     *       "code": "verification_failed",
+                     *       "matched": 0,
+                     *       "requests": [],
+                     *       "near_misses": [
+                     *         {
+                     *           "request": {
+                     *             "id": "3",
+                     *             "client_id": "sandbox-client",
+                     *             "method": "GET",
+                     *             "status": 200,
+                     *             "duration_ms": 13.53,
+                     *             "operation_id": "listOrders",
+                     *             "code": null,
+                     *             "fault_id": null,
+                     *             "applied": true,
+                     *             "path": "/v1/orders",
+                     *             "time": "2026-12-03T07:11:40.318Z",
+                     *             "query": {
+                     *               "account_id": "b419d7c7-ab1f-4182-90ea-a862302d7fc0",
+                     *               "order_status": "COMPLETED"
+                     *             }
+                     *           },
+                     *           "body": null,
+                     *           "differences": [
+                     *             {
+                     *               "field": "query.order_status",
+                     *               "expected": "PLACED",
+                     *               "actual": "COMPLETED"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["VerificationFailure"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description A pattern naming an unknown operation, past its bounds (`pattern_too_large`) or against the schema; `errors` names each failing field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:validation_error",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The pattern names the operation \"listOrder\", which the document does not have.",
+                     *       "code": "validation_error",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "path": "/request/operation",
+                     *           "message": "is not an operationId of the document (such as listOrders, cancelOrder, createAccount)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     exportRequests: {
@@ -4405,6 +5822,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "log": {
+                     *         "version": "1.2",
+                     *         "creator": {
+                     *           "name": "investment-api-fake",
+                     *           "version": "0.1.0"
+                     *         },
+                     *         "comment": "Request and response bodies cut at 8192 bytes by the journal; secrets, tokens and link signatures read [redacted]. One page per stretch between the tenant's resets.",
+                     *         "pages": [
+                     *           {
+                     *             "startedDateTime": "2026-12-03T07:11:40.228Z",
+                     *             "id": "stretch_1",
+                     *             "title": "Requests before any reset the journal marks",
+                     *             "pageTimings": {}
+                     *           }
+                     *         ],
+                     *         "entries": [
+                     *           {
+                     *             "pageref": "stretch_1",
+                     *             "startedDateTime": "2026-12-03T07:11:40.228Z",
+                     *             "time": 59.72,
+                     *             "request": {
+                     *               "method": "POST",
+                     *               "url": "http://localhost:8080/oauth2/token",
+                     *               "httpVersion": "HTTP/1.1",
+                     *               "cookies": [],
+                     *               "headers": [
+                     *                 {
+                     *                   "name": "Content-Type",
+                     *                   "value": "application/x-www-form-urlencoded"
+                     *                 }
+                     *               ],
+                     *               "queryString": [],
+                     *               "postData": {
+                     *                 "mimeType": "application/x-www-form-urlencoded",
+                     *                 "text": "grant_type=client_credentials&scope=openid+offline&client_id=sandbox-client&client_secret=%5Bredacted%5D&audience=localhost%3A8080",
+                     *                 "params": [
+                     *                   {
+                     *                     "name": "grant_type",
+                     *                     "value": "client_credentials"
+                     *                   },
+                     *                   {
+                     *                     "name": "scope",
+                     *                     "value": "openid offline"
+                     *                   },
+                     *                   {
+                     *                     "name": "client_id",
+                     *                     "value": "sandbox-client"
+                     *                   },
+                     *                   {
+                     *                     "name": "client_secret",
+                     *                     "value": "[redacted]"
+                     *                   },
+                     *                   {
+                     *                     "name": "audience",
+                     *                     "value": "localhost:8080"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "headersSize": -1,
+                     *               "bodySize": 128
+                     *             },
+                     *             "response": {
+                     *               "status": 200,
+                     *               "statusText": "",
+                     *               "httpVersion": "HTTP/1.1",
+                     *               "cookies": [],
+                     *               "headers": [
+                     *                 {
+                     *                   "name": "Content-Type",
+                     *                   "value": "application/json; charset=utf-8"
+                     *                 },
+                     *                 {
+                     *                   "name": "X-Request-Id",
+                     *                   "value": "1"
+                     *                 }
+                     *               ],
+                     *               "content": {
+                     *                 "size": 993,
+                     *                 "mimeType": "application/json; charset=utf-8",
+                     *                 "text": "{\"access_token\":\"[redacted]\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"scope\":\"openid offline read:accounts write:accounts read:orders write:orders read:assets read:documents\"}"
+                     *               },
+                     *               "redirectURL": "",
+                     *               "headersSize": -1,
+                     *               "bodySize": 993
+                     *             },
+                     *             "cache": {},
+                     *             "timings": {
+                     *               "send": 0,
+                     *               "wait": 59.72,
+                     *               "receive": 0
+                     *             },
+                     *             "_requestId": "1",
+                     *             "_applied": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Har"] | components["schemas"]["PactContract"];
                     "text/plain": string;
                 };
@@ -4430,6 +5947,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "state": "an account exists",
+                 *       "params": {
+                 *         "type": "individual",
+                 *         "external_id": "user_340379",
+                 *         "country": "FI",
+                 *         "first_name": "Stephen",
+                 *         "last_name": "Vandervort"
+                 *       },
+                 *       "action": "setup"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProviderStateChange"];
             };
         };
@@ -4440,6 +5970,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accountId": "4df8712c-13bc-4eb9-b9b7-ad561b3a8b52"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProviderStateValues"];
                 };
             };
@@ -4450,7 +5985,24 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description An unknown state (`unknown_provider_state`, naming the known ones), one this world cannot make (`provider_state_unavailable`), or `params` that break the API's rules. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:unknown_provider_state",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "No provider state is named \"a fund exists\". Known states: \"an account exists\", \"a wallet exists\", \"payment method details exist\", \"an asset exists\", \"a feeder fund exists\", \"a custom offering exists\", \"an order exists in status PLACED\", \"an order exists in status AWAITING_PAYMENT\", \"an order exists in status AWAITING_TOKEN_DELIVERY\", \"an order exists in status COMPLETED\", \"an order exists in status CANCELLED\".",
+                     *       "code": "unknown_provider_state"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["StateNotSaved"];
         };
     };
@@ -4459,6 +6011,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4 */
                 request_id: string;
             };
             cookie?: never;
@@ -4471,12 +6024,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entry": {
+                     *         "id": "4",
+                     *         "client_id": "sandbox-client",
+                     *         "method": "GET",
+                     *         "status": 404,
+                     *         "duration_ms": 7.78,
+                     *         "operation_id": "getAccount",
+                     *         "code": "not_found",
+                     *         "fault_id": null,
+                     *         "applied": false,
+                     *         "path": "/v1/accounts/00000000-0000-4000-8000-000000000000",
+                     *         "time": "2026-12-03T07:11:40.334Z",
+                     *         "query": {}
+                     *       },
+                     *       "request": null,
+                     *       "response": {
+                     *         "content_type": "application/problem+json; charset=utf-8",
+                     *         "size": 179,
+                     *         "truncated": false,
+                     *         "text": "{\"type\":\"urn:problem:investment-api-fake:not_found\",\"title\":\"Not Found\",\"status\":404,\"detail\":\"Account \\\"00000000-0000-4000-8000-000000000000\\\" was not found.\",\"code\":\"not_found\"}"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RequestExchange"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The journal holds no request of this id (`request_not_found`): never seen, fallen out of its `JOURNAL_SIZE`, or another client's for a partner's token. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:problem:investment-api-fake:request_not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "The journal holds no request \"999\" (it keeps the last JOURNAL_SIZE requests).",
+                     *       "code": "request_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getFidelityReport: {
@@ -4501,6 +6096,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "upstream": "http://localhost:9090",
+                     *       "exchanges": 3,
+                     *       "compared": 3,
+                     *       "agreed": 3,
+                     *       "not_comparable": 0,
+                     *       "differences": [],
+                     *       "document_violations": [],
+                     *       "not_comparable_exchanges": [],
+                     *       "operations": [
+                     *         {
+                     *           "operation": "createToken",
+                     *           "exchanges": 1,
+                     *           "compared": 1,
+                     *           "agreed": 1,
+                     *           "not_comparable": 0,
+                     *           "differences": 0
+                     *         },
+                     *         {
+                     *           "operation": "listAccounts",
+                     *           "exchanges": 1,
+                     *           "compared": 1,
+                     *           "agreed": 1,
+                     *           "not_comparable": 0,
+                     *           "differences": 0
+                     *         },
+                     *         {
+                     *           "operation": "listOrders",
+                     *           "exchanges": 1,
+                     *           "compared": 1,
+                     *           "agreed": 1,
+                     *           "not_comparable": 0,
+                     *           "differences": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FidelityReport"];
                     "application/xml": string;
                     "text/plain": string;
