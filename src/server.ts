@@ -196,12 +196,8 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   const demoPartner = startDemoPartner(ctx, server.address() as AddressInfo);
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  // a call's work starts as a request's does: with what the tenant's clock implies taken first
-  const settled = (clientId: string): Tenant => {
-    const tenant = ctx.tenants.get(clientId);
-    tenant.settle();
-    return tenant;
-  };
+  // a call's work starts as a request's does: the registry hands the tenant out settled to its clock
+  const settled = (clientId: string): Tenant => ctx.tenants.get(clientId);
   // the control plane's changes, journaled as its own are, for the replay of the tenant's session
   const placeOrderSync: FakeServer['placeOrderSync'] = (input, clientId = ctx.tenants.defaultClientId) =>
     placeOrderJournaled(ctx, settled(clientId), input);

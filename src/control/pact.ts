@@ -37,9 +37,7 @@ function stateTenant(ctx: FakeContext, call: OperationCall<'changeProviderState'
   const bearer = bearerTokenOf(call.header('authorization'));
   const verdict = bearer?.includes('.') ? verifyOnTenantClock(ctx, bearer, call.baseUrl) : undefined;
   const tenant = verdict?.claims ? ctx.tenants.find(verdict.signedFor) : undefined;
-  if (!tenant) return controlTenant(ctx, call);
-  tenant.settle();
-  return tenant;
+  return tenant ?? controlTenant(ctx, call);
 }
 
 /** Pact's state-change URL: the verifier's call before and after each interaction of an exported contract. */

@@ -41,12 +41,10 @@ export function confinePartner(partner: Tenant, named: readonly string[]): void 
 
 /**
  * The tenant a control call acts on: a partner's own; for the operator, the one it names, else the default client's.
- * The call's work starts here, so what the tenant's clock implies is taken first, as for a request of the API.
+ * The registry hands it out settled to its clock, as it does a request's tenant.
  */
 export function controlTenant(ctx: FakeContext, call: TenantNaming): Tenant {
-  const tenant = ctx.tenants.get(checkedClientId(call, namedClientId(call)) ?? ctx.tenants.defaultClientId);
-  tenant.settle();
-  return tenant;
+  return ctx.tenants.get(checkedClientId(call, namedClientId(call)) ?? ctx.tenants.defaultClientId);
 }
 
 /** Calls that reach beyond one tenant (new clients, scopes, every tenant at once) are the operator's alone. */

@@ -306,17 +306,28 @@ export class TenantRegistry {
     this.removeListeners.push(listener);
   }
 
+  /**
+   * The tenant of a client, brought to its clock first (`settle`): whoever it is handed to (a request, a control or
+   * library call) starts from what the clock implies, and no caller has to remember to. Settling is a pure function
+   * of the clock, so settling twice, or for a call that is then refused, changes no answer.
+   */
   find(clientId: string): Tenant | undefined {
     const tenant = this.tenants.get(clientId);
-    if (tenant) this.touch(tenant);
+    if (tenant) this.reached(tenant);
     return tenant;
   }
 
+  /** As `find`, for a client that must exist (404 `client_not_found` otherwise). */
   get(clientId: string): Tenant {
     const tenant = this.tenants.get(clientId);
     if (!tenant) throw clientNotFound(clientId);
-    this.touch(tenant);
+    this.reached(tenant);
     return tenant;
+  }
+
+  private reached(tenant: Tenant): void {
+    tenant.settle();
+    this.touch(tenant);
   }
 
   /**

@@ -50,7 +50,7 @@ export function dispatch(ctx: FakeContext, handlers: OperationHandlers): Request
     const state = stateOf(req);
     if (state.operationId === undefined) return next();
     const handler = handlers[state.operationId] as unknown as AnyHandler;
-    // the request's work starts: what the tenant's clock implies (orders' steps, investors' orders) is taken first
+    // the registry handed the tenant out settled; an injected delay since may have let its clock move on
     state.tenant?.settle();
     const answer = handler(callOf(req, ctx, state.tenant));
     // most handlers answer at once: only an answer still to come is awaited (Express handles the promise's rejection)
