@@ -112,21 +112,21 @@ type ObjectSchema = { properties?: Record<string, unknown>; required?: string[] 
  */
 function withFlatAccountCreate(document: ApiDocument): ApiDocument {
   const schemas = document.components.schemas as Record<string, ObjectSchema>;
-  const oneOf = schemas['AccountCreate']?.['oneOf'] as { $ref: string }[] | undefined;
+  const oneOf = schemas.AccountCreate?.oneOf as { $ref: string }[] | undefined;
   if (!oneOf) return document;
   const branches = oneOf.map((branch) => resolveRef(document, branch) as ObjectSchema);
   // `type` as one object has it: either account type
   const merged: Record<string, unknown> = { type: { $ref: componentPointer('AccountType') } };
   for (const branch of branches)
     for (const [name, schema] of Object.entries(branch.properties ?? {})) merged[name] ??= schema;
-  const order = Object.keys(schemas['Account']?.properties ?? {});
+  const order = Object.keys(schemas.Account?.properties ?? {});
   const rank = (name: string): number => (order.includes(name) ? order.indexOf(name) : order.length);
   const properties = Object.fromEntries(
     Object.keys(merged)
       .sort((a, b) => rank(a) - rank(b))
       .map((name) => [name, merged[name]]),
   );
-  schemas['AccountCreate'] = { type: 'object', required: ['type'], additionalProperties: false, properties };
+  schemas.AccountCreate = { type: 'object', required: ['type'], additionalProperties: false, properties };
   return document;
 }
 

@@ -67,7 +67,7 @@ const isForm = (body: unknown): body is Record<string, unknown> =>
 /** A token request proves its client by its credentials, Basic or in the form (the grant's rules are the handler's). */
 function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
   if (stateOf(req).operationId !== 'createToken') return {};
-  let basic;
+  let basic: ReturnType<typeof basicCredentials>;
   try {
     basic = basicCredentials(req.get('authorization'));
   } catch (error) {

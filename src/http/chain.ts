@@ -9,9 +9,15 @@ export function chain(steps: readonly RequestHandler[]): (req: Request, res: Res
   return (req, res, done) => {
     let index = 0;
     const next = (error?: unknown): void => {
-      if (error !== undefined && error !== null) return done(error);
+      if (error !== undefined && error !== null) {
+        done(error);
+        return;
+      }
       const step = steps[index++];
-      if (step === undefined) return done();
+      if (step === undefined) {
+        done();
+        return;
+      }
       try {
         const result = step(req, res, next) as unknown;
         if (result instanceof Promise)

@@ -56,11 +56,11 @@ export function ownPathToRegexp(path: string, options?: { sensitive?: boolean })
   const keys: { name: string }[] = [];
   const source = path
     .split(/(:[A-Za-z_$][\w$]*)/)
-    .map((part) =>
-      part.startsWith(':')
-        ? (keys.push({ name: part.slice(1) }), '([^\\/]+)')
-        : part.replace(/\\:/g, ':').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'),
-    )
+    .map((part) => {
+      if (!part.startsWith(':')) return part.replace(/\\:/g, ':').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      keys.push({ name: part.slice(1) });
+      return '([^\\/]+)';
+    })
     .join('');
   return { regexp: new RegExp(`^(?:${source})(?:\\/$)?$`, options?.sensitive ? '' : 'i'), keys };
 }
@@ -254,7 +254,7 @@ export function compileRoutes(
     const operation = entry.operations.get(req.method);
     if (!operation) throw new RouteError(405, req.path, `${req.method} method not allowed`, { Allow: entry.allow });
     const pathParams: Record<string, string> = {};
-    entry.keys.forEach((key, i) => (pathParams[key] = values[i]!));
+    for (const [i, key] of entry.keys.entries()) pathParams[key] = values[i]!;
     return { operation, openApiRoute: entry.openApiRoute, pathParams };
   };
 }

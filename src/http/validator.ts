@@ -71,8 +71,8 @@ const runFrom =
   (req, res, next) => {
     let i = from();
     const step = (error?: unknown): void => {
-      if (error !== undefined || i >= steps.length) return next(error);
-      void steps[i++]!(req, res, step);
+      if (error !== undefined || i >= steps.length) next(error);
+      else void steps[i++]!(req, res, step);
     };
     step();
   };
@@ -115,13 +115,12 @@ function splitAtRouter(
   const metadata: RequestHandler = (req, res, next) => {
     let i = 0;
     const step = (error?: unknown): void => {
-      if (error !== undefined) return next(error);
-      if ((req as Request & { openapi?: unknown }).openapi !== undefined) {
+      if (error !== undefined) next(error);
+      else if ((req as Request & { openapi?: unknown }).openapi !== undefined) {
         afterRouter = i;
-        return next();
-      }
-      if (i >= middleware.length) return next();
-      void middleware[i++]!(req, res, step);
+        next();
+      } else if (i >= middleware.length) next();
+      else void middleware[i++]!(req, res, step);
     };
     step();
   };
