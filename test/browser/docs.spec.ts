@@ -72,13 +72,7 @@ describe('/docs (Swagger UI)', () => {
       JSON.parse((await notFound.locator('.example.microlight, .microlight').first().textContent())!),
     ).toMatchObject({ status: 404, code: 'not_found' });
     const names = await operation.locator('.parameters select').first().locator('option').allTextContents();
-    expect(names).toEqual([
-      'getAccount_200',
-      'getAccount_401',
-      'getAccount_403',
-      'getAccount_404',
-      'getAccount_422',
-      'getAccount_429',
-    ]);
+    // the document's own exchanges; those that need more than a token (401, 403, 429) are example files beside it
+    expect(names).toEqual(['getAccount_200', 'getAccount_404', 'getAccount_422']);
   });
 });
