@@ -89,12 +89,12 @@ export function buildApp(
 
   const app = express();
   app.disable('x-powered-by');
-  // paths match as written, case and every slash (CONTRACT 15): Express's own mounts (/__control, its MCP endpoint)
+  // paths match as written, case and every slash (docs/api.md): Express's own mounts (/__control, its MCP endpoint)
   // as the route step does
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('etag', false);
-  // queries are data (CONTRACT 16): node:querystring's objects have no prototype and keep every name as sent, where
+  // queries are data (docs/api.md): node:querystring's objects have no prototype and keep every name as sent, where
   // qs ('extended') drops `constructor` or `__proto__` before the validator sees them; Express 5's default, said here
   app.set('query parser', 'simple');
   keepSentBodies(app);

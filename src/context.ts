@@ -48,7 +48,7 @@ export interface FakeContext {
   tokens: VerifiedTokens;
   linkSigner: LinkSigner;
   journal: Journal;
-  /** The memory budgets, every one filled in (CONTRACT 15), and the heap limit their defaults were drawn from. */
+  /** The memory budgets, every one filled in (docs/configuration.md), and the heap limit their defaults were drawn from. */
   budgets: Budgets & { heapLimit: number };
   /** What the start found worth a warning (settings whose budgets pass half of the heap limit): logged once listening. */
   startWarnings: string[];
@@ -169,7 +169,7 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
 
 /**
  * The tenants a start makes (CLIENTS, with the worlds STATE_DIR restores): a world the fake is told to build that does
- * not fit its budgets stops the start, naming the settings (CONTRACT 16): never started, then refused every write.
+ * not fit its budgets stops the start, naming the settings (docs/configuration.md): never started, then refused every write.
  */
 function startingTenants(options: FakeOptions, make: () => TenantRegistry): TenantRegistry {
   try {

@@ -850,8 +850,8 @@ export interface paths {
         /**
          * What each memory budget holds, each tenant's use, guarantee and borrowing, and the largest tenants
          * @description The operator's alone: a partner's token answers 403 `operator_only` (`forbidden_tenant` when it names
-         *     another tenant). Memory is bounded by budgets (CONTRACT 15, "Budgets, not crashes", sized to the use by
-         *     CONTRACT 16), each a setting: tenants (`MAX_TENANTS`); every tenant's records together, as JSON
+         *     another tenant). Memory is bounded by budgets (docs/configuration.md, sized
+         *     to the use), each a setting: tenants (`MAX_TENANTS`); every tenant's records together, as JSON
          *     (`WORLD_BYTES`, each order counted with room for the rest of its lifecycle; default a tenth of the heap
          *     limit, whatever the number of tenants), of which each tenant is guaranteed `TENANT_GUARANTEE_BYTES` (default
          *     `WORLD_BYTES / MAX_TENANTS`, at least the fixtures' bytes) and may borrow room no other tenant's guarantee

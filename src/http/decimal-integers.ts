@@ -3,7 +3,7 @@ import { integerParametersOf, type ApiDocument } from '../api/document.js';
 import { stateOf } from './request-state.js';
 
 /**
- * An integer parameter as the real service reads it: decimal digits, an optional leading `-` (CONTRACT 15). The
+ * An integer parameter as the real service reads it: decimal digits, an optional leading `-` (docs/api.md). The
  * validator's Ajv coerces with `Number()`, which also reads `0x10`, `1e3`, `+5`, ` 5`, `5.0` and `0b1`.
  */
 export const DECIMAL_INTEGER = /^-?[0-9]+$/;

@@ -178,7 +178,7 @@ export function operationValidator(
 
 /**
  * An operation of the document that takes nothing the validator could check: no parameters (its own or its path's),
- * no request body, and no OAuth scopes (whose check reads the validator's `req.openapi`). A request to it without a
+ * no request body, and no OAuth scopes (an operation a token opens is checked whole). A request to it without a
  * query string or a body gives the validator nothing to check either (`requestAsksNothing`), so it may go without
  * it; any other request to it still goes through it (an unknown query parameter is still refused).
  */

@@ -174,7 +174,7 @@ const VALUES = [
   'null',
   '%00',
   'x'.repeat(300),
-  // integers only in decimal digits (CONTRACT 15): what Number() reads, which both paths refuse alike; and digits encoded
+  // integers only in decimal digits (docs/api.md): what Number() reads, which both paths refuse alike; and digits encoded
   '0x10',
   '1e3',
   '+5',

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { buildApp, createContext } from '../../src/app.js';
 import { http, tokenFor } from '../support/test-app.js';
 
-// CONTRACT 15: integer parameters are decimal digits with an optional leading `-`. The validator's Ajv reads a query
+// docs/api.md: integer parameters are decimal digits with an optional leading `-`. The validator's Ajv reads a query
 // value with Number(), which also takes hex, exponents, a sign, spaces and fractions; both paths of a read refuse them.
 const BAD: [string, string][] = [
   ['skip', '0x10'],
