@@ -27,7 +27,8 @@
 //   BENCH_WIREMOCK_DIR=<dir>    where to install the package
 // Profiling the fake under the loop: --fake-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof" (written when the fake
 // exits at the end), --fake-node-args=--trace-gc --fake-stdout=/tmp/gc.log (the CLI's log lines land there too);
-// --only=overhead or --only=first to run one part.
+// --only=overhead or --only=first to run one part. --series=<file> writes each iteration's start (µs of the monotonic
+// clock, as a .cpuprofile's sample times) and step times, per side, so a profile's samples can be laid on the slow ones.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -60,6 +61,7 @@ const STARTS = Number(option('starts', 7));
 const ONLY = option('only', '');
 const FAKE_NODE_ARGS = option('fake-node-args', '').split(' ').filter(Boolean);
 const FAKE_STDOUT = option('fake-stdout', undefined);
+const SERIES = option('series', undefined);
 // another build of the fake beside this one, in the same loop: its dist/ folder (a copy made before a change)
 const BASELINE = option('baseline', undefined);
 const WITH_WIREMOCK = !process.argv.includes('--no-wiremock');
@@ -315,10 +317,12 @@ async function overhead(sides) {
   for (let i = 0; i < ITERATIONS; i++) {
     for (let k = 0; k < sides.length; k++) {
       const s = sides[(k + i) % sides.length];
-      runs[s.name].push(await s.iteration());
+      const at = Number(process.hrtime.bigint() / 1000n);
+      runs[s.name].push({ ...(await s.iteration()), at });
     }
     if ((i + 1) % 500 === 0) progress(`overhead ${i + 1}/${ITERATIONS}`);
   }
+  if (SERIES) writeFileSync(SERIES, JSON.stringify(runs));
   // the server's CPU per iteration: less swayed by a busy machine than its latency (a GC pause's helper threads count)
   const cpuPerIteration = (s) => {
     const after = cpuOf(s.pid);
