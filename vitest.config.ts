@@ -55,6 +55,24 @@ export default defineConfig({
         },
       },
       {
+        // `npm run test:core`: the API's and the control plane's tests on the core alone, no satellite attached
+        // (test/support/test-app.ts reads FAKE_CORE_ONLY; ARCHITECTURE.md, "The satellites"). Left out: the files
+        // that also try a satellite (the proof's report, verify and exports), which `fast` runs on the product.
+        extends: true,
+        test: {
+          name: 'core',
+          include: ['test/http/**/*.test.ts'],
+          exclude: [
+            'test/http/{control-partners,export,export-pact,harness,journal-attacks,lost-answers}.test.ts',
+            'test/http/{queries-as-data,readiness,reliability,routes-to-the-letter,verify}.test.ts',
+          ],
+          env: { FAKE_CORE_ONLY: '1' },
+          isolate: false,
+          setupFiles: ['test/support/close-servers.ts'],
+          provide: { fullRuns: false },
+        },
+      },
+      {
         // `npm run test:e2e`: what would slow `npm test` without adding a kind of check to it: every property and
         // fuzz run at its full count, large worlds, the fake's own real-time timers (test/thorough).
         extends: true,

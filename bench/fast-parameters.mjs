@@ -15,11 +15,12 @@ const REQUESTS = arg('requests', 3000);
 const CONCURRENCY = 8;
 
 requireBuild();
-const { buildApp, createContext } = await import(pathToFileURL(join(ROOT, 'dist/src/app.js')).href);
+const { createContext } = await import(pathToFileURL(join(ROOT, 'dist/src/context.js')).href);
+const { productApp } = await import(pathToFileURL(join(ROOT, 'dist/src/satellites.js')).href);
 
 async function instance(pipeline) {
   const ctx = createContext({});
-  const server = buildApp(ctx, undefined, pipeline).listen(0, '127.0.0.1');
+  const server = productApp(ctx, { pipeline }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address();
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });

@@ -1,9 +1,6 @@
 import express, { type Express } from 'express';
-import type { FakeOptions } from './config.js';
-import { createContext, logStartWarnings, type FakeContext } from './context.js';
+import type { FakeContext } from './context.js';
 import { controlGuard } from './control/guard.js';
-import { mcpEndpoint } from './mcp/endpoint.js';
-import { shadowMode } from './shadow/shadow-mode.js';
 import { errorMiddleware, routeNotFound } from './http/errors.js';
 import { requestHints } from './http/request-hints.js';
 import { bearerTenant } from './http/authenticate.js';
@@ -25,10 +22,10 @@ import { orderControlHandlers } from './control/orders.js';
 import { faultHandlers } from './control/faults.js';
 import { journalHandlers } from './control/journal.js';
 import { pactHandlers } from './control/pact.js';
-import { fidelityHandlers } from './shadow/fidelity-handlers.js';
 import { operationsOf, type AnswerMismatch } from './api/document.js';
 import { answerCheck } from './http/answer-check.js';
 import type { OperationHandlers } from './http/operation.js';
+import type { Satellite } from './http/satellite.js';
 import { loadValidatorInternal } from './http/validator-internals.js';
 import { keepSentBodies, requestIds, requestObserver } from './http/observe.js';
 import { hostGuard, hostPolicy } from './http/host-guard.js';
@@ -37,15 +34,16 @@ import { audiencesOf, baseUrlOf } from './http/request-context.js';
 import { refuseUnsavedWrite } from './http/state-not-saved.js';
 import { metaRoutes } from './http/meta-routes.js';
 import { operationSteps, type PipelineOptions } from './http/operation-steps.js';
-import { composeRequestSteps } from './http/pipeline.js';
+import { composeRequestSteps, type MadeStep, type SatelliteSlot } from './http/pipeline.js';
 
 export type { PipelineOptions };
 
 /**
- * Every operation's handler: the API's a file per tag of the document (`http/handlers/<tag>.ts`), the control plane's
- * a file per what it acts on (`control/`); test/unit/handler-files.test.ts holds each operation to its file.
+ * The core's handlers: the API's a file per tag of the document (`http/handlers/<tag>.ts`), the control plane's a
+ * file per what it acts on (`control/`); the satellites' their own. test/unit/handler-files.test.ts holds each
+ * operation to its file.
  */
-function operationHandlers(ctx: FakeContext): OperationHandlers {
+function coreHandlers(ctx: FakeContext): Partial<OperationHandlers> {
   return {
     ...authHandlers(ctx),
     ...accountHandlers,
@@ -62,29 +60,44 @@ function operationHandlers(ctx: FakeContext): OperationHandlers {
     ...faultHandlers(ctx),
     ...journalHandlers(ctx),
     ...pactHandlers(ctx),
-    ...fidelityHandlers(ctx),
   };
 }
 
 /** Fails at startup when the document has an operation without a handler (the type system catches the reverse). */
-function checkEveryOperationHandled(ctx: FakeContext, handlers: OperationHandlers): void {
+function checkEveryOperationHandled(ctx: FakeContext, handlers: Partial<OperationHandlers>): OperationHandlers {
   const missing = operationsOf(ctx.api.document).filter((op) => !(op.operationId in handlers));
   if (missing.length > 0)
     throw new Error(`Operations without a handler: ${missing.map((op) => op.operationId).join(', ')}`);
+  return handlers as OperationHandlers;
+}
+
+/** What `buildApp` composes beside the core's own steps and handlers. */
+export interface AppParts {
+  /** What attaches from outside the core (src/satellites.ts lists the product's): none, the core alone. */
+  satellites?: readonly Satellite[];
+  /** Every operation's handler, in place of the core's and the satellites' (a test's own document). */
+  handlers?: OperationHandlers;
+  pipeline?: PipelineOptions;
+  /**
+   * A build without some satellites (the core's own tests): an operation no part answers is a path the document does
+   * not have (404), not a refused start.
+   */
+  partial?: boolean;
 }
 
 /**
- * The request pipeline: the steps http/pipeline.ts declares, each made here by its name and composed in that order.
- * With `validateResponses` (tests), each answer is checked against the document after it is sent: the path is the
- * same. The handlers are this API's unless given: a test of the pipeline gives its own with a document of its own
- * (`ctx.api`).
+ * The request pipeline: the steps http/pipeline.ts declares, each made here by its name and composed in that order,
+ * the satellites' slots filled by the satellites given. With `validateResponses` (tests), each answer is checked
+ * against the document after it is sent: the path is the same. The handlers are the core's and the satellites'
+ * unless given: a test of the pipeline gives its own with a document of its own (`ctx.api`).
  */
-export function buildApp(
-  ctx: FakeContext,
-  handlers: OperationHandlers = operationHandlers(ctx),
-  pipeline: PipelineOptions = {},
-): Express {
-  checkEveryOperationHandled(ctx, handlers);
+export function buildApp(ctx: FakeContext, parts: AppParts = {}): Express {
+  const { satellites = [], pipeline = {} } = parts;
+  const gathered = parts.handlers ?? {
+    ...coreHandlers(ctx),
+    ...Object.assign({}, ...satellites.map((satellite) => satellite.handlers?.(ctx))),
+  };
+  const handlers = parts.partial ? (gathered as OperationHandlers) : checkEveryOperationHandled(ctx, gathered);
   const { validateResponses } = ctx.options;
 
   const app = express();
@@ -108,9 +121,10 @@ export function buildApp(
     typeof validateResponses === 'function'
       ? validateResponses
       : (mismatch: AnswerMismatch) => ctx.logger.error({ mismatch }, 'an answer does not match the document');
-  // shadow mode (--upstream): the token request and /v1 go to the upstream, journaled as any request (src/shadow/)
-  const shadow = ctx.options.upstream === undefined ? undefined : shadowMode(ctx, app, ctx.options.upstream, route);
-  ctx.shadow = shadow;
+  const attachment = { ctx, app, route };
+  const slots = Object.assign({}, ...satellites.map((satellite) => satellite.steps?.(attachment))) as Partial<
+    Record<SatelliteSlot, MadeStep>
+  >;
 
   composeRequestSteps(
     app,
@@ -120,15 +134,19 @@ export function buildApp(
       'meta routes': metaRoutes(ctx),
       'request state': requestObserver(ctx, requestIds()),
       'answer check': validateResponses ? answerCheck(ctx.api.document, report) : undefined,
-      'shadow mode': shadow?.step,
+      ...slots,
       control: controlGuard(ctx),
-      mcp: mcpEndpoint(ctx, app),
       route: routeStep(route, bearerTenant(ctx)),
       'unsaved write': (req, _res, next) => {
         refuseUnsavedWrite(ctx, req.method, stateOf(req).operationId!);
         next();
       },
-      operation: (req, res, next) => stepsOf(stateOf(req).route!.operation)(req, res, next),
+      operation: (req, res, next) => {
+        const { operation } = stateOf(req).route!;
+        // a build without the satellite that answers it (`partial`): as a path the document does not have
+        if (!(operation.operationId in handlers)) throw routeNotFound(req);
+        stepsOf(operation)(req, res, next);
+      },
       'not found': (req) => {
         throw routeNotFound(req);
       },
@@ -146,15 +164,4 @@ export function buildApp(
     ),
   );
   return app;
-}
-
-// An instance is its context (src/context.ts) and this pipeline over it: a test or a benchmark that builds the
-// pipeline with options of its own takes both from here.
-export { createContext, logStartWarnings };
-
-/** The Express app of a fresh instance, for supertest or mounting; it never listens. */
-export function createApp(options: FakeOptions = {}): Express {
-  const ctx = createContext(options);
-  logStartWarnings(ctx);
-  return buildApp(ctx);
 }

@@ -11,7 +11,7 @@ import { packageVersion as version } from './package-info.js';
 
 // The signing key is made on the thread pool while the modules below load: the two are the bulk of startup.
 const keyPair = prepareRsaKeyPair();
-const { createContext, logStartWarnings } = await import('./context.js');
+const { logStartWarnings } = await import('./context.js');
 const { DEFAULTS, InvalidClientError, optionsFromCli, StartRefused, USAGE } = await import('./config.js');
 const { BudgetsConflict } = await import('./domain/budgets.js');
 const { listen, SHUTDOWN_GRACE_MS } = await import('./server.js');
@@ -19,7 +19,7 @@ const { keepProcessAlive } = await import('./process-guard.js');
 const { banner, exposureWarning } = await import('./banner.js');
 const { cliLogger } = await import('./log-format.js');
 const { waitForStateDir } = await import('./persistence/state-lock.js');
-const { startDemoPartner } = await import('./demo/start-partner.js');
+const { closeStarted, productContext, startSatellites } = await import('./satellites.js');
 
 async function main(): Promise<void> {
   // `investment-api-fake mcp`: the control plane as an MCP server over stdio (src/cli-mcp.ts)
@@ -48,9 +48,9 @@ async function main(): Promise<void> {
   // said whatever the log level, as a refused start is: it is why the start takes this long
   if (options.stateDir !== undefined)
     await waitForStateDir(options.stateDir, (line) => process.stderr.write(`investment-api-fake: ${line}\n`));
-  let ctx: ReturnType<typeof createContext>;
+  let ctx: ReturnType<typeof productContext>;
   try {
-    ctx = createContext(options);
+    ctx = productContext(options);
   } catch (error) {
     if (error instanceof StartRefused || error instanceof BudgetsConflict) {
       process.stderr.write(`investment-api-fake: ${error.message}\n`);
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   const address = server.address() as AddressInfo;
   const defaultClient = (options.clients ?? DEFAULTS.clients)[0]!;
   // under --demo, a partner's session against this server (src/demo/), unless --demo-partner off
-  const demoPartner = startDemoPartner(ctx, address);
+  const started = startSatellites(ctx, address);
   process.stdout.write(
     banner({
       version: version(),
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       options,
       defaultClient,
       clientCount: (options.clients ?? DEFAULTS.clients).length,
-      ...(demoPartner && { demoPartner: true }),
+      ...('demo' in started && { demoPartner: true }),
     }),
   );
   const warning = exposureWarning(address, options);
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal} received, shutting down\n`);
     // with STATE_DIR, what changed since the last write is written before the process ends
-    void Promise.resolve(demoPartner?.close())
+    void closeStarted(started)
       .then(() => server.drain(SHUTDOWN_GRACE_MS))
       .then(() => ctx.stateWriter?.close())
       .then(

@@ -11,23 +11,15 @@ import {
   loadApiDocument,
   type LoadedDocument,
 } from './api/document.js';
-import type { World } from './api/types.js';
+import type { Schemas, World } from './api/types.js';
+import type { RsaKeyPair } from './auth/key-pair.js';
 import { createLogger, type Logger } from './logger.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './records/journal.js';
 import { answersWithSecrets } from './records/secret-answers.js';
-import { Fixtures, TenantRegistry } from './domain/tenants.js';
+import { Fixtures, TenantRegistry, type ClientRecord, type Tenant } from './domain/tenants.js';
 import { CLIENT_RECORD_SCHEMA, toClientRecord, withDemoSettings, type ClientCreate } from './domain/clients.js';
 import { checkWorld } from './domain/world.js';
 import { budgetWarning, resolveBudgets, type Budgets } from './domain/budgets.js';
-import {
-  clientsToStart,
-  keptSigningKey,
-  readSigningKeyFile,
-  readStateDir,
-  restoreTenants,
-} from './persistence/state-dir.js';
-import { lockStateDir } from './persistence/state-lock.js';
-import { StateWriter } from './persistence/state-writer.js';
 import { generatedWorld } from '../fixtures/world-source.js';
 
 /**
@@ -37,6 +29,37 @@ import { generatedWorld } from '../fixtures/world-source.js';
 export interface ShadowModeState {
   close(): Promise<void>;
 }
+
+/** STATE_DIR's writer as the instance uses it (the persistence satellite's, src/persistence/state-writer.ts). */
+interface StateKeeper {
+  /** Whether its writes are on disk (the health check's `persistence`). */
+  readonly health: NonNullable<Schemas['Health']['persistence']>;
+  /** Removes a tenant's file, then the tenant (`removed`). */
+  remove(tenant: Tenant, removed: () => void): Promise<void>;
+  /** Writes what is left and gives the directory back; rejects when something could not be written. */
+  close(): Promise<void>;
+}
+
+/** What STATE_DIR (or SIGNING_KEY_FILE) kept, as the start uses it: the persistence satellite reads it. */
+interface KeptState {
+  signingKey?: RsaKeyPair;
+  /** The clients to start with: the configured ones first, then every other one kept. */
+  clients(configured: readonly ClientRecord[]): ClientRecord[];
+  /** Each kept tenant's world, by client id. */
+  worlds: Map<string, World>;
+  /** Puts back what worlds do not hold (clocks, faults, progression), once the registry is made. */
+  restore(tenants: TenantRegistry): void;
+  /** Starts writing the registry's changes; none without STATE_DIR. */
+  write(
+    tenants: TenantRegistry,
+    events: { onError(error: unknown, file: string): void; onRecovered(): void },
+  ): StateKeeper | undefined;
+  /** Gives STATE_DIR back: a start that fails after it was opened. */
+  release(): void;
+}
+
+/** Opens STATE_DIR and SIGNING_KEY_FILE (`persistence/keeping.ts`): given to `createContext` by the product. */
+export type OpenState = (options: FakeOptions, document: LoadedDocument['document']) => KeptState;
 
 /** Everything one server instance owns, so instances never share state (only immutable, compiled things are per process). */
 export interface FakeContext {
@@ -54,35 +77,35 @@ export interface FakeContext {
   startWarnings: string[];
   logger: Logger;
   /** With STATE_DIR: writes the tenants a call reached, off the request path. */
-  stateWriter?: StateWriter;
+  stateWriter?: StateKeeper;
   /** In shadow mode only. */
   shadow?: ShadowModeState;
 }
 
 /**
- * Everything one instance owns, built from its options (and, with STATE_DIR, from what it kept). With STATE_DIR the
- * directory is locked first (a second process on it fails to start, naming the holder), and given back if the start
- * fails after.
+ * Everything one instance owns, built from its options and, with STATE_DIR or SIGNING_KEY_FILE, from what
+ * `openState` (the persistence satellite) kept: without it, those settings stop the start. STATE_DIR is given back if
+ * the start fails after it was opened.
  */
-export function createContext(options: FakeOptions = {}): FakeContext {
-  const { stateDir } = options;
-  if (stateDir === undefined) return contextOf(options);
-  // a lock lost later is the writer's to report (it is made below); until then nothing has been written
-  let lost: (error: Error) => void = () => {};
-  const lock = (): (() => void) => lockStateDir(stateDir, (error) => lost(error));
-  const release = lock();
+export function createContext(options: FakeOptions = {}, openState?: OpenState): FakeContext {
+  const api = loadApiDocument();
+  if (!openState) {
+    const setting =
+      options.stateDir !== undefined ? 'STATE_DIR' : options.signingKeyFile !== undefined && 'SIGNING_KEY_FILE';
+    if (setting)
+      throw new StartRefused(`${setting} needs the persistence satellite, which this build does not attach.`);
+    return contextOf(options, api);
+  }
+  const kept = openState(options, api.document);
   try {
-    const ctx = contextOf(options, release, lock);
-    lost = (error) => ctx.stateWriter?.lost(error);
-    return ctx;
+    return contextOf(options, api, kept);
   } catch (error) {
-    release();
+    kept.release();
     throw error;
   }
 }
 
-function contextOf(options: FakeOptions, release?: () => void, relock?: () => () => void): FakeContext {
-  const api = loadApiDocument();
+function contextOf(options: FakeOptions, api: LoadedDocument, kept?: KeptState): FakeContext {
   const seed = options.seed ?? DEFAULTS.seed;
   const fixtures = new Fixtures(
     loadFixtures(options, api),
@@ -91,14 +114,7 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
       ? { kind: 'generated', seed, ...(options.fixtureScale && { scale: options.fixtureScale }) }
       : { kind: 'own' },
   );
-  const { stateDir, signingKeyFile } = options;
-  const restored = stateDir === undefined ? { tenants: [] } : readStateDir(stateDir, api.document);
-  const keptKey =
-    signingKeyFile !== undefined
-      ? readSigningKeyFile(signingKeyFile)
-      : stateDir !== undefined
-        ? keptSigningKey(stateDir)
-        : undefined;
+  const keptKey = kept?.signingKey;
   const heapLimit = getHeapStatistics().heap_size_limit;
   const budgets = resolveBudgets(
     {
@@ -114,21 +130,22 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
     },
     heapLimit,
   );
+  const configured = configuredClients(options, api).map(toClientRecord);
   const tenants = startingTenants(options, () => {
     const { maxTenants, maxRecordsPerTenant, worldBytes, tenantGuaranteeBytes, maxTenantBytes } = budgets;
     return new TenantRegistry(
       fixtures,
-      clientsToStart(configuredClients(options, api).map(toClientRecord), restored),
+      kept ? kept.clients(configured) : configured,
       {
         maxTenants,
         maxRecordsPerTenant,
         world: { worldBytes, tenantGuaranteeBytes, maxTenantBytes },
         maxTwins: options.maxTwins ?? DEFAULTS.maxTwins,
       },
-      new Map(restored.tenants.map((t) => [t.client.client_id, t.world])),
+      kept?.worlds,
     );
   });
-  restoreTenants(tenants, restored);
+  kept?.restore(tenants);
   const warning = budgetWarning(budgets, fixtures.bytes, heapLimit);
   // Quiet unless asked: the library runs inside partners' test output.
   const logger = createLogger(options.logLevel ?? 'silent', { base: { service: 'investment-api-fake' } });
@@ -150,20 +167,15 @@ function contextOf(options: FakeOptions, release?: () => void, relock?: () => ()
     startWarnings: warning === undefined ? [] : [warning],
     logger,
   };
-  if (stateDir !== undefined) {
-    // the logger is read when a write fails: the CLI replaces it after this
-    ctx.stateWriter = new StateWriter(stateDir, tenants, {
-      kept: restored.tenants.map((t) => tenants.get(t.client.client_id)),
-      ...(release && { release }),
-      ...(relock && { relock }),
-      onError: (err, file) =>
-        ctx.logger.error(
-          { err, file },
-          'could not write to STATE_DIR: writes answer 503 state_not_saved until it takes them again',
-        ),
-      onRecovered: () => ctx.logger.info('STATE_DIR takes writes again'),
-    });
-  }
+  const writer = kept?.write(tenants, {
+    onError: (err, file) =>
+      ctx.logger.error(
+        { err, file },
+        'could not write to STATE_DIR: writes answer 503 state_not_saved until it takes them again',
+      ),
+    onRecovered: () => ctx.logger.info('STATE_DIR takes writes again'),
+  });
+  if (writer) ctx.stateWriter = writer;
   return ctx;
 }
 

@@ -2,7 +2,7 @@
 // First: starts the process's key pair on the thread pool while the modules below load.
 import './auth/key-pair-early.js';
 export { startServer, type FakeServer, type ProofOptions, type TokenOptions } from './server.js';
-export { createApp } from './app.js';
+export { createApp } from './satellites.js';
 export {
   createControlClient,
   fetchToken,

@@ -1,12 +1,11 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { buildApp } from './app.js';
 import { prepareRsaKeyPair } from './auth/key-pair.js';
 import { loadValidatorLibrary } from './http/validator.js';
 import { answerClientError } from './http/client-error.js';
 import { DEFAULTS, StartRefused, type FakeOptions } from './config.js';
-import { createContext, logStartWarnings, type FakeContext } from './context.js';
+import { logStartWarnings, type FakeContext } from './context.js';
 import {
   createControlClient,
   fetchToken,
@@ -24,7 +23,7 @@ import { drainable, type DrainableServer } from './drain.js';
 import { createLogger } from './logger.js';
 import { waitForStateDir } from './persistence/state-lock.js';
 import { TokenKeeper } from './token-keeper.js';
-import { startDemoPartner } from './demo/start-partner.js';
+import { closeStarted, productApp, productContext, startSatellites } from './satellites.js';
 import type { Tenant } from './domain/tenants.js';
 import type { ExportFormat, Schemas, World } from './api/types.js';
 
@@ -143,7 +142,7 @@ export function connectionTimeouts(keepAliveTimeoutMs: number = DEFAULTS.keepAli
 }
 
 export async function listen(ctx: FakeContext, port: number, host: string | undefined): Promise<DrainableServer> {
-  const server = drainable(createServer(buildApp(ctx)));
+  const server = drainable(createServer(productApp(ctx)));
   if (host === undefined) server.listen(port);
   else server.listen(port, host);
   Object.assign(server, connectionTimeouts(ctx.options.keepAliveTimeoutMs));
@@ -180,7 +179,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   if (options.stateDir !== undefined && options.signingKeyFile === undefined) await keyPair;
   if (options.stateDir !== undefined)
     await waitForStateDir(options.stateDir, (line) => createLogger(options.logLevel ?? 'silent').warn(line));
-  const ctx = createContext(options);
+  const ctx = productContext(options);
   logStartWarnings(ctx);
   const host = options.host ?? '127.0.0.1';
   let server: DrainableServer;
@@ -193,7 +192,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
   }
   const { port } = server.address() as AddressInfo;
   // under `demo`, a partner's session against this server (src/demo/), unless `demoPartner: false`
-  const demoPartner = startDemoPartner(ctx, server.address() as AddressInfo);
+  const started = startSatellites(ctx, server.address() as AddressInfo);
   const url = options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   // a call's work starts as a request's does: the registry hands the tenant out settled to its clock
@@ -269,7 +268,7 @@ export async function startServer(options: FakeOptions = {}): Promise<FakeServer
     advanceOrderSync,
     setOrderStatusSync,
     async stop() {
-      await demoPartner?.close();
+      await closeStarted(started);
       await server.drain(SHUTDOWN_GRACE_MS);
       await ctx.stateWriter?.close();
       await ctx.shadow?.close();

@@ -186,9 +186,3 @@ export const exportTenantRequestsSliced = (
   baseUrl: string,
   options: ExportOptions = {},
 ): Promise<ExportedRequests> => runSliced(exportSlices(ctx, clientId, format, baseUrl, options));
-
-export const lastReset = (ctx: FakeContext, clientId: string): string | null => {
-  const marks = ctx.journal.resets(clientId);
-  const last = marks[marks.length - 1];
-  return last ? new Date(last.at).toISOString() : null;
-};

@@ -9,11 +9,13 @@ interface StepDeclaration {
   readonly writes: string;
   /** The path prefix it is mounted at (Express strips it from `req.path` for the step); none: every request. */
   readonly mount?: string;
+  /** A slot a satellite fills (src/http/satellite.ts): without the satellite, the step is left out. */
+  readonly satellite?: true;
 }
 
 /**
  * Every request's steps, in order: `buildApp` makes each by its name and composes them in this order, and nothing
- * else. A step made `undefined` is left out (the answer check but in tests, shadow mode but with an upstream).
+ * else. A step made `undefined` is left out (the answer check but in tests, a satellite's slot without it).
  */
 export const REQUEST_STEPS = [
   { name: 'transfer coding', reads: 'Transfer-Encoding', writes: 'a 501 for anything but chunked' },
@@ -21,9 +23,14 @@ export const REQUEST_STEPS = [
   { name: 'meta routes', reads: 'the path', writes: 'the document, /docs, /console' },
   { name: 'request state', reads: 'X-Request-Id', writes: 'state.id; the journal entry and log line on close' },
   { name: 'answer check', reads: 'state.sentBody', writes: 'a report of each answer unlike the document' },
-  { name: 'shadow mode', reads: 'the request', writes: "the upstream's answer; state.operationId, state.route" },
+  {
+    name: 'shadow mode',
+    satellite: true,
+    reads: 'the request',
+    writes: "the upstream's answer; state.operationId, state.route",
+  },
   { name: 'control', mount: CONTROL_PREFIX, reads: 'Authorization, Origin', writes: 'state.controlPartner' },
-  { name: 'mcp', mount: `${CONTROL_PREFIX}/mcp`, reads: 'the MCP session', writes: 'the MCP answer' },
+  { name: 'mcp', satellite: true, mount: `${CONTROL_PREFIX}/mcp`, reads: 'the MCP session', writes: 'the MCP answer' },
   { name: 'route', reads: 'method, path', writes: 'state.operationId, state.route (operation, scopes, params)' },
   { name: 'unsaved write', reads: 'state.route, STATE_DIR', writes: 'a 503 for a write STATE_DIR cannot keep' },
   { name: 'operation', reads: 'state.route', writes: "the operation's own steps, below" },
@@ -42,6 +49,8 @@ export const OPERATION_STEPS = [
 ] as const satisfies readonly StepDeclaration[];
 
 type RequestStepName = (typeof REQUEST_STEPS)[number]['name'];
+/** The request steps a satellite fills. */
+export type SatelliteSlot = Extract<(typeof REQUEST_STEPS)[number], { satellite: true }>['name'];
 export type OperationStepName = (typeof OPERATION_STEPS)[number]['name'];
 
 /** A step as made: one middleware, several run as one, or none (left out). */
@@ -50,7 +59,7 @@ export type MadeStep = RequestHandler | readonly RequestHandler[] | undefined;
 /** The made steps of a declared list, in its order, as one list of middleware. */
 export function inOrder<Name extends string>(
   declared: readonly { readonly name: Name }[],
-  made: Record<Name, MadeStep>,
+  made: Partial<Record<Name, MadeStep>>,
 ): RequestHandler[] {
   return declared.flatMap(({ name }) => made[name] ?? []);
 }
@@ -61,7 +70,7 @@ export function inOrder<Name extends string>(
  */
 export function composeRequestSteps(
   app: Express,
-  made: Record<RequestStepName, MadeStep>,
+  made: Record<Exclude<RequestStepName, SatelliteSlot>, MadeStep> & Partial<Record<SatelliteSlot, MadeStep>>,
   errors: ErrorRequestHandler,
 ): void {
   let layer: { mount: string | undefined; steps: RequestHandler[] } | undefined;

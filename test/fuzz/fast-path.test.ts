@@ -2,7 +2,9 @@ import { request as httpRequest, Agent, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp, createContext, type PipelineOptions } from '../../src/app.js';
+import type { PipelineOptions } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
+import { productApp } from '../../src/satellites.js';
 import type { Tenant } from '../../src/domain/tenants.js';
 import { tokenFor } from '../support/test-app.js';
 import { propertyRuns } from '../support/runs.js';
@@ -27,7 +29,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
 async function start(name: string, pipeline: PipelineOptions): Promise<Target> {
   const ctx = createContext({ allowedHosts: ['.test'] });
-  const app = buildApp(ctx, undefined, pipeline);
+  const app = productApp(ctx, { pipeline });
   const token = await tokenFor(app);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
-import { buildApp, createContext } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
+import { productApp } from '../../src/satellites.js';
 import { http, tokenFor } from '../support/test-app.js';
 
 // docs/api.md: integer parameters are decimal digits with an optional leading `-`. The validator's Ajv reads a query
@@ -26,7 +27,7 @@ describe.each([
   let app: Express;
   let auth: Record<string, string>;
   beforeAll(async () => {
-    app = buildApp(createContext({ allowedHosts: ['.test'] }), undefined, pipeline);
+    app = productApp(createContext({ allowedHosts: ['.test'] }), { pipeline });
     auth = { Authorization: `Bearer ${await tokenFor(app)}` };
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import type { Schemas, World } from '../../src/api/types.js';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/satellites.js';
 import { bearer, http, testApp, tokenFor } from '../support/test-app.js';
 
 // Sized to the use (docs/configuration.md, "Memory budgets"): WORLD_BYTES shared by every tenant, each guaranteed its part and free to borrow room

@@ -5,7 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { buildApp, createContext } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
+import { productApp } from '../../src/satellites.js';
 import { startServer, type FakeServer } from '../../src/index.js';
 import { http as supertestOf, tokenFor } from '../support/test-app.js';
 
@@ -189,7 +190,7 @@ describe("the request log line of a path that carries the client's credentials",
       clients: [{ client_id: 'acme', client_secret: 'acme.secret-0123456789', scopes: ['read:accounts'] }],
     });
     ctx.logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-    const app = buildApp(ctx);
+    const app = productApp(ctx);
     const token = await tokenFor(app, { client_id: 'acme', client_secret: 'acme.secret-0123456789' });
     for (const value of ['acme.secret-0123456789', token]) {
       for (const spelled of spellings(value))

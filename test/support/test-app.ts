@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
+import { createApp } from '../../src/satellites.js';
 import type { AnswerMismatch } from '../../src/api/document.js';
 import type { FakeOptions } from '../../src/config.js';
 import type { World } from '../../src/api/types.js';
@@ -22,11 +24,13 @@ export function takeAnswerMismatches(): AnswerMismatch[] {
  */
 export function testApp(options: FakeOptions = {}): Express {
   // `.test` names are not localhost names: the tests' hosts are allowed like a partner's ALLOWED_HOSTS would.
-  return createApp({
+  const all: FakeOptions = {
     validateResponses: (mismatch) => void mismatches.push(mismatch),
     allowedHosts: ['.test'],
     ...options,
-  });
+  };
+  // the core's own tests, run on the core alone (`npm run test:core`): no satellite attached
+  return process.env.FAKE_CORE_ONLY === '1' ? buildApp(createContext(all), { partial: true }) : createApp(all);
 }
 
 /**

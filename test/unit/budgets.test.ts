@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { getHeapStatistics } from 'node:v8';
-import { createContext, logStartWarnings } from '../../src/app.js';
+import { createContext, logStartWarnings } from '../../src/context.js';
 import { createAccount, updateAccount } from '../../src/domain/accounts.js';
 import { registerWallet } from '../../src/domain/wallets.js';
 import { createPaymentMethodDetails } from '../../src/domain/payment-methods.js';

@@ -1,9 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { architectureTable, codeIn } from '../support/architecture.js';
-
-const SRC = resolve(import.meta.dirname, '../../src');
+import { architectureTable, codeIn, importGraph, SRC } from '../support/architecture.js';
 
 const FRACTIONS: Record<string, number> = { '': 0, '¼': 0.25, '½': 0.5, '¾': 0.75 };
 const rankValue = (text: string): number => {
@@ -29,29 +27,13 @@ const LAYERS = architectureTable('## Layers').map(([rank = '', units = '', , may
   };
 });
 
-const sourceFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-
 const unitOf = (file: string): string => relative(SRC, file).split('/')[0]!;
 const layerOf = (file: string) => LAYERS.find((layer) => layer.units.includes(unitOf(file)));
 
 // Files of one top-level layer may import each other (the cycle check still applies); folders of one layer may not.
 const isTopLevelFile = (file: string): boolean => unitOf(file).endsWith('.ts');
 
-/** Relative imports, type-only ones included: a type import is an arrow between layers too. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
-    resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')),
-  );
-}
-
-const files = sourceFiles(SRC);
-const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => target.startsWith(SRC))]));
+const { files, graph } = importGraph();
 
 describe('layers', () => {
   it('every source file belongs to a row of the table, and every row names what is there, once', () => {

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { pino } from 'pino';
-import { buildApp, createContext } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
 import { DomainError } from '../../src/api/errors.js';
 import type { AnswerMismatch } from '../../src/api/document.js';
 import type { FakeContext } from '../../src/context.js';
@@ -144,7 +145,7 @@ beforeAll(() => {
   // An instance's tenants and keys, with the tiny document in place of this API's; responses are validated against it.
   const instance = createContext({ validateResponses: true, allowedHosts: ['.test'] });
   ctx = { ...instance, api: { document: TINY, json: JSON.stringify(TINY), yaml: '' } };
-  app = buildApp(ctx, tinyHandlers());
+  app = buildApp(ctx, { handlers: tinyHandlers() });
 });
 
 /** A token of the default client, signed by the instance's key for this host, carrying these scopes. */
@@ -265,7 +266,7 @@ describe('the pipeline on a tiny document', () => {
 
   it('refuses at startup a document with an operation that has no handler', () => {
     const { getThing: _missing, ...fewer } = tinyHandlers() as unknown as Record<string, unknown>;
-    expect(() => buildApp(ctx, fewer as unknown as OperationHandlers)).toThrow(
+    expect(() => buildApp(ctx, { handlers: fewer as unknown as OperationHandlers })).toThrow(
       'Operations without a handler: getThing',
     );
   });
@@ -277,11 +278,13 @@ describe('the pipeline on a tiny document, with a handler that is wrong', () => 
     const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(line) });
     const buggy = buildApp(
       { ...ctx, logger },
-      tinyHandlers({
-        getStatus: () => {
-          throw new Error('secret internals');
-        },
-      }),
+      {
+        handlers: tinyHandlers({
+          getStatus: () => {
+            throw new Error('secret internals');
+          },
+        }),
+      },
     );
     const response = await http(buggy).get('/status').expect(500);
     expect(response.body).toMatchObject({ status: 500, code: 'internal_error' });
@@ -300,7 +303,9 @@ describe('the pipeline on a tiny document, with a handler that is wrong', () => 
       ...ctx,
       options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) },
     };
-    const wrong = buildApp(checked, tinyHandlers({ getStatus: () => ({ status: 200, body: { status: 'down' } }) }));
+    const wrong = buildApp(checked, {
+      handlers: tinyHandlers({ getStatus: () => ({ status: 200, body: { status: 'down' } }) }),
+    });
     const response = await http(wrong).get('/status').expect(200);
     expect(response.body).toEqual({ status: 'down' });
     expect(mismatches).toEqual([
@@ -320,10 +325,9 @@ describe('the pipeline on a tiny document, with a handler that is wrong', () => 
       ...ctx,
       options: { ...ctx.options, validateResponses: (mismatch: AnswerMismatch) => void mismatches.push(mismatch) },
     };
-    const undocumented = buildApp(
-      checked,
-      tinyHandlers({ getStatus: () => ({ status: 202, body: { status: 'up' } }) }),
-    );
+    const undocumented = buildApp(checked, {
+      handlers: tinyHandlers({ getStatus: () => ({ status: 202, body: { status: 'up' } }) }),
+    });
     await http(undocumented).get('/status').expect(202);
     expect(mismatches).toEqual([
       expect.objectContaining({

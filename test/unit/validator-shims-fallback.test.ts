@@ -1,7 +1,8 @@
 import type { Express } from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createContext } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
+import { productApp } from '../../src/satellites.js';
 import { skipMetaSchemaUnlessChecked } from '../../src/http/meta-schema-shim.js';
 import { loadValidatorInternal, type LoadValidatorInternal } from '../../src/http/validator-internals.js';
 import { ownPathToRegexp } from '../../src/http/route.js';
@@ -143,7 +144,7 @@ describe('an app whose validator internals changed starts, validates as before a
     const ctx = createContext({ validateResponses, allowedHosts: ['.test'] });
     ctx.logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const changed = internals({ 'path-to-regexp': { pathToRegexp: (path: string) => new RegExp(path) } });
-    const app = buildApp(ctx, undefined, { validatorInternals: changed });
+    const app = productApp(ctx, { pipeline: { validatorInternals: changed } });
 
     const answers = await requests(app);
     const reference = withShims.get(validateResponses)!;
@@ -200,7 +201,9 @@ describe('routing, when the validator’s path-to-regexp and error classes are g
   });
 
   it('an app routes as before: the operation, a 404 for an unknown path, a 405 with Allow, a 400 for a malformed path', async () => {
-    const app = buildApp(createContext({ allowedHosts: ['.test'] }), undefined, { validatorInternals: internals({}) });
+    const app = productApp(createContext({ allowedHosts: ['.test'] }), {
+      pipeline: { validatorInternals: internals({}) },
+    });
     const reference = testApp();
     for (const target of [app, reference]) {
       const as = { Authorization: `Bearer ${await tokenFor(target)}` };

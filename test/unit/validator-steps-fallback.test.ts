@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp, createContext } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
+import { productApp } from '../../src/satellites.js';
 import { loadValidatorLibrary } from '../../src/http/validator.js';
 import { http, testApp, tokenFor } from '../support/test-app.js';
 
@@ -45,7 +46,7 @@ it('renamed steps: the same answers, and one debug line naming them', async () =
     document: { ...ctx.api.document, info: { ...(ctx.api.document.info as object), title: 'renamed validator steps' } },
   };
   ctx.logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-  const answers = await requests(buildApp(ctx));
+  const answers = await requests(productApp(ctx));
   expect(answers.map((a) => a.status)).toEqual([200, 422, 422, 422]);
   expect(answers).toEqual(reference);
   expect(lines.filter((l) => l.shim === 'validator-steps')).toEqual([
