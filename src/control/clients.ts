@@ -4,7 +4,7 @@ import { created, noContent, ok, type OperationHandlers } from '../http/operatio
 import { checkedClientId, ensureOperator, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
-export function clientHandlers(ctx: FakeContext) {
+export function clientHandlers(ctx: Pick<FakeContext, 'journal' | 'stateWriter' | 'tenants'>) {
   return {
     listClients: (call) => {
       checkedClientId(call, namedClientId(call));

@@ -5,11 +5,14 @@ import { advanceOrder, setOrderStatus } from '../domain/order-actions.js';
 import { placeOrder } from '../domain/order-placement.js';
 import { journalControl } from './control-journal.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'journal'>;
+
 // The control plane's order changes, kept in the tenant's journal: its handlers (control/orders.ts) and the library's
 // sync calls (server.ts): one place for both.
 
 export function placeOrderJournaled(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   tenant: Tenant,
   input: Schemas['OrderPlacement'],
 ): Schemas['OrderDetails'] {
@@ -18,14 +21,14 @@ export function placeOrderJournaled(
   return order;
 }
 
-export function advanceOrderJournaled(ctx: FakeContext, tenant: Tenant, orderId: string): Schemas['OrderDetails'] {
+export function advanceOrderJournaled(ctx: InstanceParts, tenant: Tenant, orderId: string): Schemas['OrderDetails'] {
   const order = advanceOrder(tenant, orderId);
   journalControl(ctx, tenant, { kind: 'advance_order', order_id: orderId, answer: order });
   return order;
 }
 
 export function setOrderStatusJournaled(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   tenant: Tenant,
   orderId: string,
   status: Schemas['OrderStatus'],

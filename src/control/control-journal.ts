@@ -8,7 +8,7 @@ import type { ControlStep } from '../records/control-steps.js';
  * once the change succeeded: a refused call changed nothing. `tenantAt`: the tenant's clock when the change was made.
  */
 export function journalControl(
-  ctx: FakeContext,
+  ctx: Pick<FakeContext, 'journal'>,
   tenant: Tenant,
   step: ControlStep,
   tenantAt: number = tenant.now(),

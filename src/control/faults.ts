@@ -3,7 +3,7 @@ import { created, noContent, ok, type OperationHandlers } from '../http/operatio
 import { controlTenant } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
-export function faultHandlers(ctx: FakeContext) {
+export function faultHandlers(ctx: Pick<FakeContext, 'journal' | 'tenants'>) {
   return {
     listFaults: (call) => ok({ data: controlTenant(ctx, call).faults.list() }),
     addFault: (call) => {

@@ -9,6 +9,9 @@ import { baseUrlOf, verifyOnTenantClock } from '../http/request-context.js';
 import { stateOf } from '../http/request-state.js';
 import { confinePartner } from './tenant.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'keys' | 'linkSigner' | 'options' | 'tenants' | 'tokens'>;
+
 const HEALTH = '/health';
 
 // Browsers mark where a request comes from; `none` is a typed address or a bookmark.
@@ -119,7 +122,7 @@ function partnerAuthority(tenant: Tenant, claims: AccessTokenClaims): Tenant {
  * without the scope is ignored too (a suite sending its API token along keeps working).
  */
 async function controlCaller(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   expected: Buffer | undefined,
   req: Request,
 ): Promise<Tenant | 'operator'> {
@@ -161,7 +164,7 @@ async function controlCaller(
  * is confined to its tenant (`controlPartner`, enforced by control/tenant.ts): naming another in `X-Client-Id` or
  * `?client_id=` answers 403 `forbidden_tenant` here, whatever the operation. Errors go to the one error middleware.
  */
-export function controlGuard(ctx: FakeContext): RequestHandler {
+export function controlGuard(ctx: InstanceParts): RequestHandler {
   const { controlToken, baseUrl } = ctx.options;
   const expected = controlToken === undefined ? undefined : digest(controlToken);
   return async (req, _res, next) => {

@@ -3,15 +3,18 @@ import { noContent, ok, type OperationHandlers } from '../http/operation.js';
 import { checkedClientId, namedClientId } from './tenant.js';
 import { requestExchange } from './request-exchange.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'journal'>;
+
 /** When the tenant was last reset, as the journal marks it: null before its first reset. */
-const lastReset = (ctx: FakeContext, clientId: string): string | null => {
+const lastReset = (ctx: InstanceParts, clientId: string): string | null => {
   const marks = ctx.journal.resets(clientId);
   const last = marks[marks.length - 1];
   return last ? new Date(last.at).toISOString() : null;
 };
 
 /** The journal: its entries and exchanges (what is proved from it is the proof satellite's, control/proof-handlers.ts). */
-export function journalHandlers(ctx: FakeContext) {
+export function journalHandlers(ctx: InstanceParts) {
   return {
     listRequests: (call) => {
       const { method, path, since = 'reset' } = call.query;

@@ -7,7 +7,7 @@ import { journalControl } from './control-journal.js';
 import { advanceOrderJournaled, placeOrderJournaled, setOrderStatusJournaled } from './commands.js';
 
 /** What partners cannot do through the API but their tests need: place orders, move them, add payment methods. */
-export function orderControlHandlers(ctx: FakeContext) {
+export function orderControlHandlers(ctx: Pick<FakeContext, 'journal' | 'tenants'>) {
   return {
     getControlOrder: (call) => ok(controlOrder(controlTenant(ctx, call), call.path.order_id)),
     listControlOrders: (call) => ok(listControlOrders(controlTenant(ctx, call), call.query)),

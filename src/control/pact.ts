@@ -8,6 +8,9 @@ import { verifyOnTenantClock } from '../http/request-context.js';
 import { controlTenant, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'api' | 'journal' | 'linkSigner' | 'options' | 'tenants' | 'tokens'>;
+
 /** Each document's checks of a state's params, compiled on the first state change (immutable once made). */
 const checks = new WeakMap<ApiDocument, ParamsCheck>();
 
@@ -32,7 +35,7 @@ function paramsCheck(document: ApiDocument): ParamsCheck {
  * tenant is made in the tenant of the API token it carries, where the verifier's requests go. No authority is added:
  * an open plane acts on any tenant anyway, and a guarded one has already confined a partner to its own.
  */
-function stateTenant(ctx: FakeContext, call: OperationCall<'changeProviderState'>): Tenant {
+function stateTenant(ctx: InstanceParts, call: OperationCall<'changeProviderState'>): Tenant {
   if (call.controlPartner || namedClientId(call) !== undefined) return controlTenant(ctx, call);
   const bearer = bearerTokenOf(call.header('authorization'));
   const verdict = bearer?.includes('.') ? verifyOnTenantClock(ctx, bearer, call.baseUrl) : undefined;
@@ -41,7 +44,7 @@ function stateTenant(ctx: FakeContext, call: OperationCall<'changeProviderState'
 }
 
 /** Pact's state-change URL: the verifier's call before and after each interaction of an exported contract. */
-export function pactHandlers(ctx: FakeContext) {
+export function pactHandlers(ctx: InstanceParts) {
   return {
     changeProviderState: (call) => {
       const tenant = stateTenant(ctx, call);

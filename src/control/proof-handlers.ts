@@ -6,7 +6,7 @@ import { exportTenantRequestsSliced, tenantReadinessReport, verifyTenantRequests
 import { controlTenant } from './tenant.js';
 
 /** What is proved from a tenant's journal: the readiness report, verify, the exports (the proof satellite's calls). */
-export function proofHandlers(ctx: FakeContext) {
+export function proofHandlers(ctx: Pick<FakeContext, 'api' | 'journal' | 'options' | 'tenants'>) {
   return {
     getReadinessReport: (call) => {
       const tenant = controlTenant(ctx, call);

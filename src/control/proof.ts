@@ -14,16 +14,19 @@ import { readinessReport, type ReadinessReport } from '../proof/readiness-report
 import { runNow, runSliced, type Slices } from '../util/slices.js';
 import { verifySteps, type VerificationOutcome } from '../proof/verify.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'api' | 'journal' | 'options' | 'tenants'>;
+
 /**
  * The proof calls over one tenant's journal, shared by the control plane and the library (`fake.verify`,
  * `fake.report`, the exports): the tenant's verified requests only, as a control call never names another's.
  * Verify looks since the tenant's last reset by default, the report and the exports at the whole journal.
  */
-const tenantRecords = (ctx: FakeContext, clientId: string, since: JournalSpan): JournalRecord[] =>
+const tenantRecords = (ctx: InstanceParts, clientId: string, since: JournalSpan): JournalRecord[] =>
   ctx.journal.records(clientId, since);
 
 /** How many resets the journal marks among the records read. */
-const resetsWithin = (ctx: FakeContext, clientId: string, records: readonly JournalRecord[]): number => {
+const resetsWithin = (ctx: InstanceParts, clientId: string, records: readonly JournalRecord[]): number => {
   const first = records[0]?.seq;
   if (first === undefined) return 0;
   return ctx.journal
@@ -32,7 +35,7 @@ const resetsWithin = (ctx: FakeContext, clientId: string, records: readonly Jour
 };
 
 const verifySlices = (
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   verification: Schemas['Verification'],
 ): Slices<VerificationOutcome> =>
@@ -44,20 +47,20 @@ const verifySlices = (
 
 /** Verify at once (the library: its caller's own time). */
 export const verifyTenantRequests = (
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   verification: Schemas['Verification'],
 ): VerificationOutcome => runNow(verifySlices(ctx, clientId, verification));
 
 /** Verify for the control plane: the event loop gets a turn between slices of the journal. */
 export const verifyTenantRequestsSliced = (
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   verification: Schemas['Verification'],
 ): Promise<VerificationOutcome> => runSliced(verifySlices(ctx, clientId, verification));
 
 export function tenantReadinessReport(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   since: JournalSpan = 'start',
 ): ReadinessReport {
@@ -103,14 +106,14 @@ const worldRecord =
 
 /** The tenant's session since its last reset as a vitest file: its span, where it began, the secret kept out. */
 export const tenantVitestFile = (
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   baseUrl: string,
   fidelity?: FidelityFindings,
 ): string => runNow(tenantVitestFileSteps(ctx, clientId, baseUrl, fidelity));
 
 function tenantVitestFileSteps(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   baseUrl: string,
   fidelity?: FidelityFindings,
@@ -131,7 +134,7 @@ function tenantVitestFileSteps(
 }
 
 function* exportSlices(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   format: ExportFormat,
   baseUrl: string,
@@ -171,7 +174,7 @@ function* exportSlices(
 
 /** The tenant's journal as HAR 1.2, `.http` or Pact, or its session as a vitest file: at once (the library). */
 export const exportTenantRequests = (
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   format: ExportFormat,
   baseUrl: string,
@@ -180,7 +183,7 @@ export const exportTenantRequests = (
 
 /** The same for the control plane, the event loop free between slices. */
 export const exportTenantRequestsSliced = (
-  ctx: FakeContext,
+  ctx: InstanceParts,
   clientId: string,
   format: ExportFormat,
   baseUrl: string,

@@ -12,7 +12,7 @@ const exchangeBody = (body: JournalBody | null): Schemas['ExchangeBody'] =>
  * one at a time, so the list stays small. `clientId`: a partner's own client, whose requests alone it may see.
  */
 export function requestExchange(
-  ctx: FakeContext,
+  ctx: Pick<FakeContext, 'journal'>,
   requestId: string,
   clientId: string | undefined,
 ): Schemas['RequestExchange'] {

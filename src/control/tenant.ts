@@ -43,7 +43,7 @@ export function confinePartner(partner: Tenant, named: readonly string[]): void 
  * The tenant a control call acts on: a partner's own; for the operator, the one it names, else the default client's.
  * The registry hands it out settled to its clock, as it does a request's tenant.
  */
-export function controlTenant(ctx: FakeContext, call: TenantNaming): Tenant {
+export function controlTenant(ctx: Pick<FakeContext, 'tenants'>, call: TenantNaming): Tenant {
   return ctx.tenants.get(checkedClientId(call, namedClientId(call)) ?? ctx.tenants.defaultClientId);
 }
 

@@ -9,7 +9,7 @@ import { checkedClientId, controlTenant, namedClientId } from './tenant.js';
 import { journalControl } from './control-journal.js';
 
 /** A tenant's world and clock: reset, snapshot and restore, its documents' links, its time. */
-export function worldHandlers(ctx: FakeContext) {
+export function worldHandlers(ctx: Pick<FakeContext, 'journal' | 'linkSigner' | 'options' | 'tenants' | 'tokens'>) {
   return {
     resetWorld: (call) => {
       // a partner's reset is its own tenant's, however it names it; the operator's names one in the body, or none (all)

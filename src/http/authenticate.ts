@@ -11,6 +11,9 @@ import { strike, takeFault } from './faults.js';
 import { audiencesOf, baseUrlOf, verifyOnTenantClock } from './request-context.js';
 import { stateOf } from './request-state.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'linkSigner' | 'options' | 'tenants' | 'tokens'>;
+
 export interface Identified {
   /** The client the request proved to be: a token we signed, or the token request's own credentials. */
   tenant?: Tenant;
@@ -36,7 +39,11 @@ const insufficientScope = (missing: string[]): DomainError =>
  * Who is calling, proven by a bearer token we signed (even an expired one, or one short of a scope: it still proves
  * its client). A forged token names no tenant, so it never takes a tenant's faults nor lands in its journal or report.
  */
-function identifyBearer(ctx: FakeContext, expectations: (req: Request) => TokenExpectations, req: Request): Identified {
+function identifyBearer(
+  ctx: InstanceParts,
+  expectations: (req: Request) => TokenExpectations,
+  req: Request,
+): Identified {
   const scopes = stateOf(req).route?.operation.scopes;
   if (!scopes) return {};
   return bearerIdentity(ctx, req.get('authorization'), () => expectations(req), scopes);
@@ -44,7 +51,7 @@ function identifyBearer(ctx: FakeContext, expectations: (req: Request) => TokenE
 
 /** The client an Authorization header's bearer token proves, and why it may not call an operation needing `scopes`. */
 export function bearerIdentity(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   authorization: string | undefined,
   expectations: () => TokenExpectations,
   scopes: readonly string[],
@@ -65,7 +72,7 @@ const isForm = (body: unknown): body is Record<string, unknown> =>
   typeof body === 'object' && body !== null && !Array.isArray(body);
 
 /** A token request proves its client by its credentials, Basic or in the form (the grant's rules are the handler's). */
-function identifyTokenRequest(ctx: FakeContext, req: Request): Identified {
+function identifyTokenRequest(ctx: InstanceParts, req: Request): Identified {
   if (stateOf(req).operationId !== 'createToken') return {};
   let basic: ReturnType<typeof basicCredentials>;
   try {
@@ -129,7 +136,7 @@ const admit =
  * The client a bearer token we signed names, whatever the request asks (an unknown path too): attribution for the
  * journal only, with no faults and no refusal.
  */
-export function bearerTenant(ctx: FakeContext): (req: Request) => Tenant | undefined {
+export function bearerTenant(ctx: InstanceParts): (req: Request) => Tenant | undefined {
   return (req) => {
     const token = bearerTokenOf(req.get('authorization'));
     if (token === undefined) return undefined;
@@ -139,7 +146,7 @@ export function bearerTenant(ctx: FakeContext): (req: Request) => Tenant | undef
 }
 
 /** Before the body is read: operations secured by OAuth need a valid token with the operation's scopes. */
-export function authenticateBearer(ctx: FakeContext, receive: ReceiveBody): RequestHandler {
+export function authenticateBearer(ctx: InstanceParts, receive: ReceiveBody): RequestHandler {
   // The issuer and audiences of the last scheme and Host seen: a client keeps its host, so the Host check and
   // `new URL` run when they change, not per request. One per instance.
   let last: { protocol: string; host: string | undefined; issuer: string; audiences: readonly string[] } | undefined;
@@ -156,5 +163,5 @@ export function authenticateBearer(ctx: FakeContext, receive: ReceiveBody): Requ
 }
 
 /** After the body is read: the token endpoint's client, by the credentials of its form. */
-export const authenticateTokenRequest = (ctx: FakeContext): RequestHandler =>
+export const authenticateTokenRequest = (ctx: InstanceParts): RequestHandler =>
   admit((req) => identifyTokenRequest(ctx, req), alreadyReceived);

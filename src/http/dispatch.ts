@@ -7,6 +7,9 @@ import { baseUrlOf } from './request-context.js';
 import { settle, stateOf, type RequestState } from './request-state.js';
 import { strike, takeFault } from './faults.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'linkSigner' | 'options' | 'tenants' | 'tokens'>;
+
 /** Any operation's answer, as the adapter writes it (each handler's own type is checked where it is written). */
 interface Answer {
   status: number;
@@ -16,7 +19,7 @@ interface Answer {
 }
 type AnyHandler = (call: OperationCall<OperationId>) => Answer | Promise<Answer>;
 
-function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): OperationCall<OperationId> {
+function callOf(req: Request, ctx: InstanceParts, tenant: Tenant | undefined): OperationCall<OperationId> {
   return {
     // Checked against the operation's schemas (every path parameter of the document is a string), so they are the
     // types the document says.
@@ -45,7 +48,7 @@ function callOf(req: Request, ctx: FakeContext, tenant: Tenant | undefined): Ope
  * The one adapter between Express and the handlers: hands the operation's handler its typed call and writes its
  * typed answer. (Errors are written by the error middleware alone.)
  */
-export function dispatch(ctx: FakeContext, handlers: OperationHandlers): RequestHandler {
+export function dispatch(ctx: InstanceParts, handlers: OperationHandlers): RequestHandler {
   return (req, res, next) => {
     const state = stateOf(req);
     if (state.operationId === undefined) return next();

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import type { FakeContext } from '../context.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'tenants'>;
+
 /** The Swagger UI files `/docs` serves; scripts/copy-assets.mjs copies them (and their licences) into the build. */
 export const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
 /** Where the build puts them, beside the compiled module. */
@@ -59,7 +62,7 @@ const tokenRequestInterceptor = (method: string): string => `function (req) {
   return req;
 }`;
 
-function docsInit(ctx: FakeContext): string {
+function docsInit(ctx: InstanceParts): string {
   const defaultClient = ctx.tenants.find(ctx.tenants.defaultClientId)?.client;
   const oauth = { clientId: defaultClient?.client_id ?? '', scopes: defaultClient?.scopes ?? [] };
   return `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true,
@@ -68,7 +71,7 @@ window.ui.initOAuth(${JSON.stringify(oauth).replace(/</g, '\\u003c')});`;
 }
 
 /** The API reference at `/docs`: Swagger UI served from this package's files (no CDN), reading `/openapi.json`. */
-export function docsRoutes(ctx: FakeContext): Router {
+export function docsRoutes(ctx: InstanceParts): Router {
   const router = Router({ strict: true, caseSensitive: true });
   router.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   // made per request: the default client's id, scopes and method as they are now

@@ -10,7 +10,9 @@ import { baseUrlOf } from './request-context.js';
  * The spec, the docs and the console, entered only by paths that may be theirs. The docs router is made with the app
  * (its init script names the default client as it is at each request); the rest of the router on its first request.
  */
-export function metaRoutes(ctx: FakeContext): RequestHandler {
+export function metaRoutes(
+  ctx: Pick<FakeContext, 'api' | 'linkSigner' | 'options' | 'tenants' | 'tokens'>,
+): RequestHandler {
   const docs = docsRoutes(ctx);
   const served = servedDocument(ctx.api);
   let router: Router | undefined;

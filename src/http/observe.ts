@@ -11,6 +11,9 @@ import { urlParts } from './request-context.js';
 import { beginRequestState, stateOf, type RequestState } from './request-state.js';
 import { isTwinReplay } from './replay-transport.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'journal' | 'logger' | 'tenants'>;
+
 const hashOf = (body: Buffer | undefined): string | null =>
   body === undefined || body.length === 0 ? null : createHash('sha256').update(body).digest('hex');
 
@@ -25,7 +28,7 @@ export const requestIds = (): (() => string) => {
  * pipeline, so even unparseable bodies are journaled; records on `close`, so dropped connections are too (status 0),
  * and not before the request's work is over, so a write applied after the client left is `applied` too.
  */
-export function requestObserver(ctx: FakeContext, nextId: () => string): RequestHandler {
+export function requestObserver(ctx: InstanceParts, nextId: () => string): RequestHandler {
   return (req, res, next) => {
     // shadow mode's twin replays its clients' requests: they are the clients', journaled once, as forwarded
     if (isOwnPath(req.path) || isTwinReplay(req)) {
@@ -44,7 +47,7 @@ type ObservedRequest = IncomingMessage & { originalUrl?: string };
 
 /** Journals and logs a request when its response closes and its work is over (`path`: its URL's path). */
 export function journalWhenClosed(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   state: RequestState,
   req: ObservedRequest,
   res: ServerResponse,
@@ -121,7 +124,7 @@ function credentialsCarried(
 
 /** What the journal keeps of the bodies: references to what the pipeline was handed, cut (`keptBody`), nothing more. */
 function exchangeOf(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   req: ObservedRequest,
   res: ServerResponse,
   state: RequestState,
@@ -155,7 +158,7 @@ function exchangeOf(
 }
 
 function record(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   state: RequestState,
   {
     req,

@@ -43,7 +43,7 @@ function once<T>(make: () => T): () => T {
  * nothing of an operation that takes nothing (the health check).
  */
 export function operationSteps(
-  ctx: FakeContext,
+  ctx: Pick<FakeContext, 'api' | 'linkSigner' | 'logger' | 'options' | 'tenants' | 'tokens'>,
   handlers: OperationHandlers,
   pipeline: PipelineOptions,
 ): (operation: RoutedOperation) => RequestHandler {

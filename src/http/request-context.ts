@@ -6,6 +6,9 @@ import type { LinkContext } from '../domain/documents.js';
 import type { Tenant } from '../domain/tenants.js';
 import { hostNameOf } from './host-guard.js';
 
+/** What of the instance (`FakeContext`) this file's steps and calls use. */
+type InstanceParts = Pick<FakeContext, 'linkSigner' | 'options' | 'tenants' | 'tokens'>;
+
 /** A request target's path and its query string (without the `?`; empty when there is none). */
 export function urlParts(url: string): { path: string; query: string } {
   const at = url.indexOf('?');
@@ -13,7 +16,7 @@ export function urlParts(url: string): { path: string; query: string } {
 }
 
 /** The public base URL of a request: BASE_URL when configured, else the request's own scheme and Host. */
-export const baseUrlOf = (req: Request, ctx: FakeContext): string =>
+export const baseUrlOf = (req: Request, ctx: InstanceParts): string =>
   ctx.options.baseUrl ?? baseUrlFor(req.protocol, req.get('host'));
 
 /** The base URL of a request's scheme and Host header (BASE_URL aside). */
@@ -36,7 +39,7 @@ export function audiencesOf(baseUrl: string): string[] {
  * the one token check of the API, the control plane and the provider states.
  */
 export function verifyOnTenantClock(
-  ctx: FakeContext,
+  ctx: InstanceParts,
   token: string,
   issuer: string,
   audiences: readonly string[] = audiencesOf(issuer),
@@ -48,7 +51,7 @@ export function verifyOnTenantClock(
   });
 }
 
-export function linkContextOf(call: { baseUrl: string }, ctx: FakeContext, tenant: Tenant): LinkContext {
+export function linkContextOf(call: { baseUrl: string }, ctx: InstanceParts, tenant: Tenant): LinkContext {
   return {
     clientId: tenant.client.client_id,
     docsUrl: ctx.options.docsUrl ?? `${call.baseUrl}/files`,

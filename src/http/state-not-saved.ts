@@ -12,7 +12,11 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * changes nothing, so no client is told a change was made that a restart would lose. Reads go on. The writer retries
  * and, once the directory takes its writes again, so does this.
  */
-export function refuseUnsavedWrite(ctx: FakeContext, method: string, operationId: OperationId): void {
+export function refuseUnsavedWrite(
+  ctx: Pick<FakeContext, 'stateWriter'>,
+  method: string,
+  operationId: OperationId,
+): void {
   const writer = ctx.stateWriter;
   if (writer === undefined || READS.has(method) || KEEP_NOTHING.has(operationId)) return;
   const health = writer.health;

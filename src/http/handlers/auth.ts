@@ -7,7 +7,7 @@ import { ok, type OperationHandlers } from '../operation.js';
 import { audiencesOf } from '../request-context.js';
 
 /** The document's `auth` tag: the token endpoint and what a client discovers of it. */
-export function authHandlers(ctx: FakeContext) {
+export function authHandlers(ctx: Pick<FakeContext, 'keys' | 'options' | 'tenants'>) {
   return {
     createToken: async ({ body, baseUrl, header }) => {
       const basic = basicCredentials(header('authorization'));

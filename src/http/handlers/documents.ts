@@ -5,7 +5,7 @@ import { ok, type OperationHandlers } from '../operation.js';
 import { linkContextOf } from '../request-context.js';
 
 /** The document's `documents` tag: the lists, with links signed for the tenant, and the download a link leads to. */
-export function documentHandlers(ctx: FakeContext) {
+export function documentHandlers(ctx: Pick<FakeContext, 'linkSigner' | 'options' | 'tenants' | 'tokens'>) {
   return {
     listFundDocuments: (call) =>
       ok({
