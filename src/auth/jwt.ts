@@ -94,8 +94,11 @@ export const missingToken = (): DomainError =>
 export interface VerifyExpectations {
   issuer: string;
   audiences: readonly string[];
-  /** The current time, in seconds, of the clock of the token's client (undefined when the client is unknown). */
-  nowOf(clientId: string): number | undefined;
+  /**
+   * The token's client as this instance has it now, or undefined when it has none of that id: its clock's time in
+   * seconds, and its registration (`ClientRecord.registration`), which begins every jti of its tokens.
+   */
+  clientOf(clientId: string): { now: number; registration: string | undefined } | undefined;
 }
 
 const VERIFIED_CACHE_SIZE = 1000;
@@ -181,8 +184,12 @@ function checkClaims(claims: AccessTokenClaims, expect: VerifyExpectations): Dom
     return invalidToken(
       `The access token is not valid: jwt audience invalid. expected: ${expect.audiences.join(' or ')}.`,
     );
-  const now = expect.nowOf(claims.sub);
-  if (now === undefined) return invalidToken('The access token names an unknown client.');
-  if (now >= claims.exp) return invalidToken('The access token has expired.', 'token_expired');
+  const client = expect.clientOf(claims.sub);
+  if (client === undefined) return invalidToken('The access token names an unknown client.');
+  if (client.registration !== undefined && !claims.jti.startsWith(client.registration))
+    return invalidToken(
+      'The access token was issued to an earlier client of this id, removed since (DELETE /__control/clients/{client_id}): request a new one.',
+    );
+  if (client.now >= claims.exp) return invalidToken('The access token has expired.', 'token_expired');
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { componentRef } from '../api/document.js';
 import { DomainError } from '../api/errors.js';
 import type { Journal } from '../records/journal.js';
@@ -20,6 +21,7 @@ export const CLIENT_RECORD_SCHEMA = {
     token_endpoint_auth_method: componentRef('TokenEndpointAuthMethod'),
     scopes: { type: 'array', uniqueItems: true, items: componentRef('ApiScope') },
     settings: componentRef('ClientSettings'),
+    registration: { type: 'string', pattern: '^[0-9a-f]{8}$' },
   },
 };
 export type ClientCreate = Schemas['ClientCreate'];
@@ -87,7 +89,8 @@ export function createClient(
   input: ClientCreate,
   { twin = false }: { twin?: boolean } = {},
 ): ClientView {
-  return toClientView(registry.add(toClientRecord(input), undefined, { twin }).client);
+  const registration = randomBytes(4).toString('hex');
+  return toClientView(registry.add({ ...toClientRecord(input), registration }, undefined, { twin }).client);
 }
 
 export function updateClient(registry: TenantRegistry, clientId: string, changes: ClientUpdate): ClientView {

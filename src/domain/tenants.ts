@@ -25,6 +25,12 @@ export interface ClientRecord {
   token_endpoint_auth_method: TokenEndpointAuthMethod;
   scopes: ApiScope[];
   settings: ClientSettings;
+  /**
+   * Set when the control plane registers the client (not for CLIENTS): the first group of every jti of its tokens,
+   * so that a token of a client removed and then registered again under the same id is refused (docs/control-plane.md).
+   * Kept with the tenant in STATE_DIR.
+   */
+  registration?: string;
 }
 
 /**

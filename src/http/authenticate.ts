@@ -22,7 +22,7 @@ export interface Identified {
 }
 
 /** Who a token must be issued by and for: the request's base URL and its audiences. */
-type TokenExpectations = Omit<VerifyExpectations, 'nowOf'>;
+type TokenExpectations = Omit<VerifyExpectations, 'clientOf'>;
 
 const insufficientScope = (missing: string[]): DomainError =>
   new DomainError(

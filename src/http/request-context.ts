@@ -47,7 +47,10 @@ export function verifyOnTenantClock(
   return ctx.tokens.verify(token, {
     issuer,
     audiences,
-    nowOf: (clientId) => ctx.tenants.find(clientId)?.clock.nowSeconds(),
+    clientOf: (clientId) => {
+      const tenant = ctx.tenants.find(clientId);
+      return tenant && { now: tenant.clock.nowSeconds(), registration: tenant.client.registration };
+    },
   });
 }
 

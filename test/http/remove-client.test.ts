@@ -80,6 +80,27 @@ describe('DELETE /__control/clients/{client_id}', () => {
     expect((await http(app).get('/__control/requests').set(as).expect(200)).body.data).toEqual([]);
   });
 
+  it('a token of a removed client stays refused once a client of the same id is registered again, whose own tokens work', async () => {
+    const { app, token } = await withPartner();
+    await remove(app, 'partner-a').expect(204);
+    await http(app)
+      .post('/__control/clients')
+      .set(operator)
+      .send({ ...PARTNER, scopes: ['read:accounts'] })
+      .expect(201);
+    const old = await http(app).get('/v1/accounts').set(bearer(token));
+    expect(old.status).toBe(401);
+    expect(old.body.code).toBe('invalid_token');
+    expect(old.body.detail).toContain('issued to an earlier client of this id');
+    const renewed = await tokenFor(app, PARTNER);
+    await http(app).get('/v1/accounts').set(bearer(renewed)).expect(200);
+    // each registration marks its own tokens: the first group of their jti, a UUID still
+    const jtiOf = (t: string): string => JSON.parse(Buffer.from(t.split('.')[1]!, 'base64url').toString()).jti;
+    expect(jtiOf(renewed)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(jtiOf(renewed).slice(0, 8)).not.toBe(jtiOf(token).slice(0, 8));
+    expect(jtiOf(await tokenFor(app, PARTNER)).slice(0, 8)).toBe(jtiOf(renewed).slice(0, 8));
+  });
+
   it('gives its room back: GET /__control/usage no longer lists it, and a tenant refused for want of room can be made', async () => {
     // 2 MiB, each tenant guaranteed 1 MiB: the default client and the partner hold it all
     const { app, token } = await withPartner({ worldBytes: 2 * MiB, tenantGuaranteeBytes: MiB });

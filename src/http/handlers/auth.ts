@@ -29,7 +29,8 @@ export function authHandlers(ctx: Pick<FakeContext, 'keys' | 'options' | 'tenant
         scope,
         iat,
         exp: iat + ttl,
-        jti: randomUUID(),
+        // a UUID; a registered client's begins with its registration (src/auth/jwt.ts refuses one that does not)
+        jti: `${tenant.client.registration ?? ''}${randomUUID().slice(tenant.client.registration?.length ?? 0)}`,
         ...controlUntil,
       };
       const accessToken = ctx.keys.sign(claims);
