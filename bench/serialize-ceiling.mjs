@@ -4,7 +4,7 @@
 // process, in alternating rounds:
 //   bytes  bare Express sending the fake's answer as fixed bytes (partner-session.mjs's baseline)
 //   json   bare Express answering the same value with res.json: serializing it on every request, nothing else
-//   fake   the fake's CLI (token check, fast parameter check, journal, log line, …)
+//   fake   the fake's CLI (token check, parameter check, journal, log line, …)
 // Figures: req/s and main-thread CPU per request (utime + stime of /proc/<pid>/task/<pid>/stat), medians of rounds,
 // on this Node and on Node 24 (BENCH_NODE24=0 to leave it out, or a path to another binary).
 //

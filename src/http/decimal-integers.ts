@@ -12,7 +12,7 @@ export const DECIMAL_INTEGER = /^-?[0-9]+$/;
 export const NOT_DECIMAL = 'must be integer (decimal digits, an optional leading -)';
 
 /** Shaped as the validator's 400 (`status`, `errors`): the error writer renders both as one 422 validation_error. */
-class ParameterError extends Error {
+export class ParameterError extends Error {
   readonly status = 400;
   constructor(readonly errors: { path: string; message: string }[]) {
     super(errors.map((e) => `${e.path} ${e.message}`).join('; '));
@@ -32,10 +32,25 @@ const valuesAt = (req: Request, where: 'query' | 'path' | 'header', name: string
       ? stateOf(req).route?.pathParams[name]
       : req.get(name);
 
+type Where = 'query' | 'path' | 'header';
+
+/** The integer parameters among `integers` whose value (`valueAt`) is written other than in decimal digits, named. */
+export function decimalIntegerErrors(
+  integers: readonly { in: Where; name: string }[],
+  valueAt: (where: Where, name: string) => unknown,
+): { path: string; message: string }[] {
+  return integers
+    .filter(({ in: where, name }) => notDecimal(valueAt(where, name)))
+    .map(({ in: where, name }) => ({
+      path: `/${where === 'header' ? 'headers' : where}/${name}`,
+      message: NOT_DECIMAL,
+    }));
+}
+
 /**
  * The step before the validator's checks that refuses an integer parameter (query, path or header) written other
- * than in decimal digits, naming each: none for an operation without integer parameters. The fast parameter check
- * leaves such a value to this path (src/http/fast-parameters.ts), so both answer alike.
+ * than in decimal digits, naming each: none for an operation without integer parameters. The parameter check
+ * (src/http/parameter-check.ts) refuses such a value first too, so both answer alike.
  */
 export function decimalIntegers(
   document: ApiDocument,
@@ -44,12 +59,7 @@ export function decimalIntegers(
   const integers = integerParametersOf(document, operation);
   if (integers.length === 0) return undefined;
   return (req, _res, next) => {
-    const errors = integers
-      .filter(({ in: where, name }) => notDecimal(valuesAt(req, where, name)))
-      .map(({ in: where, name }) => ({
-        path: `/${where === 'header' ? 'headers' : where}/${name}`,
-        message: NOT_DECIMAL,
-      }));
+    const errors = decimalIntegerErrors(integers, (where, name) => valuesAt(req, where, name));
     if (errors.length > 0) throw new ParameterError(errors);
     next();
   };

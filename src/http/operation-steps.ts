@@ -2,15 +2,14 @@ import type { RequestHandler } from 'express';
 import type { OperationId } from '../api/types.js';
 import type { FakeContext } from '../context.js';
 import { authenticateBearer, authenticateTokenRequest } from './authenticate.js';
-import { bodyParsers, hasBody, receiveBody } from './body.js';
+import { bodyParsers, receiveBody } from './body.js';
 import { boundedBody } from './body-bounds.js';
 import { chain } from './chain.js';
 import { dispatch } from './dispatch.js';
-import { fastReadOf } from './fast-parameters.js';
+import { compileParameterCheck } from './parameter-check.js';
 import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
 import type { OperationHandlers } from './operation.js';
 import { inOrder, OPERATION_STEPS, type MadeStep, type OperationStepName } from './pipeline.js';
-import { urlParts } from './request-context.js';
 import { stateOf } from './request-state.js';
 import type { RoutedOperation } from './route-match.js';
 import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
@@ -24,8 +23,12 @@ import {
 
 /** Parts of the pipeline a test or a benchmark may leave out or change, to compare (the defaults: all on, as shipped). */
 export interface PipelineOptions {
-  /** The fast path of reads with simple parameters (src/http/fast-parameters.ts); off: every request to the validator. */
-  fastReads?: boolean;
+  /**
+   * Who checks the parameters of an operation without a body: `compiled`, the one check made of the validator's own
+   * parts (src/http/parameter-check.ts, as shipped); `validator`, express-openapi-validator's middleware, which a
+   * test compares it with. An operation with a body is the validator's either way.
+   */
+  parameters?: 'compiled' | 'validator';
   /** Where the validator shims find the library's internals (a test gives them changed ones). */
   validatorInternals?: LoadValidatorInternal;
 }
@@ -39,15 +42,16 @@ function once<T>(make: () => T): () => T {
 /**
  * Each operation's own steps, OPERATION_STEPS in their order, made on its first request and kept for the instance.
  * Each part is made when a request first needs it: the validator library loads with the first validator, not with
- * the app. The validator checks what the fast parameter check did not take, and nothing of a request that asks
- * nothing of an operation that takes nothing (the health check).
+ * the app. An operation without a body has one parameter check (src/http/parameter-check.ts) and no validator;
+ * one with a body, the validator for both. Nothing checks a request that asks nothing of an operation that takes
+ * nothing (the health check).
  */
 export function operationSteps(
   ctx: Pick<FakeContext, 'api' | 'linkSigner' | 'logger' | 'options' | 'tenants' | 'tokens'>,
   handlers: OperationHandlers,
   pipeline: PipelineOptions,
 ): (operation: RoutedOperation) => RequestHandler {
-  const { validatorInternals = loadValidatorInternal, fastReads = true } = pipeline;
+  const { validatorInternals = loadValidatorInternal, parameters = 'compiled' } = pipeline;
   const body = bodyParsers();
   const shared = {
     'bearer token': authenticateBearer(ctx, receiveBody(body)),
@@ -68,9 +72,9 @@ export function operationSteps(
   };
   const stepAside = (reason: string): void =>
     debugOnce(
-      'fast-parameters',
+      'parameter-check',
       reason,
-      `fast parameter check stepped aside: ${reason}; express-openapi-validator checks every read`,
+      `parameter check stepped aside: ${reason}; express-openapi-validator checks the parameters of every operation`,
     );
   const newValidator = (operation: RoutedOperation): OperationValidator => {
     shimMetaSchema();
@@ -85,16 +89,27 @@ export function operationSteps(
   };
 
   const stepsOf = (operation: RoutedOperation): RequestHandler => {
-    const fast = fastReads ? fastReadOf(ctx.api.document, operation, validatorInternals, stepAside) : undefined;
-    // a read with simple parameters: checked and coerced here; anything it does not take goes on to the validator
-    const fastParameters: MadeStep =
-      fast &&
-      ((req, _res, next) => {
-        const state = stateOf(req);
-        if (!hasBody(req)) state.query = fast(urlParts(req.originalUrl).query, state.route?.pathParams ?? {});
-        next();
-      });
     const nothingToTake = takesNothing(ctx.api.document, operation);
+    // made on the first request that gives it something to check: the health check loads no Ajv
+    const check = once(() =>
+      parameters === 'compiled'
+        ? compileParameterCheck(ctx.api.document, operation, validatorInternals, stepAside)
+        : undefined,
+    );
+    // an operation without a body: its parameters checked and coerced here, the validator never made for it
+    const checkParameters: RequestHandler = (req, _res, next) => {
+      if (nothingToTake && requestAsksNothing(req)) return next();
+      const compiled = check();
+      if (compiled) {
+        const state = stateOf(req);
+        state.query = compiled({
+          url: req.originalUrl,
+          pathParams: state.route?.pathParams ?? {},
+          headers: req.headers,
+        });
+      }
+      next();
+    };
     const validator = once(() => newValidator(operation));
     const validated = once(() => {
       const metadata = metadataOnce(validator().metadata);
@@ -107,7 +122,7 @@ export function operationSteps(
       if (stateOf(req).query !== undefined || (nothingToTake && requestAsksNothing(req))) return next();
       validated()(req, res, next);
     };
-    return chain(inOrder(OPERATION_STEPS, { ...shared, 'fast parameters': fastParameters, validate }));
+    return chain(inOrder(OPERATION_STEPS, { ...shared, parameters: checkParameters, validate }));
   };
 
   const made = new Map<OperationId, RequestHandler>();

@@ -40,7 +40,11 @@ export const REQUEST_STEPS = [
 /** Each operation's own steps, in order (`operation` above runs them): a step with nothing to do goes on at once. */
 export const OPERATION_STEPS = [
   { name: 'bearer token', reads: 'Authorization, state.route', writes: 'state.tenant; its faults; a 401 or 403' },
-  { name: 'fast parameters', reads: 'the query, state.route', writes: 'state.query for a read with simple ones' },
+  {
+    name: 'parameters',
+    reads: 'the query, headers, state.route',
+    writes: 'state.query, or a 422, for an operation without a body',
+  },
   { name: 'body', reads: 'the body', writes: 'req.body, state.rawBody' },
   { name: 'body bounds', reads: 'req.body', writes: 'a 422 for a body past its budget' },
   { name: 'token request', reads: "the token request's credentials", writes: 'state.tenant; its faults' },

@@ -15,7 +15,7 @@ export interface RequestState {
   operationId?: OperationId;
   /** What the route step found: the operation as the later steps read it, its path parameters (decoded). */
   route?: RouteMatch;
-  /** The query as the fast path checked and coerced it (src/http/fast-parameters.ts); else the validator's `req.query`. */
+  /** The query as the parameter check coerced it (src/http/parameter-check.ts); else the validator's `req.query`. */
   query?: Record<string, unknown>;
   /** The client whose token, or whose token request's credentials, verified: never a client a request merely names. */
   tenant?: Tenant;

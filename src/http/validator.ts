@@ -25,7 +25,7 @@ export const loadValidatorLibrary = (): typeof OpenApiValidatorLibrary =>
  * The formats the validator checks beyond ajv-formats' "fast" mode (its default): a `date-time` must name an instant
  * the calendar has (fast mode takes `2024-02-30T00:00:00Z`, which Date reads as 1 March). ajv-formats' own "full"
  * check, as the world and state files are checked (api/document.ts). `date` is the domain's to check
- * (`birthdate`: 422 `invalid_date_of_birth`). Given to the fast read path's Ajv too (http/fast-parameters.ts).
+ * (`birthdate`: 422 `invalid_date_of_birth`). Given to the parameter check's Ajv too (http/parameter-check.ts).
  */
 export const calendarFormats = (): Record<string, { validate: (value: string) => boolean }> => {
   const { fullFormats } = require('ajv-formats/dist/formats') as {

@@ -10,7 +10,8 @@ import { tokenFor } from '../support/test-app.js';
 import { propertyRuns } from '../support/runs.js';
 
 /**
- * The fast path of reads (src/http/fast-parameters.ts) answers exactly what express-openapi-validator's path answers: the same status and body for generated queries, valid, invalid,
+ * The parameter check of operations without a body (src/http/parameter-check.ts) answers exactly what
+ * express-openapi-validator's middleware answers: the same status and body for generated queries, valid, invalid,
  * unknown, empty, repeated, coercible and oddly encoded, each server in its own instance of the default world.
  */
 const RUNS = propertyRuns(3000);
@@ -74,7 +75,7 @@ let world: {
 };
 
 beforeAll(async () => {
-  targets.push(await start('validator only', { fastReads: false }), await start('fast path', {}));
+  targets.push(await start('validator only', { parameters: 'validator' }), await start('parameter check', {}));
   // every clock frozen at one instant (after the tokens were issued): links expire alike on each
   const now = new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000).toISOString();
   for (const target of targets) target.tenant.changeClock({ now, frozen: true });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Request } from 'express';
 import { loadApiDocument, type ApiDocument } from '../../src/api/document.js';
 import { decimalIntegers } from '../../src/http/decimal-integers.js';
-import { compileFastParameters } from '../../src/http/fast-parameters.js';
+import { compileParameterCheck } from '../../src/http/parameter-check.js';
 import { stateOf } from '../../src/http/request-state.js';
 import type { RouteMatch } from '../../src/http/route-match.js';
 
@@ -73,19 +73,25 @@ describe('integer parameters in decimal digits', () => {
   });
 });
 
-describe('the fast parameter check', () => {
-  const fast = compileFastParameters(loadApiDocument().document, {
+describe('the parameter check', () => {
+  const check = compileParameterCheck(loadApiDocument().document, {
     operationId: 'listOrders',
     method: 'get',
     path: '/v1/orders',
   })!;
+  const url = (query: string) => ({ url: `/v1/orders?${query}`, pathParams: {}, headers: {} });
 
   it('takes integers in decimal digits, as numbers', () => {
-    expect(fast('limit=5&skip=%31', {})).toMatchObject({ limit: 5, skip: 1 });
+    expect(check(url('limit=5&skip=%31'))).toMatchObject({ limit: 5, skip: 1 });
   });
 
-  it('leaves every other spelling of a number to the validator path, which refuses it', () => {
+  it('refuses every other spelling of a number, naming the parameter, as the validator path does', () => {
     for (const raw of ['0x10', '1e3', '%2B5', '%205', '5.0', '0b1', 'Infinity'])
-      expect(fast(`limit=${raw}`, {}), raw).toBeUndefined();
+      expect(() => check(url(`limit=${raw}`)), raw).toThrow(
+        expect.objectContaining({
+          status: 400,
+          errors: [{ path: '/query/limit', message: 'must be integer (decimal digits, an optional leading -)' }],
+        }),
+      );
   });
 });

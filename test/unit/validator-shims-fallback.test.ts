@@ -173,7 +173,7 @@ describe('an app whose validator internals changed starts, validates as before a
       }),
       expect.objectContaining({
         level: 20,
-        shim: 'fast-parameters',
+        shim: 'parameter-check',
         reason: "./framework/ajv cannot be loaded (Cannot find module './framework/ajv')",
       }),
     ]);
