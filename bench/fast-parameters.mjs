@@ -62,7 +62,7 @@ async function round(target, offset) {
   return (user + system) / REQUESTS;
 }
 
-const targets = { 'fast check': await instance({}), 'validator only': await instance({ parameters: 'validator' }) };
+const targets = { 'parameter check': await instance({}), 'validator only': await instance({ parameters: 'validator' }) };
 const results = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
 for (const name of Object.keys(targets)) await round(targets[name], 0); // warm-up
 for (let r = 0; r < ROUNDS; r++) {
@@ -73,7 +73,7 @@ for (let r = 0; r < ROUNDS; r++) {
     progress(`round ${r + 1}/${ROUNDS} ${name}: ${us.toFixed(0)} µs CPU per request (client and server)`);
   }
 }
-const fast = median(results['fast check']);
+const fast = median(results['parameter check']);
 const full = median(results['validator only']);
 console.log(
   `Node ${process.version}: GET /v1/orders?limit=100, distinct URLs, ${ROUNDS} rounds of ${REQUESTS}, median CPU per request (client and server in one process)`,
