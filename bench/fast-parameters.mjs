@@ -62,7 +62,10 @@ async function round(target, offset) {
   return (user + system) / REQUESTS;
 }
 
-const targets = { 'parameter check': await instance({}), 'validator only': await instance({ parameters: 'validator' }) };
+const targets = {
+  'parameter check': await instance({}),
+  'validator only': await instance({ parameters: 'validator' }),
+};
 const results = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
 for (const name of Object.keys(targets)) await round(targets[name], 0); // warm-up
 for (let r = 0; r < ROUNDS; r++) {

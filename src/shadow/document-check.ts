@@ -2,9 +2,12 @@ import type { Ajv as AjvClass } from 'ajv';
 import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
 import { documentAjv, operationAt, parametersOf, rootedRefs, type ApiDocument } from '../api/document.js';
 import { SchemaCheck, violationOf, type Violation } from '../api/schema-check.js';
+import { compileParameterCheck } from '../http/parameter-check.js';
 import { runNow, type Slices } from '../util/slices.js';
 
 export interface CheckedRequest {
+  /** The request target as sent: the parameter check of an operation without a body reads its query from it. */
+  url: string;
   pathParams: Record<string, string>;
   /** The query as sent: a name sent twice holds its values in order. */
   query: Record<string, string | string[]>;
@@ -19,6 +22,22 @@ export interface CheckedRequest {
  * status's JSON schema whatever media type it names.
  */
 const UPSTREAM_ANSWERS: AnswerRule = { undocumentedErrors: 'flagged', mediaType: 'firstJson' };
+
+/** The refusal of a parameter check, as violations: none when it takes the request. */
+function parameterViolations(check: () => unknown): Violation[] {
+  try {
+    check();
+    return [];
+  } catch (error) {
+    const errors = (error as { errors?: unknown }).errors;
+    if (!Array.isArray(errors)) throw error;
+    return errors.map((e: { path?: string; message?: string }) => ({
+      pointer: e.path ?? '',
+      message: e.message ?? '',
+      isEnum: false,
+    }));
+  }
+}
 
 /**
  * The document's verdict on a forwarded exchange, in both directions: the client's request (parameters and body) and
@@ -40,7 +59,11 @@ export class DocumentCheck {
     return (this.coercingAjv ??= documentAjv(this.document, { paths: true, coerceTypes: 'array' }));
   }
 
-  /** The client's request: each parameter against its schema (unlisted query names too), the body against its own. */
+  /**
+   * The client's request. An operation without a body: the one parameter check the fake's own pipeline runs
+   * (src/http/parameter-check.ts), its refusal as the fake would word it. One with a body: each parameter against its
+   * schema (unlisted query names too), the body against its own.
+   */
   checkRequest(template: string, method: string, request: CheckedRequest): Violation[] {
     return runNow(this.checkingRequest(template, method, request));
   }
@@ -49,6 +72,12 @@ export class DocumentCheck {
   *checkingRequest(template: string, method: string, request: CheckedRequest): Slices<Violation[]> {
     const operation = operationAt(this.document, { method, path: template });
     if (!operation) return [];
+    const check =
+      operation.requestBody === undefined
+        ? compileParameterCheck(this.document, { operationId: operation.operationId!, method, path: template })
+        : undefined;
+    if (check)
+      return parameterViolations(() => check({ url: request.url, pathParams: request.pathParams, headers: {} }));
     const parameters = parametersOf(this.document, { method, path: template });
     const schemaOf = (where: string) => ({
       type: 'object',

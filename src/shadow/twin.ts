@@ -222,6 +222,7 @@ export class Twin implements TwinSide {
       }
       const onRequest = await sliced(
         this.check.checkingRequest(route.openApiRoute, exchange.method, {
+          url: `${exchange.path}${exchange.rawQuery === '' ? '' : `?${exchange.rawQuery}`}`,
           pathParams: route.pathParams,
           query,
           body: requestBody,

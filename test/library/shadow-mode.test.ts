@@ -523,11 +523,11 @@ describe('a forwarded query whose names are those of an object’s prototype', (
         ).status,
       ).toBe(422);
       const report = JSON.parse(await (await fetch(`${shadow.url}/__control/fidelity`)).text()) as Report;
-      // compared (the twin replayed it as sent), and each name is an unknown parameter of the document
+      // compared (the twin replayed it as sent), and the first name is an unknown parameter of the document, as the
+      // fake's own check refuses it
       expect(report).toMatchObject({ exchanges: 2, compared: 2, not_comparable: 0 });
       expect(report.document_violations.filter((v) => v.side === 'request').map((v) => v.pointer)).toEqual([
         '/query/constructor',
-        '/query/__proto__',
       ]);
       const entry = JSON.parse(
         await (await fetch(`${shadow.url}/__control/requests?client_id=sandbox-client&path=/v1/accounts`)).text(),
