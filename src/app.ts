@@ -141,12 +141,14 @@ export function buildApp(ctx: FakeContext, parts: AppParts = {}): Express {
         refuseUnsavedWrite(ctx, req.method, stateOf(req).operationId!);
         next();
       },
-      operation: (req, res, next) => {
-        const { operation } = stateOf(req).route!;
-        // a build without the satellite that answers it (`partial`): as a path the document does not have
-        if (!(operation.operationId in handlers)) throw routeNotFound(req);
-        stepsOf(operation)(req, res, next);
-      },
+      operation: parts.partial
+        ? (req, res, next) => {
+            const { operation } = stateOf(req).route!;
+            // a build without the satellite that answers it: as a path the document does not have
+            if (!(operation.operationId in handlers)) throw routeNotFound(req);
+            stepsOf(operation)(req, res, next);
+          }
+        : (req, res, next) => stepsOf(stateOf(req).route!.operation)(req, res, next),
       'not found': (req) => {
         throw routeNotFound(req);
       },

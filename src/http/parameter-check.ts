@@ -9,7 +9,8 @@ import {
   type DocumentOperation,
 } from '../api/document.js';
 import { decimalIntegerErrors, ParameterError } from './decimal-integers.js';
-import { calendarFormats } from './validator.js';
+import { urlParts } from './request-context.js';
+import { calendarFormats, encodeSubDelimiters } from './validator.js';
 import { loadInternal, loadValidatorInternal, messageOf, type LoadValidatorInternal } from './validator-internals.js';
 
 /** What of a request its parameters are read from. */
@@ -136,15 +137,11 @@ const FIELDS: Record<string, 'query' | 'headers' | 'params' | 'cookies'> = {
   cookie: 'cookies',
 };
 
-/** RFC 3986 sub-delimiters the request's query may carry unencoded, as Node's parsers take them (docs/api.md). */
-const SUB_DELIMITERS = /[!'()*]/g;
-
 /** The query string of a request target, as the validator's `url.parse(url).query` reads it: to a fragment, if any. */
 function rawQueryOf(url: string): string {
-  const at = url.indexOf('?');
-  if (at === -1) return '';
-  const hash = url.indexOf('#', at);
-  return url.slice(at + 1, hash === -1 ? undefined : hash);
+  const { query } = urlParts(url);
+  const hash = query.indexOf('#');
+  return hash === -1 ? query : query.slice(0, hash);
 }
 
 /**
@@ -229,9 +226,8 @@ function checkOf(
     );
     if (notDecimal.length > 0) throw new ParameterError(notDecimal);
     const query = parts.brackets(parsed);
-    const pairs = parts.rawPairs(
-      rawQuery.replace(SUB_DELIMITERS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
-    );
+    // as the validator sees it behind `withSubDelimitersEncoded` (src/http/validator.ts)
+    const pairs = parts.rawPairs(encodeSubDelimiters(rawQuery));
     for (const { name, allowComma } of reservedChecked) parts.reserved(name, pairs, allowComma);
     for (const name of Object.keys(query)) {
       if (!queryNames.has(name))

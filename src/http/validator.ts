@@ -81,6 +81,10 @@ const runFrom =
 const SUB_DELIMITERS = /[!'()*]/g;
 const HAS_SUB_DELIMITER = /[!'()*]/;
 
+/** A query with those five percent-encoded: the same query to any parser, and none left for the library to refuse. */
+export const encodeSubDelimiters = (query: string): string =>
+  query.replace(SUB_DELIMITERS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /**
  * A query's `!`, `'`, `(`, `)` and `*` taken as Node's parsers take them (the character itself), where the library
  * refuses every reserved character unencoded in a parameter without `allowReserved`: `step` is shown the URL with
@@ -92,8 +96,7 @@ function withSubDelimitersEncoded(step: RequestHandler): RequestHandler {
     const at = sent.indexOf('?');
     const query = at === -1 ? '' : sent.slice(at);
     if (!HAS_SUB_DELIMITER.test(query)) return step(req, res, next);
-    req.originalUrl =
-      sent.slice(0, at) + query.replace(SUB_DELIMITERS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    req.originalUrl = sent.slice(0, at) + encodeSubDelimiters(query);
     try {
       return step(req, res, (error?: unknown) => {
         req.originalUrl = sent;

@@ -2,7 +2,7 @@ import type { Ajv as AjvClass } from 'ajv';
 import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
 import { documentAjv, operationAt, parametersOf, rootedRefs, type ApiDocument } from '../api/document.js';
 import { SchemaCheck, violationOf, type Violation } from '../api/schema-check.js';
-import { compileParameterCheck } from '../http/parameter-check.js';
+import { compileParameterCheck, type ParameterCheck } from '../http/parameter-check.js';
 import { runNow, type Slices } from '../util/slices.js';
 
 export interface CheckedRequest {
@@ -48,6 +48,8 @@ export class DocumentCheck {
   private readonly schemas: SchemaCheck;
   private readonly answers: AnswerCheck;
   private coercingAjv: AjvClass | undefined;
+  /** Each operation's parameter check (none for one with a body), made on its first forwarded request. */
+  private readonly parameterChecks = new Map<string, ParameterCheck | undefined>();
 
   constructor(private readonly document: ApiDocument) {
     this.schemas = new SchemaCheck(document);
@@ -72,10 +74,13 @@ export class DocumentCheck {
   *checkingRequest(template: string, method: string, request: CheckedRequest): Slices<Violation[]> {
     const operation = operationAt(this.document, { method, path: template });
     if (!operation) return [];
-    const check =
-      operation.requestBody === undefined
-        ? compileParameterCheck(this.document, { operationId: operation.operationId!, method, path: template })
-        : undefined;
+    const key = `${method} ${template}`;
+    if (!this.parameterChecks.has(key))
+      this.parameterChecks.set(
+        key,
+        compileParameterCheck(this.document, { operationId: operation.operationId!, method, path: template }),
+      );
+    const check = this.parameterChecks.get(key);
     if (check)
       return parameterViolations(() => check({ url: request.url, pathParams: request.pathParams, headers: {} }));
     const parameters = parametersOf(this.document, { method, path: template });
