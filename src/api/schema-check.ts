@@ -19,7 +19,7 @@ const ITEMS_PER_STEP = 64;
 type SchemaNode = { type?: unknown; items?: unknown; properties?: Record<string, unknown> };
 
 /** An Ajv error as a violation, its pointer under `prefix`. */
-export const violationOf =
+const violationOf =
   (prefix: string) =>
   (e: ErrorObject): Violation => {
     const { pointer, message } = ajvErrorAt(e);

@@ -1,19 +1,110 @@
-import type { Ajv as AjvClass } from 'ajv';
-import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
-import { documentAjv, operationAt, parametersOf, rootedRefs, type ApiDocument } from '../api/document.js';
-import { SchemaCheck, violationOf, type Violation } from '../api/schema-check.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Request, Response } from 'express';
+import type { ApiDocument } from '../api/document.js';
+import { DomainError } from '../api/errors.js';
+import type { Logger } from '../logger.js';
+import { boundedBody } from '../http/body-bounds.js';
+import { chain } from '../http/chain.js';
+import { skipMetaSchemaUnlessChecked } from '../http/meta-schema-shim.js';
 import { compileParameterCheck, type ParameterCheck } from '../http/parameter-check.js';
+import { beginRequestState } from '../http/request-state.js';
+import type { RouteMatch } from '../http/route-match.js';
+import { applyShim } from '../http/validator-internals.js';
+import { operationValidator } from '../http/validator.js';
+import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
+import type { Violation } from '../api/schema-check.js';
 import { runNow, type Slices } from '../util/slices.js';
 
-export interface CheckedRequest {
-  /** The request target as sent: the parameter check of an operation without a body reads its query from it. */
+/** A request the pipeline did not receive (shadow mode's forwarded one), as the operation's checks read it. */
+export interface OutsideRequest {
+  route: RouteMatch;
+  method: string;
+  /** The request target as sent. */
   url: string;
-  pathParams: Record<string, string>;
-  /** The query as sent: a name sent twice holds its values in order. */
-  query: Record<string, string | string[]>;
-  /** The JSON (or form) body as an object; undefined without one. */
+  headers: IncomingHttpHeaders;
+  /** The body as sent (empty for none) and as parsed (undefined for none). */
+  rawBody: Buffer;
   body: unknown;
-  contentType: string | undefined;
+}
+
+/**
+ * The fields a refusal names: the validator's (and the parameter check's) `errors`, an `errorCode` of `enum…` an
+ * enum's; or a domain problem's (the body's bounds).
+ */
+function violationsOf(refusal: unknown): Violation[] {
+  if (refusal instanceof DomainError)
+    return (refusal.errors ?? []).map((e) => ({
+      pointer: `/${e.location}${e.path === '/' ? '' : e.path}`,
+      message: e.message,
+      isEnum: false,
+    }));
+  const errors = (refusal as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors)) throw refusal;
+  return errors.map((e: { path?: string; message?: string; errorCode?: string }) => ({
+    pointer: e.path ?? '',
+    message: e.message ?? '',
+    isEnum: e.errorCode?.startsWith('enum') ?? false,
+  }));
+}
+
+/**
+ * The checks the pipeline runs on a request of an operation, for a request it did not receive: the one parameter
+ * check of an operation without a body, or the body's bounds and express-openapi-validator's check of one with a
+ * body. Answers the fields the fake's 422 (or 415) would name, none when it takes the request.
+ */
+function outsideRequestCheck(document: ApiDocument, logger: Logger): (request: OutsideRequest) => Promise<Violation[]> {
+  const parameterChecks = new Map<string, ParameterCheck | undefined>();
+  const bounds = boundedBody(document);
+  let shimmed = false;
+  const bodyCheck = (request: OutsideRequest): Promise<Violation[]> => {
+    if (!shimmed) applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(), logger);
+    shimmed = true;
+    const { route } = request;
+    const validator = operationValidator(document, route.operation, false);
+    const at = request.url.indexOf('?');
+    // what of an Express request the steps read; `app`: the router's settings, Express's defaults
+    const req = {
+      method: request.method,
+      url: request.url,
+      originalUrl: request.url,
+      baseUrl: '',
+      path: at === -1 ? request.url : request.url.slice(0, at),
+      headers: request.headers,
+      query: parseQuery(at === -1 ? '' : request.url.slice(at + 1)),
+      params: {},
+      body: request.body,
+      app: { enabled: () => false },
+      get: (name: string) => request.headers[name.toLowerCase()],
+    } as unknown as Request;
+    Object.assign(beginRequestState(req, undefined), {
+      operationId: route.operation.operationId,
+      route,
+      rawBody: request.rawBody,
+    });
+    return new Promise((resolve, reject) => {
+      chain([bounds, validator.metadata, ...validator.validate])(req, {} as Response, (refusal?: unknown) => {
+        try {
+          resolve(refusal === undefined ? [] : violationsOf(refusal));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  };
+  return async (request) => {
+    const { operation } = request.route;
+    if (!parameterChecks.has(operation.operationId))
+      parameterChecks.set(operation.operationId, compileParameterCheck(document, operation));
+    const check = parameterChecks.get(operation.operationId);
+    if (!check) return bodyCheck(request);
+    try {
+      check({ url: request.url, pathParams: request.route.pathParams, headers: request.headers });
+      return [];
+    } catch (refusal) {
+      return violationsOf(refusal);
+    }
+  };
 }
 
 /**
@@ -23,99 +114,23 @@ export interface CheckedRequest {
  */
 const UPSTREAM_ANSWERS: AnswerRule = { undocumentedErrors: 'flagged', mediaType: 'firstJson' };
 
-/** The refusal of a parameter check, as violations: none when it takes the request. */
-function parameterViolations(check: () => unknown): Violation[] {
-  try {
-    check();
-    return [];
-  } catch (error) {
-    const errors = (error as { errors?: unknown }).errors;
-    if (!Array.isArray(errors)) throw error;
-    return errors.map((e: { path?: string; message?: string }) => ({
-      pointer: e.path ?? '',
-      message: e.message ?? '',
-      isEnum: false,
-    }));
-  }
-}
-
 /**
- * The document's verdict on a forwarded exchange, in both directions: the client's request (parameters and body) and
- * the upstream's answer (its status documented, its body the documented schema). Validators are compiled from the
- * document on first use, one per operation and status, with Ajv as the fake's own validator configures it.
+ * The document's verdict on a forwarded exchange, in both directions: the client's request, by the fake's own checks,
+ * and the upstream's answer (its status documented, its body the documented schema, compiled on first use per
+ * operation and status).
  */
 export class DocumentCheck {
-  private readonly schemas: SchemaCheck;
   private readonly answers: AnswerCheck;
-  private coercingAjv: AjvClass | undefined;
-  /** Each operation's parameter check (none for one with a body), made on its first forwarded request. */
-  private readonly parameterChecks = new Map<string, ParameterCheck | undefined>();
+  private readonly requestCheck: (request: OutsideRequest) => Promise<Violation[]>;
 
-  constructor(private readonly document: ApiDocument) {
-    this.schemas = new SchemaCheck(document);
-    this.answers = new AnswerCheck(document, UPSTREAM_ANSWERS, this.schemas);
+  constructor(document: ApiDocument, logger: Logger) {
+    this.answers = new AnswerCheck(document, UPSTREAM_ANSWERS);
+    this.requestCheck = outsideRequestCheck(document, logger);
   }
 
-  /** Parameters arrive as text: their Ajv coerces them, as the fake's own validator does. */
-  private get coercing(): AjvClass {
-    return (this.coercingAjv ??= documentAjv(this.document, { paths: true, coerceTypes: 'array' }));
-  }
-
-  /**
-   * The client's request. An operation without a body: the one parameter check the fake's own pipeline runs
-   * (src/http/parameter-check.ts), its refusal as the fake would word it. One with a body: each parameter against its
-   * schema (unlisted query names too), the body against its own.
-   */
-  checkRequest(template: string, method: string, request: CheckedRequest): Violation[] {
-    return runNow(this.checkingRequest(template, method, request));
-  }
-
-  /** `checkRequest` in slices (`util/slices.ts`): a long list in the body is checked a few items at a time. */
-  *checkingRequest(template: string, method: string, request: CheckedRequest): Slices<Violation[]> {
-    const operation = operationAt(this.document, { method, path: template });
-    if (!operation) return [];
-    const key = `${method} ${template}`;
-    if (!this.parameterChecks.has(key))
-      this.parameterChecks.set(
-        key,
-        compileParameterCheck(this.document, { operationId: operation.operationId!, method, path: template }),
-      );
-    const check = this.parameterChecks.get(key);
-    if (check)
-      return parameterViolations(() => check({ url: request.url, pathParams: request.pathParams, headers: {} }));
-    const parameters = parametersOf(this.document, { method, path: template });
-    const schemaOf = (where: string) => ({
-      type: 'object',
-      properties: Object.fromEntries(
-        parameters.filter((p) => p.in === where).map((p) => [p.name!, rootedRefs(p.schema ?? {})]),
-      ),
-      required: parameters.filter((p) => p.in === where && p.required).map((p) => p.name!),
-      ...(where === 'query' && { additionalProperties: false }),
-    });
-    const violations: Violation[] = [];
-    for (const where of ['path', 'query'] as const) {
-      const validate = this.schemas.validator(`${method} ${template} ${where}`, () =>
-        this.coercing.compile(schemaOf(where)),
-      );
-      // coercion writes into what it checks: a copy
-      const values = structuredClone(where === 'path' ? request.pathParams : request.query);
-      if (validate && !validate(values)) violations.push(...(validate.errors ?? []).map(violationOf(`/${where}`)));
-    }
-    const content = operation.requestBody?.content;
-    if (content) {
-      const type =
-        Object.keys(content).find((t) => request.contentType?.toLowerCase().startsWith(t)) ?? Object.keys(content)[0]!;
-      if (request.body === undefined) {
-        if (operation.requestBody?.required)
-          violations.push({ pointer: '/body', message: 'the request body is required', isEnum: false });
-      } else {
-        const schema = content[type]?.schema;
-        if (schema)
-          for (const v of yield* this.schemas.checking(`${method} ${template} body`, schema, request.body, '/body'))
-            violations.push(v);
-      }
-    }
-    return violations;
+  /** The client's request, held to the checks the fake's own pipeline runs on it (`outsideRequestCheck`). */
+  checkRequest(request: OutsideRequest): Promise<Violation[]> {
+    return this.requestCheck(request);
   }
 
   /** An answer: its status documented for the operation, its JSON body as documented for it (`api/answer-check.ts`). */

@@ -206,7 +206,7 @@ export class Twin implements TwinSide {
   }
 
   private async compare(exchange: ForwardedExchange): Promise<void> {
-    this.check ??= new DocumentCheck(this.ctx.api.document);
+    this.check ??= new DocumentCheck(this.ctx.api.document, this.ctx.logger);
     const { route } = exchange;
     const violations: ExchangeOutcome['violations'] = [];
     const requestBody = exchange.token
@@ -214,21 +214,14 @@ export class Twin implements TwinSide {
       : await this.parsed(exchange.body, exchange.contentType);
     let upstreamEnums: string[] = [];
     if (route) {
-      // names as sent, whatever they are (`constructor`, `__proto__`): an object without a prototype
-      const query = Object.create(null) as Record<string, string | string[]>;
-      for (const [name, value] of new URLSearchParams(exchange.rawQuery)) {
-        const had = query[name];
-        query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
-      }
-      const onRequest = await sliced(
-        this.check.checkingRequest(route.openApiRoute, exchange.method, {
-          url: `${exchange.path}${exchange.rawQuery === '' ? '' : `?${exchange.rawQuery}`}`,
-          pathParams: route.pathParams,
-          query,
-          body: requestBody,
-          contentType: exchange.contentType,
-        }),
-      );
+      const onRequest = await this.check.checkRequest({
+        route,
+        method: exchange.method,
+        url: `${exchange.path}${exchange.rawQuery === '' ? '' : `?${exchange.rawQuery}`}`,
+        headers: exchange.contentType === undefined ? {} : { 'content-type': exchange.contentType },
+        rawBody: exchange.body,
+        body: requestBody,
+      });
       const onAnswer = await sliced(
         this.check.checkingAnswer(
           route.openApiRoute,

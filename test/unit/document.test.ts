@@ -11,6 +11,7 @@ import {
   type ApiDocument,
 } from '../../src/api/document.js';
 import { AnswerCheck } from '../../src/api/answer-check.js';
+import { createLogger } from '../../src/logger.js';
 import { DocumentCheck } from '../../src/shadow/document-check.js';
 import { runNow } from '../../src/util/slices.js';
 import { paginate } from '../../src/domain/paginate.js';
@@ -73,7 +74,7 @@ describe('documentedResponse: which answer the document gives for a status', () 
   });
 
   it('is the rule of shadow mode’s check of an upstream’s answer', () => {
-    const check = new DocumentCheck(own);
+    const check = new DocumentCheck(own, createLogger('silent'));
     expect(check.checkAnswer('/things', 'GET', 200, { id: 'a' })).toEqual([]);
     expect(check.checkAnswer('/things', 'GET', 200, {})).toEqual([
       expect.objectContaining({ pointer: '', message: "must have required property 'id'" }),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocumentValidator, loadApiDocument } from '../../src/api/document.js';
 import { compareAnswers, comparing, type Answer } from '../../src/shadow/compare.js';
+import { compileRoutes } from '../../src/http/route.js';
+import { createLogger } from '../../src/logger.js';
 import { DocumentCheck } from '../../src/shadow/document-check.js';
 import { IdentifierMap, learnFromExchange, translateRequest, whyNotComparable } from '../../src/shadow/identifiers.js';
 import { slicedCountingTurns } from '../support/turns.js';
@@ -294,7 +296,7 @@ describe('a large answer', () => {
   });
 
   it("is checked against the document a few items at a time, each item's violation at its own pointer", async () => {
-    const check = new DocumentCheck(loadApiDocument().document);
+    const check = new DocumentCheck(loadApiDocument().document, createLogger('silent'));
     // 2,000 items, each with violations: many slices of 1 ms on any machine
     const orders: Record<string, unknown>[] = Array.from({ length: 2000 }, () => ({ id: 'x' }));
     orders[1999] = { id: 'x', status: 'SETTLED' };
@@ -440,31 +442,53 @@ describe('the identifier map of a session', () => {
 });
 
 describe('the document check, both ways', () => {
-  const check = new DocumentCheck(loadApiDocument().document);
+  const { document } = loadApiDocument();
+  const check = new DocumentCheck(document, createLogger('silent'));
+  const route = compileRoutes(document);
+  const request = (method: string, url: string, body?: unknown) => {
+    const raw = body === undefined ? '' : JSON.stringify(body);
+    return check.checkRequest({
+      route: route({ method, path: url.split('?')[0]!, originalUrl: url }),
+      method,
+      url,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      rawBody: Buffer.from(raw),
+      body,
+    });
+  };
 
-  it("names what breaks the document in the client's request: parameters as the fake's own check refuses them, and body", () => {
-    const get = (url: string) =>
-      check.checkRequest('/v1/accounts', 'GET', {
-        url,
-        pathParams: {},
-        query: {},
-        body: undefined,
-        contentType: undefined,
-      });
+  it("names what breaks the document in the client's request as the fake's own checks refuse it, parameters and body", async () => {
     // the first unknown name, as the fake's 422 names it; then each value past its schema
-    expect(get('/v1/accounts?limit=5000&colour=red')).toEqual([
+    expect(await request('GET', '/v1/accounts?limit=5000&colour=red')).toEqual([
       { pointer: '/query/colour', message: "Unknown query parameter 'colour'", isEnum: false },
     ]);
-    expect(get('/v1/accounts?limit=5000&skip=-1').map((v) => v.pointer)).toEqual(['/query/skip', '/query/limit']);
-    expect(get('/v1/accounts?limit=5&account_type=business')).toEqual([]);
-    const body = check.checkRequest('/v1/accounts', 'POST', {
-      url: '/v1/accounts',
-      pathParams: {},
-      query: {},
-      body: { type: 'robot' },
-      contentType: 'application/json',
-    });
-    expect(body).toEqual([expect.objectContaining({ pointer: '/body/type', isEnum: true })]);
+    expect((await request('GET', '/v1/accounts?limit=5000&skip=-1')).map((v) => v.pointer)).toEqual([
+      '/query/skip',
+      '/query/limit',
+    ]);
+    expect(await request('GET', '/v1/accounts?limit=5&account_type=business')).toEqual([]);
+    // a body: express-openapi-validator's check, as the fake's pipeline runs it
+    const refused = await request('POST', '/v1/accounts', { type: 'robot' });
+    expect(refused).toContainEqual(expect.objectContaining({ pointer: '/body/type', isEnum: true }));
+    const ada = { type: 'individual', external_id: 'partner-7781', first_name: 'Ada', last_name: 'Lovelace' };
+    expect(
+      await request('POST', '/v1/accounts', { ...ada, country: 'GB', dob_day: 10, dob_month: 12, dob_year: 1985 }),
+    ).toEqual([]);
+    // a body the document requires, sent as nothing: the fake's own 422 at body /
+    expect(await request('POST', '/v1/accounts')).toEqual([
+      { pointer: '/body', message: 'a JSON body is required', isEnum: false },
+    ]);
+  });
+
+  it('holds a body to the bounds the fake holds it to, before the validator reads it', async () => {
+    const many = Array.from({ length: 20_000 }, () => ({ value: 1 }));
+    const refused = await request('POST', '/v1/accounts', { type: 'individual', wallets: many });
+    expect(refused).toEqual([
+      expect.objectContaining({
+        pointer: '/body/wallets',
+        message: expect.stringContaining('more than a request body may hold'),
+      }),
+    ]);
   });
 
   it("names what breaks the document in the upstream's answer, an undocumented status included", () => {
