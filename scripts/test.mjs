@@ -9,7 +9,7 @@ const run = (command, args, { quiet = false } = {}) =>
     const output = [];
     const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(output) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(output) }));
   });
 
 for (const args of [

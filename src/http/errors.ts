@@ -45,7 +45,7 @@ const LOCATIONS: Record<string, FieldError['location']> = {
 };
 
 /** The validator names a field as `/query/limit` or `.body.dob_month`; a problem names a location and a pointer. */
-function toFieldError(item: { path?: string; message?: string }): FieldError {
+export function toFieldError(item: { path?: string; message?: string }): FieldError {
   const segments = (item.path ?? '').replace(/^[./]/, '').split(/[./]/);
   const location = LOCATIONS[segments[0] ?? ''] ?? 'body';
   const pointer = LOCATIONS[segments[0] ?? ''] ? segments.slice(1) : segments;

@@ -7,12 +7,11 @@ import { boundedBody } from './body-bounds.js';
 import { chain } from './chain.js';
 import { dispatch } from './dispatch.js';
 import { compileParameterCheck } from './parameter-check.js';
-import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
 import type { OperationHandlers } from './operation.js';
 import { inOrder, OPERATION_STEPS, type MadeStep, type OperationStepName } from './pipeline.js';
 import { stateOf } from './request-state.js';
 import type { RoutedOperation } from './route-match.js';
-import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
+import { loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
 import {
   metadataOnce,
   operationValidator,
@@ -60,10 +59,6 @@ export function operationSteps(
     'token request': authenticateTokenRequest(ctx),
     dispatch: dispatch(ctx, handlers),
   } satisfies Partial<Record<OperationStepName, MadeStep>>;
-  // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
-  const shimMetaSchema = once(() =>
-    applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(validatorInternals), ctx.logger),
-  );
   const saidOnce = new Set<string>();
   const debugOnce = (shim: string, reason: string, message: string): void => {
     if (saidOnce.has(shim)) return;
@@ -77,8 +72,11 @@ export function operationSteps(
       `parameter check stepped aside: ${reason}; express-openapi-validator checks the parameters of every operation`,
     );
   const newValidator = (operation: RoutedOperation): OperationValidator => {
-    shimMetaSchema();
-    const validator = operationValidator(ctx.api.document, operation, Boolean(ctx.options.validateResponses));
+    const validator = operationValidator(ctx.api.document, operation, {
+      checkDocument: Boolean(ctx.options.validateResponses),
+      logger: ctx.logger,
+      internals: validatorInternals,
+    });
     if (validator.unknownSteps)
       debugOnce(
         'validator-steps',

@@ -9,8 +9,11 @@ import {
   type DocumentOperation,
 } from '../api/document.js';
 import { oneOperationDocument } from '../api/operation-document.js';
+import type { Logger } from '../logger.js';
 import { hasBody } from './body.js';
 import { decimalIntegers } from './decimal-integers.js';
+import { skipMetaSchemaUnlessChecked } from './meta-schema-shim.js';
+import { applyShim, loadValidatorInternal, type LoadValidatorInternal } from './validator-internals.js';
 
 /**
  * express-openapi-validator (with Ajv, its formats and the ref parser: a large part of a fresh process's start) is loaded
@@ -58,6 +61,9 @@ export interface OperationValidator {
  * Keys: the operation's document and whether the document is checked; the cache is filled, never changed.
  */
 const compiled = new Map<string, OperationValidator>();
+
+/** The loaders of internals the meta-schema shim was applied with: once each, as the library it patches is one. */
+const shimmedWith = new WeakSet<LoadValidatorInternal>();
 
 const ROUTE_STEP = 'metadataMiddleware';
 const VALIDATE_STEPS = new Set(['requestMiddleware']);
@@ -133,11 +139,21 @@ function splitAtRouter(
   };
 }
 
-/** `checkDocument`: the validator checks its document against the OpenAPI meta-schema first (tests). */
+/** How a validator is made: whether it checks its document, and where its shim's steps go. */
+export interface ValidatorMaking {
+  /** The validator checks its document against the OpenAPI meta-schema first (tests). */
+  checkDocument: boolean;
+  /** Hears why the meta-schema shim stepped aside, if it did. */
+  logger: Logger;
+  /** Where the shim finds the library's internals (a test gives it changed ones). */
+  internals?: LoadValidatorInternal;
+}
+
+/** An operation's validator; the first one made applies the meta-schema shim (src/http/meta-schema-shim.ts). */
 export function operationValidator(
   document: ApiDocument,
   operation: DocumentOperation,
-  checkDocument: boolean,
+  { checkDocument, logger, internals = loadValidatorInternal }: ValidatorMaking,
 ): OperationValidator {
   const apiSpec = oneOperationDocument(document, operation);
   // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
@@ -145,6 +161,10 @@ export function operationValidator(
   const key = `${checkDocument ? 'checked' : 'unchecked'} ${JSON.stringify(apiSpec)}`;
   let steps = compiled.get(key);
   if (!steps) {
+    // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
+    if (!shimmedWith.has(internals))
+      applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(internals), logger);
+    shimmedWith.add(internals);
     const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
       validateApiSpec: checkDocument,

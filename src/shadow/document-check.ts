@@ -2,15 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Request, Response } from 'express';
 import type { ApiDocument } from '../api/document.js';
-import { DomainError } from '../api/errors.js';
+import { DomainError, type FieldError } from '../api/errors.js';
 import type { Logger } from '../logger.js';
 import { boundedBody } from '../http/body-bounds.js';
 import { chain } from '../http/chain.js';
-import { skipMetaSchemaUnlessChecked } from '../http/meta-schema-shim.js';
+import { toFieldError } from '../http/errors.js';
 import { compileParameterCheck, type ParameterCheck } from '../http/parameter-check.js';
 import { beginRequestState } from '../http/request-state.js';
 import type { RouteMatch } from '../http/route-match.js';
-import { applyShim } from '../http/validator-internals.js';
 import { operationValidator } from '../http/validator.js';
 import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
 import type { Violation } from '../api/schema-check.js';
@@ -28,24 +27,22 @@ export interface OutsideRequest {
   body: unknown;
 }
 
+/** A field as the fake's 422 names it, as one pointer: `/query/limit`, `/header/content-type`, `/body/type`. */
+const pointerOf = ({ location, path }: FieldError): string => `/${location}${path === '/' ? '' : path}`;
+
 /**
- * The fields a refusal names: the validator's (and the parameter check's) `errors`, an `errorCode` of `enum…` an
- * enum's; or a domain problem's (the body's bounds).
+ * The fields a refusal names, as the fake's problem names them: a domain problem's (the body's bounds), or the
+ * validator's (and the parameter check's) `errors`, an `errorCode` of `enum…` an enum's.
  */
 function violationsOf(refusal: unknown): Violation[] {
   if (refusal instanceof DomainError)
-    return (refusal.errors ?? []).map((e) => ({
-      pointer: `/${e.location}${e.path === '/' ? '' : e.path}`,
-      message: e.message,
-      isEnum: false,
-    }));
+    return (refusal.errors ?? []).map((e) => ({ pointer: pointerOf(e), message: e.message, isEnum: false }));
   const errors = (refusal as { errors?: unknown } | undefined)?.errors;
   if (!Array.isArray(errors)) throw refusal;
-  return errors.map((e: { path?: string; message?: string; errorCode?: string }) => ({
-    pointer: e.path ?? '',
-    message: e.message ?? '',
-    isEnum: e.errorCode?.startsWith('enum') ?? false,
-  }));
+  return errors.map((e: { path?: string; message?: string; errorCode?: string }) => {
+    const field = toFieldError(e);
+    return { pointer: pointerOf(field), message: field.message, isEnum: e.errorCode?.startsWith('enum') ?? false };
+  });
 }
 
 /**
@@ -56,12 +53,9 @@ function violationsOf(refusal: unknown): Violation[] {
 function outsideRequestCheck(document: ApiDocument, logger: Logger): (request: OutsideRequest) => Promise<Violation[]> {
   const parameterChecks = new Map<string, ParameterCheck | undefined>();
   const bounds = boundedBody(document);
-  let shimmed = false;
   const bodyCheck = (request: OutsideRequest): Promise<Violation[]> => {
-    if (!shimmed) applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(), logger);
-    shimmed = true;
     const { route } = request;
-    const validator = operationValidator(document, route.operation, false);
+    const validator = operationValidator(document, route.operation, { checkDocument: false, logger });
     const at = request.url.indexOf('?');
     // what of an Express request the steps read; `app`: the router's settings, Express's defaults
     const req = {

@@ -467,6 +467,8 @@ describe('the document check, both ways', () => {
       '/query/limit',
     ]);
     expect(await request('GET', '/v1/accounts?limit=5&account_type=business')).toEqual([]);
+    // a path parameter at the location the fake's 422 names (`path`, where the validator writes `params`)
+    expect((await request('GET', '/v1/accounts/not-a-uuid')).map((v) => v.pointer)).toEqual(['/path/account_id']);
     // a body: express-openapi-validator's check, as the fake's pipeline runs it
     const refused = await request('POST', '/v1/accounts', { type: 'robot' });
     expect(refused).toContainEqual(expect.objectContaining({ pointer: '/body/type', isEnum: true }));
