@@ -56,7 +56,7 @@ export default defineConfig({
       },
       {
         // `npm run test:core`: the API's and the control plane's tests on the core alone, no satellite attached
-        // (test/support/test-app.ts reads FAKE_CORE_ONLY; ARCHITECTURE.md, "The satellites"). Left out: the files
+        // (test/support/test-app.ts reads FAKE_CORE_ONLY; SATELLITES.md, "The seam"). Left out: the files
         // that also try a satellite (the proof's report, verify and exports), which `fast` runs on the product.
         extends: true,
         test: {

@@ -12,7 +12,7 @@ import { fidelityHandlers } from './shadow/fidelity-handlers.js';
 import { shadowMode } from './shadow/shadow-mode.js';
 
 /**
- * The seam: everything that attaches to the core from outside it, in one list (ARCHITECTURE.md, "The satellites").
+ * The seam: everything that attaches to the core from outside it, in one list (SATELLITES.md, "The seam").
  * The core (`buildApp`, src/app.ts) imports none of them; the product is the core with these.
  */
 export const SATELLITES: readonly Satellite[] = [

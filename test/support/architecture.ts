@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-const LINES = readFileSync(new URL('../../ARCHITECTURE.md', import.meta.url), 'utf8').split('\n');
-
 /**
- * The body rows of the first Markdown table after the line of ARCHITECTURE.md that starts with `heading`, each row
- * its cells trimmed: the page is the one statement of what the tests that read it check.
+ * The body rows of the first Markdown table after the line of `page` (ARCHITECTURE.md, the core's page, or
+ * SATELLITES.md) that starts with `heading`, each row its cells trimmed: the page is the one statement of what the
+ * tests that read it check.
  */
-export function architectureTable(heading: string): string[][] {
+export function architectureTable(heading: string, page = 'ARCHITECTURE.md'): string[][] {
+  const LINES = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8').split('\n');
   const at = LINES.findIndex((line) => line.startsWith(heading));
-  if (at === -1) throw new Error(`ARCHITECTURE.md has no line starting with "${heading}"`);
+  if (at === -1) throw new Error(`${page} has no line starting with "${heading}"`);
   const start = LINES.findIndex((line, i) => i > at && line.trim().startsWith('|'));
   const end = LINES.findIndex((line, i) => i > start && !line.trim().startsWith('|'));
   return LINES.slice(start + 2, end === -1 ? undefined : end).map((line) =>

@@ -9,7 +9,7 @@ import { DOC_PAGES, readPage, withoutBlocks } from '../support/doc-pages.js';
 // The README and the docs pages are shipped in the package, where only they are: their links to the repository's
 // other files are absolute, to this version's tag on GitHub (test/package/pack-install.test.ts reads them packed).
 const ROOT = join(import.meta.dirname, '../..');
-const PAGES = [...DOC_PAGES, 'ARCHITECTURE.md', 'examples/README.md', 'bench/README.md'];
+const PAGES = [...DOC_PAGES, 'ARCHITECTURE.md', 'SATELLITES.md', 'examples/README.md', 'bench/README.md'];
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   repository: { url: string };

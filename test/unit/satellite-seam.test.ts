@@ -12,8 +12,8 @@ import { SATELLITES } from '../../src/satellites.js';
 import { architectureTable, codeIn, importGraph, SRC } from '../support/architecture.js';
 import { bearer, http, tokenFor } from '../support/test-app.js';
 
-/** ARCHITECTURE.md's table of the satellites: each one's name and the files or folders of its code. */
-const TABLE = architectureTable('## The satellites').map(([name = '', code = '']) => ({
+/** SATELLITES.md's table of the seam: each one's name and the files or folders of its code. */
+const TABLE = architectureTable('## The seam', 'SATELLITES.md').map(([name = '', code = '']) => ({
   name: codeIn(name)[0]!,
   code: codeIn(code).map((unit) => unit.replace(/\/$/, '')),
 }));
@@ -37,7 +37,7 @@ const ofSatellite = (file: string): string | undefined => {
 };
 
 describe('the satellites attach through one seam', () => {
-  it('SATELLITES lists the satellites of ARCHITECTURE.md, in its order, and each unit of their code exists', () => {
+  it('SATELLITES lists the satellites of SATELLITES.md, in its order, and each unit of their code exists', () => {
     expect(SATELLITES.map((satellite) => satellite.name)).toEqual(TABLE.map(({ name }) => name));
     expect(TABLE.flatMap(({ code }) => code).filter((unit) => !existsSync(join(SRC, unit)))).toEqual([]);
   });
