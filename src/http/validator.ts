@@ -139,7 +139,7 @@ function splitAtRouter(
   };
 }
 
-/** How a validator is made: whether it checks its document, and where its shim's steps go. */
+/** How a validator is made: whether it checks its document, and what the meta-schema shim it applies is handed. */
 export interface ValidatorMaking {
   /** The validator checks its document against the OpenAPI meta-schema first (tests). */
   checkDocument: boolean;
@@ -162,9 +162,10 @@ export function operationValidator(
   let steps = compiled.get(key);
   if (!steps) {
     // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
-    if (!shimmedWith.has(internals))
+    if (!shimmedWith.has(internals)) {
+      shimmedWith.add(internals);
       applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(internals), logger);
-    shimmedWith.add(internals);
+    }
     const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
       validateApiSpec: checkDocument,

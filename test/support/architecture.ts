@@ -7,12 +7,12 @@ import { dirname, join, resolve } from 'node:path';
  * tests that read it check.
  */
 export function architectureTable(heading: string, page = 'ARCHITECTURE.md'): string[][] {
-  const LINES = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8').split('\n');
-  const at = LINES.findIndex((line) => line.startsWith(heading));
+  const lines = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith(heading));
   if (at === -1) throw new Error(`${page} has no line starting with "${heading}"`);
-  const start = LINES.findIndex((line, i) => i > at && line.trim().startsWith('|'));
-  const end = LINES.findIndex((line, i) => i > start && !line.trim().startsWith('|'));
-  return LINES.slice(start + 2, end === -1 ? undefined : end).map((line) =>
+  const start = lines.findIndex((line, i) => i > at && line.trim().startsWith('|'));
+  const end = lines.findIndex((line, i) => i > start && !line.trim().startsWith('|'));
+  return lines.slice(start + 2, end === -1 ? undefined : end).map((line) =>
     line
       .trim()
       .slice(1, -1)
