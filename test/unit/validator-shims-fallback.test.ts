@@ -164,7 +164,7 @@ describe('an app whose validator internals changed starts, validates as before a
     expect(answers.invalid.body.errors.length).toBeGreaterThan(1);
     await requests(app);
 
-    // once each, in the order the requests first needed them
+    // once each, in whichever order the requests first needed them
     const stepAside = lines.filter((line) => line.msg.includes('stepped aside'));
     expect(stepAside).toHaveLength(2);
     expect(stepAside).toEqual(
