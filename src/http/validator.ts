@@ -149,7 +149,7 @@ export interface ValidatorMaking {
   internals?: LoadValidatorInternal;
 }
 
-/** An operation's validator; the first one made applies the meta-schema shim (src/http/meta-schema-shim.ts). */
+/** An operation's validator; the first asked for with its internals applies the meta-schema shim (meta-schema-shim.ts). */
 export function operationValidator(
   document: ApiDocument,
   operation: DocumentOperation,
@@ -159,13 +159,14 @@ export function operationValidator(
   // Keyed by what the validator is given, not by operationId alone: a test runs the pipeline on a tiny document of
   // its own, whose operations may share names with this API's (a few KB to write per operation and instance).
   const key = `${checkDocument ? 'checked' : 'unchecked'} ${JSON.stringify(apiSpec)}`;
+  // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
+  // Before the cache is asked: whether this process compiled the operation already does not change what is said.
+  if (!shimmedWith.has(internals)) {
+    shimmedWith.add(internals);
+    applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(internals), logger);
+  }
   let steps = compiled.get(key);
   if (!steps) {
-    // Here, not with the app: its module loads the library's Ajv, which a process loads with its first validator.
-    if (!shimmedWith.has(internals)) {
-      shimmedWith.add(internals);
-      applyShim('meta-schema-shim', () => skipMetaSchemaUnlessChecked(internals), logger);
-    }
     const middleware = loadValidatorLibrary().middleware({
       apiSpec: apiSpec as never,
       validateApiSpec: checkDocument,
