@@ -42,11 +42,14 @@ export interface CheckedAnswer {
  * few items at a time (`SchemaCheck`). Where the two users differ is their `AnswerRule`.
  */
 export class AnswerCheck {
+  private readonly schemas: SchemaCheck;
+
   constructor(
     private readonly document: ApiDocument,
     private readonly rule: AnswerRule,
-    private readonly schemas: SchemaCheck = new SchemaCheck(document),
-  ) {}
+  ) {
+    this.schemas = new SchemaCheck(document);
+  }
 
   /** What breaks the document in an answer of `operation` (none for an operation the document does not have). */
   *checking(operation: Pick<DocumentOperation, 'method' | 'path'>, answer: CheckedAnswer): Pieces<Violation[]> {

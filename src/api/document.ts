@@ -339,18 +339,15 @@ export function compileDocumentValidator(document: ApiDocument, schema: object):
 
 /**
  * An Ajv over the document, as the fake checks JSON against it: every error, ajv-formats' formats, the document's
- * components (with `paths`, its operations) addressable as `openapi#/…`; `coerceTypes` for parameters (strings).
+ * components (with `paths`, its operations) addressable as `openapi#/…`.
  */
-export function documentAjv(
-  document: ApiDocument,
-  { paths = false, coerceTypes }: { paths?: boolean; coerceTypes?: 'array' } = {},
-): AjvClass {
+export function documentAjv(document: ApiDocument, { paths = false }: { paths?: boolean } = {}): AjvClass {
   // Ajv and its formats are loaded here, for a fixtures file, a state file or PUT /__control/state (and with the
   // request validator): not to start a process.
   const require = createRequire(import.meta.url);
   const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
   const addFormats = require('ajv-formats') as typeof addFormatsPlugin;
-  const ajv = new Ajv({ allErrors: true, strict: false, ...(coerceTypes && { coerceTypes }) });
+  const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema({ components: document.components, ...(paths && { paths: document.paths }) }, 'openapi');
   return ajv;

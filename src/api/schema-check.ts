@@ -42,7 +42,7 @@ export class SchemaCheck {
   }
 
   /** The validator compiled under `key` (made by `make` the first time). */
-  validator(key: string, make: (ajv: AjvClass) => ValidateFunction | undefined): ValidateFunction | undefined {
+  private validator(key: string, make: (ajv: AjvClass) => ValidateFunction | undefined): ValidateFunction | undefined {
     if (!this.compiled.has(key)) this.compiled.set(key, make(this.ajv));
     return this.compiled.get(key);
   }
