@@ -10,7 +10,7 @@ import { toFieldError } from '../http/errors.js';
 import { compileParameterCheck, type ParameterCheck } from '../http/parameter-check.js';
 import { beginRequestState } from '../http/request-state.js';
 import type { RouteMatch } from '../http/route-match.js';
-import { operationValidator } from '../http/validator.js';
+import { operationValidator, type OperationValidator } from '../http/validator.js';
 import { AnswerCheck, type AnswerRule } from '../api/answer-check.js';
 import type { Violation } from '../api/schema-check.js';
 import { runNow, type Slices } from '../util/slices.js';
@@ -52,10 +52,17 @@ function violationsOf(refusal: unknown): Violation[] {
  */
 function outsideRequestCheck(document: ApiDocument, logger: Logger): (request: OutsideRequest) => Promise<Violation[]> {
   const parameterChecks = new Map<string, ParameterCheck | undefined>();
+  // each operation's, asked for once: each call slices the operation's document and writes it out as its key
+  const validators = new Map<string, OperationValidator>();
   const bounds = boundedBody(document);
   const bodyCheck = (request: OutsideRequest): Promise<Violation[]> => {
     const { route } = request;
-    const validator = operationValidator(document, route.operation, { checkDocument: false, logger });
+    const { operationId } = route.operation;
+    let validator = validators.get(operationId);
+    if (!validator) {
+      validator = operationValidator(document, route.operation, { checkDocument: false, logger });
+      validators.set(operationId, validator);
+    }
     const at = request.url.indexOf('?');
     // what of an Express request the steps read; `app`: the router's settings, Express's defaults
     const req = {
@@ -72,7 +79,7 @@ function outsideRequestCheck(document: ApiDocument, logger: Logger): (request: O
       get: (name: string) => request.headers[name.toLowerCase()],
     } as unknown as Request;
     Object.assign(beginRequestState(req, undefined), {
-      operationId: route.operation.operationId,
+      operationId,
       route,
       rawBody: request.rawBody,
     });
